@@ -1,0 +1,282 @@
+#include "core/config.hpp"
+
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace shakedown {
+namespace {
+
+// Every error names where it came from: "config.yaml:12: 'rate_hz' must be a number".
+class YamlReader {
+public:
+    explicit YamlReader(std::string origin) : origin_(std::move(origin)) {}
+
+    [[noreturn]] void error(const YAML::Node& node, const std::string& what) const {
+        const auto mark = node.Mark();
+        if (mark.line >= 0) throw InputError(fmt::format("{}:{}: {}", origin_, mark.line + 1, what));
+        throw InputError(fmt::format("{}: {}", origin_, what));
+    }
+
+    void expect_map(const YAML::Node& node, const std::string& what, const std::set<std::string>& allowed) const {
+        if (!node.IsMap()) error(node, fmt::format("'{}' must be a mapping", what));
+        for (const auto& item : node) {
+            const auto key = item.first.as<std::string>();
+            if (!allowed.contains(key))
+                error(item.first, fmt::format("unknown key '{}' in {} (allowed: {})", key, what, fmt::join(allowed, ", ")));
+        }
+    }
+
+    template <typename T>
+    T scalar(const YAML::Node& node, const std::string& what, const char* kind) const {
+        if (!node.IsScalar()) error(node, fmt::format("'{}' must be {}", what, kind));
+        try {
+            return node.as<T>();
+        } catch (const YAML::Exception&) {
+            error(node, fmt::format("'{}' must be {}, not '{}'", what, kind, node.Scalar()));
+        }
+    }
+
+    double number(const YAML::Node& node, const std::string& what) const {
+        const double value = scalar<double>(node, what, "a number");
+        if (!std::isfinite(value)) error(node, fmt::format("'{}' must be a finite number", what));
+        return value;
+    }
+    double positive(const YAML::Node& node, const std::string& what) const {
+        const double value = number(node, what);
+        if (value <= 0) error(node, fmt::format("'{}' must be greater than zero, not {}", what, value));
+        return value;
+    }
+    std::string text(const YAML::Node& node, const std::string& what) const {
+        return scalar<std::string>(node, what, "text");
+    }
+    bool boolean(const YAML::Node& node, const std::string& what) const {
+        return scalar<bool>(node, what, "true or false");
+    }
+    std::vector<std::string> text_list(const YAML::Node& node, const std::string& what) const {
+        if (node.IsScalar()) return {text(node, what)};
+        if (!node.IsSequence()) error(node, fmt::format("'{}' must be a list of names", what));
+        std::vector<std::string> out;
+        for (const auto& item : node) out.push_back(text(item, what));
+        return out;
+    }
+
+private:
+    std::string origin_;
+};
+
+ParamValue read_param(const YamlReader& reader, const YAML::Node& node, const ParamSpec& spec,
+                      const std::string& where) {
+    switch (spec.kind) {
+    case ParamKind::integer: {
+        const auto value = reader.scalar<std::int64_t>(node, where, "a whole number");
+        return value;
+    }
+    case ParamKind::real:
+        return reader.number(node, where);
+    case ParamKind::text:
+        return reader.text(node, where);
+    case ParamKind::flag:
+        return reader.boolean(node, where);
+    }
+    reader.error(node, "unsupported parameter kind");
+}
+
+FaultKind read_fault_kind(const YamlReader& reader, const YAML::Node& node) {
+    const auto name = reader.text(node, "faults.kind");
+    if (name == "abort") return FaultKind::abort;
+    if (name == "hang") return FaultKind::hang;
+    if (name == "corrupt") return FaultKind::corrupt;
+    if (name == "delay") return FaultKind::delay;
+    reader.error(node, fmt::format("unknown fault kind '{}' (known: abort, hang, corrupt, delay)", name));
+}
+
+std::string_view fault_name(FaultKind kind) {
+    switch (kind) {
+    case FaultKind::abort: return "abort";
+    case FaultKind::hang: return "hang";
+    case FaultKind::corrupt: return "corrupt";
+    case FaultKind::delay: return "delay";
+    }
+    return "unknown";
+}
+
+void require_known_test(const YamlReader& reader, const YAML::Node& node, const std::string& key,
+                        const Registry& registry, const std::string& where) {
+    if (registry.find(key) == nullptr) {
+        std::vector<std::string> known;
+        for (const auto& test : registry.tests()) known.emplace_back(test->key());
+        reader.error(node, fmt::format("unknown test '{}' in {} (known: {})", key, where, fmt::join(known, ", ")));
+    }
+}
+
+void apply_yaml(Config& config, const YAML::Node& root, const YamlReader& reader, const Registry& registry) {
+    if (!root || root.IsNull()) return;
+    reader.expect_map(root, "the configuration",
+                      {"suite", "tests", "exclude", "tag", "out", "name", "telemetry", "watchdog", "params", "faults"});
+    if (root["suite"]) config.suite = reader.text(root["suite"], "suite");
+    if (root["tests"]) config.tests = reader.text_list(root["tests"], "tests");
+    if (root["exclude"]) config.exclude = reader.text_list(root["exclude"], "exclude");
+    if (root["tag"]) config.tag = reader.text(root["tag"], "tag");
+    if (root["out"]) config.out_parent = reader.text(root["out"], "out");
+    if (root["name"]) config.run_name = reader.text(root["name"], "name");
+
+    if (const auto telemetry = root["telemetry"]) {
+        reader.expect_map(telemetry, "telemetry", {"enabled", "rate_hz"});
+        if (telemetry["enabled"]) config.telemetry_enabled = reader.boolean(telemetry["enabled"], "telemetry.enabled");
+        if (telemetry["rate_hz"]) config.telemetry_rate_hz = reader.positive(telemetry["rate_hz"], "telemetry.rate_hz");
+    }
+    if (const auto watchdog = root["watchdog"]) {
+        reader.expect_map(watchdog, "watchdog", {"deadline_s", "grace_s", "deadlines"});
+        if (watchdog["deadline_s"]) config.deadline_s = reader.positive(watchdog["deadline_s"], "watchdog.deadline_s");
+        if (watchdog["grace_s"]) config.watchdog_grace_s = reader.positive(watchdog["grace_s"], "watchdog.grace_s");
+        if (const auto deadlines = watchdog["deadlines"]) {
+            if (!deadlines.IsMap()) reader.error(deadlines, "'watchdog.deadlines' must map test names to seconds");
+            for (const auto& item : deadlines) {
+                const auto key = item.first.as<std::string>();
+                require_known_test(reader, item.first, key, registry, "watchdog.deadlines");
+                config.deadlines[key] = reader.positive(item.second, "watchdog.deadlines." + key);
+            }
+        }
+    }
+    if (const auto params = root["params"]) {
+        if (!params.IsMap()) reader.error(params, "'params' must map test names to their parameters");
+        for (const auto& item : params) {
+            const auto key = item.first.as<std::string>();
+            require_known_test(reader, item.first, key, registry, "params");
+            const auto specs = registry.find(key)->parameters();
+            std::set<std::string> allowed;
+            for (const auto& spec : specs) allowed.insert(spec.name);
+            if (item.second.IsNull()) continue;
+            reader.expect_map(item.second, "params." + key, allowed);
+            for (const auto& spec : specs)
+                if (const auto value = item.second[spec.name])
+                    config.params[key][spec.name] = read_param(reader, value, spec, "params." + key + "." + spec.name);
+        }
+    }
+    if (const auto faults = root["faults"]) {
+        if (!faults.IsSequence()) reader.error(faults, "'faults' must be a list");
+        for (const auto& item : faults) {
+            reader.expect_map(item, "a fault", {"kind", "test", "rank", "seconds"});
+            if (!item["kind"] || !item["test"]) reader.error(item, "a fault needs 'kind' and 'test'");
+            FaultSpec fault;
+            fault.kind = read_fault_kind(reader, item["kind"]);
+            fault.test = reader.text(item["test"], "faults.test");
+            require_known_test(reader, item["test"], fault.test, registry, "faults");
+            if (item["rank"]) fault.rank = reader.scalar<int>(item["rank"], "faults.rank", "a rank number");
+            if (fault.rank < 0) reader.error(item["rank"], "'faults.rank' must not be negative");
+            if (item["seconds"]) fault.seconds = reader.number(item["seconds"], "faults.seconds");
+            config.faults.push_back(fault);
+        }
+    }
+}
+
+void apply_cli(Config& config, const CliOverrides& cli) {
+    if (cli.suite) config.suite = *cli.suite;
+    if (!cli.tests.empty()) config.tests = cli.tests;
+    if (!cli.exclude.empty()) config.exclude = cli.exclude;
+    if (cli.tag) config.tag = *cli.tag;
+    if (cli.out_parent) config.out_parent = *cli.out_parent;
+    if (cli.run_name) config.run_name = *cli.run_name;
+    if (cli.telemetry_enabled) config.telemetry_enabled = *cli.telemetry_enabled;
+    config.command_line = cli.command_line;
+}
+
+void validate(const Config& config, const Registry& registry) {
+    // Throws InputError for unknown test or suite names.
+    (void)registry.select(config.suite, config.tests, config.exclude);
+    if (config.run_name) {
+        const auto& name = *config.run_name;
+        if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos)
+            throw InputError(fmt::format("run name '{}' must be a plain folder name", name));
+    }
+    if (config.tag.find('/') != std::string::npos)
+        throw InputError(fmt::format("tag '{}' must not contain '/'", config.tag));
+}
+
+}  // namespace
+
+Config parse_config_text(const std::string& yaml_text, const std::string& origin, const CliOverrides& cli,
+                         const Registry& registry) {
+    Config config;
+    config.source_yaml = yaml_text;
+    YamlReader reader(origin);
+    YAML::Node root;
+    try {
+        root = YAML::Load(yaml_text);
+    } catch (const YAML::ParserException& error) {
+        throw InputError(fmt::format("{}:{}: malformed YAML: {}", origin, error.mark.line + 1, error.msg));
+    }
+    apply_yaml(config, root, reader, registry);
+    apply_cli(config, cli);
+    validate(config, registry);
+    return config;
+}
+
+Config load_config(const CliOverrides& cli, const Registry& registry) {
+    if (!cli.config_file) {
+        Config config;
+        apply_cli(config, cli);
+        validate(config, registry);
+        return config;
+    }
+    std::ifstream in(*cli.config_file);
+    if (!in) throw InputError(fmt::format("cannot read config file '{}'", cli.config_file->string()));
+    std::stringstream text;
+    text << in.rdbuf();
+    return parse_config_text(text.str(), cli.config_file->string(), cli, registry);
+}
+
+TestParams Config::params_for(const Test& test) const {
+    auto found = params.find(std::string(test.key()));
+    return TestParams(test.parameters(), found == params.end() ? std::map<std::string, ParamValue>{} : found->second);
+}
+
+double Config::deadline_for(const Test& test) const {
+    if (auto found = deadlines.find(std::string(test.key())); found != deadlines.end()) return found->second;
+    if (deadline_s) return *deadline_s;
+    return test.default_deadline_s();
+}
+
+std::string Config::resolved_yaml() const {
+    YAML::Emitter out;
+    out << YAML::BeginMap;
+    out << YAML::Key << "suite" << YAML::Value << suite;
+    out << YAML::Key << "tests" << YAML::Value << YAML::Flow << tests;
+    out << YAML::Key << "exclude" << YAML::Value << YAML::Flow << exclude;
+    out << YAML::Key << "tag" << YAML::Value << tag;
+    out << YAML::Key << "out" << YAML::Value << out_parent.string();
+    if (run_name) out << YAML::Key << "name" << YAML::Value << *run_name;
+    out << YAML::Key << "telemetry" << YAML::Value << YAML::BeginMap << YAML::Key << "enabled" << YAML::Value
+        << telemetry_enabled << YAML::Key << "rate_hz" << YAML::Value << telemetry_rate_hz << YAML::EndMap;
+    out << YAML::Key << "watchdog" << YAML::Value << YAML::BeginMap;
+    if (deadline_s) out << YAML::Key << "deadline_s" << YAML::Value << *deadline_s;
+    out << YAML::Key << "grace_s" << YAML::Value << watchdog_grace_s;
+    out << YAML::Key << "deadlines" << YAML::Value << deadlines << YAML::EndMap;
+    out << YAML::Key << "params" << YAML::Value << YAML::BeginMap;
+    for (const auto& [key, values] : params) {
+        out << YAML::Key << key << YAML::Value << YAML::BeginMap;
+        for (const auto& [name, value] : values) out << YAML::Key << name << YAML::Value << describe(value);
+        out << YAML::EndMap;
+    }
+    out << YAML::EndMap;
+    out << YAML::Key << "faults" << YAML::Value << YAML::BeginSeq;
+    for (const auto& fault : faults)
+        out << YAML::Flow << YAML::BeginMap << YAML::Key << "kind" << YAML::Value << std::string(fault_name(fault.kind))
+            << YAML::Key << "test" << YAML::Value << fault.test << YAML::Key << "rank" << YAML::Value << fault.rank
+            << YAML::Key << "seconds" << YAML::Value << fault.seconds << YAML::EndMap;
+    out << YAML::EndSeq;
+    out << YAML::EndMap;
+    return out.c_str();
+}
+
+}  // namespace shakedown

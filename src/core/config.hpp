@@ -1,0 +1,79 @@
+// The one immutable configuration of a run: command line over YAML file over defaults,
+// validated against the registry before MPI starts any work, then passed down read-only.
+#pragma once
+
+#include "core/params.hpp"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shakedown {
+
+class Registry;
+class Test;
+
+// Test-only fault injection, so every failure shakedown claims to detect can be planted
+// and shown to be caught. Named in the config file, never in the environment.
+enum class FaultKind {
+    abort,    // the rank kills itself (SIGKILL) when the test starts: a crashed node
+    hang,     // the rank stops responding inside the test: the watchdog must end the job
+    corrupt,  // the test corrupts one element of its result: validation must catch it
+    delay,    // the test slows this rank's work by `seconds` per operation: a slow node/link
+};
+
+struct FaultSpec {
+    FaultKind kind = FaultKind::corrupt;
+    std::string test;
+    int rank = 0;
+    double seconds = 0.0;
+};
+
+struct Config {
+    std::string suite = "quick";
+    std::vector<std::string> tests;    // explicit list; overrides suite when not empty
+    std::vector<std::string> exclude;
+    std::string tag;
+    std::filesystem::path out_parent = "shakedown-runs";
+    std::optional<std::string> run_name;  // exact run folder name under out_parent
+
+    bool telemetry_enabled = true;
+    double telemetry_rate_hz = 10.0;
+
+    std::optional<double> deadline_s;        // overrides every test's default deadline
+    std::map<std::string, double> deadlines; // per test key
+    double watchdog_grace_s = 10.0;
+
+    std::map<std::string, std::map<std::string, ParamValue>> params;  // per test key, validated
+    std::vector<FaultSpec> faults;
+
+    std::string source_yaml;  // the file as given, empty without --config
+    std::vector<std::string> command_line;
+
+    // The resolved configuration as YAML text (recorded in every trace's /config).
+    std::string resolved_yaml() const;
+    TestParams params_for(const Test& test) const;
+    double deadline_for(const Test& test) const;
+};
+
+// What the command line said; unset fields fall back to the file, then to defaults.
+struct CliOverrides {
+    std::optional<std::string> suite;
+    std::vector<std::string> tests;
+    std::vector<std::string> exclude;
+    std::optional<std::string> tag;
+    std::optional<std::filesystem::path> out_parent;
+    std::optional<std::string> run_name;
+    std::optional<std::filesystem::path> config_file;
+    std::optional<bool> telemetry_enabled;
+    std::vector<std::string> command_line;
+};
+
+// Throws InputError with one line naming the file, the key and what is wrong.
+Config load_config(const CliOverrides& cli, const Registry& registry);
+Config parse_config_text(const std::string& yaml_text, const std::string& origin, const CliOverrides& cli,
+                         const Registry& registry);
+
+}  // namespace shakedown

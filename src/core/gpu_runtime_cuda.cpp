@@ -1,0 +1,26 @@
+#include "core/gpu_runtime.hpp"
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
+namespace shakedown {
+
+int visible_gpu_count() {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess) {
+        (void)cudaGetLastError();  // no driver or no device: clear the sticky error, report none
+        return 0;
+    }
+    return count;
+}
+
+std::string gpu_runtime_version() {
+    int runtime = 0;
+    int driver = 0;
+    cudaRuntimeGetVersion(&runtime);
+    if (cudaDriverGetVersion(&driver) != cudaSuccess) driver = 0;
+    return fmt::format("CUDA runtime {}.{} (driver {}.{})", runtime / 1000, (runtime % 1000) / 10, driver / 1000,
+                       (driver % 1000) / 10);
+}
+
+}  // namespace shakedown

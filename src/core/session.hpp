@@ -1,0 +1,48 @@
+// Who and where this rank is, built once after MPI starts: the world, node-local and
+// node-leader communicators, the node's name and index, the local rank and the bound GPU.
+#pragma once
+
+#include "core/communicator.hpp"
+
+#include <optional>
+#include <string>
+
+namespace shakedown {
+
+struct NodeIdentity {
+    std::string node_name;  // SLURMD_NODENAME when set, else the host name
+    int node_index = 0;     // 0..node_count-1, ordered by the lowest world rank on each node
+    int node_count = 1;
+    int local_rank = 0;
+    int local_size = 1;
+    bool is_leader() const { return local_rank == 0; }
+};
+
+class Session {
+public:
+    // Collective over `world`. `visible_gpus` comes from the GPU runtime (0 without one).
+    Session(MPI_Comm world, int visible_gpus);
+
+    MPI_Comm world() const { return world_.get(); }
+    MPI_Comm node() const { return node_.get(); }
+    MPI_Comm leaders() const { return leaders_.get(); }  // MPI_COMM_NULL on non-leaders
+    int world_rank() const { return world_rank_; }
+    int world_size() const { return world_size_; }
+    const NodeIdentity& identity() const { return identity_; }
+    std::optional<int> gpu() const { return gpu_; }  // local rank modulo visible GPUs
+    int visible_gpus() const { return visible_gpus_; }
+
+private:
+    Communicator world_;
+    Communicator node_;
+    Communicator leaders_;
+    int world_rank_ = 0;
+    int world_size_ = 1;
+    NodeIdentity identity_;
+    int visible_gpus_ = 0;
+    std::optional<int> gpu_;
+};
+
+std::string this_node_name();  // SLURMD_NODENAME, else gethostname()
+
+}  // namespace shakedown

@@ -1,0 +1,43 @@
+// The per-rank trace as a value: what TraceWriter writes and read_trace() gives back.
+// The on-disk layout is documented in docs/trace-format.md.
+#pragma once
+
+#include "core/result.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace shakedown {
+
+inline constexpr const char* trace_schema_version = "1.0";
+
+enum class TraceStatus { running, complete, aborted };
+std::string_view to_string(TraceStatus status);
+std::optional<TraceStatus> trace_status_from_string(std::string_view text);
+
+struct TraceHeader {
+    std::string schema_version = trace_schema_version;
+    std::string shakedown_version;
+    std::string run_id;
+    int rank = 0;
+    int world_size = 1;
+    std::string node;
+    int local_rank = 0;
+    double start_utc = 0.0;
+};
+
+struct Trace {
+    TraceHeader header;
+    TraceStatus status = TraceStatus::running;
+    double end_utc = 0.0;  // 0 while running
+    std::string config_yaml;
+    nlohmann::json inventory;
+    std::vector<TestResult> tests;                  // in the order they ran
+    std::map<std::string, SampleTable> telemetry;   // per device: "host", "gpu0", ...
+    std::vector<Event> events;
+};
+
+}  // namespace shakedown

@@ -1,0 +1,26 @@
+// Reads one rank's HDF5 trace back into a Trace value. Any file that is not a shakedown
+// trace (missing, truncated, not HDF5, wrong layout) throws TraceError with one clear line
+// naming the file; the reader never crashes on hostile input.
+#pragma once
+
+#include "trace/trace_format.hpp"
+
+#include <filesystem>
+#include <stdexcept>
+
+namespace shakedown {
+
+class TraceError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct TraceReadOptions {
+    bool samples = true;    // /tests/<key>/samples (the analyzer's summary needs only metrics)
+    bool telemetry = true;  // /telemetry/*
+    bool inventory = true;  // /inventory
+};
+
+Trace read_trace(const std::filesystem::path& path, const TraceReadOptions& options = {});
+
+}  // namespace shakedown

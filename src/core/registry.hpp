@@ -10,12 +10,21 @@
 
 namespace shakedown {
 
+// A process-wide runtime some tests need (Kokkos, ...): the driver starts every registered
+// runtime after MPI_Init and destroys it, in reverse order, before MPI_Finalize.
+class RuntimeGuard {
+public:
+    virtual ~RuntimeGuard() = default;
+};
+using RuntimeFactory = std::unique_ptr<RuntimeGuard> (*)();
+
 class Registry {
 public:
     static const Registry& instance();
 
     const std::vector<std::unique_ptr<Test>>& tests() const { return tests_; }
     const Test* find(std::string_view key) const;
+    const std::vector<RuntimeFactory>& runtimes() const { return runtimes_; }
     std::vector<std::string> suites() const;  // every suite any test names, sorted
 
     // Tests of `suite` (or exactly `tests`, in the order given), minus `exclude`. Unknown
@@ -26,10 +35,12 @@ public:
 private:
     template <typename T>
     friend struct Registration;
+    friend struct RuntimeRegistration;
     static Registry& mutable_instance();
     void add(std::unique_ptr<Test> test);
 
     std::vector<std::unique_ptr<Test>> tests_;
+    std::vector<RuntimeFactory> runtimes_;
 };
 
 template <typename T>
@@ -37,8 +48,16 @@ struct Registration {
     Registration() { Registry::mutable_instance().add(std::make_unique<T>()); }
 };
 
+struct RuntimeRegistration {
+    explicit RuntimeRegistration(RuntimeFactory factory) { Registry::mutable_instance().runtimes_.push_back(factory); }
+};
+
 }  // namespace shakedown
 
 // Put at namespace scope in the test's .cpp file.
 #define SHAKEDOWN_REGISTER_TEST(Type) \
     static const ::shakedown::Registration<Type> shakedown_registration_##Type {}
+
+// Put at namespace scope beside the runtime's factory function.
+#define SHAKEDOWN_REGISTER_RUNTIME(factory) \
+    static const ::shakedown::RuntimeRegistration shakedown_runtime_##factory { &factory }

@@ -1,0 +1,56 @@
+#include "core/test_runner.hpp"
+
+#include "core/clock.hpp"
+#include "core/run_context.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <exception>
+#include <thread>
+
+namespace shakedown {
+namespace {
+
+// A planted hang: the rank stops answering, as a stuck driver call would; only the watchdog
+// (or the launcher killing the job) ends it.
+[[noreturn]] void hang_forever() {
+    for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
+}
+
+}  // namespace
+
+TestResult execute_test(const Test& test, const Session& session, const Config& config,
+                        const nlohmann::json& inventory) {
+    const FaultSwitches faults(config.faults, test.key(), session.world_rank());
+    if (faults.abort()) std::raise(SIGKILL);  // a crashed node: no cleanup, no goodbye
+
+    // Waivers first, with a communicator that has every rank, then split off the runners.
+    const RunContext probe(session, config, config.params_for(test), session.world(), inventory, faults);
+    const auto waiver = test.waiver(probe);
+    const Communicator runners = Communicator::split(session.world(), waiver ? MPI_UNDEFINED : 0, session.world_rank());
+
+    const double start = now_utc();
+    TestResult result;
+    if (waiver) {
+        result.waive(*waiver);
+    } else {
+        const RunContext ctx(session, config, config.params_for(test), runners.get(), inventory, faults);
+        if (faults.hang()) hang_forever();
+        try {
+            result = test.run(ctx);
+        } catch (const std::exception& error) {
+            result = TestResult{};
+            result.status = Status::error;
+            result.reason = error.what();
+        }
+        result.parameters.merge(ctx.params().as_text());
+    }
+    result.key = std::string(test.key());
+    result.start_utc = start;
+    result.end_utc = now_utc();
+    return result;
+}
+
+}  // namespace shakedown

@@ -1,0 +1,20 @@
+// Runs one test on every rank of a session: asks each rank for a waiver, runs the test on
+// the communicator of the ranks that did not waive it, stamps the time window, turns an
+// exception into status "error", and applies the abort/hang faults aimed at it. The driver
+// and the MPI tests of every test family share this one path.
+#pragma once
+
+#include "core/config.hpp"
+#include "core/result.hpp"
+#include "core/session.hpp"
+#include "core/test.hpp"
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace shakedown {
+
+// Collective over session.world().
+TestResult execute_test(const Test& test, const Session& session, const Config& config,
+                        const nlohmann::json& inventory);
+
+}  // namespace shakedown

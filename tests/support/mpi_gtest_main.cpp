@@ -1,0 +1,21 @@
+// main() for GoogleTest executables run under mpirun: MPI is started once for all tests,
+// only rank 0 prints, and the exit code is agreed across ranks so one failing rank fails all.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+int main(int argc, char** argv) {
+    int provided = 0;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+    ::testing::InitGoogleTest(&argc, argv);
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank != 0) {
+        auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+        delete listeners.Release(listeners.default_result_printer());
+    }
+    const int local_failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
+    int any_failed = 0;
+    MPI_Allreduce(&local_failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    MPI_Finalize();
+    return any_failed;
+}

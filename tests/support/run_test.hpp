@@ -1,0 +1,27 @@
+// For MPI tests of a test family: run one registered test through the same path the
+// driver uses (execute_test), with a YAML config snippet for its params and faults.
+#pragma once
+
+#include "core/config.hpp"
+#include "core/registry.hpp"
+#include "core/session.hpp"
+#include "core/test_runner.hpp"
+
+#include <mpi.h>
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace shakedown::testing {
+
+// `yaml` is a config file's text, e.g. "params: {stream: {size_mib: 8}}\nfaults: [...]".
+inline TestResult run_registered_test(const std::string& key, const std::string& yaml = "",
+                                      const nlohmann::json& inventory = nlohmann::json::object()) {
+    CliOverrides cli;
+    cli.tests = {key};
+    const Config config = parse_config_text(yaml, "test-config", cli, Registry::instance());
+    const Session session(MPI_COMM_WORLD, 0);
+    return execute_test(*Registry::instance().find(key), session, config, inventory);
+}
+
+}  // namespace shakedown::testing

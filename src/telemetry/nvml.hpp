@@ -1,0 +1,117 @@
+// NVML loaded at run time. A node without libnvidia-ml.so.1 (or whose driver does not answer)
+// simply has no NVML: Nvml::load() returns nullptr and callers skip GPU telemetry.
+//
+// Every query returns std::optional: a GPU may not support a counter (ECC off, no NVLink,
+// restricted permissions), and one unsupported counter must not hide the others.
+#pragma once
+
+#include "telemetry/dynamic_library.hpp"
+#include "telemetry/nvml_api.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace shakedown {
+
+class Nvml;
+
+struct NvmlPcieLink {
+    std::optional<unsigned> generation_current;  // may drop at idle: power saving, not damage
+    std::optional<unsigned> generation_max;
+    std::optional<unsigned> width_current;
+    std::optional<unsigned> width_max;
+};
+
+// One GPU as NVML indexes it (PCI bus order; this is not the CUDA ordinal). Cheap to copy;
+// valid while the Nvml it came from lives.
+class NvmlDevice {
+public:
+    NvmlDevice(const Nvml& nvml, nvml_abi::Device handle, unsigned index)
+        : nvml_(&nvml), handle_(handle), index_(index) {}
+
+    unsigned index() const { return index_; }
+
+    std::optional<std::string> name() const;
+    std::optional<std::string> uuid() const;  // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
+    std::optional<nvml_abi::PciInfo> pci_info() const;
+    std::optional<std::string> compute_capability() const;  // "9.0"
+
+    std::optional<unsigned> temperature_c() const;
+    std::optional<double> power_w() const;
+    std::optional<double> power_limit_w() const;  // the enforced limit
+    std::optional<unsigned> clock_mhz(nvml_abi::ClockType clock) const;
+    std::optional<unsigned> max_clock_mhz(nvml_abi::ClockType clock) const;
+    // Raw nvmlClocksEventReason* bitmask (the "throttle reasons" of older drivers).
+    std::optional<std::uint64_t> clocks_event_reasons() const;
+    std::optional<std::uint64_t> ecc_errors(nvml_abi::MemoryErrorType type,
+                                            nvml_abi::EccCounterType counter) const;
+    std::optional<nvml_abi::Utilization> utilization() const;
+    std::optional<nvml_abi::Memory> memory() const;
+    NvmlPcieLink pcie_link() const;
+    // Active NVLink links (0 on a PCIe-only GPU); nullopt when NVML cannot say.
+    std::optional<unsigned> nvlink_active_links() const;
+
+private:
+    const Nvml* nvml_;
+    nvml_abi::Device handle_;
+    unsigned index_;
+};
+
+class Nvml {
+public:
+    static constexpr const char* default_library = "libnvidia-ml.so.1";
+
+    // nullptr when the library is missing, lacks the required entry points, or nvmlInit fails
+    // (no driver, no device). `why`, when given, receives the reason in one line.
+    static std::shared_ptr<const Nvml> load(const std::string& library = default_library,
+                                            std::string* why = nullptr);
+
+    Nvml(const Nvml&) = delete;
+    Nvml& operator=(const Nvml&) = delete;
+    ~Nvml();  // nvmlShutdown, then the library is closed
+
+    unsigned device_count() const;
+    std::optional<NvmlDevice> device(unsigned index) const;
+    std::optional<std::string> driver_version() const;
+    std::string library_path() const { return library_.path(); }
+    std::string error_text(nvml_abi::Return code) const;
+
+    // The resolved entry points; optional ones are nullptr when this driver lacks them.
+    struct Api {
+        nvml_abi::InitFn init = nullptr;
+        nvml_abi::ShutdownFn shutdown = nullptr;
+        nvml_abi::ErrorStringFn error_string = nullptr;
+        nvml_abi::SystemGetDriverVersionFn system_get_driver_version = nullptr;
+        nvml_abi::DeviceGetCountFn device_get_count = nullptr;
+        nvml_abi::DeviceGetHandleByIndexFn device_get_handle_by_index = nullptr;
+        nvml_abi::DeviceGetNameFn device_get_name = nullptr;
+        nvml_abi::DeviceGetUuidFn device_get_uuid = nullptr;
+        nvml_abi::DeviceGetPciInfoFn device_get_pci_info = nullptr;
+        nvml_abi::DeviceGetCudaComputeCapabilityFn device_get_cuda_compute_capability = nullptr;
+        nvml_abi::DeviceGetTemperatureFn device_get_temperature = nullptr;
+        nvml_abi::DeviceGetMilliwattsFn device_get_power_usage = nullptr;
+        nvml_abi::DeviceGetMilliwattsFn device_get_enforced_power_limit = nullptr;
+        nvml_abi::DeviceGetClockFn device_get_clock_info = nullptr;
+        nvml_abi::DeviceGetClockFn device_get_max_clock_info = nullptr;
+        nvml_abi::DeviceGetReasonsFn device_get_clocks_event_reasons = nullptr;
+        nvml_abi::DeviceGetTotalEccErrorsFn device_get_total_ecc_errors = nullptr;
+        nvml_abi::DeviceGetUtilizationRatesFn device_get_utilization_rates = nullptr;
+        nvml_abi::DeviceGetMemoryInfoFn device_get_memory_info = nullptr;
+        nvml_abi::DeviceGetUintFn device_get_curr_pcie_link_generation = nullptr;
+        nvml_abi::DeviceGetUintFn device_get_max_pcie_link_generation = nullptr;
+        nvml_abi::DeviceGetUintFn device_get_curr_pcie_link_width = nullptr;
+        nvml_abi::DeviceGetUintFn device_get_max_pcie_link_width = nullptr;
+        nvml_abi::DeviceGetNvLinkStateFn device_get_nvlink_state = nullptr;
+    };
+    const Api& api() const { return api_; }
+
+private:
+    Nvml(DynamicLibrary library, Api api) : library_(std::move(library)), api_(api) {}
+
+    DynamicLibrary library_;  // declared first: destroyed last, after nvmlShutdown ran
+    Api api_;
+};
+
+}  // namespace shakedown

@@ -1,0 +1,89 @@
+#include "telemetry/sampler.hpp"
+
+#include "core/clock.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <set>
+#include <stdexcept>
+#include <utility>
+
+namespace shakedown {
+
+TelemetrySampler::TelemetrySampler(double rate_hz, std::vector<std::unique_ptr<TelemetrySource>> sources) {
+    if (!(rate_hz > 0.0) || !std::isfinite(rate_hz))
+        throw std::invalid_argument(fmt::format("telemetry rate must be > 0 Hz, got {}", rate_hz));
+    period_ = std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(1.0 / rate_hz));
+    if (period_.count() <= 0) period_ = std::chrono::steady_clock::duration(1);
+
+    std::set<std::string> devices;
+    for (auto& source : sources) {
+        std::string device = source->device();
+        if (!devices.insert(device).second)
+            throw std::invalid_argument(fmt::format("two telemetry sources are named '{}'", device));
+        auto columns = source->columns();
+        tables_.emplace_back(columns);
+        channels_.push_back(Channel{std::move(source), std::move(device), std::move(columns)});
+    }
+    thread_ = std::thread([this] { run(); });
+}
+
+TelemetrySampler::~TelemetrySampler() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+}
+
+std::map<std::string, SampleTable> TelemetrySampler::drain() {
+    std::map<std::string, SampleTable> collected;
+    std::lock_guard lock(mutex_);
+    for (std::size_t i = 0; i < channels_.size(); ++i) {
+        collected[channels_[i].device] = std::move(tables_[i]);
+        tables_[i] = SampleTable(channels_[i].columns);
+    }
+    return collected;
+}
+
+std::vector<Event> TelemetrySampler::drain_events() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(events_, {});
+}
+
+void TelemetrySampler::run() {
+    auto next = std::chrono::steady_clock::now();
+    std::unique_lock lock(mutex_);
+    while (!stop_) {
+        lock.unlock();
+        sample_all();  // sources are read without the lock: drain() never waits on a device
+        lock.lock();
+        next += period_;
+        const auto now = std::chrono::steady_clock::now();
+        if (next < now) next += ((now - next) / period_ + 1) * period_;  // skip missed ticks, no burst
+        wake_.wait_until(lock, next, [this] { return stop_; });
+    }
+}
+
+void TelemetrySampler::sample_all() {
+    for (std::size_t i = 0; i < channels_.size(); ++i) {
+        Channel& channel = channels_[i];
+        try {
+            std::vector<double> row = channel.source->sample();
+            std::lock_guard lock(mutex_);
+            tables_[i].add_row(std::move(row));
+            channel.failing = false;
+        } catch (const std::exception& error) {
+            if (channel.failing) continue;
+            channel.failing = true;
+            std::lock_guard lock(mutex_);
+            events_.push_back(Event{now_utc(), Severity::warning,
+                                    fmt::format("telemetry source {} failed: {}", channel.device, error.what())});
+        }
+    }
+}
+
+}  // namespace shakedown

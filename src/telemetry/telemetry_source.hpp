@@ -1,0 +1,32 @@
+// A device whose state is sampled over time: the host, each GPU. The sampler calls sample()
+// from its own thread at a fixed rate; each row goes into the SampleTable of that device and
+// ends up as /telemetry/<device> in the trace.
+#pragma once
+
+#include "core/result.hpp"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace shakedown {
+
+class TelemetrySource {
+public:
+    virtual ~TelemetrySource() = default;
+
+    virtual std::string device() const = 0;  // "host", "gpu0", ...: unique per node
+    // Column 0 is always {"t", "s"}: seconds since the Unix epoch, as now_utc() gives.
+    virtual std::vector<SampleTable::Column> columns() const = 0;
+    // One row matching columns(); NaN where a counter cannot be read this time.
+    virtual std::vector<double> sample() = 0;
+    // Facts that identify the device (GPU UUID, PCI bus id, model): trace attributes, so the
+    // analyzer can match telemetry to the GPU a rank was bound to.
+    virtual std::map<std::string, std::string> attributes() const { return {}; }
+};
+
+// The host plus one source per GPU that NVML reports (none when NVML does not load).
+std::vector<std::unique_ptr<TelemetrySource>> default_telemetry_sources();
+
+}  // namespace shakedown

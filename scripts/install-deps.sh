@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages shakedown builds and tests with. Idempotent and
+# non-interactive: does nothing when everything is present already.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  libopenmpi-dev openmpi-bin
+  libhdf5-dev hdf5-tools
+  libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev libopenblas0-pthread
+  libibverbs-dev librdmacm-dev libucx-dev
+  libhwloc-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libcli11-dev nlohmann-json3-dev libfmt-dev libyaml-cpp-dev
+  ${SHAKEDOWN_EXTRA_PACKAGES:-}
+)
+
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  sudo=sudo
+else
+  sudo=
+fi
+echo "shakedown: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,112 @@
+// The `shakedown` driver: `run`, `list`, `inventory`, `version`. Input is validated before
+// MPI starts, so a typo costs one clear line and exit code 2, not a half-started job.
+#include "core/config.hpp"
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+#include "driver/build_info.hpp"
+#include "driver/list_command.hpp"
+#include "driver/mpi_runtime.hpp"
+#include "driver/run_command.hpp"
+#include "inventory/inventory.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <cstdio>
+
+namespace {
+
+using namespace shakedown;
+
+// Comma lists and repeated options both work: --tests a,b --tests c.
+std::vector<std::string> split_names(const std::vector<std::string>& given) {
+    std::vector<std::string> names;
+    for (const auto& item : given) {
+        std::size_t start = 0;
+        while (start <= item.size()) {
+            const auto comma = item.find(',', start);
+            const auto name = item.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+            if (!name.empty()) names.push_back(name);
+            if (comma == std::string::npos) break;
+            start = comma + 1;
+        }
+    }
+    return names;
+}
+
+int fail_input(const std::string& message) {
+    if (launcher_rank() == 0) fmt::print(stderr, "shakedown: {}\n", message);
+    return exit_code::bad_input;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"shakedown: acceptance tests for HPC and GPU clusters, node by node and link by link"};
+    app.require_subcommand(1);
+
+    CliOverrides cli;
+    cli.command_line.assign(argv, argv + argc);
+    std::vector<std::string> tests;
+    std::vector<std::string> exclude;
+    std::string suite;
+    std::string tag;
+    std::string out;
+    std::string name;
+    std::string config_file;
+    bool no_telemetry = false;
+
+    auto* run = app.add_subcommand("run", "run a suite (or chosen tests) on every rank of the MPI job");
+    run->add_option("--suite", suite, "suite to run: quick, full, burnin, pairwise (default quick)");
+    run->add_option("--tests", tests, "run exactly these tests (comma list), in this order");
+    run->add_option("--exclude", exclude, "leave these tests out (comma list)");
+    run->add_option("--config", config_file, "YAML configuration file");
+    run->add_option("--out", out, "parent folder of the run folder (default ./shakedown-runs)");
+    run->add_option("--name", name, "exact name of the new run folder (default: time stamp, tag, Slurm job)");
+    run->add_option("--tag", tag, "label added to the run folder name and run.json");
+    run->add_flag("--no-telemetry", no_telemetry, "do not sample hardware telemetry (for overhead measurements)");
+
+    auto* list = app.add_subcommand("list", "list the tests with their suites, parameters and descriptions");
+    auto* inventory = app.add_subcommand("inventory", "print this node's inventory");
+    bool inventory_json = false;
+    inventory->add_flag("--json", inventory_json, "print the inventory as JSON");
+    auto* version = app.add_subcommand("version", "print the version and the features built in");
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp& help) {
+        return app.exit(help);
+    } catch (const CLI::CallForAllHelp& help) {
+        return app.exit(help);
+    } catch (const CLI::ParseError& error) {
+        return fail_input(fmt::format("{} (see 'shakedown --help')", error.what()));
+    }
+
+    try {
+        if (*list) {
+            fmt::print("{}", format_test_list(Registry::instance()));
+            return exit_code::ok;
+        }
+        if (*inventory) {
+            const auto found = collect_inventory();
+            fmt::print("{}\n", inventory_json ? found.dump(2) : format_inventory(found));
+            return exit_code::ok;
+        }
+        if (*version) {
+            fmt::print("{}", build_info());
+            return exit_code::ok;
+        }
+        if (!suite.empty()) cli.suite = suite;
+        cli.tests = split_names(tests);
+        cli.exclude = split_names(exclude);
+        if (!tag.empty()) cli.tag = tag;
+        if (!out.empty()) cli.out_parent = out;
+        if (!name.empty()) cli.run_name = name;
+        if (!config_file.empty()) cli.config_file = config_file;
+        if (no_telemetry) cli.telemetry_enabled = false;
+        const Config config = load_config(cli, Registry::instance());
+        return run_command(config, argc, argv);
+    } catch (const InputError& error) {
+        return fail_input(error.what());
+    }
+}

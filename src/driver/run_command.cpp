@@ -1,0 +1,151 @@
+#include "driver/run_command.hpp"
+
+#include "core/clock.hpp"
+#include "core/errors.hpp"
+#include "core/gpu_runtime.hpp"
+#include "core/registry.hpp"
+#include "core/session.hpp"
+#include "core/test_runner.hpp"
+#include "driver/mpi_runtime.hpp"
+#include "driver/outcome.hpp"
+#include "driver/progress.hpp"
+#include "driver/run_folder.hpp"
+#include "driver/run_manifest.hpp"
+#include "driver/watchdog.hpp"
+#include "inventory/inventory.hpp"
+#include "telemetry/sampler.hpp"
+#include "trace/trace_writer.hpp"
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace shakedown {
+namespace {
+
+std::vector<std::unique_ptr<RuntimeGuard>> start_runtimes() {
+    std::vector<std::unique_ptr<RuntimeGuard>> runtimes;
+    for (const auto factory : Registry::instance().runtimes()) runtimes.push_back(factory());
+    return runtimes;
+}
+
+// Stops the runtimes in reverse order of their start.
+void stop_runtimes(std::vector<std::unique_ptr<RuntimeGuard>>& runtimes) {
+    while (!runtimes.empty()) runtimes.pop_back();
+}
+
+TraceHeader make_header(const Session& session, const RunFolder& folder, double start_utc) {
+    TraceHeader header;
+    header.shakedown_version = SHAKEDOWN_VERSION;
+    header.run_id = folder.run_id;
+    header.rank = session.world_rank();
+    header.world_size = session.world_size();
+    header.node = session.identity().node_name;
+    header.local_rank = session.identity().local_rank;
+    header.start_utc = start_utc;
+    return header;
+}
+
+void record_telemetry(TelemetrySampler* sampler, TraceWriter& trace) {
+    if (sampler == nullptr) return;
+    for (const auto& [device, samples] : sampler->drain())
+        if (!samples.empty()) trace.append_telemetry(device, samples);
+}
+
+void record_outcome_event(const TestResult& result, TraceWriter& trace) {
+    if (result.status == Status::error)
+        trace.append_event({result.end_utc, Severity::error, fmt::format("{}: error: {}", result.key, result.reason)});
+    else if (result.status == Status::waived)
+        trace.append_event({result.end_utc, Severity::info, fmt::format("{}: waived: {}", result.key, result.reason)});
+}
+
+// Everything after MPI is up; exceptions are turned into exit codes by run_command.
+int run_selected_tests(const Config& config, const std::vector<const Test*>& tests) {
+    const double start_utc = now_utc();
+    const Session session(MPI_COMM_WORLD, visible_gpu_count());
+    const bool is_root = session.world_rank() == 0;
+    const RunFolder folder = create_run_folder(config, session.world());
+    const nlohmann::json inventory = collect_inventory();
+
+    std::vector<std::string> keys;
+    for (const auto* test : tests) keys.emplace_back(test->key());
+    nlohmann::json manifest = build_manifest(session, config, folder, keys, inventory.value("versions", nlohmann::json::object()), start_utc);
+    if (is_root) write_json_atomically(folder.path / "run.json", manifest);
+
+    TraceWriter trace(trace_path(folder, session.world_rank()), make_header(session, folder, start_utc),
+                      config.resolved_yaml(), inventory);
+    std::optional<TelemetrySampler> sampler;
+    if (config.telemetry_enabled && session.identity().is_leader())
+        sampler.emplace(config.telemetry_rate_hz, default_telemetry_sources());
+
+    Watchdog watchdog(session.world_rank(), session.identity().node_name, config.watchdog_grace_s,
+                      [&trace](const std::string& message) {
+                          const double now = now_utc();
+                          trace.try_abort({now, Severity::error, message}, now, std::chrono::seconds(2));
+                      });
+
+    Progress progress(is_root, tests.size());
+    progress.message(fmt::format("shakedown {}: {} test(s) on {} rank(s), {} node(s); run folder {}", SHAKEDOWN_VERSION,
+                                 tests.size(), session.world_size(), session.identity().node_count, folder.path.string()));
+    bool any_failed = false;
+    for (std::size_t index = 0; index < tests.size(); ++index) {
+        const Test& test = *tests[index];
+        const std::string key(test.key());
+        progress.started(index, key);
+        watchdog.arm(key, config.deadline_for(test));
+        MPI_Barrier(session.world());
+        const TestResult result = execute_test(test, session, config, inventory);
+        const TestOutcome outcome = gather_outcome(result, session.world());
+        watchdog.disarm();
+
+        trace.write_test(result);
+        record_outcome_event(result, trace);
+        record_telemetry(sampler ? &*sampler : nullptr, trace);
+        any_failed = any_failed || outcome.worst == Status::fail || outcome.worst == Status::error;
+        progress.finished(index, key, outcome);
+    }
+    sampler.reset();
+    const double end_utc = now_utc();
+    trace.finish(TraceStatus::complete, end_utc);
+    MPI_Barrier(session.world());
+    if (is_root) {
+        manifest["end_utc"] = end_utc;
+        manifest["end_utc_iso"] = format_utc(end_utc);
+        manifest["status"] = "complete";
+        write_json_atomically(folder.path / "run.json", manifest);
+        progress.message(fmt::format("run folder: {}", folder.path.string()));
+    }
+    return any_failed ? exit_code::failures : exit_code::ok;
+}
+
+}  // namespace
+
+int run_command(const Config& config, int& argc, char**& argv) {
+    // Names were validated before MPI started (load_config); select cannot throw here.
+    const auto tests = Registry::instance().select(config.suite, config.tests, config.exclude);
+    MpiRuntime mpi(argc, argv);
+    auto runtimes = start_runtimes();
+    int code = exit_code::ok;
+    try {
+        code = run_selected_tests(config, tests);
+    } catch (const InputError& error) {
+        // Every rank reaches the same verdict (e.g. the run folder exists): one line, from rank 0.
+        int rank = 0;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        if (rank == 0) fmt::print(stderr, "shakedown: {}\n", error.what());
+        code = exit_code::bad_input;
+    } catch (const std::exception& error) {
+        // Not the user's fault and possibly on one rank only: the job cannot continue safely.
+        int rank = 0;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        fmt::print(stderr, "shakedown: rank {}: {}\n", rank, error.what());
+        std::fflush(stderr);
+        MPI_Abort(MPI_COMM_WORLD, exit_code::incomplete);
+    }
+    stop_runtimes(runtimes);
+    return code;
+}
+
+}  // namespace shakedown

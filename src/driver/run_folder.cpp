@@ -1,0 +1,87 @@
+#include "driver/run_folder.hpp"
+
+#include "core/errors.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <vector>
+
+namespace shakedown {
+namespace {
+
+std::string default_run_name(const Config& config) {
+    std::string name = fmt::format("{:%Y%m%d-%H%M%S}", fmt::gmtime(std::time(nullptr)));
+    if (!config.tag.empty()) name += "-" + config.tag;
+    if (const char* job = std::getenv("SLURM_JOB_ID"); job != nullptr && *job != '\0') name += fmt::format("-job{}", job);
+    return name;
+}
+
+// mkdir (not create_directories) so that an existing folder is an error, never reused.
+bool make_new_folder(const std::filesystem::path& path, std::string& error) {
+    if (::mkdir(path.c_str(), 0755) == 0) return true;
+    error = std::strerror(errno);
+    return false;
+}
+
+std::string try_create(const Config& config, RunFolder& folder) {
+    std::error_code ec;
+    std::filesystem::create_directories(config.out_parent, ec);
+    if (ec) return fmt::format("cannot create output folder '{}': {}", config.out_parent.string(), ec.message());
+    if (!std::filesystem::is_directory(config.out_parent))
+        return fmt::format("output folder '{}' is not a folder", config.out_parent.string());
+
+    std::string error;
+    if (config.run_name) {
+        folder.run_id = *config.run_name;
+        folder.path = config.out_parent / folder.run_id;
+        if (std::filesystem::exists(folder.path))
+            return fmt::format("run folder '{}' exists already; shakedown never overwrites a run", folder.path.string());
+        if (!make_new_folder(folder.path, error))
+            return fmt::format("cannot create run folder '{}': {}", folder.path.string(), error);
+        return {};
+    }
+    const std::string base = default_run_name(config);
+    for (int attempt = 1; attempt <= 100; ++attempt) {
+        folder.run_id = attempt == 1 ? base : fmt::format("{}-{}", base, attempt);
+        folder.path = config.out_parent / folder.run_id;
+        if (make_new_folder(folder.path, error)) return {};
+        if (errno != EEXIST) return fmt::format("cannot create run folder in '{}': {}", config.out_parent.string(), error);
+    }
+    return fmt::format("cannot find a free run folder name in '{}'", config.out_parent.string());
+}
+
+void broadcast_string(std::string& text, MPI_Comm comm) {
+    int length = static_cast<int>(text.size());
+    MPI_Bcast(&length, 1, MPI_INT, 0, comm);
+    text.resize(static_cast<std::size_t>(length));
+    MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm);
+}
+
+}  // namespace
+
+RunFolder create_run_folder(const Config& config, MPI_Comm world) {
+    int rank = 0;
+    MPI_Comm_rank(world, &rank);
+    RunFolder folder;
+    std::string error;
+    if (rank == 0) error = try_create(config, folder);
+    broadcast_string(error, world);
+    if (!error.empty()) throw InputError(error);
+    std::string path = folder.path.string();
+    broadcast_string(path, world);
+    broadcast_string(folder.run_id, world);
+    folder.path = path;
+    return folder;
+}
+
+std::filesystem::path trace_path(const RunFolder& folder, int world_rank) {
+    return folder.path / fmt::format("rank-{:05d}.h5", world_rank);
+}
+
+}  // namespace shakedown

@@ -1,0 +1,25 @@
+// The run folder: a new folder per run under the --out parent, created by rank 0 and
+// announced to every rank. An existing run folder is never reused or overwritten.
+#pragma once
+
+#include "core/config.hpp"
+
+#include <mpi.h>
+
+#include <filesystem>
+#include <string>
+
+namespace shakedown {
+
+struct RunFolder {
+    std::filesystem::path path;
+    std::string run_id;  // the folder's name
+};
+
+// Collective over `world`. Throws InputError on every rank (same message) when the parent
+// cannot be created or written, or when an explicitly named run folder exists already.
+RunFolder create_run_folder(const Config& config, MPI_Comm world);
+
+std::filesystem::path trace_path(const RunFolder& folder, int world_rank);  // RUN/rank-00003.h5
+
+}  // namespace shakedown

@@ -1,0 +1,100 @@
+#include "driver/run_manifest.hpp"
+
+#include "core/clock.hpp"
+#include "core/errors.hpp"
+#include "trace/trace_format.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <fstream>
+
+namespace shakedown {
+namespace {
+
+std::vector<nlohmann::json> gather_json(const nlohmann::json& mine, MPI_Comm comm) {
+    int rank = 0;
+    int size = 1;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    const std::string text = mine.dump();
+    const int length = static_cast<int>(text.size());
+    std::vector<int> lengths(rank == 0 ? size : 0);
+    MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm);
+    std::vector<int> offsets(lengths.size());
+    int total = 0;
+    for (std::size_t i = 0; i < lengths.size(); ++i) {
+        offsets[i] = total;
+        total += lengths[i];
+    }
+    std::string all(static_cast<std::size_t>(total), '\0');
+    MPI_Gatherv(text.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0, comm);
+    std::vector<nlohmann::json> out;
+    for (std::size_t i = 0; i < lengths.size(); ++i)
+        out.push_back(nlohmann::json::parse(all.substr(static_cast<std::size_t>(offsets[i]), static_cast<std::size_t>(lengths[i]))));
+    return out;
+}
+
+}  // namespace
+
+nlohmann::json slurm_job_info() {
+    const auto env = [](const char* name) -> nlohmann::json {
+        const char* value = std::getenv(name);
+        return value != nullptr ? nlohmann::json(value) : nlohmann::json(nullptr);
+    };
+    if (std::getenv("SLURM_JOB_ID") == nullptr) return nullptr;
+    return {{"job_id", env("SLURM_JOB_ID")},          {"partition", env("SLURM_JOB_PARTITION")},
+            {"nodelist", env("SLURM_JOB_NODELIST")},  {"step_id", env("SLURM_STEP_ID")},
+            {"num_nodes", env("SLURM_JOB_NUM_NODES")}, {"job_name", env("SLURM_JOB_NAME")}};
+}
+
+nlohmann::json build_manifest(const Session& session, const Config& config, const RunFolder& folder,
+                              const std::vector<std::string>& test_keys, const nlohmann::json& versions,
+                              double start_utc) {
+    const auto& id = session.identity();
+    nlohmann::json mine = {{"rank", session.world_rank()},
+                           {"node", id.node_name},
+                           {"node_index", id.node_index},
+                           {"local_rank", id.local_rank},
+                           {"gpu", session.gpu() ? nlohmann::json(*session.gpu()) : nlohmann::json(nullptr)},
+                           {"trace", trace_path(folder, session.world_rank()).filename().string()}};
+    const auto ranks = gather_json(mine, session.world());
+    if (session.world_rank() != 0) return nullptr;
+
+    nlohmann::json nodes = nlohmann::json::array();
+    for (const auto& rank : ranks) {
+        const auto index = rank["node_index"].get<std::size_t>();
+        while (nodes.size() <= index) nodes.push_back({{"name", ""}, {"index", nodes.size()}, {"ranks", nlohmann::json::array()}});
+        nodes[index]["name"] = rank["node"];
+        nodes[index]["ranks"].push_back(rank["rank"]);
+    }
+    return {{"schema_version", trace_schema_version},
+            {"run_id", folder.run_id},
+            {"shakedown_version", SHAKEDOWN_VERSION},
+            {"command_line", config.command_line},
+            {"suite", config.tests.empty() ? nlohmann::json(config.suite) : nlohmann::json(nullptr)},
+            {"tests", test_keys},
+            {"tag", config.tag},
+            {"world_size", session.world_size()},
+            {"nodes", nodes},
+            {"ranks", ranks},
+            {"versions", versions},
+            {"start_utc", start_utc},
+            {"start_utc_iso", format_utc(start_utc)},
+            {"end_utc", nullptr},
+            {"status", "running"},
+            {"slurm", slurm_job_info()}};
+}
+
+void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& document) {
+    const auto temporary = path.string() + ".tmp";
+    {
+        std::ofstream out(temporary, std::ios::trunc);
+        if (!out) throw InputError(fmt::format("cannot write '{}'", temporary));
+        out << document.dump(2) << '\n';
+        if (!out.flush()) throw InputError(fmt::format("cannot write '{}'", temporary));
+    }
+    std::filesystem::rename(temporary, path);
+}
+
+}  // namespace shakedown

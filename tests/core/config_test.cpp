@@ -1,0 +1,127 @@
+#include "core/config.hpp"
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+#include "sample_tests.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace shakedown::testing {
+namespace {
+
+Config parse(const std::string& yaml, CliOverrides cli = {}) {
+    return parse_config_text(yaml, "test.yaml", cli, Registry::instance());
+}
+
+std::string error_of(const std::string& yaml, CliOverrides cli = {}) {
+    try {
+        (void)parse(yaml, cli);
+    } catch (const InputError& error) {
+        return error.what();
+    }
+    return "no error";
+}
+
+TEST(Config, DefaultsWithoutAFile) {
+    const Config config = load_config({}, Registry::instance());
+    EXPECT_EQ(config.suite, "quick");
+    EXPECT_TRUE(config.telemetry_enabled);
+    EXPECT_DOUBLE_EQ(config.telemetry_rate_hz, 10.0);
+    EXPECT_EQ(config.out_parent, "shakedown-runs");
+}
+
+TEST(Config, FileValuesAndCommandLineOverrides) {
+    CliOverrides cli;
+    cli.tag = "from-cli";
+    const Config config = parse(R"(
+suite: full
+tag: from-file
+telemetry: {rate_hz: 4}
+watchdog: {deadline_s: 30, deadlines: {alpha: 5}}
+params:
+  alpha: {size_mib: 8, ratio: 2, mode: fast, verify: false}
+faults:
+  - {kind: delay, test: beta, rank: 1, seconds: 0.25}
+)",
+                                cli);
+    EXPECT_EQ(config.suite, "full");
+    EXPECT_EQ(config.tag, "from-cli");
+    EXPECT_DOUBLE_EQ(config.telemetry_rate_hz, 4.0);
+    const auto& alpha = *Registry::instance().find("alpha");
+    const auto& beta = *Registry::instance().find("beta");
+    EXPECT_DOUBLE_EQ(config.deadline_for(alpha), 5.0);
+    EXPECT_DOUBLE_EQ(config.deadline_for(beta), 30.0);
+    const TestParams params = config.params_for(alpha);
+    EXPECT_EQ(params.integer("size_mib"), 8);
+    EXPECT_DOUBLE_EQ(params.real("ratio"), 2.0);  // an integer is accepted for a real
+    EXPECT_EQ(params.text("mode"), "fast");
+    EXPECT_FALSE(params.flag("verify"));
+    ASSERT_EQ(config.faults.size(), 1u);
+    EXPECT_EQ(config.faults[0].kind, FaultKind::delay);
+    EXPECT_EQ(config.faults[0].rank, 1);
+    EXPECT_DOUBLE_EQ(config.faults[0].seconds, 0.25);
+}
+
+TEST(Config, DefaultsOfUndeclaredParamsComeFromTheTest) {
+    const TestParams params = parse("").params_for(*Registry::instance().find("alpha"));
+    EXPECT_EQ(params.integer("size_mib"), 64);
+    EXPECT_EQ(params.text("mode"), "auto");
+}
+
+TEST(Config, ResolvedYamlParsesBackToTheSameValues) {
+    const Config config = parse("suite: full\nparams: {alpha: {size_mib: 8}}\nwatchdog: {deadline_s: 30}\n");
+    const Config again = parse(config.resolved_yaml());
+    EXPECT_EQ(again.suite, "full");
+    EXPECT_EQ(again.params_for(*Registry::instance().find("alpha")).integer("size_mib"), 8);
+    EXPECT_DOUBLE_EQ(*again.deadline_s, 30.0);
+}
+
+TEST(Config, MalformedYamlNamesFileAndLine) {
+    EXPECT_EQ(error_of("suite: quick\nparams: {alpha: [\n"), "test.yaml:3: malformed YAML: end of sequence flow not found");
+}
+
+TEST(Config, MistypedValuesAreOneLineErrors) {
+    EXPECT_EQ(error_of("telemetry: {rate_hz: fast}"), "test.yaml:1: 'telemetry.rate_hz' must be a number, not 'fast'");
+    EXPECT_EQ(error_of("telemetry:\n  rate_hz: -1\n"), "test.yaml:2: 'telemetry.rate_hz' must be greater than zero, not -1");
+    EXPECT_EQ(error_of("params: {alpha: {size_mib: 1.5}}"),
+              "test.yaml:1: 'params.alpha.size_mib' must be a whole number, not '1.5'");
+    EXPECT_EQ(error_of("params: {alpha: {verify: maybe}}"),
+              "test.yaml:1: 'params.alpha.verify' must be true or false, not 'maybe'");
+}
+
+TEST(Config, UnknownKeysAndNamesAreRejected) {
+    EXPECT_EQ(error_of("suiet: quick"),
+              "test.yaml:1: unknown key 'suiet' in the configuration (allowed: exclude, faults, name, out, params, suite, "
+              "tag, telemetry, tests, watchdog)");
+    EXPECT_EQ(error_of("params: {alpha: {sise_mib: 8}}"),
+              "test.yaml:1: unknown key 'sise_mib' in params.alpha (allowed: mode, ratio, size_mib, verify)");
+    EXPECT_EQ(error_of("params: {gamma: {}}"), "test.yaml:1: unknown test 'gamma' in params (known: alpha, beta)");
+    EXPECT_EQ(error_of("faults: [{kind: explode, test: alpha}]"),
+              "test.yaml:1: unknown fault kind 'explode' (known: abort, hang, corrupt, delay)");
+    EXPECT_EQ(error_of("suite: nightly"), "unknown suite 'nightly' (known: full, quick)");
+    CliOverrides cli;
+    cli.tests = {"alpha", "gamma"};
+    EXPECT_EQ(error_of("", cli), "unknown test 'gamma' (known: alpha, beta)");
+}
+
+TEST(Config, RunNameMustBeAPlainFolderName) {
+    CliOverrides cli;
+    cli.run_name = "../escape";
+    EXPECT_EQ(error_of("", cli), "run name '../escape' must be a plain folder name");
+}
+
+TEST(Config, MissingConfigFileIsAnInputError) {
+    CliOverrides cli;
+    cli.config_file = "/nonexistent/shakedown.yaml";
+    try {
+        (void)load_config(cli, Registry::instance());
+        FAIL() << "no error";
+    } catch (const InputError& error) {
+        EXPECT_STREQ(error.what(), "cannot read config file '/nonexistent/shakedown.yaml'");
+    }
+}
+
+}  // namespace
+}  // namespace shakedown::testing

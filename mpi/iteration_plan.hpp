@@ -1,0 +1,31 @@
+// How many warm-up and timed iterations a message size gets. OSU micro-benchmark
+// conventions: small messages 10000 timed / 100 warm-up, above 8 KiB 1000 / 10; tests
+// scale them down through parameters.
+#pragma once
+
+#include "core/params.hpp"
+
+#include <cstddef>
+#include <vector>
+
+namespace shakedown::mpi {
+
+inline constexpr std::size_t large_message_bytes = 8192;  // OSU's LARGE_MESSAGE_SIZE
+
+struct IterationPlan {
+    int warmup = 0;
+    int iterations = 0;
+};
+
+struct IterationCounts {
+    IterationPlan small{100, 10000};
+    IterationPlan large{10, 1000};
+
+    IterationPlan for_size(std::size_t bytes) const { return bytes > large_message_bytes ? large : small; }
+};
+
+// The parameter declarations shared by ping-pong style tests and reading them back.
+std::vector<ParamSpec> iteration_parameters(IterationCounts defaults);
+IterationCounts iteration_counts(const TestParams& params);  // throws InputError when < 1
+
+}  // namespace shakedown::mpi

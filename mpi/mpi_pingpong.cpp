@@ -1,0 +1,74 @@
+// mpi_pingpong: latency (half round trip) between the node-local rank pair and between node
+// representatives in a ring, with every payload validated. The spine's proof that MPI works.
+#include "core/registry.hpp"
+#include "core/run_context.hpp"
+#include "mpi/pair_latency.hpp"
+#include "mpi/sizes.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace shakedown::mpi {
+namespace {
+
+class MpiPingPong final : public Test {
+public:
+    std::string_view key() const override { return "mpi_pingpong"; }
+    std::string_view description() const override {
+        return "MPI ping-pong latency (half round trip) between the node-local pair and node leaders, validated";
+    }
+    std::vector<std::string> suites() const override { return {"quick", "full"}; }
+    double default_deadline_s() const override { return 120.0; }
+
+    std::vector<ParamSpec> parameters() const override {
+        auto specs = iteration_parameters(IterationCounts{});
+        specs.push_back({"sizes", ParamKind::text, std::string("8,1024,65536"), "message sizes in bytes"});
+        specs.push_back({"batch", ParamKind::integer, std::int64_t{100}, "timed iterations per sample row"});
+        return specs;
+    }
+
+    TestResult run(const RunContext& ctx) const override {
+        LatencySweepSpec spec;
+        spec.sizes = parse_size_list(ctx.params().text("sizes"), "sizes");
+        spec.counts = iteration_counts(ctx.params());
+        spec.batch = static_cast<int>(ctx.params().integer("batch"));
+        spec.delay_s = ctx.faults().delay_s();
+        spec.corrupt = ctx.faults().corrupt();
+
+        const auto placement = gather_placement(ctx.comm(), ctx.session());
+        const auto rounds = local_then_ring_rounds(placement);
+        TestResult result;
+        result.samples = latency_sample_table();
+        const auto sweep = run_latency_sweep(ctx.comm(), rounds, placement, spec, result.samples);
+        result.parameters["pairs_run"] = describe_rounds(rounds, placement);
+
+        const auto smallest = *std::min_element(spec.sizes.begin(), spec.sizes.end());
+        add_latency_metrics(result, sweep, smallest, true, "latency");
+        add_latency_metrics(result, sweep, smallest, false, "leader_latency");
+        for (const auto& mismatch : sweep.mismatches) result.fail(mismatch);
+        return result;
+    }
+
+private:
+    // The smallest size's median and p99 (the worst of this rank's pairs of that kind).
+    static void add_latency_metrics(TestResult& result, const LatencySweep& sweep, std::size_t bytes, bool intra_node,
+                                    const std::string& quantity) {
+        const PairLatency* worst = nullptr;
+        for (const auto& entry : sweep.mine)
+            if (entry.bytes == bytes && entry.pair.intra_node == intra_node &&
+                (worst == nullptr || entry.half_round_trip_us.median > worst->half_round_trip_us.median))
+                worst = &entry;
+        if (worst == nullptr) return;  // this rank had no pair of that kind (one rank per node, ...)
+        result.add_metric(fmt::format("mpi_pingpong.{}_us", quantity), "us", worst->half_round_trip_us.median,
+                          Better::lower);
+        result.add_metric(fmt::format("mpi_pingpong.{}_p99_us", quantity), "us", worst->half_round_trip_us.p99,
+                          Better::lower);
+    }
+};
+
+}  // namespace
+
+SHAKEDOWN_REGISTER_TEST(MpiPingPong);
+
+}  // namespace shakedown::mpi

@@ -1,0 +1,45 @@
+// Runs the ping-pong kernel over rounds of rank pairs and a list of sizes, and turns the
+// timings into samples and per-pair summaries. Shared by mpi_pingpong and p2p.
+#pragma once
+
+#include "core/result.hpp"
+#include "mpi/iteration_plan.hpp"
+#include "mpi/pairs.hpp"
+#include "mpi/statistics.hpp"
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace shakedown::mpi {
+
+struct PairLatency {
+    RankPair pair;
+    int peer_world_rank = 0;
+    std::size_t bytes = 0;
+    Summary half_round_trip_us;
+};
+
+struct LatencySweep {
+    std::vector<PairLatency> mine;        // the pairs this rank was part of
+    std::vector<std::string> mismatches;  // payload mismatches this rank's pairs found
+};
+
+struct LatencySweepSpec {
+    std::vector<std::size_t> sizes;
+    IterationCounts counts;
+    int batch = 100;  // timed iterations per sample row
+    double delay_s = 0.0;
+    bool corrupt = false;
+};
+
+// Collective over `comm`. Appends rows (size, peer, intra_node, batch, seconds, latency_us)
+// to `samples`, which must have been made by latency_sample_table().
+LatencySweep run_latency_sweep(MPI_Comm comm, const PairRounds& rounds, const std::vector<RankPlacement>& placement,
+                               const LatencySweepSpec& spec, SampleTable& samples);
+
+SampleTable latency_sample_table();
+
+}  // namespace shakedown::mpi

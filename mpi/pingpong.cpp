@@ -1,0 +1,100 @@
+#include "mpi/pingpong.hpp"
+
+#include "mpi/payload.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <thread>
+
+namespace shakedown::mpi {
+namespace {
+
+constexpr int ping_tag = 0x5150;
+
+void check_arrival(MessageBuffer& buffer, std::uint64_t seed, int me, const PingPongSpec& spec, int iteration,
+                   bool& corrupt_pending, std::optional<PayloadMismatch>& mismatch) {
+    if (corrupt_pending) {
+        buffer.flip_one_byte();
+        corrupt_pending = false;
+    }
+    if (mismatch) return;  // report the first one only
+    if (const auto index = buffer.first_mismatch(seed))
+        mismatch = PayloadMismatch{me, spec.bytes, iteration, *index};
+}
+
+// Both ranks end with the first mismatch either of them saw (the lower rank's wins a tie).
+std::optional<PayloadMismatch> agree_on_mismatch(MPI_Comm comm, int peer, std::optional<PayloadMismatch> mine) {
+    long long outgoing[4] = {mine ? 1 : 0, mine ? mine->detected_by : -1, mine ? mine->iteration : 0,
+                             mine ? static_cast<long long>(mine->index) : 0};
+    long long incoming[4] = {};
+    MPI_Sendrecv(outgoing, 4, MPI_LONG_LONG, peer, ping_tag + 1, incoming, 4, MPI_LONG_LONG, peer, ping_tag + 1,
+                 comm, MPI_STATUS_IGNORE);
+    if (mine) return mine;
+    if (incoming[0] == 0) return std::nullopt;
+    return PayloadMismatch{static_cast<int>(incoming[1]), 0, static_cast<int>(incoming[2]),
+                           static_cast<std::size_t>(incoming[3])};
+}
+
+}  // namespace
+
+std::string PayloadMismatch::describe(int first, int second, int detector) const {
+    return fmt::format("payload mismatch between ranks {} and {}: {} B message, {} iteration {}, byte {}, seen on rank {}",
+                       first, second, bytes, iteration < 0 ? "warm-up" : "timed", iteration, index, detector);
+}
+
+void planted_delay(double seconds) {
+    if (seconds > 0.0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
+}
+
+PingPongOutcome ping_pong(MPI_Comm comm, int peer, bool initiator, const PingPongSpec& spec, MessageBuffer& send,
+                          MessageBuffer& receive) {
+    int me = 0;
+    MPI_Comm_rank(comm, &me);
+    const int count = static_cast<int>(spec.bytes);
+    const int total = spec.plan.warmup + spec.plan.iterations;
+    PingPongOutcome outcome;
+    outcome.half_round_trip_s.reserve(static_cast<std::size_t>(spec.plan.iterations));
+    std::optional<PayloadMismatch> mismatch;
+    bool corrupt_pending = spec.corrupt;
+
+    for (int step = 0; step < total; ++step) {
+        const int iteration = step - spec.plan.warmup;  // negative during warm-up
+        const auto seed = payload_seed(static_cast<std::uint64_t>(step), spec.bytes);
+        if (initiator) {
+            send.fill(seed);
+            planted_delay(spec.delay_s);
+            const double start = MPI_Wtime();
+            MPI_Send(send.data(), count, MPI_BYTE, peer, ping_tag, comm);
+            MPI_Recv(receive.data(), count, MPI_BYTE, peer, ping_tag, comm, MPI_STATUS_IGNORE);
+            const double elapsed = MPI_Wtime() - start;
+            if (iteration >= 0) outcome.half_round_trip_s.push_back(elapsed / 2.0);
+            check_arrival(receive, seed, me, spec, iteration, corrupt_pending, mismatch);
+        } else {
+            MPI_Recv(receive.data(), count, MPI_BYTE, peer, ping_tag, comm, MPI_STATUS_IGNORE);
+            planted_delay(spec.delay_s);
+            MPI_Send(receive.data(), count, MPI_BYTE, peer, ping_tag, comm);
+            check_arrival(receive, seed, me, spec, iteration, corrupt_pending, mismatch);
+        }
+    }
+
+    // The initiator's clock is the measurement; the responder gets the same figures so both
+    // ranks' traces carry the pair's latency.
+    outcome.half_round_trip_s.resize(static_cast<std::size_t>(spec.plan.iterations));
+    if (initiator)
+        MPI_Send(outcome.half_round_trip_s.data(), spec.plan.iterations, MPI_DOUBLE, peer, ping_tag + 2, comm);
+    else
+        MPI_Recv(outcome.half_round_trip_s.data(), spec.plan.iterations, MPI_DOUBLE, peer, ping_tag + 2, comm,
+                 MPI_STATUS_IGNORE);
+    outcome.mismatch = agree_on_mismatch(comm, peer, mismatch);
+    if (outcome.mismatch) outcome.mismatch->bytes = spec.bytes;
+    return outcome;
+}
+
+PingPongOutcome ping_pong(MPI_Comm comm, int peer, bool initiator, const PingPongSpec& spec) {
+    HostBuffer send(initiator ? spec.bytes : 0);
+    HostBuffer receive(spec.bytes);
+    return ping_pong(comm, peer, initiator, spec, send, receive);
+}
+
+}  // namespace shakedown::mpi

@@ -1,0 +1,178 @@
+// p2p: point-to-point latency (min, median, p99 of the half round trip), streaming bandwidth
+// (window of 64 non-blocking sends), bi-directional bandwidth and message rate over a size
+// sweep, between the node-local pair and node representatives (or the pairs the user names),
+// every message validated.
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+#include "core/run_context.hpp"
+#include "mpi/pairs.hpp"
+#include "mpi/pingpong.hpp"
+#include "mpi/sizes.hpp"
+#include "mpi/statistics.hpp"
+#include "mpi/window_bandwidth.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+
+namespace shakedown::mpi {
+namespace {
+
+struct PairFigures {
+    bool intra_node = false;
+    std::size_t bytes = 0;
+    Summary latency_us;
+    double bandwidth_gbs = 0.0;
+    double bibandwidth_gbs = 0.0;
+    double message_rate_mps = 0.0;  // million messages per second
+};
+
+SampleTable p2p_sample_table() {
+    return SampleTable({{"size", "B"},
+                        {"peer", "rank"},
+                        {"intra_node", "flag"},
+                        {"latency_min_us", "us"},
+                        {"latency_median_us", "us"},
+                        {"latency_p99_us", "us"},
+                        {"bandwidth_gbs", "GB/s"},
+                        {"bibandwidth_gbs", "GB/s"},
+                        {"message_rate_mps", "Mmsg/s"}});
+}
+
+class P2p final : public Test {
+public:
+    std::string_view key() const override { return "p2p"; }
+    std::string_view description() const override {
+        return "MPI point-to-point latency, bandwidth, bi-bandwidth and message rate over a size sweep, validated";
+    }
+    std::vector<std::string> suites() const override { return {"full", "pairwise"}; }
+    double default_deadline_s() const override { return 900.0; }
+
+    std::vector<ParamSpec> parameters() const override {
+        auto specs = iteration_parameters(IterationCounts{});
+        const std::vector<ParamSpec> more = {
+            {"min_bytes", ParamKind::integer, std::int64_t{1}, "smallest message size"},
+            {"max_bytes", ParamKind::integer, std::int64_t{4} << 20, "largest message size"},
+            {"pairs", ParamKind::text, std::string(),
+             "world-rank pairs such as \"0-1,2-3\"; empty: the node-local pair and node leaders in a ring"},
+            {"window", ParamKind::integer, std::int64_t{64}, "non-blocking sends in flight for bandwidth"},
+            {"bw_iterations_small", ParamKind::integer, std::int64_t{100}, "timed windows for messages up to 8 KiB"},
+            {"bw_warmup_small", ParamKind::integer, std::int64_t{10}, "warm-up windows for messages up to 8 KiB"},
+            {"bw_iterations_large", ParamKind::integer, std::int64_t{20}, "timed windows for messages above 8 KiB"},
+            {"bw_warmup_large", ParamKind::integer, std::int64_t{2}, "warm-up windows for messages above 8 KiB"},
+        };
+        specs.insert(specs.end(), more.begin(), more.end());
+        return specs;
+    }
+
+    TestResult run(const RunContext& ctx) const override {
+        const auto& params = ctx.params();
+        const auto sizes = size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), 2);
+        if (sizes.back() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+            throw InputError(fmt::format("max_bytes {} is above what one MPI message of bytes can carry", sizes.back()));
+        const auto latency_counts = iteration_counts(params);
+        const IterationCounts bandwidth_counts{
+            {positive(params, "bw_warmup_small", 0), positive(params, "bw_iterations_small", 1)},
+            {positive(params, "bw_warmup_large", 0), positive(params, "bw_iterations_large", 1)}};
+        const int window = positive(params, "window", 1);
+
+        const auto placement = gather_placement(ctx.comm(), ctx.session());
+        const auto rounds = params.text("pairs").empty()
+                                ? local_then_ring_rounds(placement)
+                                : parse_pair_list(params.text("pairs"), placement, ctx.session().world_size());
+
+        TestResult result;
+        result.samples = p2p_sample_table();
+        result.parameters["pairs_run"] = describe_rounds(rounds, placement);
+        std::vector<PairFigures> mine;
+        std::vector<std::string> mismatches;
+        const int me = ctx.rank();
+        for (const auto& round : rounds) {
+            if (const auto role = role_in(round, me)) {
+                const auto world = [&](int rank) { return placement[rank].world_rank; };
+                const auto note = [&](const std::optional<PayloadMismatch>& mismatch, std::string_view what) {
+                    if (mismatch)
+                        mismatches.push_back(fmt::format("{} ({})", mismatch->describe(world(role->pair.first), world(role->pair.second),
+                                                                              world(mismatch->detected_by)),
+                                                what));
+                };
+                for (const auto bytes : sizes) {
+                    PairFigures figures{role->pair.intra_node, bytes};
+                    const PingPongSpec latency{bytes, latency_counts.for_size(bytes), ctx.faults().delay_s(),
+                                               ctx.faults().corrupt()};
+                    const auto pingpong = ping_pong(ctx.comm(), role->peer, role->initiator, latency);
+                    note(pingpong.mismatch, "latency");
+                    std::vector<double> micros;
+                    for (const double s : pingpong.half_round_trip_s) micros.push_back(s * 1e6);
+                    figures.latency_us = summarize(micros);
+
+                    WindowSpec stream{bytes, bandwidth_counts.for_size(bytes), window, false, ctx.faults().delay_s(),
+                                      ctx.faults().corrupt()};
+                    const auto uni = window_bandwidth(ctx.comm(), role->peer, role->initiator, stream);
+                    note(uni.mismatch, "bandwidth");
+                    stream.bidirectional = true;
+                    const auto bi = window_bandwidth(ctx.comm(), role->peer, role->initiator, stream);
+                    note(bi.mismatch, "bi-directional bandwidth");
+                    figures.bandwidth_gbs = uni.gigabytes_per_s;
+                    figures.bibandwidth_gbs = bi.gigabytes_per_s;
+                    figures.message_rate_mps = uni.messages_per_s / 1e6;
+                    mine.push_back(figures);
+                    result.samples.add_row({static_cast<double>(bytes), static_cast<double>(world(role->peer)),
+                                            role->pair.intra_node ? 1.0 : 0.0, figures.latency_us.min,
+                                            figures.latency_us.median, figures.latency_us.p99, figures.bandwidth_gbs,
+                                            figures.bibandwidth_gbs, figures.message_rate_mps});
+                }
+            }
+            MPI_Barrier(ctx.comm());  // rounds never overlap
+        }
+        if (!mismatches.empty())
+            result.fail(mismatches.size() == 1
+                            ? mismatches.front()
+                            : fmt::format("{}; and {} more payload mismatches", mismatches.front(), mismatches.size() - 1));
+        add_metrics(result, mine, sizes.front(), sizes.back(), true);
+        add_metrics(result, mine, sizes.front(), sizes.back(), false);
+        return result;
+    }
+
+private:
+    static int positive(const TestParams& params, const char* name, int least) {
+        const auto value = params.integer(name);
+        if (value < least || value > 100'000'000)
+            throw InputError(fmt::format("parameter '{}' must be between {} and 100000000, got {}", name, least, value));
+        return static_cast<int>(value);
+    }
+
+    // The worst of this rank's pairs of one kind: latency at the smallest size, bandwidth at
+    // the largest, message rate at the smallest.
+    static void add_metrics(TestResult& result, const std::vector<PairFigures>& mine, std::size_t smallest,
+                            std::size_t largest, bool intra_node) {
+        const auto prefix = fmt::format("p2p.{}_", intra_node ? "intra_node" : "inter_node");
+        const auto worst = [&](std::size_t bytes, auto value, bool higher_is_worse) -> std::optional<double> {
+            std::optional<double> found;
+            for (const auto& f : mine)
+                if (f.intra_node == intra_node && f.bytes == bytes) {
+                    const double v = value(f);
+                    if (!found || (higher_is_worse ? v > *found : v < *found)) found = v;
+                }
+            return found;
+        };
+        if (const auto v = worst(smallest, [](const PairFigures& f) { return f.latency_us.median; }, true))
+            result.add_metric(prefix + "latency_us", "us", *v, Better::lower);
+        if (const auto v = worst(smallest, [](const PairFigures& f) { return f.latency_us.p99; }, true))
+            result.add_metric(prefix + "latency_p99_us", "us", *v, Better::lower);
+        if (const auto v = worst(largest, [](const PairFigures& f) { return f.bandwidth_gbs; }, false))
+            result.add_metric(prefix + "bandwidth_gbs", "GB/s", *v, Better::higher);
+        if (const auto v = worst(largest, [](const PairFigures& f) { return f.bibandwidth_gbs; }, false))
+            result.add_metric(prefix + "bibandwidth_gbs", "GB/s", *v, Better::higher);
+        if (const auto v = worst(smallest, [](const PairFigures& f) { return f.message_rate_mps; }, false))
+            result.add_metric(prefix + "message_rate_mps", "Mmsg/s", *v, Better::higher);
+    }
+};
+
+}  // namespace
+
+SHAKEDOWN_REGISTER_TEST(P2p);
+
+}  // namespace shakedown::mpi

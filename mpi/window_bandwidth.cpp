@@ -1,0 +1,109 @@
+#include "mpi/window_bandwidth.hpp"
+
+#include "mpi/payload.hpp"
+
+#include <algorithm>
+#include <vector>
+
+namespace shakedown::mpi {
+namespace {
+
+constexpr int data_tag = 0x6260;
+constexpr int ack_tag = 0x6261;
+constexpr int result_tag = 0x6262;
+
+class WindowSlots {
+public:
+    WindowSlots(std::size_t bytes, int window)
+        : bytes_(bytes),
+          count_(static_cast<std::size_t>(std::clamp<std::size_t>(
+              bytes == 0 ? window : receive_slot_budget_bytes / bytes, 1, static_cast<std::size_t>(window)))),
+          storage_(bytes_ * count_, std::byte{0}) {}
+
+    void* slot(int index) { return storage_.data() + (static_cast<std::size_t>(index) % count_) * bytes_; }
+
+    std::optional<std::size_t> first_mismatch(std::uint64_t seed, bool corrupt) {
+        for (std::size_t s = 0; s < count_; ++s) {
+            std::span<std::byte> bytes(storage_.data() + s * bytes_, bytes_);
+            if (corrupt && s == 0) flip_one_byte(bytes);
+            if (const auto index = mpi::first_mismatch(bytes, seed)) return s * bytes_ + *index;
+        }
+        return std::nullopt;
+    }
+
+private:
+    std::size_t bytes_;
+    std::size_t count_;
+    std::vector<std::byte> storage_;
+};
+
+}  // namespace
+
+WindowOutcome window_bandwidth(MPI_Comm comm, int peer, bool initiator, const WindowSpec& spec) {
+    int me = 0;
+    MPI_Comm_rank(comm, &me);
+    const int count = static_cast<int>(spec.bytes);
+    const auto seed = payload_seed(0, spec.bytes);
+    const bool sends = initiator || spec.bidirectional;
+    const bool receives = !initiator || spec.bidirectional;
+
+    std::vector<std::byte> send_buffer(sends ? spec.bytes : 0);
+    fill_payload(send_buffer, seed);
+    WindowSlots slots(receives ? spec.bytes : 0, spec.window);
+    std::vector<MPI_Request> requests(static_cast<std::size_t>(2 * spec.window));
+    char ack = 0;
+
+    double start = 0.0;
+    for (int step = 0; step < spec.plan.warmup + spec.plan.iterations; ++step) {
+        if (step == spec.plan.warmup) start = MPI_Wtime();
+        int posted = 0;
+        if (receives)
+            for (int w = 0; w < spec.window; ++w)
+                MPI_Irecv(slots.slot(w), count, MPI_BYTE, peer, data_tag, comm, &requests[posted++]);
+        if (sends) {
+            planted_delay(spec.delay_s);
+            for (int w = 0; w < spec.window; ++w)
+                MPI_Isend(send_buffer.data(), count, MPI_BYTE, peer, data_tag, comm, &requests[posted++]);
+        }
+        MPI_Waitall(posted, requests.data(), MPI_STATUSES_IGNORE);
+        // The window is complete when the other side says so.
+        if (spec.bidirectional) {
+            char reply = 0;
+            MPI_Sendrecv(&ack, 1, MPI_CHAR, peer, ack_tag, &reply, 1, MPI_CHAR, peer, ack_tag, comm, MPI_STATUS_IGNORE);
+        } else if (initiator) {
+            MPI_Recv(&ack, 1, MPI_CHAR, peer, ack_tag, comm, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Send(&ack, 1, MPI_CHAR, peer, ack_tag, comm);
+        }
+    }
+    const double seconds = MPI_Wtime() - start;
+
+    WindowOutcome outcome;
+    std::optional<PayloadMismatch> mine;
+    if (receives)
+        if (const auto index = slots.first_mismatch(seed, spec.corrupt))
+            mine = PayloadMismatch{me, spec.bytes, spec.plan.iterations - 1, *index};
+
+    // Both ranks keep the initiator's clock and the first mismatch either saw.
+    double figures[5] = {seconds, mine ? 1.0 : 0.0, static_cast<double>(me), mine ? static_cast<double>(mine->index) : 0.0,
+                         0.0};
+    double peer_figures[5] = {};
+    MPI_Sendrecv(figures, 5, MPI_DOUBLE, peer, result_tag, peer_figures, 5, MPI_DOUBLE, peer, result_tag, comm,
+                 MPI_STATUS_IGNORE);
+    outcome.seconds = initiator ? seconds : peer_figures[0];
+    if (mine)
+        outcome.mismatch = mine;
+    else if (peer_figures[1] != 0.0)
+        outcome.mismatch = PayloadMismatch{static_cast<int>(peer_figures[2]), spec.bytes, spec.plan.iterations - 1,
+                                           static_cast<std::size_t>(peer_figures[3])};
+
+    const double messages = static_cast<double>(spec.window) * spec.plan.iterations;
+    const double directions = spec.bidirectional ? 2.0 : 1.0;
+    if (outcome.seconds > 0.0) {
+        outcome.gigabytes_per_s = directions * messages * static_cast<double>(spec.bytes) / outcome.seconds / 1e9;
+        outcome.messages_per_s = messages / outcome.seconds;
+    }
+    return outcome;
+}
+
+}  // namespace shakedown::mpi

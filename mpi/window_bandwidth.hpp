@@ -1,0 +1,40 @@
+// Streaming bandwidth the OSU way: the sender keeps a window of non-blocking sends in flight,
+// the receiver answers each full window with a small ack; bi-directional runs both ways at
+// once. The receiver's slots are checked against the known payload after the timed loop.
+#pragma once
+
+#include "mpi/iteration_plan.hpp"
+#include "mpi/pingpong.hpp"
+
+#include <mpi.h>
+
+#include <cstddef>
+#include <optional>
+
+namespace shakedown::mpi {
+
+// Distinct receive slots per window are capped at this many bytes in total; beyond it slots
+// are reused (every message of a size carries the same payload, so a reused slot still
+// validates).
+inline constexpr std::size_t receive_slot_budget_bytes = std::size_t{64} << 20;
+
+struct WindowSpec {
+    std::size_t bytes = 0;
+    IterationPlan plan{10, 100};
+    int window = 64;
+    bool bidirectional = false;
+    double delay_s = 0.0;  // planted slowness: sleep before each window this rank sends
+    bool corrupt = false;  // planted corruption: flip a byte of a received slot before validation
+};
+
+struct WindowOutcome {
+    double seconds = 0.0;          // timed iterations, as the initiator measured them
+    double gigabytes_per_s = 0.0;  // both directions counted when bidirectional
+    double messages_per_s = 0.0;   // messages the initiator sent per second
+    std::optional<PayloadMismatch> mismatch;
+};
+
+// Collective over the pair; both ranks return the initiator's figures.
+WindowOutcome window_bandwidth(MPI_Comm comm, int peer, bool initiator, const WindowSpec& spec);
+
+}  // namespace shakedown::mpi

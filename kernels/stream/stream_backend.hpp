@@ -1,0 +1,36 @@
+// Where STREAM runs: the host (through Kokkos, or plain C++ when Kokkos is not built) or a
+// CUDA GPU. The test owns the sequence, the statistics and the verdict; a backend owns the
+// three arrays and knows how to run, time and check one kernel on its memory.
+#pragma once
+
+#include "kernels/stream/stream_kernels.hpp"
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace shakedown::kernels {
+
+class StreamBackend {
+public:
+    virtual ~StreamBackend() = default;
+
+    virtual std::string name() const = 0;  // "kokkos-serial", "host", "cuda"
+    // Fills a, b, c with the start values.
+    virtual void initialise() = 0;
+    // Runs one kernel to completion; returns its seconds. For dot, `dot_result` gets the sum.
+    virtual double run_timed(StreamKernel kernel, double& dot_result) = 0;
+    // Compares every element of `array` with `gold` (relative tolerance), reporting the
+    // count of mismatches and up to `cap` of them, sorted by index.
+    virtual StreamArrayCheck check(StreamArray array, double gold, double tolerance, std::size_t cap) const = 0;
+    // Test-only planted fault: overwrite one element as a broken memory or kernel would.
+    virtual void corrupt(StreamArray array, std::size_t index) = 0;
+};
+
+// Host backend: Kokkos in its default execution space when built with Kokkos, otherwise
+// plain C++ loops (CMake picks the implementation file).
+std::unique_ptr<StreamBackend> make_host_stream(std::size_t elements);
+// CUDA backend on `device`; throws std::runtime_error when CUDA is not built in.
+std::unique_ptr<StreamBackend> make_cuda_stream(std::size_t elements, int device);
+
+}  // namespace shakedown::kernels

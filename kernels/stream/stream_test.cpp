@@ -1,0 +1,160 @@
+// `stream`: copy, scale, add, triad and dot on this rank's memory (the host through Kokkos,
+// or the bound GPU through CUDA), repeated, timed per kernel, validated against gold values.
+// Every rank measures at the same time (a barrier starts each kernel), as a job would use
+// the node: the per-rank figures add up to what the node delivers.
+#include "kernels/common/gpu_specs.hpp"
+#include "kernels/common/placement.hpp"
+#include "kernels/common/statistics.hpp"
+#include "kernels/stream/stream_backend.hpp"
+#include "kernels/stream/stream_kernels.hpp"
+
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+#include "core/run_context.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+namespace shakedown::kernels {
+namespace {
+
+constexpr std::int64_t host_default_mib = 64;    // far above any L3 slice one rank sees
+constexpr std::int64_t gpu_default_mib = 4096;  // 2^29 doubles: BabelStream's default, far above L2
+
+struct StreamPlan {
+    Placement placement = Placement::host;
+    std::size_t elements = 0;
+    std::int64_t repetitions = 0;
+};
+
+StreamPlan plan_from(const RunContext& ctx) {
+    StreamPlan plan;
+    plan.placement = choose_placement(ctx, ctx.params().text("device"));
+    std::int64_t mib = ctx.params().integer("array_mib");
+    if (mib < 0) throw InputError(fmt::format("stream: array_mib must be positive (0 = automatic), not {}", mib));
+    if (mib == 0) mib = plan.placement == Placement::gpu ? gpu_default_mib : host_default_mib;
+    plan.elements = static_cast<std::size_t>(mib) * 1024 * 1024 / sizeof(double);
+
+    const std::uint64_t needed = 3ull * static_cast<std::uint64_t>(mib) * 1024 * 1024;
+    if (plan.placement == Placement::host) {
+        const std::uint64_t share = host_memory_bytes(ctx) / static_cast<std::uint64_t>(ctx.session().identity().local_size);
+        if (needed > share)
+            throw InputError(fmt::format("stream: array_mib={} needs {:.1f} GiB per rank; this node has {:.1f} GiB per rank",
+                                         mib, needed / 1073741824.0, share / 1073741824.0));
+    } else {
+        const auto facts = query_gpu_facts(*usable_gpu(ctx));
+        if (needed > facts.memory_bytes)
+            throw InputError(fmt::format("stream: array_mib={} needs {:.1f} GiB; {} has {:.1f} GiB", mib,
+                                         needed / 1073741824.0, facts.name, facts.memory_bytes / 1073741824.0));
+    }
+
+    plan.repetitions = ctx.params().integer("repetitions");
+    if (plan.repetitions < 0)
+        throw InputError(fmt::format("stream: repetitions must be positive (0 = automatic), not {}", plan.repetitions));
+    if (plan.repetitions == 0) plan.repetitions = ctx.config().suite == "quick" ? 10 : 20;
+    return plan;
+}
+
+struct Nominal {
+    std::optional<double> gbs;
+    std::string source;
+};
+
+Nominal nominal_for(const RunContext& ctx, const StreamPlan& plan) {
+    if (plan.placement == Placement::gpu) {
+        const GpuNominal gpu = gpu_nominal(query_gpu_facts(*usable_gpu(ctx)));
+        return {gpu.memory_gbs, gpu.derived ? gpu.source : "spec table: " + gpu.part};
+    }
+    // The host figure is per node and shared by the ranks on it.
+    const double node_gbs = ctx.params().real("nominal_gbs");
+    if (node_gbs <= 0.0) return {std::nullopt, "unknown (set params.stream.nominal_gbs)"};
+    return {node_gbs / ctx.session().identity().local_size, "config: nominal_gbs per node / ranks on the node"};
+}
+
+class StreamTest final : public Test {
+public:
+    std::string_view key() const override { return "stream"; }
+    std::string_view description() const override {
+        return "STREAM copy/scale/add/triad/dot memory bandwidth (host via Kokkos, GPU via CUDA), gold-validated";
+    }
+    std::vector<std::string> suites() const override { return {"quick", "full"}; }
+    std::vector<ParamSpec> parameters() const override {
+        return {
+            {"device", ParamKind::text, std::string("auto"), "auto (GPU when one is bound), host or gpu"},
+            {"array_mib", ParamKind::integer, std::int64_t{0},
+             "MiB per array (3 arrays); 0 = 64 on the host, 4096 on a GPU"},
+            {"repetitions", ParamKind::integer, std::int64_t{0}, "repetitions of the 5 kernels; 0 = 10 in quick, else 20"},
+            {"nominal_gbs", ParamKind::real, 0.0, "host memory bandwidth per node in GB/s (0 = unknown)"},
+        };
+    }
+    std::optional<std::string> waiver(const RunContext& ctx) const override {
+        return gpu_request_waiver(ctx, ctx.params().text("device"));
+    }
+
+    TestResult run(const RunContext& ctx) const override {
+        const StreamPlan plan = plan_from(ctx);
+        auto backend = plan.placement == Placement::gpu ? make_cuda_stream(plan.elements, *usable_gpu(ctx))
+                                                        : make_host_stream(plan.elements);
+        backend->initialise();
+
+        TestResult result;
+        result.samples = SampleTable({{"kernel", "id"}, {"repetition", "count"}, {"seconds", "s"}, {"gbs", "GB/s"}});
+        std::map<StreamKernel, std::vector<double>> rates;
+        double dot = 0.0;
+        const double delay_s = ctx.faults().delay_s();
+        for (std::int64_t rep = 0; rep < plan.repetitions; ++rep) {
+            for (const auto& kernel : stream_kernel_table) {
+                MPI_Barrier(ctx.comm());
+                double seconds = backend->run_timed(kernel.id, dot);
+                if (delay_s > 0.0) {  // planted slowness: this rank's kernel takes longer
+                    std::this_thread::sleep_for(std::chrono::duration<double>(delay_s));
+                    seconds += delay_s;
+                }
+                const double gbs = gigabytes_per_second(kernel.id, plan.elements, seconds);
+                rates[kernel.id].push_back(gbs);
+                result.samples.add_row({static_cast<double>(kernel.id), static_cast<double>(rep), seconds, gbs});
+            }
+        }
+
+        if (ctx.faults().corrupt()) backend->corrupt(StreamArray::a, plan.elements / 2);
+        validate(*backend, plan, dot, result);
+
+        const Nominal nominal = nominal_for(ctx, plan);
+        for (const auto& kernel : stream_kernel_table) {
+            const Spread spread = spread_of(rates[kernel.id]);
+            result.add_metric(fmt::format("stream.{}_gbs", kernel.name), "GB/s", spread.median, Better::higher, nominal.gbs);
+            result.add_metric(fmt::format("stream.{}_max_gbs", kernel.name), "GB/s", spread.max, Better::higher,
+                              nominal.gbs);
+        }
+        result.parameters["device"] = std::string(to_string(plan.placement));
+        result.parameters["backend"] = backend->name();
+        result.parameters["elements"] = std::to_string(plan.elements);
+        result.parameters["array_bytes"] = std::to_string(plan.elements * sizeof(double));
+        result.parameters["repetitions_used"] = std::to_string(plan.repetitions);
+        result.parameters["nominal_source"] = nominal.source;
+        result.parameters["kernel_ids"] = "0 copy, 1 scale, 2 add, 3 triad, 4 dot";
+        return result;
+    }
+
+private:
+    static void validate(const StreamBackend& backend, const StreamPlan& plan, double dot, TestResult& result) {
+        const StreamGold gold = stream_gold(plan.repetitions, plan.elements);
+        const double tolerance = stream_element_tolerance(plan.repetitions);
+        for (const StreamArray array : {StreamArray::a, StreamArray::b, StreamArray::c}) {
+            const auto check = backend.check(array, gold.of(array), tolerance, stream_mismatch_print_cap);
+            if (check.mismatches > 0) result.fail(describe_failure(array, gold.of(array), check));
+        }
+        const double dot_error = std::abs(dot - gold.dot) / std::abs(gold.dot);
+        if (!(dot_error <= stream_dot_tolerance(plan.elements)))
+            result.fail(fmt::format("dot returned {:.17g} (expected {:.17g}, relative error {:.3g})", dot, gold.dot,
+                                    dot_error));
+    }
+};
+
+SHAKEDOWN_REGISTER_TEST(StreamTest);
+
+}  // namespace
+}  // namespace shakedown::kernels

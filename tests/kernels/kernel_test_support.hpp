@@ -1,0 +1,49 @@
+// Shared by the kernels' MPI tests: the process-wide runtimes (Kokkos) that the driver
+// would start, started once for the test binary, and small result accessors.
+#pragma once
+
+#include "core/registry.hpp"
+#include "core/result.hpp"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shakedown::testing {
+
+class RegisteredRuntimes final : public ::testing::Environment {
+public:
+    void SetUp() override {
+        for (const auto factory : Registry::instance().runtimes()) guards_.push_back(factory());
+    }
+    void TearDown() override {
+        while (!guards_.empty()) guards_.pop_back();  // reverse order of start
+    }
+
+private:
+    std::vector<std::unique_ptr<RuntimeGuard>> guards_;
+};
+
+inline std::optional<Metric> find_metric(const TestResult& result, const std::string& name) {
+    for (const auto& metric : result.metrics)
+        if (metric.name == name) return metric;
+    return std::nullopt;
+}
+
+inline int world_rank() {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank;
+}
+
+inline int world_size() {
+    int size = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    return size;
+}
+
+}  // namespace shakedown::testing

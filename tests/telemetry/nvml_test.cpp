@@ -1,0 +1,107 @@
+#include "telemetry/gpu_telemetry.hpp"
+#include "telemetry/nvml.hpp"
+#include "telemetry/telemetry_source.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace shakedown {
+namespace {
+
+double column(const TelemetrySource& source, const std::vector<double>& row, const std::string& name) {
+    const auto columns = source.columns();
+    for (std::size_t i = 0; i < columns.size(); ++i)
+        if (columns[i].name == name) return row.at(i);
+    ADD_FAILURE() << "no column " << name;
+    return std::nan("");
+}
+
+TEST(Nvml, DefaultSourcesFollowWhatNvmlSees) {
+    std::string why;
+    const auto nvml = Nvml::load(Nvml::default_library, &why);
+    const auto sources = default_telemetry_sources();
+    ASSERT_FALSE(sources.empty());
+    EXPECT_EQ(sources[0]->device(), "host");
+    if (!nvml) {
+        // This CI machine: no driver. No GPU sources, no error, a reason to log.
+        EXPECT_FALSE(why.empty());
+        EXPECT_EQ(sources.size(), 1u);
+    } else {
+        EXPECT_EQ(sources.size(), 1u + nvml->device_count());
+        EXPECT_EQ(sources[1]->device(), "gpu0");
+    }
+}
+
+TEST(Nvml, LibraryWithoutNvmlEntryPointsIsRefused) {
+    std::string why;
+    EXPECT_EQ(Nvml::load("libc.so.6", &why), nullptr);
+    EXPECT_NE(why.find("lacks"), std::string::npos) << why;
+    EXPECT_EQ(Nvml::load("/nonexistent/libnvidia-ml.so.1", &why), nullptr);
+    EXPECT_NE(why.find("not loadable"), std::string::npos) << why;
+}
+
+class FakeNvml : public ::testing::Test {
+protected:
+    void SetUp() override {
+        std::string why;
+        nvml_ = Nvml::load(SHAKEDOWN_FAKE_NVML_PATH, &why);
+        ASSERT_NE(nvml_, nullptr) << why;
+    }
+    std::shared_ptr<const Nvml> nvml_;
+};
+
+TEST_F(FakeNvml, DeviceFacts) {
+    EXPECT_EQ(nvml_->device_count(), 2u);
+    EXPECT_EQ(nvml_->driver_version(), "999.99");
+    EXPECT_FALSE(nvml_->device(2));
+    const auto gpu = nvml_->device(0);
+    ASSERT_TRUE(gpu);
+    EXPECT_EQ(gpu->name(), "Fake H200");
+    EXPECT_EQ(gpu->uuid(), "GPU-00000000-1111-2222-3333-444444444444");
+    const auto pci = gpu->pci_info();
+    ASSERT_TRUE(pci);
+    EXPECT_STREQ(pci->bus_id, "00000000:19:00.0");
+    EXPECT_EQ(pci->pci_device_id, 0x233510deu);
+    EXPECT_EQ(gpu->compute_capability(), "9.0");
+    EXPECT_EQ(gpu->max_clock_mhz(nvml_abi::clock_sm), 1980u);
+    const auto link = gpu->pcie_link();
+    EXPECT_EQ(link.generation_max, 5u);
+    EXPECT_EQ(link.width_current, 8u);
+    EXPECT_EQ(link.width_max, 16u);
+    EXPECT_EQ(gpu->nvlink_active_links(), 18u);
+    EXPECT_EQ(nvml_->device(1)->nvlink_active_links(), 0u);  // PCIe card: "not supported"
+}
+
+TEST_F(FakeNvml, GpuTelemetryColumnsAndReasonFlags) {
+    GpuTelemetry hot(nvml_, *nvml_->device(0));
+    EXPECT_EQ(hot.device(), "gpu0");
+    EXPECT_EQ(hot.attributes().at("uuid"), "GPU-00000000-1111-2222-3333-444444444444");
+    EXPECT_EQ(hot.attributes().at("pci_bus_id"), "00000000:19:00.0");
+    auto row = hot.sample();
+    ASSERT_EQ(row.size(), hot.columns().size());
+    EXPECT_EQ(column(hot, row, "temperature_c"), 71.0);
+    EXPECT_DOUBLE_EQ(column(hot, row, "power_w"), 612.345);
+    EXPECT_EQ(column(hot, row, "power_limit_w"), 700.0);
+    EXPECT_EQ(column(hot, row, "sm_clock_mhz"), 1755.0);
+    EXPECT_EQ(column(hot, row, "mem_clock_mhz"), 2619.0);
+    EXPECT_EQ(column(hot, row, "throttle_reasons"), static_cast<double>(0x4 | 0x40));
+    EXPECT_EQ(column(hot, row, "power_capped"), 1.0);
+    EXPECT_EQ(column(hot, row, "thermal"), 1.0);
+    EXPECT_EQ(column(hot, row, "hw_slowdown"), 0.0);
+    EXPECT_EQ(column(hot, row, "hw_power_brake"), 0.0);
+    EXPECT_EQ(column(hot, row, "ecc_corrected_total"), 3.0);
+    EXPECT_EQ(column(hot, row, "ecc_uncorrected_total"), 0.0);
+    EXPECT_EQ(column(hot, row, "util_gpu_pct"), 97.0);
+    EXPECT_EQ(column(hot, row, "util_mem_pct"), 42.0);
+    EXPECT_EQ(column(hot, row, "mem_used_bytes"), static_cast<double>(1ull << 30));
+
+    GpuTelemetry cool(nvml_, *nvml_->device(1));
+    row = cool.sample();
+    EXPECT_EQ(column(cool, row, "power_capped"), 0.0);
+    EXPECT_EQ(column(cool, row, "thermal"), 0.0);
+    EXPECT_TRUE(std::isnan(column(cool, row, "ecc_corrected_total")));  // unsupported, not zero
+}
+
+}  // namespace
+}  // namespace shakedown

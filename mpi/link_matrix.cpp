@@ -1,0 +1,119 @@
+#include "mpi/link_matrix.hpp"
+
+#include "mpi/statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace shakedown::mpi {
+namespace {
+
+constexpr double none = std::numeric_limits<double>::quiet_NaN();
+constexpr int figures_per_kind = 5;
+
+std::optional<double> present(double value) { return std::isnan(value) ? std::nullopt : std::optional(value); }
+
+std::vector<Link> assemble(const std::vector<double>& gathered, int size, const std::vector<RankPlacement>& placement) {
+    // gathered: per rank, P-1 latencies then P-1 bandwidths
+    const auto rounds = static_cast<std::size_t>(size - 1);
+    std::vector<Link> links(static_cast<std::size_t>(size) * rounds);
+    const auto at = [&](int src, int dst) -> Link& {
+        const int k = (dst - src + size) % size;  // the round that measured src -> dst
+        return links[static_cast<std::size_t>(src) * rounds + static_cast<std::size_t>(k - 1)];
+    };
+    for (int rank = 0; rank < size; ++rank) {
+        const double* row = gathered.data() + static_cast<std::size_t>(rank) * 2 * rounds;
+        for (std::size_t k = 1; k <= rounds; ++k) {
+            const int to = static_cast<int>((static_cast<std::size_t>(rank) + k) % static_cast<std::size_t>(size));
+            const int from = static_cast<int>((static_cast<std::size_t>(rank) + static_cast<std::size_t>(size) - k) %
+                                              static_cast<std::size_t>(size));
+            at(rank, to).latency_us = row[k - 1];
+            at(from, rank).bandwidth_gbs = row[rounds + k - 1];
+        }
+    }
+    for (int src = 0; src < size; ++src)
+        for (std::size_t k = 1; k <= rounds; ++k) {
+            auto& link = links[static_cast<std::size_t>(src) * rounds + k - 1];
+            link.src = src;
+            link.dst = static_cast<int>((static_cast<std::size_t>(src) + k) % static_cast<std::size_t>(size));
+            link.intra_node = placement[link.src].node_index == placement[link.dst].node_index;
+        }
+    return links;
+}
+
+// Per rank and kind: job bw median, job latency median, rank bw min, rank bw median, rank latency max.
+std::vector<double> per_rank_figures(const std::vector<Link>& links, int size) {
+    std::vector<double> out(static_cast<std::size_t>(size) * 2 * figures_per_kind, none);
+    for (const auto kind : link_kinds) {
+        const bool intra = kind == LinkKind::intra_node;
+        std::vector<double> bandwidths, latencies;
+        std::vector<std::vector<double>> rank_bw(static_cast<std::size_t>(size)), rank_lat(static_cast<std::size_t>(size));
+        for (const auto& link : links) {
+            if (link.intra_node != intra) continue;
+            bandwidths.push_back(link.bandwidth_gbs);
+            latencies.push_back(link.latency_us);
+            for (const int rank : {link.src, link.dst}) {
+                rank_bw[static_cast<std::size_t>(rank)].push_back(link.bandwidth_gbs);
+                rank_lat[static_cast<std::size_t>(rank)].push_back(link.latency_us);
+            }
+        }
+        if (bandwidths.empty()) continue;
+        const double job_bw = summarize(bandwidths).median;
+        const double job_lat = summarize(latencies).median;
+        for (int rank = 0; rank < size; ++rank) {
+            double* f = out.data() + (static_cast<std::size_t>(rank) * 2 + static_cast<std::size_t>(kind)) * figures_per_kind;
+            f[0] = job_bw;
+            f[1] = job_lat;
+            const auto& bw = rank_bw[static_cast<std::size_t>(rank)];
+            if (bw.empty()) continue;
+            const auto mine = summarize(bw);
+            f[2] = mine.min;
+            f[3] = mine.median;
+            f[4] = summarize(rank_lat[static_cast<std::size_t>(rank)]).max;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+LinkMatrixResult gather_link_matrix(MPI_Comm comm, const RankMeasurements& mine,
+                                    const std::vector<RankPlacement>& placement) {
+    int me = 0, size = 1;
+    MPI_Comm_rank(comm, &me);
+    MPI_Comm_size(comm, &size);
+    const auto rounds = static_cast<std::size_t>(size - 1);
+    std::vector<double> row(mine.latency_to_us);
+    row.insert(row.end(), mine.bandwidth_from_gbs.begin(), mine.bandwidth_from_gbs.end());
+    row.resize(2 * rounds, none);
+    std::vector<double> gathered(me == 0 ? row.size() * static_cast<std::size_t>(size) : 0);
+    MPI_Gather(row.data(), static_cast<int>(row.size()), MPI_DOUBLE, gathered.data(), static_cast<int>(row.size()),
+               MPI_DOUBLE, 0, comm);
+
+    LinkMatrixResult result;
+    std::vector<double> all_figures;
+    if (me == 0) {
+        result.links = assemble(gathered, size, placement);
+        all_figures = per_rank_figures(result.links, size);
+    }
+    double my_figures[2 * figures_per_kind];
+    MPI_Scatter(all_figures.data(), 2 * figures_per_kind, MPI_DOUBLE, my_figures, 2 * figures_per_kind, MPI_DOUBLE, 0,
+                comm);
+    for (const auto kind : link_kinds) {
+        const double* f = my_figures + static_cast<std::size_t>(kind) * figures_per_kind;
+        result.figures[static_cast<std::size_t>(kind)] = {present(f[0]), present(f[1]), present(f[2]), present(f[3]),
+                                                          present(f[4])};
+    }
+    return result;
+}
+
+std::vector<Link> worst_links_first(std::vector<Link> links) {
+    std::stable_sort(links.begin(), links.end(), [](const Link& a, const Link& b) {
+        if (a.bandwidth_gbs != b.bandwidth_gbs) return a.bandwidth_gbs < b.bandwidth_gbs;
+        return a.latency_us > b.latency_us;
+    });
+    return links;
+}
+
+}  // namespace shakedown::mpi

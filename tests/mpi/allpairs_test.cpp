@@ -1,0 +1,91 @@
+#include "mpi_test_helpers.hpp"
+#include "support/run_test.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <vector>
+
+namespace shakedown::testing {
+namespace {
+
+const std::string tiny_allpairs =
+    "params: {allpairs: {latency_iterations: 6, latency_warmup: 1, bandwidth_bytes: 65536, bandwidth_window: 4, "
+    "bandwidth_iterations: 2, bandwidth_warmup: 1}}\n";
+
+TEST(AllPairs, MatrixIsCompleteAndValidated) {
+    const auto result = run_registered_test("allpairs", tiny_allpairs);
+    EXPECT_EQ(result.status, Status::pass) << result.reason;
+    const int p = world_size();
+    ASSERT_TRUE(metric(result, "allpairs.intra_node_bandwidth_min_gbs").has_value());
+    EXPECT_GT(*metric(result, "allpairs.intra_node_bandwidth_min_gbs"), 0.0);
+    EXPECT_LE(*metric(result, "allpairs.intra_node_min_over_median"), 1.0);
+    EXPECT_FALSE(metric(result, "allpairs.inter_node_bandwidth_min_gbs").has_value());  // one node
+    if (world_rank() != 0) {
+        EXPECT_TRUE(result.samples.empty());
+        return;
+    }
+    ASSERT_EQ(result.samples.size(), static_cast<std::size_t>(p * (p - 1)));
+    std::set<std::pair<int, int>> pairs;
+    const auto src = result.samples.column("src");
+    const auto dst = result.samples.column("dst");
+    const auto latency = result.samples.column("latency_us");
+    const auto bandwidth = result.samples.column("bandwidth_gbs");
+    for (std::size_t i = 0; i < src.size(); ++i) {
+        EXPECT_NE(src[i], dst[i]);
+        pairs.insert({static_cast<int>(src[i]), static_cast<int>(dst[i])});
+        EXPECT_GT(latency[i], 0.0);
+        EXPECT_GT(bandwidth[i], 0.0);
+    }
+    EXPECT_EQ(pairs.size(), static_cast<std::size_t>(p * (p - 1)));  // every ordered pair once
+    for (const double flag : result.samples.column("intra_node")) EXPECT_EQ(flag, 1.0);
+}
+
+TEST(AllPairs, SlowRankIsInEveryOneOfTheWorstLinks) {
+    const int slow = world_size() - 1;
+    const auto result = run_registered_test(
+        "allpairs", tiny_allpairs + "faults: [{kind: delay, test: allpairs, rank: " + std::to_string(slow) +
+                        ", seconds: 0.02}]\n");
+    EXPECT_EQ(result.status, Status::pass) << result.reason;
+
+    // The slow rank's own links are all slow: its links' median is the lowest of all ranks.
+    const double mine = *metric(result, "allpairs.intra_node_rank_median_over_median");
+    std::vector<double> all(static_cast<std::size_t>(world_size()));
+    MPI_Allgather(&mine, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, MPI_COMM_WORLD);
+    if (world_size() > 2)  // with two ranks both share the same two links
+        EXPECT_EQ(std::min_element(all.begin(), all.end()) - all.begin(), slow);
+
+    if (world_rank() != 0) return;
+    const auto src = result.samples.column("src");
+    const auto dst = result.samples.column("dst");
+    const auto bandwidth = result.samples.column("bandwidth_gbs");
+    const auto latency = result.samples.column("latency_us");
+    std::vector<std::size_t> by_bandwidth(src.size()), by_latency(src.size());
+    for (std::size_t i = 0; i < src.size(); ++i) by_bandwidth[i] = by_latency[i] = i;
+    std::sort(by_bandwidth.begin(), by_bandwidth.end(), [&](auto a, auto b) { return bandwidth[a] < bandwidth[b]; });
+    std::sort(by_latency.begin(), by_latency.end(), [&](auto a, auto b) { return latency[a] > latency[b]; });
+    const auto links_of_slow_rank = static_cast<std::size_t>(2 * (world_size() - 1));
+    for (std::size_t i = 0; i < links_of_slow_rank; ++i) {
+        const auto b = by_bandwidth[i];
+        const auto l = by_latency[i];
+        EXPECT_TRUE(src[b] == slow || dst[b] == slow) << "slow link " << src[b] << "->" << dst[b];
+        EXPECT_TRUE(src[l] == slow || dst[l] == slow) << "high-latency link " << src[l] << "->" << dst[l];
+    }
+    EXPECT_NE(result.parameters.at("worst_link").find(std::to_string(slow)), std::string::npos);
+}
+
+TEST(AllPairs, PlantedCorruptionFailsNamingTheLink) {
+    const auto result = run_registered_test("allpairs", tiny_allpairs + "faults: [{kind: corrupt, test: allpairs, rank: 1}]\n");
+    if (world_rank() == 1) {
+        EXPECT_EQ(result.status, Status::fail);
+        EXPECT_NE(result.reason.find("payload mismatch on the link 0 -> 1 (ping 8 B, iteration -1, byte 4)"),
+                  std::string::npos)
+            << result.reason;
+    } else {
+        EXPECT_EQ(result.status, Status::pass) << result.reason;
+    }
+}
+
+}  // namespace
+}  // namespace shakedown::testing

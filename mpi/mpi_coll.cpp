@@ -1,0 +1,173 @@
+// mpi_coll: MPI collectives over a size sweep with algorithm and bus bandwidth (nccl-tests'
+// factors), exact validation by construction, and per-rank times so a slow rank can be named.
+//
+// A rank's "own time" per iteration is its lateness entering the call after the common start
+// (a barrier) plus its time in the call after the last rank arrived: a late rank keeps its
+// lateness, the ranks that waited for it do not inherit it.
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+#include "core/run_context.hpp"
+#include "mpi/collectives.hpp"
+#include "mpi/pingpong.hpp"
+#include "mpi/sizes.hpp"
+#include "mpi/statistics.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+namespace shakedown::mpi {
+namespace {
+
+struct Timings {
+    double call_s = 0.0;     // mean time inside the collective
+    double own_s = 0.0;      // mean time attributable to this rank
+    double arrival_s = 0.0;  // mean lateness entering the call after the common start
+};
+
+Timings time_collective(Collective& collective, MPI_Comm comm, int warmup, int iterations, double delay_s) {
+    for (int i = 0; i < warmup; ++i) collective.run(comm);
+    const auto n = static_cast<std::size_t>(iterations);
+    std::vector<double> arrival(n), finish(n), call(n), latest(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        MPI_Barrier(comm);
+        const double start = MPI_Wtime();
+        planted_delay(delay_s);
+        const double entry = MPI_Wtime();
+        collective.run(comm);
+        const double exit = MPI_Wtime();
+        arrival[i] = entry - start;
+        call[i] = exit - entry;
+        finish[i] = exit - start;
+    }
+    MPI_Allreduce(arrival.data(), latest.data(), iterations, MPI_DOUBLE, MPI_MAX, comm);
+    Timings t;
+    for (std::size_t i = 0; i < n; ++i) {
+        t.call_s += call[i] / iterations;
+        t.arrival_s += arrival[i] / iterations;
+        t.own_s += (arrival[i] + std::max(0.0, finish[i] - latest[i])) / iterations;
+    }
+    return t;
+}
+
+class MpiColl final : public Test {
+public:
+    std::string_view key() const override { return "mpi_coll"; }
+    std::string_view description() const override {
+        return "MPI allreduce/allgather/reduce_scatter/alltoall/bcast/barrier: algbw, busbw, validated, per-rank times";
+    }
+    std::vector<std::string> suites() const override { return {"full"}; }
+    double default_deadline_s() const override { return 900.0; }
+
+    std::vector<ParamSpec> parameters() const override {
+        return {
+            {"collectives", ParamKind::text, std::string("allreduce,allgather,reduce_scatter,alltoall,bcast,barrier"),
+             "comma list of collectives"},
+            {"min_bytes", ParamKind::integer, std::int64_t{8}, "smallest message size (nccl-tests' size)"},
+            {"max_bytes", ParamKind::integer, std::int64_t{16} << 20, "largest message size"},
+            {"step_factor", ParamKind::integer, std::int64_t{4}, "size multiplier between steps"},
+            {"iterations", ParamKind::integer, std::int64_t{20}, "timed iterations per size"},
+            {"warmup", ParamKind::integer, std::int64_t{5}, "warm-up iterations per size"},
+        };
+    }
+
+    TestResult run(const RunContext& ctx) const override {
+        const auto& p = ctx.params();
+        const auto names = parse_collective_list(p.text("collectives"));
+        const auto sizes = size_sweep(p.integer("min_bytes"), p.integer("max_bytes"), p.integer("step_factor"));
+        if (sizes.back() > (std::size_t{1} << 34)) throw InputError("max_bytes above 16 GiB is not supported by mpi_coll");
+        const int iterations = static_cast<int>(p.integer("iterations"));
+        const int warmup = static_cast<int>(p.integer("warmup"));
+        if (iterations < 1 || warmup < 0) throw InputError("mpi_coll needs iterations >= 1 and warmup >= 0");
+
+        MPI_Comm comm = ctx.comm();
+        const int ranks = ctx.size();
+        TestResult result;
+        result.samples = SampleTable({{"collective", "index"},
+                                      {"size", "B"},
+                                      {"iterations", "count"},
+                                      {"time_us", "us"},
+                                      {"own_time_us", "us"},
+                                      {"arrival_us", "us"},
+                                      {"algbw_gbs", "GB/s"},
+                                      {"busbw_gbs", "GB/s"},
+                                      {"job_busbw_gbs", "GB/s"},
+                                      {"wrong_elements", "count"}});
+        result.parameters["collective_index"] = fmt::format("{}", fmt::join(collective_names(), ","));
+        std::vector<std::string> errors;
+        std::size_t wrong_total = 0;
+        std::vector<double> own_times;
+
+        for (const auto& name : names) {
+            auto collective = make_collective(name);
+            const auto index = static_cast<double>(
+                std::find(collective_names().begin(), collective_names().end(), name) - collective_names().begin());
+            const auto run_sizes = collective->moves_data() ? sizes : std::vector<std::size_t>{0};
+            for (const auto requested : run_sizes) {
+                const auto bytes = collective->prepare(requested, comm);
+                const auto t = time_collective(*collective, comm, warmup, iterations, ctx.faults().delay_s());
+                double job_call_s = 0.0;  // nccl-tests: the slowest rank's time is the job's time
+                MPI_Allreduce(&t.call_s, &job_call_s, 1, MPI_DOUBLE, MPI_MAX, comm);
+                const auto wrong = collective->check(ctx.faults().corrupt());
+                own_times.push_back(t.own_s);
+
+                const double algbw = t.call_s > 0 ? static_cast<double>(bytes) / t.call_s / 1e9 : 0.0;
+                const double job_algbw = job_call_s > 0 ? static_cast<double>(bytes) / job_call_s / 1e9 : 0.0;
+                const double factor = collective->bus_factor(ranks);
+                result.samples.add_row({index, static_cast<double>(bytes), static_cast<double>(iterations), t.call_s * 1e6,
+                                        t.own_s * 1e6, t.arrival_s * 1e6, algbw, algbw * factor, job_algbw * factor,
+                                        static_cast<double>(wrong.count)});
+                if (wrong.count > 0) {
+                    wrong_total += wrong.count;
+                    errors.push_back(fmt::format("{} {} B: {} wrong element{} of {} (first at {})", name, bytes,
+                                                 wrong.count, wrong.count == 1 ? "" : "s", wrong.checked, wrong.first));
+                }
+                if (requested == run_sizes.back()) {
+                    if (collective->moves_data()) {
+                        result.add_metric(fmt::format("mpi_coll.{}_algbw_gbs", name), "GB/s", job_algbw, Better::higher);
+                        result.add_metric(fmt::format("mpi_coll.{}_busbw_gbs", name), "GB/s", job_algbw * factor,
+                                          Better::higher);
+                    } else {
+                        result.add_metric(fmt::format("mpi_coll.{}_us", name), "us", job_call_s * 1e6, Better::lower);
+                    }
+                }
+            }
+        }
+        name_the_slowest_rank(ctx, own_times, result);
+        if (!errors.empty()) {
+            constexpr std::size_t shown = 3;
+            std::string reason = fmt::format("{} wrong elements in {} results: ", wrong_total, errors.size());
+            for (std::size_t i = 0; i < std::min(shown, errors.size()); ++i) reason += (i ? "; " : "") + errors[i];
+            if (errors.size() > shown) reason += fmt::format("; and {} more results with wrong elements", errors.size() - shown);
+            result.fail(reason);
+        }
+        return result;
+    }
+
+private:
+    // Every rank: its mean own time over the median rank's. Rank 0: which rank was slowest.
+    static void name_the_slowest_rank(const RunContext& ctx, const std::vector<double>& own_times, TestResult& result) {
+        const double mine =
+            own_times.empty() ? 0.0 : std::accumulate(own_times.begin(), own_times.end(), 0.0) / own_times.size();
+        std::vector<double> all(static_cast<std::size_t>(ctx.size()));
+        MPI_Allgather(&mine, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, ctx.comm());
+        std::vector<int> world(static_cast<std::size_t>(ctx.size()));
+        const int my_world = ctx.session().world_rank();
+        MPI_Allgather(&my_world, 1, MPI_INT, world.data(), 1, MPI_INT, ctx.comm());
+        const double typical = median(all);
+        if (typical <= 0.0) return;
+        result.add_metric("mpi_coll.rank_time_ratio", "ratio", mine / typical, Better::lower);
+        if (ctx.rank() != 0) return;
+        const auto slowest = std::max_element(all.begin(), all.end()) - all.begin();
+        result.add_metric("mpi_coll.slowest_rank", "rank", world[static_cast<std::size_t>(slowest)], Better::lower);
+        result.add_metric("mpi_coll.slowest_rank_ratio", "ratio", all[static_cast<std::size_t>(slowest)] / typical,
+                          Better::lower);
+    }
+};
+
+}  // namespace
+
+SHAKEDOWN_REGISTER_TEST(MpiColl);
+
+}  // namespace shakedown::mpi

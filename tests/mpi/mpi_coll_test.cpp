@@ -50,7 +50,7 @@ TEST(MpiColl, DelayedRankIsNamedSlowest) {
     const auto result = run_registered_test(
         "mpi_coll", "params: {mpi_coll: {collectives: \"allreduce,bcast,barrier\", min_bytes: 64, max_bytes: 1024, "
                     "step_factor: 4, iterations: 4, warmup: 1}}\n"
-                    "faults: [{kind: delay, test: mpi_coll, rank: " + std::to_string(slow) + ", seconds: 0.005}]\n");
+                    "faults: [{kind: delay, test: mpi_coll, rank: " + std::to_string(slow) + ", seconds: 0.02}]\n");
     EXPECT_EQ(result.status, Status::pass) << result.reason;
     ASSERT_TRUE(metric(result, "mpi_coll.rank_time_ratio").has_value());
     if (world_rank() == slow) EXPECT_GT(*metric(result, "mpi_coll.rank_time_ratio"), 2.0);

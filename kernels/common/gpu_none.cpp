@@ -11,3 +11,9 @@ GpuFacts query_gpu_facts(int) { throw std::runtime_error("built without CUDA"); 
 std::unique_ptr<StreamBackend> make_cuda_stream(std::size_t, int) { throw std::runtime_error("built without CUDA"); }
 
 }  // namespace shakedown::kernels
+
+#include "kernels/dgemm/dgemm_backend.hpp"
+
+namespace shakedown::kernels {
+std::unique_ptr<DgemmBackend> make_cuda_dgemm(std::size_t, int) { throw std::runtime_error("built without CUDA"); }
+}  // namespace shakedown::kernels

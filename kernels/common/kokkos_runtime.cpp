@@ -2,6 +2,7 @@
 // uses it, and finalised before MPI_Finalize: the driver owns that lifetime through the
 // registry's runtime guards. ScopeGuard leaves an already initialised Kokkos alone.
 #include "core/registry.hpp"
+#include "kernels/common/placement.hpp"
 
 #include <Kokkos_Core.hpp>
 
@@ -21,4 +22,7 @@ std::unique_ptr<RuntimeGuard> start_kokkos() { return std::make_unique<KokkosRun
 SHAKEDOWN_REGISTER_RUNTIME(start_kokkos);
 
 }  // namespace
+
+bool kokkos_kernels_built() { return true; }
+
 }  // namespace shakedown::kernels

@@ -20,6 +20,8 @@ std::string_view to_string(Placement placement);
 
 // True when this binary was built with the CUDA kernels (CMake picks the implementation).
 bool cuda_kernels_built();
+// True when the host kernels run through Kokkos (DGEMM needs KokkosKernels' BLAS).
+bool kokkos_kernels_built();
 
 // The bound GPU when CUDA kernels are built and the session bound one.
 std::optional<int> usable_gpu(const RunContext& ctx);

@@ -1,0 +1,28 @@
+// Reproducible pseudo-random matrix entries in [-1, 1): a counter-based hash of (seed,
+// index), so any entry can be produced again on the host to check a device's product, and
+// GEMM timings see realistic data (never zeros, which some hardware computes faster).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace shakedown::kernels {
+
+// splitmix64's finaliser: a bijective mix of the 64-bit counter.
+constexpr std::uint64_t mix64(std::uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+
+// Uniform in [-1, 1) with 53 random bits.
+constexpr double random_entry(std::uint64_t seed, std::uint64_t index) {
+    const std::uint64_t bits = mix64(seed * 0xD1B54A32D192ED03ull + index) >> 11;
+    return static_cast<double>(bits) * (2.0 / 9007199254740992.0) - 1.0;
+}
+
+// rows x cols column-major matrix of random_entry(seed, i + j * rows).
+std::vector<double> random_matrix(std::uint64_t seed, std::size_t rows, std::size_t cols);
+
+}  // namespace shakedown::kernels

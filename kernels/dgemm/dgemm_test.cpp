@@ -1,0 +1,183 @@
+// `dgemm_fp64`: C = A * B in FP64 on this rank's device (host BLAS through KokkosKernels,
+// or cuBLAS on the bound GPU), sized so that one repetition lasts at least 50 ms, random
+// inputs, every element of C validated by checksums; TFLOP/s against the nominal.
+#include "kernels/common/cpu_nominal.hpp"
+#include "kernels/common/gpu_specs.hpp"
+#include "kernels/common/matrix_fill.hpp"
+#include "kernels/common/placement.hpp"
+#include "kernels/common/statistics.hpp"
+#include "kernels/dgemm/dgemm_backend.hpp"
+#include "kernels/dgemm/gemm_checksum.hpp"
+
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+#include "core/run_context.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+namespace shakedown::kernels {
+namespace {
+
+constexpr std::uint64_t seed_a = 11;
+constexpr std::uint64_t seed_b = 23;
+
+double tflops(std::size_t n, double seconds) {
+    const double flops = 2.0 * std::pow(static_cast<double>(n), 3);
+    return seconds > 0.0 ? flops / seconds * 1e-12 : 0.0;
+}
+
+std::unique_ptr<DgemmBackend> make_backend(const RunContext& ctx, Placement placement, std::size_t n) {
+    return placement == Placement::gpu ? make_cuda_dgemm(n, *usable_gpu(ctx)) : make_host_dgemm(n);
+}
+
+// Bytes this rank may spend on three n x n matrices (plus host copies for validation).
+std::uint64_t memory_budget(const RunContext& ctx, Placement placement) {
+    if (placement == Placement::gpu) return query_gpu_facts(*usable_gpu(ctx)).memory_bytes / 10 * 8;
+    return host_memory_bytes(ctx) / static_cast<std::uint64_t>(ctx.session().identity().local_size) / 4;
+}
+
+std::size_t largest_n_for(std::uint64_t bytes) {
+    return static_cast<std::size_t>(std::sqrt(static_cast<double>(bytes) / (3.0 * sizeof(double))));
+}
+
+// Picks n from a probe: the rate at a small size predicts the size at which one
+// repetition lasts `target_s` (a larger size only runs closer to the peak). All ranks
+// use the largest choice, so every repetition on every rank lasts at least that long.
+std::size_t automatic_n(const RunContext& ctx, Placement placement, double target_s, std::size_t limit) {
+    const std::size_t probe_n = std::min<std::size_t>(placement == Placement::gpu ? 4096 : 256, limit);
+    auto probe = make_backend(ctx, placement, probe_n);
+    probe->load(random_matrix(seed_a, probe_n, probe_n), random_matrix(seed_b, probe_n, probe_n));
+    double best = probe->run_timed();
+    best = std::min(best, probe->run_timed());
+    const double rate = 2.0 * std::pow(static_cast<double>(probe_n), 3) / best;
+    const std::size_t granule = placement == Placement::gpu ? 256 : 64;
+    auto n = static_cast<std::size_t>(std::cbrt(1.25 * target_s * rate / 2.0));
+    n = (n + granule - 1) / granule * granule;
+    if (placement == Placement::gpu) n = std::max<std::size_t>(n, 8192);  // cuBLAS reaches its peak from here
+    n = std::max(n, probe_n);
+    unsigned long long mine = n, agreed = 0;
+    MPI_Allreduce(&mine, &agreed, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, ctx.comm());
+    return std::min(static_cast<std::size_t>(agreed), limit / granule * granule);
+}
+
+struct DgemmNominal {
+    std::optional<double> tflops;
+    std::string source;
+    std::string detail;
+};
+
+DgemmNominal nominal_for(const RunContext& ctx, Placement placement) {
+    if (placement == Placement::gpu) {
+        const GpuNominal gpu = gpu_nominal(query_gpu_facts(*usable_gpu(ctx)));
+        // cuBLAS DGEMM runs on the FP64 tensor cores where a part has them.
+        return {gpu.tflops_for("fp64_tensor"), gpu.derived ? "derived" : "spec table", gpu.part + ": " + gpu.source};
+    }
+    const double local = ctx.session().identity().local_size;
+    const double configured = ctx.params().real("nominal_tflops");
+    if (configured > 0.0) return {configured / local, "config", "nominal_tflops per node / ranks on the node"};
+    const CpuNominal cpu = derive_cpu_nominal(ctx.inventory());
+    if (!cpu.node_gflops) return {std::nullopt, "unknown", cpu.explanation};
+    return {*cpu.node_gflops * 1e-3 / local, "derived", cpu.explanation + ", shared by the node's ranks"};
+}
+
+std::string inventory_text(const nlohmann::json& inventory, const char* section, const char* field) {
+    if (!inventory.contains(section) || !inventory[section].contains(field)) return "unknown";
+    const auto& value = inventory[section][field];
+    return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+class DgemmFp64Test final : public Test {
+public:
+    std::string_view key() const override { return "dgemm_fp64"; }
+    std::string_view description() const override {
+        return "FP64 DGEMM (host BLAS via KokkosKernels, cuBLAS on GPUs), checksum-validated, TFLOP/s vs nominal";
+    }
+    std::vector<std::string> suites() const override { return {"quick", "full"}; }
+    std::vector<ParamSpec> parameters() const override {
+        return {
+            {"device", ParamKind::text, std::string("auto"), "auto (GPU when one is bound), host or gpu"},
+            {"n", ParamKind::integer, std::int64_t{0}, "matrix order; 0 = chosen so one repetition lasts >= min_rep_s"},
+            {"min_rep_s", ParamKind::real, 0.05, "shortest repetition the automatic size aims for, seconds"},
+            {"repetitions", ParamKind::integer, std::int64_t{0}, "timed repetitions after one warm-up; 0 = 5 in quick, else 10"},
+            {"nominal_tflops", ParamKind::real, 0.0, "host FP64 peak per node in TFLOP/s (0 = derive from the CPU)"},
+        };
+    }
+    std::optional<std::string> waiver(const RunContext& ctx) const override {
+        const std::string& device = ctx.params().text("device");
+        if (auto gpu_waiver = gpu_request_waiver(ctx, device)) return gpu_waiver;
+        const bool runs_on_host = device == "host" || (device == "auto" && !usable_gpu(ctx));
+        if (runs_on_host && !kokkos_kernels_built()) return std::string("built without Kokkos (host DGEMM needs KokkosKernels)");
+        return std::nullopt;
+    }
+
+    TestResult run(const RunContext& ctx) const override {
+        const Placement placement = choose_placement(ctx, ctx.params().text("device"));
+        const std::size_t limit = largest_n_for(memory_budget(ctx, placement));
+        const std::int64_t requested_n = ctx.params().integer("n");
+        if (requested_n < 0) throw InputError(fmt::format("dgemm_fp64: n must be positive (0 = automatic), not {}", requested_n));
+        if (requested_n > 0 && static_cast<std::size_t>(requested_n) > limit)
+            throw InputError(fmt::format("dgemm_fp64: n={} needs {:.1f} GiB for three matrices; at most n={} fits here",
+                                         requested_n, 3.0 * 8 * requested_n * requested_n / 1073741824.0, limit));
+        const double target_s = ctx.params().real("min_rep_s");
+        if (!(target_s > 0.0)) throw InputError(fmt::format("dgemm_fp64: min_rep_s must be positive, not {}", target_s));
+        std::int64_t repetitions = ctx.params().integer("repetitions");
+        if (repetitions < 0) throw InputError(fmt::format("dgemm_fp64: repetitions must be positive (0 = automatic), not {}", repetitions));
+        if (repetitions == 0) repetitions = ctx.config().suite == "quick" ? 5 : 10;
+
+        const std::size_t n = requested_n > 0 ? static_cast<std::size_t>(requested_n)
+                                              : automatic_n(ctx, placement, target_s, limit);
+        const std::vector<double> a = random_matrix(seed_a, n, n);
+        const std::vector<double> b = random_matrix(seed_b, n, n);
+        auto backend = make_backend(ctx, placement, n);
+        backend->load(a, b);
+        backend->run_timed();  // warm-up: library initialisation, clocks ramping up
+
+        TestResult result;
+        result.samples = SampleTable({{"repetition", "count"}, {"seconds", "s"}, {"tflops", "TFLOP/s"}});
+        std::vector<double> rates;
+        for (std::int64_t rep = 0; rep < repetitions; ++rep) {
+            MPI_Barrier(ctx.comm());
+            double seconds = backend->run_timed();
+            if (const double delay = ctx.faults().delay_s(); delay > 0.0) {  // planted slowness
+                std::this_thread::sleep_for(std::chrono::duration<double>(delay));
+                seconds += delay;
+            }
+            rates.push_back(tflops(n, seconds));
+            result.samples.add_row({static_cast<double>(rep), seconds, rates.back()});
+        }
+
+        if (ctx.faults().corrupt()) backend->corrupt(n / 3, n / 2);
+        const GemmCheck check = check_gemm_by_checksums(a, b, backend->result(), n, n, n);
+        if (!check.ok()) result.fail("dgemm_fp64 produced a wrong product: " + describe_failure(check));
+
+        const DgemmNominal nominal = nominal_for(ctx, placement);
+        const Spread spread = spread_of(rates);
+        result.add_metric("dgemm_fp64.tflops", "TFLOP/s", spread.median, Better::higher, nominal.tflops);
+        result.add_metric("dgemm_fp64.tflops_max", "TFLOP/s", spread.max, Better::higher, nominal.tflops);
+        result.add_metric("dgemm_fp64.tflops_min", "TFLOP/s", spread.min, Better::higher, nominal.tflops);
+
+        result.parameters["device"] = std::string(to_string(placement));
+        result.parameters["backend"] = backend->name();
+        result.parameters["n_used"] = std::to_string(n);
+        result.parameters["repetitions_used"] = std::to_string(repetitions);
+        result.parameters["nominal_source"] = nominal.source;
+        result.parameters["nominal_detail"] = nominal.detail;
+        result.parameters["checksum_worst_ratio"] = fmt::format("{:.3g}", check.worst_column_error);
+        if (placement == Placement::host) {
+            result.parameters["blas_library"] = inventory_text(ctx.inventory(), "blas", "library");
+            result.parameters["openblas_core"] = inventory_text(ctx.inventory(), "blas", "openblas_core");
+        }
+        return result;
+    }
+};
+
+SHAKEDOWN_REGISTER_TEST(DgemmFp64Test);
+
+}  // namespace
+}  // namespace shakedown::kernels

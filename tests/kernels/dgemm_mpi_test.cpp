@@ -1,0 +1,78 @@
+// `dgemm_fp64` through the driver's path on 1, 2 and 4 ranks with small matrices.
+#include "kernel_test_support.hpp"
+#include "support/run_test.hpp"
+
+#include <gtest/gtest.h>
+
+namespace shakedown::testing {
+namespace {
+
+const std::string small = "params: {dgemm_fp64: {device: host, n: 96, repetitions: 3}}\n";
+
+TEST(DgemmFp64, SmallHostRunValidatesWithDerivedNominal) {
+    const nlohmann::json inventory = {
+        {"cpu", {{"cores", 4}, {"max_mhz", 2000.0}, {"flags", {"sse2", "avx", "avx2", "fma"}}}},
+        {"blas", {{"library", "openblas"}, {"openblas_core", "Prescott"}}}};
+    const TestResult result = run_registered_test("dgemm_fp64", small, inventory);
+    ASSERT_EQ(result.status, Status::pass) << result.reason;
+    EXPECT_EQ(result.parameters.at("device"), "host");
+    EXPECT_EQ(result.parameters.at("backend"), "kokkos-blas");
+    EXPECT_EQ(result.parameters.at("n_used"), "96");
+    EXPECT_EQ(result.parameters.at("nominal_source"), "derived");
+    EXPECT_EQ(result.parameters.at("openblas_core"), "Prescott");
+    // 4 cores x 2 GHz x 16 FLOP/cycle = 128 GFLOP/s per node, shared by the ranks on it.
+    const double expected_nominal = 0.128 / world_size();
+    for (const std::string name : {"dgemm_fp64.tflops", "dgemm_fp64.tflops_max", "dgemm_fp64.tflops_min"}) {
+        const auto metric = find_metric(result, name);
+        ASSERT_TRUE(metric) << name;
+        EXPECT_GT(metric->value, 1e-5) << name;  // > 10 MFLOP/s even on a loaded core
+        EXPECT_LT(metric->value, 10.0) << name;  // no core does 10 TFLOP/s
+        ASSERT_TRUE(metric->nominal) << name;
+        EXPECT_NEAR(*metric->nominal, expected_nominal, 1e-12) << name;
+    }
+    EXPECT_LE(find_metric(result, "dgemm_fp64.tflops_min")->value, find_metric(result, "dgemm_fp64.tflops")->value);
+    EXPECT_GE(find_metric(result, "dgemm_fp64.tflops_max")->value, find_metric(result, "dgemm_fp64.tflops")->value);
+    EXPECT_EQ(result.samples.size(), 3u);
+}
+
+TEST(DgemmFp64, AutomaticSizeMakesRepetitionsLastTheTarget) {
+    const TestResult result =
+        run_registered_test("dgemm_fp64", "params: {dgemm_fp64: {device: host, min_rep_s: 0.01, repetitions: 2}}\n");
+    ASSERT_EQ(result.status, Status::pass) << result.reason;
+    EXPECT_GE(std::stoul(result.parameters.at("n_used")), 256u);
+    // The probe predicts the size; allow for a loaded machine's noise.
+    for (const double seconds : result.samples.column("seconds")) EXPECT_GT(seconds, 0.004);
+}
+
+TEST(DgemmFp64, PlantedCorruptionFailsNamingTheElement) {
+    const TestResult result =
+        run_registered_test("dgemm_fp64", small + "faults: [{kind: corrupt, test: dgemm_fp64, rank: 0}]\n");
+    if (world_rank() == 0) {
+        ASSERT_EQ(result.status, Status::fail);
+        EXPECT_NE(result.reason.find("wrong product: C(32, 48) ="), std::string::npos) << result.reason;
+        EXPECT_NE(result.reason.find("1 row(s) and 1 column(s)"), std::string::npos) << result.reason;
+    } else {
+        EXPECT_EQ(result.status, Status::pass) << result.reason;
+    }
+}
+
+TEST(DgemmFp64, ImpossibleSizesAreClearErrors) {
+    const auto negative = run_registered_test("dgemm_fp64", "params: {dgemm_fp64: {device: host, n: -5}}\n");
+    EXPECT_EQ(negative.status, Status::error);
+    EXPECT_NE(negative.reason.find("n must be positive"), std::string::npos) << negative.reason;
+    const auto huge = run_registered_test("dgemm_fp64", "params: {dgemm_fp64: {device: host, n: 10000000}}\n");
+    EXPECT_EQ(huge.status, Status::error);
+    EXPECT_NE(huge.reason.find("fits here"), std::string::npos) << huge.reason;
+    const auto unknown = run_registered_test("dgemm_fp64", "params: {dgemm_fp64: {device: fpga}}\n");
+    EXPECT_EQ(unknown.status, Status::error);
+    EXPECT_NE(unknown.reason.find("unknown device 'fpga'"), std::string::npos) << unknown.reason;
+}
+
+TEST(DgemmFp64, GpuRequestWaivesWithoutCudaDevice) {
+    const TestResult result = run_registered_test("dgemm_fp64", "params: {dgemm_fp64: {device: gpu}}\n");
+    EXPECT_EQ(result.status, Status::waived);
+    EXPECT_EQ(result.reason, "no CUDA device");
+}
+
+}  // namespace
+}  // namespace shakedown::testing

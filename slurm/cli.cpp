@@ -1,0 +1,128 @@
+#include "slurm/cli.hpp"
+
+#include "core/errors.hpp"
+#include "slurm/job_script.hpp"
+#include "slurm/submit.hpp"
+
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
+
+namespace shakedown::slurm {
+namespace {
+
+std::vector<std::string> split_words(const std::string& text) {
+    std::istringstream stream(text);
+    std::vector<std::string> words;
+    for (std::string word; stream >> word;) words.push_back(word);
+    return words;
+}
+
+// The running shakedown binary, so the job starts the same build that generated it.
+std::filesystem::path this_executable() {
+    std::error_code error;
+    auto path = std::filesystem::read_symlink("/proc/self/exe", error);
+    return error ? std::filesystem::path("shakedown") : path;
+}
+
+// shakedown-analyze installed beside shakedown, else looked up in PATH on the node.
+std::filesystem::path default_analyzer(const std::filesystem::path& shakedown) {
+    const auto beside = shakedown.parent_path() / "shakedown-analyze";
+    return shakedown.has_parent_path() && std::filesystem::exists(beside) ? beside
+                                                                          : std::filesystem::path("shakedown-analyze");
+}
+
+}  // namespace
+
+SlurmCommandLine::SlurmCommandLine(CLI::App& app) {
+    slurm_ = app.add_subcommand("slurm", "Slurm batch jobs: write or submit a job script for a suite");
+    slurm_->require_subcommand(1);
+    generate_ = slurm_->add_subcommand("generate", "write a job script for a suite (to --script or standard output)");
+    submit_ = slurm_->add_subcommand("submit", "write a job script and submit it with sbatch; prints the job id");
+    add_job_options(*generate_);
+    add_job_options(*submit_);
+    generate_->add_option("--script", input_.script, "write the script to this file instead of standard output");
+    submit_->add_option("--script", input_.script, "where to write the script (default: in --out)");
+    submit_->add_flag("--wait", input_.wait, "wait for the job to end and exit with its exit code (the analyzer's)");
+}
+
+void SlurmCommandLine::add_job_options(CLI::App& command) {
+    command.add_option("--nodes,-N", input_.nodes, "number of nodes");
+    command.add_option("--nodelist,-w", input_.nodelist, "nodes as a Slurm hostlist, e.g. node[01-16,20]");
+    command.add_option("--partition,-p", input_.partition, "partition (default: the site's default)");
+    command.add_option("--time,-t", input_.time_limit, "time limit: minutes or [D-]HH:MM:SS (default: per suite)");
+    command.add_option("--gpus-per-node", input_.gpus_per_node, "GPUs per node (0: none requested)");
+    command.add_option("--ranks-per-node", input_.ranks_per_node, "MPI ranks per node (default: one per GPU, or 1)");
+    command.add_option("--suite", input_.suite, "quick, full, burnin or pairwise (default quick)");
+    command.add_option("--out", input_.out_parent, "parent folder of the run folder (default ./shakedown-runs)");
+    command.add_option("--launcher", input_.launcher, "srun (--mpi=pmix) or mpirun (default srun)");
+    command.add_option("--launcher-args", input_.launcher_args,
+                       "extra words for srun/mpirun, split at spaces (e.g. \"--mca btl self,tcp\")");
+    command.add_option("--run-args", input_.run_args, "extra words for `shakedown run`, split at spaces");
+    command.add_option("--config", input_.config_file, "YAML configuration passed to `shakedown run`");
+    command.add_option("--shakedown", input_.shakedown_binary, "shakedown binary the job runs (default: this one)");
+    command.add_option("--analyzer", input_.analyzer_binary,
+                       "shakedown-analyze binary (default: beside shakedown, else from PATH)");
+}
+
+bool SlurmCommandLine::chosen() const { return slurm_->parsed(); }
+
+int SlurmCommandLine::execute() const { return generate_->parsed() ? generate() : submit(); }
+
+JobOptions SlurmCommandLine::job_options() const {
+    const auto& in = input_;
+    JobOptions options;
+    options.nodes = in.nodes;
+    options.nodelist = in.nodelist;
+    options.partition = in.partition;
+    options.time_limit = in.time_limit;
+    options.gpus_per_node = in.gpus_per_node;
+    options.ranks_per_node = in.ranks_per_node;
+    options.suite = in.suite;
+    options.out_parent = in.out_parent;
+    options.launcher = parse_launcher(in.launcher);
+    options.launcher_args = split_words(in.launcher_args);
+    options.run_args = split_words(in.run_args);
+    if (!in.config_file.empty()) {
+        if (!std::filesystem::is_regular_file(in.config_file))
+            throw InputError(fmt::format("--config '{}' is not a file", in.config_file));
+        // Absolute: the job may start in another folder than this command.
+        options.run_args.insert(options.run_args.begin(),
+                                {"--config", std::filesystem::absolute(in.config_file).lexically_normal().string()});
+    }
+    options.shakedown_binary = in.shakedown_binary.empty() ? this_executable() : std::filesystem::path(in.shakedown_binary);
+    options.analyzer_binary = in.analyzer_binary.empty() ? default_analyzer(options.shakedown_binary)
+                                                         : std::filesystem::path(in.analyzer_binary);
+    return options;
+}
+
+int SlurmCommandLine::generate() const {
+    const auto& in = input_;
+    const auto job = validate_job_options(job_options());
+    const auto script = render_job_script(job);
+    if (in.script.empty()) {
+        fmt::print("{}", script);
+        return exit_code::ok;
+    }
+    std::ofstream out(in.script, std::ios::trunc);
+    out << script;
+    if (!out.flush()) throw InputError(fmt::format("cannot write the job script '{}'", in.script));
+    fmt::print("shakedown: wrote {} ({} suite, {} nodes)\n", in.script, job.suite, job.nodes);
+    return exit_code::ok;
+}
+
+int SlurmCommandLine::submit() const {
+    const auto& in = input_;
+    const auto job = validate_job_options(job_options());
+    const auto submitted = submit_job(job, SlurmTools{}, in.wait, in.script);
+    fmt::print("shakedown: submitted job {} ({} suite, {} nodes, script {}, run folder {})\n", submitted.job_id,
+               job.suite, job.nodes, submitted.script.string(), submitted.run_folder.string());
+    if (in.wait) fmt::print("shakedown: job {} ended with exit code {}\n", submitted.job_id, submitted.job_exit_code);
+    std::fflush(stdout);
+    return in.wait ? submitted.job_exit_code : exit_code::ok;
+}
+
+}  // namespace shakedown::slurm

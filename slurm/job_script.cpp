@@ -1,0 +1,271 @@
+#include "slurm/job_script.hpp"
+
+#include "core/errors.hpp"
+#include "slurm/embedded_templates.hpp"
+#include "slurm/hostlist.hpp"
+#include "slurm/node_name.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <regex>
+#include <set>
+#include <stdexcept>
+
+namespace shakedown::slurm {
+namespace {
+
+struct SuiteTemplate {
+    std::string_view name;
+    long default_time_limit_s;  // when the user gives no --time
+};
+
+// The quick suite runs about 5 minutes; the limits leave room for start-up and the analyzer.
+constexpr std::array<SuiteTemplate, 4> suite_templates{{
+    {"quick", 15 * 60},
+    {"full", 4 * 3600},
+    {"burnin", 12 * 3600},
+    {"pairwise", 2 * 3600},
+}};
+
+constexpr int max_nodes = 100'000;
+constexpr int max_gpus_per_node = 64;
+constexpr int max_ranks_per_node = 1024;
+
+bool has_control_character(std::string_view text) {
+    return std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7f; });
+}
+
+// #SBATCH lines are split by sbatch itself, not by a shell: a path there must be one plain word.
+void require_plain_path(const std::filesystem::path& path, std::string_view option) {
+    const auto text = path.string();
+    if (text.find_first_of(" \t\"'\\%$`") != std::string::npos || has_control_character(text))
+        throw InputError(fmt::format("{} '{}' must not contain spaces, quotes, '%', '$' or control characters", option,
+                                     text));
+}
+
+std::filesystem::path resolve_binary(const std::filesystem::path& binary, std::string_view option) {
+    if (binary.empty()) throw InputError(fmt::format("{} is empty", option));
+    if (has_control_character(binary.string())) throw InputError(fmt::format("{} contains control characters", option));
+    // A bare name is looked up in PATH on the node; a path is made absolute here, because the
+    // job may start in another folder.
+    return binary.has_parent_path() ? std::filesystem::absolute(binary).lexically_normal() : binary;
+}
+
+void require_plain_arguments(const std::vector<std::string>& arguments, std::string_view option) {
+    for (const auto& argument : arguments)
+        if (has_control_character(argument))
+            throw InputError(fmt::format("{}: argument with a control character", option));
+}
+
+// Replaces every @NAME@ (NAME of capitals and '_') with its value; shell text such as
+// "${array[@]}" is left alone because '@' is not followed by a name there.
+std::string substitute(std::string_view text, const std::map<std::string, std::string>& values) {
+    std::string result;
+    std::size_t position = 0;
+    while (position < text.size()) {
+        const auto at = text.find('@', position);
+        if (at == std::string_view::npos) break;
+        auto end = at + 1;
+        while (end < text.size() && ((text[end] >= 'A' && text[end] <= 'Z') || text[end] == '_')) ++end;
+        result.append(text.substr(position, at - position));
+        if (end > at + 1 && end < text.size() && text[end] == '@') {
+            const std::string name(text.substr(at + 1, end - at - 1));
+            const auto found = values.find(name);
+            if (found == values.end()) throw std::logic_error("job template uses unknown placeholder @" + name + "@");
+            result += found->second;
+            position = end + 1;
+        } else {
+            result += '@';
+            position = at + 1;
+        }
+    }
+    result.append(text.substr(std::min(position, text.size())));
+    return result;
+}
+
+std::string_view template_text(const std::string& name) {
+    const auto text = embedded_template(name);
+    if (!text) throw std::logic_error("job template " + name + " was not embedded at build time");
+    return *text;
+}
+
+std::string join_quoted(const std::vector<std::string>& words) {
+    std::string text;
+    for (const auto& word : words) {
+        if (!text.empty()) text += ' ';
+        text += shell_quote(word);
+    }
+    return text;
+}
+
+}  // namespace
+
+std::vector<std::string> job_suites() {
+    std::vector<std::string> names;
+    for (const auto& suite : suite_templates) names.emplace_back(suite.name);
+    return names;
+}
+
+long parse_time_limit(std::string_view text) {
+    static const std::regex minutes_only(R"(\d{1,7})");
+    static const std::regex clock(R"((?:(\d{1,4})-)?(\d{1,5}):([0-5]\d):([0-5]\d))");
+    const std::string value(text);
+    std::smatch match;
+    long seconds = 0;
+    if (std::regex_match(value, match, minutes_only)) {
+        seconds = std::stol(value) * 60;
+    } else if (std::regex_match(value, match, clock)) {
+        const long days = match[1].matched ? std::stol(match[1]) : 0;
+        seconds = ((days * 24 + std::stol(match[2])) * 60 + std::stol(match[3])) * 60 + std::stol(match[4]);
+    } else if (!value.empty() && value.front() == '-') {
+        throw InputError(fmt::format("time limit '{}' is negative: give minutes or HH:MM:SS", value));
+    } else {
+        throw InputError(fmt::format("time limit '{}' is not minutes or [D-]HH:MM:SS", value));
+    }
+    if (seconds <= 0) throw InputError(fmt::format("time limit '{}' is zero: give minutes or HH:MM:SS", value));
+    return seconds;
+}
+
+std::string format_time_limit(long seconds) {
+    const long days = seconds / 86400;
+    const long hours = seconds % 86400 / 3600;
+    const auto clock = fmt::format("{:02}:{:02}:{:02}", hours, seconds % 3600 / 60, seconds % 60);
+    return days > 0 ? fmt::format("{}-{}", days, clock) : clock;
+}
+
+Launcher parse_launcher(std::string_view name) {
+    if (name == "srun") return Launcher::srun;
+    if (name == "mpirun") return Launcher::mpirun;
+    throw InputError(fmt::format("unknown launcher '{}': use srun or mpirun", name));
+}
+
+std::string_view launcher_name(Launcher launcher) { return launcher == Launcher::srun ? "srun" : "mpirun"; }
+
+JobSpec validate_job_options(const JobOptions& options) {
+    JobSpec job;
+
+    const auto suites = job_suites();
+    if (std::find(suites.begin(), suites.end(), options.suite) == suites.end())
+        throw InputError(fmt::format("unknown suite '{}': use one of {}", options.suite, fmt::join(suites, ", ")));
+    job.suite = options.suite;
+
+    if (!options.nodes && !options.nodelist) throw InputError("give the nodes: --nodes N or --nodelist HOSTLIST");
+    if (options.nodes && (*options.nodes < 1 || *options.nodes > max_nodes))
+        throw InputError(fmt::format("--nodes {} is out of range 1..{}", *options.nodes, max_nodes));
+    if (options.nodelist) {
+        const auto names = expand_hostlist(*options.nodelist);
+        std::set<std::string> seen;
+        for (const auto& name : names) {
+            require_valid_node_name(name, "node name in --nodelist");
+            if (!seen.insert(name).second)
+                throw InputError(fmt::format("node '{}' appears twice in --nodelist '{}'", name, *options.nodelist));
+        }
+        const auto count = static_cast<int>(names.size());
+        if (count > max_nodes) throw InputError(fmt::format("--nodelist names more than {} nodes", max_nodes));
+        if (options.nodes && *options.nodes != count)
+            throw InputError(fmt::format("--nodes {} disagrees with --nodelist '{}' ({} nodes)", *options.nodes,
+                                         *options.nodelist, count));
+        job.nodes = count;
+        job.nodelist = compress_hostlist(names);
+    } else {
+        job.nodes = *options.nodes;
+    }
+
+    static const std::regex partition_name(R"([A-Za-z0-9_.-]{1,64})");
+    if (!options.partition.empty() && !std::regex_match(options.partition, partition_name))
+        throw InputError(fmt::format("invalid partition name '{}'", options.partition));
+    job.partition = options.partition;
+
+    if (options.time_limit) {
+        job.time_limit_s = parse_time_limit(*options.time_limit);
+    } else {
+        const auto* suite = std::find_if(suite_templates.begin(), suite_templates.end(),
+                                         [&](const SuiteTemplate& entry) { return entry.name == job.suite; });
+        job.time_limit_s = suite->default_time_limit_s;
+    }
+
+    if (options.gpus_per_node < 0 || options.gpus_per_node > max_gpus_per_node)
+        throw InputError(fmt::format("--gpus-per-node {} is out of range 0..{}", options.gpus_per_node, max_gpus_per_node));
+    job.gpus_per_node = options.gpus_per_node;
+    job.ranks_per_node = options.ranks_per_node.value_or(std::max(1, options.gpus_per_node));
+    if (job.ranks_per_node < 1 || job.ranks_per_node > max_ranks_per_node)
+        throw InputError(
+            fmt::format("--ranks-per-node {} is out of range 1..{}", job.ranks_per_node, max_ranks_per_node));
+
+    if (options.out_parent.empty()) throw InputError("--out is empty");
+    job.out_parent = std::filesystem::absolute(options.out_parent).lexically_normal();
+    if (job.out_parent.has_filename() == false && job.out_parent != job.out_parent.root_path())
+        job.out_parent = job.out_parent.parent_path();  // "runs/" -> "runs"
+    require_plain_path(job.out_parent, "--out");
+
+    job.launcher = options.launcher;
+    require_plain_arguments(options.launcher_args, "--launcher-args");
+    require_plain_arguments(options.run_args, "--run-args");
+    job.launcher_args = options.launcher_args;
+    job.run_args = options.run_args;
+    job.shakedown_binary = resolve_binary(options.shakedown_binary, "--shakedown");
+    job.analyzer_binary = resolve_binary(options.analyzer_binary, "--analyzer");
+    return job;
+}
+
+std::vector<std::string> launcher_command(const JobSpec& job) {
+    std::vector<std::string> command;
+    if (job.launcher == Launcher::srun) {
+        // PMIx is how most sites start MPI under Slurm; a rank that dies ends the step at once
+        // instead of leaving the others waiting in a collective until the time limit.
+        command = {"srun", "--mpi=pmix", "--kill-on-bad-exit=1"};
+    } else {
+        command = {"mpirun", "--map-by", fmt::format("ppr:{}:node", job.ranks_per_node)};
+    }
+    command.insert(command.end(), job.launcher_args.begin(), job.launcher_args.end());
+    return command;
+}
+
+std::string render_job_script(const JobSpec& job) {
+    std::vector<std::string> sbatch = {fmt::format("--nodes={}", job.nodes)};
+    if (job.nodelist) sbatch.push_back("--nodelist=" + *job.nodelist);
+    sbatch.push_back(fmt::format("--ntasks-per-node={}", job.ranks_per_node));
+    if (!job.partition.empty()) sbatch.push_back("--partition=" + job.partition);
+    sbatch.push_back("--time=" + format_time_limit(job.time_limit_s));
+    if (job.gpus_per_node > 0) sbatch.push_back(fmt::format("--gpus-per-node={}", job.gpus_per_node));
+    sbatch.push_back(fmt::format("--output={}/slurm-%x-%j.out", job.out_parent.string()));
+    std::string sbatch_lines;
+    for (const auto& option : sbatch) sbatch_lines += (sbatch_lines.empty() ? "" : "\n") + ("#SBATCH " + option);
+
+    const std::map<std::string, std::string> values = {
+        {"SBATCH_OPTIONS", sbatch_lines},
+        {"GENERATED_BY", fmt::format("generated by `shakedown slurm generate` (launcher {}): change the options, "
+                                     "not this file",
+                                     launcher_name(job.launcher))},
+        {"SUITE", job.suite},
+        {"SHAKEDOWN", shell_quote(job.shakedown_binary.string())},
+        {"ANALYZER", shell_quote(job.analyzer_binary.string())},
+        {"OUT_PARENT", shell_quote(job.out_parent.string())},
+        {"LAUNCHER", join_quoted(launcher_command(job))},
+        {"RUN_ARGS", join_quoted(job.run_args)},
+    };
+    // The body goes in first and everything is substituted once: values are never rescanned,
+    // so text in a user's path or argument can never act as a placeholder.
+    std::string script(template_text(job.suite + ".sbatch"));
+    const std::string body_marker = "@JOB_BODY@";
+    const auto marker = script.find(body_marker);
+    if (marker == std::string::npos) throw std::logic_error("job template " + job.suite + " has no @JOB_BODY@");
+    script.replace(marker, body_marker.size(), template_text("job_body.sh"));
+    return substitute(script, values);
+}
+
+std::string shell_quote(std::string_view word) {
+    std::string quoted = "'";
+    for (const char c : word) {
+        if (c == '\'')
+            quoted += "'\\''";
+        else
+            quoted += c;
+    }
+    return quoted + "'";
+}
+
+}  // namespace shakedown::slurm

@@ -1,0 +1,75 @@
+// `shakedown slurm generate`: a batch job script for one suite from validated options. The
+// script runs `shakedown run` under srun (--mpi=pmix) or mpirun across the allocation and ends
+// with shakedown-analyze on the run folder; its exit code is the analyzer's.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace shakedown::slurm {
+
+enum class Launcher { srun, mpirun };
+
+// What the user asked for, before validation.
+struct JobOptions {
+    std::optional<int> nodes;               // node count
+    std::optional<std::string> nodelist;    // or a hostlist expression (both: they must agree)
+    std::string partition;                  // empty: the site's default partition
+    std::optional<std::string> time_limit;  // minutes or [D-]HH:MM:SS; none: the suite's default
+    int gpus_per_node = 0;
+    std::optional<int> ranks_per_node;      // none: one per GPU, or 1 without GPUs
+    std::string suite = "quick";
+    std::filesystem::path out_parent = "shakedown-runs";  // run folders are made under it
+    Launcher launcher = Launcher::srun;
+    std::vector<std::string> launcher_args;  // added to srun/mpirun, e.g. {"--mca", "btl", "self,tcp"}
+    std::vector<std::string> run_args;       // added to `shakedown run`, e.g. {"--config", "/abs/x.yaml"}
+    std::filesystem::path shakedown_binary = "shakedown";
+    std::filesystem::path analyzer_binary = "shakedown-analyze";
+};
+
+// The validated job: every field checked, paths absolute (binaries given without a folder are
+// looked up in PATH on the node at run time).
+struct JobSpec {
+    std::string suite;
+    int nodes = 1;
+    std::optional<std::string> nodelist;  // compressed hostlist
+    std::string partition;
+    long time_limit_s = 0;
+    int gpus_per_node = 0;
+    int ranks_per_node = 1;
+    std::filesystem::path out_parent;
+    Launcher launcher = Launcher::srun;
+    std::vector<std::string> launcher_args;
+    std::vector<std::string> run_args;
+    std::filesystem::path shakedown_binary;
+    std::filesystem::path analyzer_binary;
+};
+
+// quick, full, burnin, pairwise: the suites with a template.
+std::vector<std::string> job_suites();
+
+// "90" (minutes), "01:30:00", "2-00:00:00" -> seconds. Throws InputError for anything else,
+// negative or zero.
+long parse_time_limit(std::string_view text);
+// Seconds -> Slurm's "[D-]HH:MM:SS".
+std::string format_time_limit(long seconds);
+
+Launcher parse_launcher(std::string_view name);  // "srun" | "mpirun", else InputError
+std::string_view launcher_name(Launcher launcher);
+
+// Throws InputError with one line naming the option and what is wrong.
+JobSpec validate_job_options(const JobOptions& options);
+
+// The job script text for a validated job.
+std::string render_job_script(const JobSpec& job);
+
+// The argv of the launcher inside the job: {"srun", "--mpi=pmix", "--kill-on-bad-exit=1", ...}.
+std::vector<std::string> launcher_command(const JobSpec& job);
+
+// A word quoted for bash so that it stays one literal word ('...' with ' escaped).
+std::string shell_quote(std::string_view word);
+
+}  // namespace shakedown::slurm

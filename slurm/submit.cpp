@@ -1,0 +1,99 @@
+#include "slurm/submit.hpp"
+
+#include "core/errors.hpp"
+#include "slurm/process.hpp"
+
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+namespace shakedown::slurm {
+namespace {
+
+std::string first_line(const std::string& text) {
+    auto line = text.substr(0, text.find('\n'));
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    return line;
+}
+
+std::string failure_text(const ProcessResult& result) {
+    if (result.timed_out) return "timed out";
+    const auto message = first_line(result.err.empty() ? result.out : result.err);
+    return message.empty() ? fmt::format("exit code {}", result.exit_code) : message;
+}
+
+std::filesystem::path default_script_path(const JobSpec& job) {
+    const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    return job.out_parent / fmt::format("shakedown-{}-{:%Y%m%d-%H%M%S}.sbatch", job.suite, fmt::gmtime(now));
+}
+
+void write_script(const std::filesystem::path& path, const std::string& text) {
+    std::ofstream out(path, std::ios::trunc);
+    out << text;
+    if (!out.flush()) throw InputError(fmt::format("cannot write the job script '{}'", path.string()));
+    out.close();
+    std::filesystem::permissions(path, std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec,
+                                 std::filesystem::perm_options::add);
+}
+
+}  // namespace
+
+std::vector<std::string> list_partitions(const SlurmTools& tools) {
+    const auto result = run_process({tools.sinfo, "-h", "-o", "%P"}, 60.0);
+    if (result.exit_code != 0)
+        throw InputError(fmt::format("cannot list Slurm partitions with '{} -h -o %P': {}", tools.sinfo,
+                                     failure_text(result)));
+    std::vector<std::string> partitions;
+    std::istringstream lines(result.out);
+    for (std::string line; std::getline(lines, line);) {
+        while (!line.empty() && (line.back() == '*' || line.back() == ' ' || line.back() == '\r')) line.pop_back();
+        if (!line.empty()) partitions.push_back(line);
+    }
+    return partitions;
+}
+
+void require_known_partition(const std::string& partition, const SlurmTools& tools) {
+    const auto partitions = list_partitions(tools);
+    if (std::find(partitions.begin(), partitions.end(), partition) == partitions.end())
+        throw InputError(fmt::format("unknown partition '{}': Slurm knows {}", partition,
+                                     partitions.empty() ? std::string("none") : fmt::format("{}", fmt::join(partitions, ", "))));
+}
+
+SubmitResult submit_job(const JobSpec& job, const SlurmTools& tools, bool wait, std::filesystem::path script) {
+    if (!job.partition.empty()) require_known_partition(job.partition, tools);
+
+    std::error_code error;
+    std::filesystem::create_directories(job.out_parent, error);
+    if (error) throw InputError(fmt::format("cannot create '{}': {}", job.out_parent.string(), error.message()));
+    if (script.empty()) script = default_script_path(job);
+    write_script(script, render_job_script(job));
+
+    std::vector<std::string> argv = {tools.sbatch, "--parsable"};
+    if (wait) argv.emplace_back("--wait");
+    argv.push_back(script.string());
+    // With --wait sbatch returns when the job ends: allow the job's own limit and a margin.
+    const double timeout_s = wait ? static_cast<double>(job.time_limit_s) + 600.0 : 120.0;
+    const auto result = run_process(argv, timeout_s);
+
+    // --parsable prints "jobid" or "jobid;cluster" first, even when --wait then reports the
+    // job's failure through the exit code.
+    static const std::regex parsable(R"((\d+)(;\S+)?)");
+    std::smatch match;
+    const auto line = first_line(result.out);
+    if (!std::regex_match(line, match, parsable))
+        throw InputError(fmt::format("sbatch refused the job ({}): {}", describe_command(argv), failure_text(result)));
+    SubmitResult submitted;
+    submitted.job_id = match[1];
+    submitted.script = script;
+    submitted.run_folder = job.out_parent / fmt::format("{}-job{}", job.suite, submitted.job_id);
+    submitted.job_exit_code = wait ? result.exit_code : 0;
+    if (!wait && result.exit_code != 0)
+        throw InputError(fmt::format("sbatch failed ({}): {}", describe_command(argv), failure_text(result)));
+    return submitted;
+}
+
+}  // namespace shakedown::slurm

@@ -1,0 +1,39 @@
+// `shakedown slurm submit`: checks the partition with sinfo, writes the job script and hands it
+// to sbatch. Slurm's commands are executed with argv arrays, never through a shell.
+#pragma once
+
+#include "slurm/job_script.hpp"
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace shakedown::slurm {
+
+// Which Slurm commands to run (tests substitute fakes).
+struct SlurmTools {
+    std::string sbatch = "sbatch";
+    std::string sinfo = "sinfo";
+};
+
+// The partitions Slurm knows (`sinfo -h -o %P`, the default's '*' removed). Throws InputError
+// when sinfo cannot be run or fails (no Slurm here, controller down).
+std::vector<std::string> list_partitions(const SlurmTools& tools);
+
+// Throws InputError "unknown partition 'x': known are a, b" when Slurm does not know it.
+void require_known_partition(const std::string& partition, const SlurmTools& tools);
+
+struct SubmitResult {
+    std::string job_id;
+    std::filesystem::path script;
+    std::filesystem::path run_folder;  // where the job's run will be
+    int job_exit_code = 0;             // the job's exit code (the analyzer's) with wait, else 0
+};
+
+// Validates the partition (when one is given), writes the script into `script` (default:
+// <out>/shakedown-<suite>-<time>.sbatch) and runs `sbatch --parsable [--wait] script`.
+// Throws InputError for an unknown partition or when sbatch refuses the job (its message).
+SubmitResult submit_job(const JobSpec& job, const SlurmTools& tools, bool wait,
+                        std::filesystem::path script = {});
+
+}  // namespace shakedown::slurm

@@ -1,0 +1,229 @@
+#include "slurm/job_script.hpp"
+
+#include "core/errors.hpp"
+
+#include <gtest/gtest.h>
+
+namespace shakedown::slurm {
+namespace {
+
+JobOptions three_nodes() {
+    JobOptions options;
+    options.nodelist = "node[1-3]";
+    options.out_parent = "/scratch/acceptance";
+    options.shakedown_binary = "/opt/shakedown/bin/shakedown";
+    options.analyzer_binary = "/opt/shakedown/bin/shakedown-analyze";
+    return options;
+}
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+void expect_input_error(const JobOptions& options, const std::string& message_part) {
+    try {
+        validate_job_options(options);
+        FAIL() << "accepted; expected an error containing '" << message_part << "'";
+    } catch (const InputError& error) {
+        EXPECT_TRUE(contains(error.what(), message_part)) << error.what();
+    }
+}
+
+TEST(TimeLimit, MinutesAndClockForms) {
+    EXPECT_EQ(parse_time_limit("5"), 300);
+    EXPECT_EQ(parse_time_limit("90"), 5400);
+    EXPECT_EQ(parse_time_limit("00:05:00"), 300);
+    EXPECT_EQ(parse_time_limit("1:30:15"), 5415);
+    EXPECT_EQ(parse_time_limit("2-01:00:00"), 2 * 86400 + 3600);
+    EXPECT_EQ(parse_time_limit("36:00:00"), 36 * 3600);
+}
+
+TEST(TimeLimit, RejectsNegativeZeroAndMalformed) {
+    for (const auto* bad : {"-5", "-00:05:00", "0", "00:00:00", "0-00:00:00", "", "5m", "1:60:00", "1:00:60", "05:00",
+                            "1:2:3", "abc", "1.5", " 5", "12345678"}) {
+        EXPECT_THROW(parse_time_limit(bad), InputError) << bad;
+    }
+    try {
+        parse_time_limit("-5");
+    } catch (const InputError& error) {
+        EXPECT_TRUE(contains(error.what(), "negative")) << error.what();
+    }
+    try {
+        parse_time_limit("0");
+    } catch (const InputError& error) {
+        EXPECT_TRUE(contains(error.what(), "zero")) << error.what();
+    }
+}
+
+TEST(TimeLimit, FormatsForSlurm) {
+    EXPECT_EQ(format_time_limit(300), "00:05:00");
+    EXPECT_EQ(format_time_limit(5415), "01:30:15");
+    EXPECT_EQ(format_time_limit(2 * 86400 + 3600), "2-01:00:00");
+}
+
+TEST(Launcher, ParsesKnownNames) {
+    EXPECT_EQ(parse_launcher("srun"), Launcher::srun);
+    EXPECT_EQ(parse_launcher("mpirun"), Launcher::mpirun);
+    EXPECT_THROW(parse_launcher("mpiexec.hydra"), InputError);
+}
+
+TEST(ShellQuote, KeepsEveryCharacterLiteral) {
+    EXPECT_EQ(shell_quote("plain"), "'plain'");
+    EXPECT_EQ(shell_quote("it's $HOME `x`"), "'it'\\''s $HOME `x`'");
+}
+
+TEST(ValidateJob, NodelistGivesTheCountAndTheCompressedList) {
+    const auto job = validate_job_options(three_nodes());
+    EXPECT_EQ(job.nodes, 3);
+    EXPECT_EQ(job.nodelist, "node[1-3]");
+    EXPECT_EQ(job.suite, "quick");
+    EXPECT_EQ(job.time_limit_s, 15 * 60);  // the quick suite's default
+    EXPECT_EQ(job.ranks_per_node, 1);
+}
+
+TEST(ValidateJob, RanksPerNodeDefaultsToOnePerGpu) {
+    auto options = three_nodes();
+    options.gpus_per_node = 8;
+    EXPECT_EQ(validate_job_options(options).ranks_per_node, 8);
+    options.ranks_per_node = 2;
+    EXPECT_EQ(validate_job_options(options).ranks_per_node, 2);
+}
+
+TEST(ValidateJob, SuiteDefaultsDiffer) {
+    auto options = three_nodes();
+    options.suite = "burnin";
+    EXPECT_GT(validate_job_options(options).time_limit_s, 3600);
+    options.time_limit = "30";
+    EXPECT_EQ(validate_job_options(options).time_limit_s, 1800);
+}
+
+TEST(ValidateJob, RelativeOutputFolderMadeAbsolute) {
+    auto options = three_nodes();
+    options.out_parent = "runs/";
+    const auto job = validate_job_options(options);
+    EXPECT_TRUE(job.out_parent.is_absolute());
+    EXPECT_EQ(job.out_parent.filename(), "runs");
+}
+
+TEST(ValidateJob, BareBinaryNamesStayForPathLookup) {
+    auto options = three_nodes();
+    options.shakedown_binary = "shakedown";
+    options.analyzer_binary = "bin/shakedown-analyze";
+    const auto job = validate_job_options(options);
+    EXPECT_EQ(job.shakedown_binary, "shakedown");
+    EXPECT_TRUE(job.analyzer_binary.is_absolute());
+}
+
+TEST(ValidateJob, RejectsBadInputWithTheOptionNamed) {
+    auto options = three_nodes();
+    options.nodelist.reset();
+    expect_input_error(options, "--nodes N or --nodelist");
+
+    options = three_nodes();
+    options.nodelist = "node[3-1]";
+    expect_input_error(options, "invalid hostlist 'node[3-1]'");
+
+    options.nodelist = "node_[1-2]";
+    expect_input_error(options, "invalid node name in --nodelist 'node_1'");
+
+    options.nodelist = "node1,node[1-2]";
+    expect_input_error(options, "node 'node1' appears twice");
+
+    options = three_nodes();
+    options.nodes = 4;
+    expect_input_error(options, "--nodes 4 disagrees");
+
+    options = three_nodes();
+    options.nodelist.reset();
+    options.nodes = 0;
+    expect_input_error(options, "--nodes 0 is out of range");
+
+    options = three_nodes();
+    options.suite = "fast";
+    expect_input_error(options, "unknown suite 'fast': use one of quick, full, burnin, pairwise");
+
+    options = three_nodes();
+    options.partition = "gpu;rm";
+    expect_input_error(options, "invalid partition name");
+
+    options = three_nodes();
+    options.time_limit = "-10";
+    expect_input_error(options, "negative");
+
+    options = three_nodes();
+    options.gpus_per_node = -1;
+    expect_input_error(options, "--gpus-per-node -1");
+
+    options = three_nodes();
+    options.ranks_per_node = 0;
+    expect_input_error(options, "--ranks-per-node 0");
+
+    options = three_nodes();
+    options.out_parent = "/scratch/my runs";
+    expect_input_error(options, "must not contain spaces");
+
+    options.out_parent = "/scratch/run%j";
+    expect_input_error(options, "'%'");
+
+    options = three_nodes();
+    options.launcher_args = {"--mca", "btl\nself"};
+    expect_input_error(options, "control character");
+}
+
+TEST(RenderJob, SrunScriptHasTheAllocationAndThePmixLaunch) {
+    auto options = three_nodes();
+    options.partition = "batch";
+    options.time_limit = "00:07:30";
+    const auto script = render_job_script(validate_job_options(options));
+    EXPECT_EQ(script.rfind("#!/bin/bash\n", 0), 0u);
+    for (const auto* line : {"#SBATCH --job-name=shakedown-quick\n", "#SBATCH --nodes=3\n",
+                             "#SBATCH --nodelist=node[1-3]\n", "#SBATCH --ntasks-per-node=1\n",
+                             "#SBATCH --partition=batch\n", "#SBATCH --time=00:07:30\n",
+                             "#SBATCH --output=/scratch/acceptance/slurm-%x-%j.out\n",
+                             "launcher=('srun' '--mpi=pmix' '--kill-on-bad-exit=1')\n",
+                             "shakedown='/opt/shakedown/bin/shakedown'\n",
+                             "analyzer='/opt/shakedown/bin/shakedown-analyze'\n",
+                             "out_parent='/scratch/acceptance'\n",
+                             "run --suite quick --out \"$out_parent\" --name \"$run_name\" \"${run_args[@]}\"\n", "run_args=()\n",
+                             "run_name=\"quick-job${SLURM_JOB_ID",
+                             "\"$analyzer\" \"$run_folder\"\n", "exit \"$analyze_status\"\n"})
+        EXPECT_TRUE(contains(script, line)) << line << "\n---\n" << script;
+    EXPECT_FALSE(contains(script, "--gpus-per-node"));
+    // Every placeholder replaced; the shell's own "[@]" left alone.
+    EXPECT_FALSE(contains(script, "@SUITE@"));
+    EXPECT_FALSE(contains(script, "@JOB_BODY@"));
+    EXPECT_TRUE(contains(script, "\"${launcher[@]}\""));
+}
+
+TEST(RenderJob, MpirunScriptMapsRanksPerNodeAndAddsArguments) {
+    auto options = three_nodes();
+    options.launcher = Launcher::mpirun;
+    options.gpus_per_node = 4;
+    options.launcher_args = {"--mca", "btl", "self,tcp"};
+    options.run_args = {"--config", "/etc/shakedown/site.yaml"};
+    options.suite = "pairwise";
+    const auto script = render_job_script(validate_job_options(options));
+    EXPECT_TRUE(contains(script, "launcher=('mpirun' '--map-by' 'ppr:4:node' '--mca' 'btl' 'self,tcp')\n")) << script;
+    EXPECT_TRUE(contains(script, "#SBATCH --gpus-per-node=4\n"));
+    EXPECT_TRUE(contains(script, "#SBATCH --ntasks-per-node=4\n"));
+    EXPECT_TRUE(contains(script, "#SBATCH --job-name=shakedown-pairwise\n"));
+    EXPECT_TRUE(contains(script, "run_args=('--config' '/etc/shakedown/site.yaml')\n")) << script;
+}
+
+TEST(RenderJob, EverySuiteHasATemplate) {
+    for (const auto& suite : job_suites()) {
+        auto options = three_nodes();
+        options.suite = suite;
+        const auto script = render_job_script(validate_job_options(options));
+        EXPECT_TRUE(contains(script, "#SBATCH --job-name=shakedown-" + suite + "\n")) << suite;
+        EXPECT_TRUE(contains(script, "run --suite " + suite + " ")) << suite;
+    }
+}
+
+TEST(RenderJob, HostileArgumentsStayLiteralWords) {
+    auto options = three_nodes();
+    options.run_args = {"--tag", "x'; rm -rf / #", "@SUITE@"};
+    const auto script = render_job_script(validate_job_options(options));
+    EXPECT_TRUE(contains(script, "'--tag' 'x'\\''; rm -rf / #' '@SUITE@'")) << script;
+}
+
+}  // namespace
+}  // namespace shakedown::slurm

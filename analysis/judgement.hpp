@@ -1,0 +1,88 @@
+// Judging: every test status and every metric of every rank against the thresholds, then a
+// verdict per node (the worst of its ranks' findings). Works on values only (LoadedRun), so
+// later rules (fleet references, baselines, telemetry explanations) add findings the same way.
+#pragma once
+
+#include "analysis/run_data.hpp"
+#include "analysis/thresholds.hpp"
+#include "core/result.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shakedown::analysis {
+
+enum class Level { pass, warn, fail };
+std::string_view to_string(Level level);
+
+// Ordered by severity: a node's verdict is the highest that applies.
+enum class Verdict { pass, warn, incomplete, fail };
+std::string_view to_string(Verdict verdict);  // "pass", "warn", "incomplete", "fail"
+
+struct Finding {
+    std::string node;
+    int rank = 0;
+    std::string test;
+    std::string metric;  // empty for a finding about the test itself (failed, errored, no result)
+    std::optional<double> value;
+    std::string unit;
+    std::optional<double> nominal;
+    Level level = Level::pass;
+    std::string reason;  // one line with the numbers: "stream.triad_gbs 4.1 GB/s is 0.52 of nominal 7.9 (fail below 0.60)"
+};
+
+struct MetricJudgment {
+    Level level = Level::pass;
+    std::string reason;  // empty on pass
+};
+
+// One metric against its rule (nullptr: no rule, only a non-finite value is judged).
+MetricJudgment judge_metric(const Metric& metric, const MetricRule* rule);
+
+struct TestTally {
+    int passed = 0;  // status pass and no metric beyond a WARN level
+    int warned = 0;  // status pass, at least one metric in a WARN band
+    int failed = 0;  // status fail/error, a metric in a FAIL band, or no result recorded
+    int waived = 0;
+    TestTally& operator+=(const TestTally& other);
+};
+
+struct WaivedTest {
+    int rank = 0;
+    std::string test;
+    std::string reason;
+};
+
+struct NodeVerdict {
+    std::string node;
+    std::vector<int> ranks;
+    Verdict verdict = Verdict::pass;
+    TestTally tests;
+    std::vector<Finding> findings;         // WARN and FAIL only, in rank and test order
+    std::vector<WaivedTest> waived;
+    std::vector<std::string> incomplete;   // the problem lines of this node's ranks
+
+    const Finding* worst_finding() const;  // the first FAIL, else the first WARN, else nullptr
+};
+
+struct Judgement {
+    std::vector<NodeVerdict> nodes;       // run.json's node order
+    std::vector<std::string> incomplete;  // run-level and per-rank problem lines
+    TestTally tests;
+    int ranks_expected = 0;
+    int ranks_judged = 0;                 // ranks whose trace could be read (fully or partly)
+    Verdict overall = Verdict::pass;
+
+    bool has_failures() const;
+    bool is_incomplete() const { return !incomplete.empty(); }
+    // 3 incomplete (wins: failures may be consequences of the missing ranks), 1 failures, 0 otherwise.
+    int exit_code() const;
+};
+
+Judgement judge_run(const LoadedRun& run, const Thresholds& thresholds);
+
+// Numbers as the reasons print them: 3 significant digits, no exponent below a million.
+std::string format_number(double value);
+
+}  // namespace shakedown::analysis

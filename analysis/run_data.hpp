@@ -1,0 +1,64 @@
+// A run folder as values: what run.json says, and what each rank's trace held (or why it
+// could not be read). Judging works on these values only, so it can be tested without files.
+#pragma once
+
+#include "trace/trace_format.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shakedown::analysis {
+
+struct ManifestNode {
+    std::string name;
+    int index = 0;
+    std::vector<int> ranks;
+};
+
+struct ManifestRank {
+    int rank = 0;
+    std::string node;
+    int local_rank = 0;
+    std::string trace_file;  // a plain file name inside the run folder
+};
+
+// RUN/run.json, written by rank 0 of the driver.
+struct RunManifest {
+    std::string run_id;
+    std::string suite;
+    std::vector<std::string> tests;
+    std::string tag;
+    int world_size = 0;
+    std::vector<ManifestNode> nodes;
+    std::vector<ManifestRank> ranks;
+    std::string status;  // running | complete | aborted
+    double start_utc = 0.0;
+    std::optional<double> end_utc;
+    nlohmann::json document;  // the whole file, for reports that want versions, Slurm, ...
+};
+
+// Why a rank's contribution is missing or partial. Any of these makes the run incomplete.
+enum class RankProblem { none, missing, unreadable, running, aborted, foreign };
+std::string_view to_string(RankProblem problem);
+
+struct RankRecord {
+    int rank = 0;
+    std::string node;  // from run.json, else from the trace header, else empty
+    std::filesystem::path trace_path;
+    std::optional<Trace> trace;  // what could be read; partial for running/aborted ranks
+    RankProblem problem = RankProblem::none;
+    std::string problem_text;  // one line: "rank 3 (node02): trace missing (rank-00003.h5)"
+};
+
+struct LoadedRun {
+    std::filesystem::path dir;
+    RunManifest manifest;
+    std::vector<RankRecord> ranks;          // one per expected rank, ordered by rank
+    std::vector<std::string> run_problems;  // run-level: "run.json: status is running ..."
+};
+
+}  // namespace shakedown::analysis

@@ -1,0 +1,56 @@
+// Thresholds: per metric WARN and FAIL levels, from the built-in default.yaml and an optional
+// user file that overrides it metric by metric. A bad file is an InputError naming file:line.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace shakedown::analysis {
+
+// usable / nominal below `warn` is a WARN, below `fail` a FAIL (warn >= fail).
+struct FractionBand {
+    std::optional<double> warn;
+    std::optional<double> fail;
+};
+
+struct MetricRule {
+    std::optional<double> fail_below;
+    std::optional<double> warn_below;
+    std::optional<double> fail_above;
+    std::optional<double> warn_above;
+    std::optional<FractionBand> fraction_of_nominal;
+    std::string origin;  // "default.yaml:17": where the rule was written, for the report
+
+    bool judges_anything() const;
+};
+
+class Thresholds {
+public:
+    // The rules in `yaml_text`; `source_name` names it in errors ("file.yaml:12: ...").
+    static Thresholds parse(std::string_view yaml_text, const std::string& source_name);
+    static Thresholds built_in();
+    static Thresholds from_file(const std::filesystem::path& path);
+
+    // A copy where every metric named in `overrides` takes the override's rule.
+    Thresholds overridden_by(const Thresholds& overrides) const;
+
+    // The rule for a metric: the exact name first, else the first matching glob pattern.
+    const MetricRule* rule_for(std::string_view metric_name) const;
+
+    const std::string& source() const { return source_; }
+    std::size_t size() const { return entries_.size(); }
+
+private:
+    struct Entry {
+        std::string key;  // metric name or glob pattern
+        bool is_pattern = false;
+        MetricRule rule;
+    };
+    std::vector<Entry> entries_;
+    std::string source_;
+};
+
+}  // namespace shakedown::analysis

@@ -1,0 +1,26 @@
+// Writes run folders from values: run.json and rank files through the real TraceWriter, so the
+// synthetic benchmark runs and the analyzer's tests read exactly what the driver would write.
+#pragma once
+
+#include "trace/trace_format.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace shakedown::bench {
+
+// One rank file: header, config, inventory, every test, telemetry and events in that order,
+// then finish(status, end_utc) unless the trace is still `running` (as a killed rank leaves it).
+void write_trace_file(const std::filesystem::path& path, const Trace& trace);
+
+// run.json as the driver writes it, for ranks whose node names are `node_of_rank[rank]`.
+nlohmann::json make_run_json(const std::string& run_id, const std::vector<std::string>& tests,
+                             const std::vector<std::string>& node_of_rank, const std::string& status = "complete");
+
+// Writes RUN/run.json; never overwrites an existing file.
+void write_run_json(const std::filesystem::path& run_dir, const nlohmann::json& manifest);
+
+}  // namespace shakedown::bench

@@ -1,0 +1,143 @@
+// The shakedown-analyze executable: exit codes and the one clear line on bad input.
+#include "analysis_fixtures.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+
+namespace shakedown::analysis {
+namespace {
+
+using testing::healthy_traces;
+using testing::read_text;
+using testing::TempDir;
+using testing::write_run;
+
+struct CommandResult {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+};
+
+// Runs the analyzer through the shell with stdout and stderr captured in files.
+CommandResult run_analyzer(const TempDir& temp, const std::string& arguments) {
+    const auto out = temp.path() / "stdout.txt";
+    const auto err = temp.path() / "stderr.txt";
+    const std::string command =
+        std::string("'") + SHAKEDOWN_ANALYZE_EXE + "' " + arguments + " >'" + out.string() + "' 2>'" + err.string() + "'";
+    const int status = std::system(command.c_str());
+    CommandResult result;
+    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.out = read_text(out);
+    result.err = read_text(err);
+    return result;
+}
+
+std::size_t line_count(const std::string& text) { return static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')); }
+
+TEST(AnalyzeCli, HealthyRunExitsZeroWithTableAndPaths) {
+    TempDir temp;
+    const auto run = write_run(temp.path() / "run", healthy_traces(2, 1));
+    const CommandResult result = run_analyzer(temp, run.string());
+    EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+    EXPECT_NE(result.out.find("NODE"), std::string::npos);
+    EXPECT_NE(result.out.find("node0001  1      PASS"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("Run folder: " + run.string()), std::string::npos);
+    EXPECT_NE(result.out.find("Summary: " + (run / "summary.json").string()), std::string::npos);
+    EXPECT_TRUE(result.err.empty());
+}
+
+TEST(AnalyzeCli, QuietPrintsOnlyTheVerdictAndPaths) {
+    TempDir temp;
+    const auto run = write_run(temp.path() / "run", healthy_traces(2, 1));
+    const CommandResult result = run_analyzer(temp, run.string() + " --quiet");
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_EQ(line_count(result.out), 3u) << result.out;
+}
+
+TEST(AnalyzeCli, FailureExitsOne) {
+    TempDir temp;
+    auto traces = healthy_traces(2, 1);
+    testing::metric_named(traces[0], "stream.triad_gbs").value = 2.0;
+    const auto run = write_run(temp.path() / "run", traces);
+    const CommandResult result = run_analyzer(temp, run.string());
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_NE(result.out.find("Failures (1):"), std::string::npos) << result.out;
+}
+
+TEST(AnalyzeCli, MissingRankExitsThreeNamingIt) {
+    TempDir temp;
+    const auto run = write_run(temp.path() / "run", healthy_traces(3, 1));
+    std::filesystem::remove(run / "rank-00002.h5");
+    const CommandResult result = run_analyzer(temp, run.string());
+    EXPECT_EQ(result.exit_code, 3);
+    EXPECT_NE(result.out.find("rank 2 (node0002): trace missing (rank-00002.h5)"), std::string::npos) << result.out;
+}
+
+TEST(AnalyzeCli, FolderWithoutRunJsonIsOneLineAndExitTwo) {
+    TempDir temp;
+    const CommandResult result = run_analyzer(temp, temp.path().string());
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(result.err, "shakedown-analyze: " + temp.path().string() +
+                              " is not a shakedown run folder: run.json is missing or unreadable\n");
+    EXPECT_TRUE(result.out.empty());
+}
+
+TEST(AnalyzeCli, MalformedThresholdsIsOneLineWithFileAndLine) {
+    TempDir temp;
+    const auto run = write_run(temp.path() / "run", healthy_traces(1, 1));
+    const auto thresholds = temp.path() / "bad.yaml";
+    std::ofstream(thresholds) << "metrics:\n  stream.triad_gbs: {fail_below: 3\n";
+    const CommandResult result = run_analyzer(temp, run.string() + " --thresholds " + thresholds.string());
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(line_count(result.err), 1u) << result.err;
+    EXPECT_EQ(result.err.rfind("shakedown-analyze: " + thresholds.string() + ":", 0), 0u) << result.err;
+    EXPECT_NE(result.err.find("malformed YAML"), std::string::npos) << result.err;
+}
+
+TEST(AnalyzeCli, UnknownThresholdsKeyIsOneLine) {
+    TempDir temp;
+    const auto run = write_run(temp.path() / "run", healthy_traces(1, 1));
+    const auto thresholds = temp.path() / "typo.yaml";
+    std::ofstream(thresholds) << "metrics:\n  stream.triad_gbs:\n    fraction_of_nominal: {warn: 0.8, fial: 0.5}\n";
+    const CommandResult result = run_analyzer(temp, run.string() + " --thresholds " + thresholds.string());
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(result.err, "shakedown-analyze: " + thresholds.string() +
+                              ":3: stream.triad_gbs.fraction_of_nominal: unknown key 'fial' (expected warn, fail)\n");
+}
+
+TEST(AnalyzeCli, UsageErrorsAreOneLineAndExitTwo) {
+    TempDir temp;
+    CommandResult result = run_analyzer(temp, "");
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(line_count(result.err), 1u) << result.err;
+    result = run_analyzer(temp, temp.path().string() + " --no-such-option");
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(line_count(result.err), 1u) << result.err;
+}
+
+TEST(AnalyzeCli, UnwritableSummaryIsExitTwoAfterTheReport) {
+    TempDir temp;
+    const auto run = write_run(temp.path() / "run", healthy_traces(1, 1));
+    const CommandResult result = run_analyzer(temp, run.string() + " --summary /nonexistent-dir/summary.json");
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_NE(result.out.find("Verdict: PASS"), std::string::npos);
+    EXPECT_EQ(result.err.rfind("shakedown-analyze: cannot write /nonexistent-dir/summary.json: ", 0), 0u) << result.err;
+    EXPECT_EQ(line_count(result.err), 1u);
+}
+
+TEST(AnalyzeCli, SummaryPathOptionWritesThere) {
+    TempDir temp;
+    const auto run = write_run(temp.path() / "run", healthy_traces(1, 1));
+    const auto elsewhere = temp.path() / "elsewhere.json";
+    const CommandResult result = run_analyzer(temp, run.string() + " --summary " + elsewhere.string());
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_TRUE(std::filesystem::exists(elsewhere));
+    EXPECT_FALSE(std::filesystem::exists(run / "summary.json"));
+}
+
+}  // namespace
+}  // namespace shakedown::analysis

@@ -1,0 +1,52 @@
+// What NVML knows about a GPU beyond the CUDA runtime: the enforced power limit, PCIe link
+// as trained against its maximum, active NVLink links, ECC totals, temperature.
+#include "inventory/inventory_sections.hpp"
+
+namespace shakedown::inventory_detail {
+namespace {
+
+template <typename T>
+nlohmann::json or_null(const std::optional<T>& value) {
+    return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
+}
+
+}  // namespace
+
+nlohmann::json nvml_gpu_facts(const NvmlDevice& device) {
+    const auto link = device.pcie_link();
+    const auto pci = device.pci_info();
+    const auto memory = device.memory();
+    return {
+        {"nvml_index", device.index()},
+        {"name", or_null(device.name())},
+        {"uuid", or_null(device.uuid())},
+        {"pci_bus_id", pci ? nlohmann::json(pci_bus_id(pci->domain, pci->bus, pci->device)) : nlohmann::json(nullptr)},
+        {"compute_capability", or_null(device.compute_capability())},
+        {"memory_bytes", memory ? nlohmann::json(memory->total) : nlohmann::json(nullptr)},
+        {"max_sm_clock_mhz", or_null(device.max_clock_mhz(nvml_abi::clock_sm))},
+        {"max_memory_clock_mhz", or_null(device.max_clock_mhz(nvml_abi::clock_mem))},
+        {"power_limit_w", or_null(device.power_limit_w())},
+        {"temperature_c", or_null(device.temperature_c())},
+        // An idle GPU may train its link down to save power: compare current with maximum
+        // under load, not at rest.
+        {"pcie_generation_current", or_null(link.generation_current)},
+        {"pcie_generation_max", or_null(link.generation_max)},
+        {"pcie_width_current", or_null(link.width_current)},
+        {"pcie_width_max", or_null(link.width_max)},
+        {"nvlink_active_links", or_null(device.nvlink_active_links())},
+        {"ecc_corrected_aggregate",
+         or_null(device.ecc_errors(nvml_abi::memory_error_corrected, nvml_abi::ecc_aggregate))},
+        {"ecc_uncorrected_aggregate",
+         or_null(device.ecc_errors(nvml_abi::memory_error_uncorrected, nvml_abi::ecc_aggregate))},
+    };
+}
+
+nlohmann::json nvml_section(const Nvml* nvml, const std::string& why_not_loaded) {
+    if (nvml == nullptr) return {{"loaded", false}, {"reason", why_not_loaded}};
+    return {{"loaded", true},
+            {"library", nvml->library_path()},
+            {"driver_version", nvml->driver_version().value_or("")},
+            {"device_count", nvml->device_count()}};
+}
+
+}  // namespace shakedown::inventory_detail

@@ -17,3 +17,9 @@ std::unique_ptr<StreamBackend> make_cuda_stream(std::size_t, int) { throw std::r
 namespace shakedown::kernels {
 std::unique_ptr<DgemmBackend> make_cuda_dgemm(std::size_t, int) { throw std::runtime_error("built without CUDA"); }
 }  // namespace shakedown::kernels
+
+#include "kernels/stencil/stencil_backend.hpp"
+
+namespace shakedown::kernels {
+std::unique_ptr<StencilBackend> make_cuda_stencil(const LocalExtent&, int) { throw std::runtime_error("built without CUDA"); }
+}  // namespace shakedown::kernels

@@ -11,3 +11,9 @@ bool kokkos_kernels_built() { return false; }
 std::unique_ptr<DgemmBackend> make_host_dgemm(std::size_t) { throw std::runtime_error("built without Kokkos"); }
 
 }  // namespace shakedown::kernels
+
+#include "kernels/stencil/stencil_backend.hpp"
+
+namespace shakedown::kernels {
+std::unique_ptr<StencilBackend> make_host_stencil(const LocalExtent&) { throw std::runtime_error("built without Kokkos"); }
+}  // namespace shakedown::kernels

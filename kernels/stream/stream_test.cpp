@@ -7,6 +7,7 @@
 #include "kernels/common/statistics.hpp"
 #include "kernels/stream/stream_backend.hpp"
 #include "kernels/stream/stream_kernels.hpp"
+#include "kernels/stream/stream_run.hpp"
 
 #include "core/errors.hpp"
 #include "core/registry.hpp"
@@ -14,9 +15,6 @@
 
 #include <fmt/format.h>
 
-#include <chrono>
-#include <cmath>
-#include <thread>
 
 namespace shakedown::kernels {
 namespace {
@@ -98,33 +96,19 @@ public:
         const StreamPlan plan = plan_from(ctx);
         auto backend = plan.placement == Placement::gpu ? make_cuda_stream(plan.elements, *usable_gpu(ctx))
                                                         : make_host_stream(plan.elements);
-        backend->initialise();
+        StreamRunOptions options;
+        options.elements = plan.elements;
+        options.repetitions = plan.repetitions;
+        options.delay_s = ctx.faults().delay_s();
+        options.corrupt = ctx.faults().corrupt();
+        StreamMeasurement measurement = measure_stream(*backend, options, ctx.comm());
 
         TestResult result;
-        result.samples = SampleTable({{"kernel", "id"}, {"repetition", "count"}, {"seconds", "s"}, {"gbs", "GB/s"}});
-        std::map<StreamKernel, std::vector<double>> rates;
-        double dot = 0.0;
-        const double delay_s = ctx.faults().delay_s();
-        for (std::int64_t rep = 0; rep < plan.repetitions; ++rep) {
-            for (const auto& kernel : stream_kernel_table) {
-                MPI_Barrier(ctx.comm());
-                double seconds = backend->run_timed(kernel.id, dot);
-                if (delay_s > 0.0) {  // planted slowness: this rank's kernel takes longer
-                    std::this_thread::sleep_for(std::chrono::duration<double>(delay_s));
-                    seconds += delay_s;
-                }
-                const double gbs = gigabytes_per_second(kernel.id, plan.elements, seconds);
-                rates[kernel.id].push_back(gbs);
-                result.samples.add_row({static_cast<double>(kernel.id), static_cast<double>(rep), seconds, gbs});
-            }
-        }
-
-        if (ctx.faults().corrupt()) backend->corrupt(StreamArray::a, plan.elements / 2);
-        validate(*backend, plan, dot, result);
-
+        if (!measurement.failure.empty()) result.fail(measurement.failure);
+        result.samples = std::move(measurement.samples);
         const Nominal nominal = nominal_for(ctx, plan);
         for (const auto& kernel : stream_kernel_table) {
-            const Spread spread = spread_of(rates[kernel.id]);
+            const Spread spread = spread_of(measurement.gbs[kernel.id]);
             result.add_metric(fmt::format("stream.{}_gbs", kernel.name), "GB/s", spread.median, Better::higher, nominal.gbs);
             result.add_metric(fmt::format("stream.{}_max_gbs", kernel.name), "GB/s", spread.max, Better::higher,
                               nominal.gbs);
@@ -137,20 +121,6 @@ public:
         result.parameters["nominal_source"] = nominal.source;
         result.parameters["kernel_ids"] = "0 copy, 1 scale, 2 add, 3 triad, 4 dot";
         return result;
-    }
-
-private:
-    static void validate(const StreamBackend& backend, const StreamPlan& plan, double dot, TestResult& result) {
-        const StreamGold gold = stream_gold(plan.repetitions, plan.elements);
-        const double tolerance = stream_element_tolerance(plan.repetitions);
-        for (const StreamArray array : {StreamArray::a, StreamArray::b, StreamArray::c}) {
-            const auto check = backend.check(array, gold.of(array), tolerance, stream_mismatch_print_cap);
-            if (check.mismatches > 0) result.fail(describe_failure(array, gold.of(array), check));
-        }
-        const double dot_error = std::abs(dot - gold.dot) / std::abs(gold.dot);
-        if (!(dot_error <= stream_dot_tolerance(plan.elements)))
-            result.fail(fmt::format("dot returned {:.17g} (expected {:.17g}, relative error {:.3g})", dot, gold.dot,
-                                    dot_error));
     }
 };
 

@@ -1,0 +1,117 @@
+// The stencil through Kokkos: fields in the default execution space's memory, the update
+// as a 3-D MDRange, faces packed in that space and copied to the host buffers MPI uses.
+#include "kernels/stencil/stencil_backend.hpp"
+#include "kernels/stencil/stencil_update.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <utility>
+
+namespace shakedown::kernels {
+namespace {
+
+using Field = Kokkos::View<double***, Kokkos::LayoutLeft>;
+using FaceBuffer = Kokkos::View<double*>;
+using HostBuffer = Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+using ConstHostField = Kokkos::View<const double***, Kokkos::LayoutLeft, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
+using Cells = Kokkos::MDRangePolicy<Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
+using FaceCells = Kokkos::MDRangePolicy<Kokkos::Rank<2, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
+
+// The cell (i, j, k) at position (a, b) of the layer `layer` across dimension d.
+KOKKOS_INLINE_FUNCTION void face_cell(int d, std::size_t layer, std::size_t a, std::size_t b, std::size_t& i,
+                                      std::size_t& j, std::size_t& k) {
+    if (d == 0) { i = layer; j = a; k = b; }
+    else if (d == 1) { j = layer; k = a; i = b; }
+    else { k = layer; i = a; j = b; }
+}
+
+class KokkosStencil final : public StencilBackend {
+public:
+    explicit KokkosStencil(const LocalExtent& local)
+        : local_(local), u_("stencil_u", local[0] + 2, local[1] + 2, local[2] + 2),
+          v_("stencil_v", local[0] + 2, local[1] + 2, local[2] + 2) {
+        for (int face = 0; face < 6; ++face) {
+            const int d = face / 2;
+            faces_[face] = FaceBuffer("stencil_face", local_[(d + 1) % 3] * local_[(d + 2) % 3]);
+        }
+    }
+
+    std::string name() const override { return std::string("kokkos-") + Kokkos::DefaultExecutionSpace::name(); }
+
+    void load(const std::vector<double>& field) override {
+        const ConstHostField host(field.data(), local_[0] + 2, local_[1] + 2, local_[2] + 2);
+        Kokkos::deep_copy(u_, host);
+        Kokkos::deep_copy(v_, host);  // the halos of both fields start as the boundary values
+    }
+
+    void pack(int face, std::vector<double>& buffer) override {
+        copy_face(face, /*into_buffer=*/true);
+        Kokkos::deep_copy(HostBuffer(buffer.data(), buffer.size()), faces_[face]);
+    }
+
+    void unpack(int face, const std::vector<double>& buffer) override {
+        Kokkos::deep_copy(faces_[face], HostBuffer(const_cast<double*>(buffer.data()), buffer.size()));
+        copy_face(face, /*into_buffer=*/false);
+    }
+
+    void step() override {
+        const Field u = u_, v = v_;
+        Kokkos::parallel_for(
+            "stencil_step", Cells({1, 1, 1}, {local_[0] + 1, local_[1] + 1, local_[2] + 1}),
+            KOKKOS_LAMBDA(const std::size_t i, const std::size_t j, const std::size_t k) {
+                v(i, j, k) = jacobi_update(u(i, j, k), u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k), u(i, j + 1, k),
+                                           u(i, j, k - 1), u(i, j, k + 1));
+            });
+        Kokkos::fence();
+        std::swap(u_, v_);
+    }
+
+    std::vector<double> field() const override {
+        std::vector<double> out((local_[0] + 2) * (local_[1] + 2) * (local_[2] + 2));
+        Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(
+            out.data(), local_[0] + 2, local_[1] + 2, local_[2] + 2);
+        Kokkos::deep_copy(host, u_);
+        return out;
+    }
+
+    void corrupt(std::size_t i, std::size_t j, std::size_t k) override {
+        const Field u = u_;
+        Kokkos::parallel_for("stencil_corrupt", Kokkos::RangePolicy<>(0, 1),
+                             KOKKOS_LAMBDA(int) { u(i, j, k) = -2.0 * u(i, j, k) - 1.0; });
+        Kokkos::fence();
+    }
+
+private:
+    void copy_face(int face, bool into_buffer) {
+        const int d = face / 2;
+        const bool high = face % 2 == 1;
+        // Send the boundary layer of interior cells; receive into the halo layer beyond it.
+        const std::size_t layer = into_buffer ? (high ? local_[d] : 1) : (high ? local_[d] + 1 : 0);
+        const std::size_t extent_a = local_[(d + 1) % 3];
+        const Field u = u_;
+        const FaceBuffer buffer = faces_[face];
+        Kokkos::parallel_for(
+            "stencil_face", FaceCells({0, 0}, {extent_a, local_[(d + 2) % 3]}),
+            KOKKOS_LAMBDA(const std::size_t a, const std::size_t b) {
+                std::size_t i = 0, j = 0, k = 0;
+                face_cell(d, layer, a + 1, b + 1, i, j, k);
+                if (into_buffer)
+                    buffer(a + extent_a * b) = u(i, j, k);
+                else
+                    u(i, j, k) = buffer(a + extent_a * b);
+            });
+        Kokkos::fence();
+    }
+
+    LocalExtent local_;
+    Field u_, v_;
+    std::array<FaceBuffer, 6> faces_;
+};
+
+}  // namespace
+
+std::unique_ptr<StencilBackend> make_host_stencil(const LocalExtent& local) {
+    return std::make_unique<KokkosStencil>(local);
+}
+
+}  // namespace shakedown::kernels

@@ -1,0 +1,178 @@
+// `stencil3d`: a 7-point 3-D Jacobi heat-diffusion step over a global grid split across the
+// ranks (MPI Cartesian decomposition, halo exchange every step), on the host through Kokkos
+// or on the bound GPU through CUDA. Validated against the exact discrete solution; its rate
+// is compared with the memory-bandwidth bound from a short triad measured in the same test.
+#include "kernels/common/placement.hpp"
+#include "kernels/common/statistics.hpp"
+#include "kernels/stencil/halo_exchange.hpp"
+#include "kernels/stencil/stencil_backend.hpp"
+#include "kernels/stencil/stencil_geometry.hpp"
+#include "kernels/stencil/stencil_update.hpp"
+#include "kernels/stencil/stencil_validation.hpp"
+#include "kernels/common/gpu_facts.hpp"
+#include "kernels/stream/stream_run.hpp"
+
+#include "core/clock.hpp"
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+#include "core/run_context.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <thread>
+
+namespace shakedown::kernels {
+namespace {
+
+constexpr std::int64_t host_local_n = 160;   // 2 fields of 33 MiB per rank: beyond a core's cache share
+constexpr std::int64_t gpu_local_n = 1024;   // 2 fields of 8 GiB: halo traffic small beside the sweep
+constexpr std::int64_t host_triad_mib = 64;
+constexpr std::int64_t gpu_triad_mib = 2048;
+
+std::int64_t positive_or_default(const RunContext& ctx, const char* name, std::int64_t fallback) {
+    const std::int64_t value = ctx.params().integer(name);
+    if (value < 0) throw InputError(fmt::format("stencil3d: {} must be positive (0 = automatic), not {}", name, value));
+    return value == 0 ? fallback : value;
+}
+
+struct BandwidthBound {
+    double triad_gbs = 0.0;
+    std::string failure;
+};
+
+// The short triad (with the other STREAM kernels, so its arrays validate) on the same device.
+BandwidthBound measure_bound(const RunContext& ctx, Placement placement) {
+    const std::int64_t mib =
+        positive_or_default(ctx, "triad_mib", placement == Placement::gpu ? gpu_triad_mib : host_triad_mib);
+    StreamRunOptions options;
+    options.elements = static_cast<std::size_t>(mib) * 1024 * 1024 / sizeof(double);
+    options.repetitions = positive_or_default(ctx, "triad_repetitions", 3);
+    auto backend = placement == Placement::gpu ? make_cuda_stream(options.elements, *usable_gpu(ctx))
+                                               : make_host_stream(options.elements);
+    const StreamMeasurement measured = measure_stream(*backend, options, ctx.comm());
+    return {spread_of(measured.gbs.at(StreamKernel::triad)).median, measured.failure};
+}
+
+class Stencil3dTest final : public Test {
+public:
+    std::string_view key() const override { return "stencil3d"; }
+    std::string_view description() const override {
+        return "7-point 3-D Jacobi with MPI halo exchange (Kokkos host / CUDA GPU), exact-solution validated, vs triad bound";
+    }
+    std::vector<std::string> suites() const override { return {"quick", "full"}; }
+    std::vector<ParamSpec> parameters() const override {
+        return {
+            {"device", ParamKind::text, std::string("auto"), "auto (GPU when one is bound), host or gpu"},
+            {"global_n", ParamKind::integer, std::int64_t{0}, "cells per side of the global cube; 0 = local_n per rank"},
+            {"local_n", ParamKind::integer, std::int64_t{0}, "cells per side per rank when global_n is 0; 0 = 160 host, 1024 GPU"},
+            {"steps", ParamKind::integer, std::int64_t{0}, "timed Jacobi steps; 0 = 20 in quick, else 100"},
+            {"triad_mib", ParamKind::integer, std::int64_t{0}, "MiB per array of the bound's triad; 0 = 64 host, 2048 GPU"},
+            {"triad_repetitions", ParamKind::integer, std::int64_t{3}, "repetitions of the bound's STREAM run"},
+        };
+    }
+    std::optional<std::string> waiver(const RunContext& ctx) const override {
+        const std::string& device = ctx.params().text("device");
+        if (auto gpu_waiver = gpu_request_waiver(ctx, device)) return gpu_waiver;
+        const bool runs_on_host = device == "host" || (device == "auto" && !usable_gpu(ctx));
+        if (runs_on_host && !kokkos_kernels_built()) return std::string("built without Kokkos (host stencil needs Kokkos)");
+        return std::nullopt;
+    }
+
+    TestResult run(const RunContext& ctx) const override {
+        const Placement placement = choose_placement(ctx, ctx.params().text("device"));
+        const std::int64_t steps = positive_or_default(ctx, "steps", ctx.config().suite == "quick" ? 20 : 100);
+        const std::int64_t global_n = ctx.params().integer("global_n");
+        if (global_n < 0) throw InputError(fmt::format("stencil3d: global_n must be positive (0 = automatic), not {}", global_n));
+        const std::int64_t local_n =
+            positive_or_default(ctx, "local_n", placement == Placement::gpu ? gpu_local_n : host_local_n);
+
+        std::array<int, 3> dims{};
+        MPI_Dims_create(ctx.size(), 3, dims.data());
+        std::array<std::size_t, 3> global{};
+        for (int d = 0; d < 3; ++d)
+            global[d] = static_cast<std::size_t>(global_n > 0 ? global_n : local_n * dims[d]);
+        const StencilGeometry geometry(ctx.comm(), global);
+        check_memory(ctx, placement, geometry);
+
+        const BandwidthBound bound = measure_bound(ctx, placement);
+
+        auto backend = placement == Placement::gpu ? make_cuda_stencil(geometry.local(), *usable_gpu(ctx))
+                                                   : make_host_stencil(geometry.local());
+        backend->load(geometry.initial_field());
+        HaloExchange halos(geometry);
+
+        TestResult result;
+        result.samples = SampleTable({{"step", "count"}, {"halo_seconds", "s"}, {"compute_seconds", "s"}, {"gcells_per_s", "Gcell/s"}});
+        double halo_total = 0.0, compute_total = 0.0;
+        MPI_Barrier(geometry.cart());
+        for (std::int64_t step = 0; step < steps; ++step) {
+            const Stopwatch halo_watch;
+            halos.exchange(*backend);
+            const double halo_s = halo_watch.seconds();
+            const Stopwatch compute_watch;
+            backend->step();
+            if (const double delay = ctx.faults().delay_s(); delay > 0.0)  // planted slowness
+                std::this_thread::sleep_for(std::chrono::duration<double>(delay));
+            const double compute_s = compute_watch.seconds();
+            halo_total += halo_s;
+            compute_total += compute_s;
+            result.samples.add_row({static_cast<double>(step), halo_s, compute_s,
+                                    static_cast<double>(geometry.local_cells()) / (halo_s + compute_s) * 1e-9});
+        }
+
+        if (ctx.faults().corrupt()) {
+            const auto& local = geometry.local();
+            backend->corrupt(local[0] / 2 + 1, local[1] / 2 + 1, local[2] / 2 + 1);
+        }
+        const StencilError error = stencil_error(geometry, backend->field(), steps);
+        const double tolerance = stencil_tolerance(steps);
+        if (!(error.max_relative <= tolerance)) result.fail("stencil3d diverged from the exact solution: " + describe_failure(error, tolerance));
+        if (!bound.failure.empty()) result.fail("bandwidth reference (STREAM) failed validation: " + bound.failure);
+
+        const double total = halo_total + compute_total;
+        const double gcells = static_cast<double>(geometry.local_cells()) * static_cast<double>(steps) / total * 1e-9;
+        const double effective_gbs = gcells * stencil_bytes_per_cell;
+        const double bound_gcells = bound.triad_gbs / stencil_bytes_per_cell;
+        result.add_metric("stencil3d.gcells_per_s", "Gcell/s", gcells, Better::higher, bound_gcells);
+        result.add_metric("stencil3d.effective_gbs", "GB/s", effective_gbs, Better::higher, bound.triad_gbs);
+        result.add_metric("stencil3d.halo_time_share", "fraction", halo_total / total, Better::lower);
+        result.add_metric("stencil3d.bandwidth_bound_fraction", "fraction", effective_gbs / bound.triad_gbs, Better::higher, 1.0);
+        result.add_metric("stencil3d.max_rel_error", "1", error.max_relative, Better::lower);
+
+        result.parameters["device"] = std::string(to_string(placement));
+        result.parameters["backend"] = backend->name();
+        result.parameters["global_cells"] = fmt::format("{}x{}x{}", global[0], global[1], global[2]);
+        result.parameters["decomposition"] = fmt::format("{}x{}x{}", geometry.dims()[0], geometry.dims()[1], geometry.dims()[2]);
+        result.parameters["local_cells"] = fmt::format("{}x{}x{}", geometry.local()[0], geometry.local()[1], geometry.local()[2]);
+        result.parameters["steps_used"] = std::to_string(steps);
+        result.parameters["bytes_per_cell"] = fmt::format("{}", stencil_bytes_per_cell);
+        result.parameters["triad_gbs"] = fmt::format("{:.17g}", bound.triad_gbs);
+        result.parameters["max_rel_error"] = fmt::format("{:.17g}", error.max_relative);
+        result.parameters["tolerance"] = fmt::format("{:.3g}", tolerance);
+        return result;
+    }
+
+private:
+    static void check_memory(const RunContext& ctx, Placement placement, const StencilGeometry& geometry) {
+        double field_bytes = sizeof(double);  // in floating point: an absurd size must not wrap around
+        for (const std::size_t extent : geometry.local()) field_bytes *= static_cast<double>(extent + 2);
+        if (placement == Placement::gpu) {
+            const auto facts = query_gpu_facts(*usable_gpu(ctx));
+            if (2.0 * field_bytes > 0.8 * static_cast<double>(facts.memory_bytes))
+                throw InputError(fmt::format("stencil3d: two fields of {:.1f} GiB do not fit on {} ({:.1f} GiB)",
+                                             field_bytes / 1073741824.0, facts.name, facts.memory_bytes / 1073741824.0));
+        }
+        // Host: the device fields (on the host path) plus the initial and read-back copies.
+        const double share = static_cast<double>(host_memory_bytes(ctx)) / ctx.session().identity().local_size;
+        const double needed = (placement == Placement::gpu ? 2.0 : 4.0) * field_bytes;
+        if (needed > 0.5 * share)
+            throw InputError(fmt::format("stencil3d: {:.1f} GiB of fields per rank exceed half of this rank's {:.1f} GiB",
+                                         needed / 1073741824.0, share / 1073741824.0));
+    }
+};
+
+SHAKEDOWN_REGISTER_TEST(Stencil3dTest);
+
+}  // namespace
+}  // namespace shakedown::kernels

@@ -1,0 +1,110 @@
+// `stencil3d` through the driver's path on 1, 2 and 4 ranks: the same global problem on
+// every decomposition gives the same answer as a serial reference, within the analytic
+// tolerance; a planted corruption fails naming the cell; bad sizes are clear errors.
+#include "kernel_test_support.hpp"
+#include "support/run_test.hpp"
+
+#include "kernels/stencil/stencil_geometry.hpp"
+#include "kernels/stencil/stencil_update.hpp"
+#include "kernels/stencil/stencil_validation.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+namespace shakedown::testing {
+namespace {
+
+using kernels::StencilGeometry;
+
+constexpr std::size_t global_n = 23;  // prime: every split has a remainder
+constexpr std::int64_t steps = 10;
+const std::string small = fmt::format(
+    "params: {{stencil3d: {{device: host, global_n: {}, steps: {}, triad_mib: 1, triad_repetitions: 2}}}}\n", global_n, steps);
+
+// The same problem on one rank with plain loops: what every decomposition must reproduce.
+double serial_reference_error() {
+    const StencilGeometry serial(MPI_COMM_SELF, {global_n, global_n, global_n});
+    std::vector<double> u = serial.initial_field(), v = u;
+    for (std::int64_t step = 0; step < steps; ++step) {
+        for (std::size_t k = 1; k <= global_n; ++k)
+            for (std::size_t j = 1; j <= global_n; ++j)
+                for (std::size_t i = 1; i <= global_n; ++i)
+                    v[serial.index(i, j, k)] = kernels::jacobi_update(
+                        u[serial.index(i, j, k)], u[serial.index(i - 1, j, k)], u[serial.index(i + 1, j, k)],
+                        u[serial.index(i, j - 1, k)], u[serial.index(i, j + 1, k)], u[serial.index(i, j, k - 1)],
+                        u[serial.index(i, j, k + 1)]);
+        std::swap(u, v);
+    }
+    return kernels::stencil_error(serial, u, steps).max_relative;
+}
+
+TEST(Stencil3d, EveryDecompositionMatchesTheSerialReferenceAndTheExactSolution) {
+    const TestResult result = run_registered_test("stencil3d", small);
+    ASSERT_EQ(result.status, Status::pass) << result.reason;
+    const std::map<int, std::string> decompositions = {{1, "1x1x1"}, {2, "2x1x1"}, {4, "2x2x1"}};
+    EXPECT_EQ(result.parameters.at("decomposition"), decompositions.at(world_size()));
+    EXPECT_EQ(result.parameters.at("global_cells"), "23x23x23");
+
+    const double error = std::stod(result.parameters.at("max_rel_error"));
+    EXPECT_LE(error, kernels::stencil_tolerance(steps));
+    // Same operations in the same order on every decomposition: the same answer.
+    EXPECT_NEAR(error, serial_reference_error(), 1e-15);
+    EXPECT_DOUBLE_EQ(find_metric(result, "stencil3d.max_rel_error")->value, error);
+}
+
+TEST(Stencil3d, RatesAreSaneAndCarryTheTriadBound) {
+    const TestResult result = run_registered_test("stencil3d", small);
+    ASSERT_EQ(result.status, Status::pass) << result.reason;
+    const auto gcells = find_metric(result, "stencil3d.gcells_per_s");
+    const auto gbs = find_metric(result, "stencil3d.effective_gbs");
+    const auto halo = find_metric(result, "stencil3d.halo_time_share");
+    const auto bound = find_metric(result, "stencil3d.bandwidth_bound_fraction");
+    ASSERT_TRUE(gcells && gbs && halo && bound);
+    EXPECT_GT(gcells->value, 1e-4);
+    EXPECT_LT(gcells->value, 100.0);
+    EXPECT_DOUBLE_EQ(gbs->value, gcells->value * kernels::stencil_bytes_per_cell);
+    ASSERT_TRUE(gbs->nominal);
+    EXPECT_DOUBLE_EQ(*gbs->nominal, std::stod(result.parameters.at("triad_gbs")));
+    EXPECT_NEAR(bound->value, gbs->value / *gbs->nominal, 1e-12);
+    EXPECT_GE(halo->value, 0.0);
+    EXPECT_LE(halo->value, 1.0);
+    if (world_size() == 1) EXPECT_LT(halo->value, 0.05);  // no neighbours, nothing to exchange
+    EXPECT_EQ(result.samples.size(), static_cast<std::size_t>(steps));
+}
+
+TEST(Stencil3d, PlantedCorruptionFailsEveryRankNamingTheCell) {
+    // The cell rank 0 corrupts: the middle of its block, in global indices.
+    const StencilGeometry geometry(MPI_COMM_WORLD, {global_n, global_n, global_n});
+    std::array<unsigned long, 3> cell{};
+    for (int d = 0; d < 3; ++d) cell[d] = geometry.offset()[d] + geometry.local()[d] / 2 + 1;
+    MPI_Bcast(cell.data(), 3, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);
+
+    const TestResult result = run_registered_test("stencil3d", small + "faults: [{kind: corrupt, test: stencil3d, rank: 0}]\n");
+    ASSERT_EQ(result.status, Status::fail);  // one global field: every rank sees it is wrong
+    const std::string named = fmt::format("cell ({}, {}, {}) on rank 0 =", cell[0], cell[1], cell[2]);
+    EXPECT_NE(result.reason.find(named), std::string::npos) << result.reason << "\nwanted: " << named;
+    EXPECT_NE(result.reason.find("> tolerance"), std::string::npos) << result.reason;
+}
+
+TEST(Stencil3d, ImpossibleSizesAreClearErrors) {
+    const auto negative = run_registered_test("stencil3d", "params: {stencil3d: {device: host, global_n: -3}}\n");
+    EXPECT_EQ(negative.status, Status::error);
+    EXPECT_NE(negative.reason.find("global_n must be positive"), std::string::npos) << negative.reason;
+    const auto huge = run_registered_test("stencil3d", "params: {stencil3d: {device: host, local_n: 1000000}}\n");
+    EXPECT_EQ(huge.status, Status::error);
+    EXPECT_NE(huge.reason.find("exceed half"), std::string::npos) << huge.reason;
+    if (world_size() > 1) {
+        const auto too_small = run_registered_test("stencil3d", "params: {stencil3d: {device: host, global_n: 1}}\n");
+        EXPECT_EQ(too_small.status, Status::error);
+        EXPECT_NE(too_small.reason.find("cannot be split"), std::string::npos) << too_small.reason;
+    }
+}
+
+TEST(Stencil3d, GpuRequestWaivesWithoutCudaDevice) {
+    const TestResult result = run_registered_test("stencil3d", "params: {stencil3d: {device: gpu}}\n");
+    EXPECT_EQ(result.status, Status::waived);
+    EXPECT_EQ(result.reason, "no CUDA device");
+}
+
+}  // namespace
+}  // namespace shakedown::testing

@@ -1,0 +1,89 @@
+// gpu_aware_mpi: ping-pong between GPU buffers through a CUDA-aware MPI library, between the
+// node-local pair and node leaders, every payload validated. Waived with the library's own
+// answer when it is not CUDA-aware.
+#include "core/registry.hpp"
+#include "core/run_context.hpp"
+#include "mpi/cuda/device_message_buffer.hpp"
+#include "mpi/gpu_aware_mpi_waiver.hpp"
+#include "mpi/pairs.hpp"
+#include "mpi/pingpong.hpp"
+#include "mpi/sizes.hpp"
+#include "mpi/statistics.hpp"
+
+#include <fmt/format.h>
+
+namespace shakedown::mpi {
+namespace {
+
+class GpuAwareMpi final : public Test {
+public:
+    std::string_view key() const override { return "gpu_aware_mpi"; }
+    std::string_view description() const override {
+        return "MPI ping-pong from GPU memory (CUDA-aware MPI): latency and bandwidth, validated";
+    }
+    std::vector<std::string> suites() const override { return {"full"}; }
+
+    std::vector<ParamSpec> parameters() const override {
+        auto specs = iteration_parameters(IterationCounts{{10, 1000}, {5, 100}});
+        specs.push_back({"sizes", ParamKind::text, std::string("8,65536,4194304,67108864"), "message sizes in bytes"});
+        return specs;
+    }
+
+    std::optional<std::string> waiver(const RunContext& ctx) const override { return gpu_aware_mpi_waiver(ctx, true); }
+
+    TestResult run(const RunContext& ctx) const override {
+        const auto sizes = parse_size_list(ctx.params().text("sizes"), "sizes");
+        const auto counts = iteration_counts(ctx.params());
+        SHAKEDOWN_CUDA(cudaSetDevice(*ctx.session().gpu()));
+        const auto placement = gather_placement(ctx.comm(), ctx.session());
+        const auto rounds = local_then_ring_rounds(placement);
+
+        TestResult result;
+        result.parameters["pairs_run"] = describe_rounds(rounds, placement);
+        result.samples = SampleTable({{"size", "B"},
+                                      {"peer", "rank"},
+                                      {"intra_node", "flag"},
+                                      {"latency_min_us", "us"},
+                                      {"latency_median_us", "us"},
+                                      {"latency_p99_us", "us"},
+                                      {"bandwidth_gbs", "GB/s"}});
+        std::optional<double> smallest_latency_us, largest_bandwidth_gbs;
+        for (const auto& round : rounds) {
+            if (const auto role = role_in(round, ctx.rank())) {
+                for (const auto bytes : sizes) {
+                    DeviceMessageBuffer send(role->initiator ? bytes : 0), receive(bytes);
+                    const PingPongSpec spec{bytes, counts.for_size(bytes), ctx.faults().delay_s(), ctx.faults().corrupt()};
+                    const auto outcome = ping_pong(ctx.comm(), role->peer, role->initiator, spec, send, receive);
+                    if (outcome.mismatch)
+                        result.fail(outcome.mismatch->describe(placement[role->pair.first].world_rank,
+                                                               placement[role->pair.second].world_rank,
+                                                               placement[outcome.mismatch->detected_by].world_rank));
+                    std::vector<double> micros;
+                    for (const double s : outcome.half_round_trip_s) micros.push_back(s * 1e6);
+                    const auto latency = summarize(micros);
+                    const double bandwidth = latency.median > 0 ? static_cast<double>(bytes) / latency.median / 1e3 : 0.0;
+                    result.samples.add_row({static_cast<double>(bytes),
+                                            static_cast<double>(placement[role->peer].world_rank),
+                                            role->pair.intra_node ? 1.0 : 0.0, latency.min, latency.median, latency.p99,
+                                            bandwidth});
+                    if (bytes == sizes.front())
+                        smallest_latency_us = std::max(smallest_latency_us.value_or(0.0), latency.median);
+                    if (bytes == sizes.back())
+                        largest_bandwidth_gbs = std::min(largest_bandwidth_gbs.value_or(bandwidth), bandwidth);
+                }
+            }
+            MPI_Barrier(ctx.comm());
+        }
+        if (smallest_latency_us)
+            result.add_metric("gpu_aware_mpi.latency_us", "us", *smallest_latency_us, Better::lower);
+        if (largest_bandwidth_gbs)
+            result.add_metric("gpu_aware_mpi.bandwidth_gbs", "GB/s", *largest_bandwidth_gbs, Better::higher);
+        return result;
+    }
+};
+
+}  // namespace
+
+SHAKEDOWN_REGISTER_TEST(GpuAwareMpi);
+
+}  // namespace shakedown::mpi

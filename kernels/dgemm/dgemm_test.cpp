@@ -6,6 +6,7 @@
 #include "kernels/common/matrix_fill.hpp"
 #include "kernels/common/placement.hpp"
 #include "kernels/common/statistics.hpp"
+#include "kernels/dgemm/blas_threads.hpp"
 #include "kernels/dgemm/dgemm_backend.hpp"
 #include "kernels/dgemm/gemm_checksum.hpp"
 
@@ -46,24 +47,42 @@ std::size_t largest_n_for(std::uint64_t bytes) {
     return static_cast<std::size_t>(std::sqrt(static_cast<double>(bytes) / (3.0 * sizeof(double))));
 }
 
-// Picks n from a probe: the rate at a small size predicts the size at which one
-// repetition lasts `target_s` (a larger size only runs closer to the peak). All ranks
-// use the largest choice, so every repetition on every rank lasts at least that long.
-std::size_t automatic_n(const RunContext& ctx, Placement placement, double target_s, std::size_t limit) {
-    const std::size_t probe_n = std::min<std::size_t>(placement == Placement::gpu ? 4096 : 256, limit);
-    auto probe = make_backend(ctx, placement, probe_n);
-    probe->load(random_matrix(seed_a, probe_n, probe_n), random_matrix(seed_b, probe_n, probe_n));
-    double best = probe->run_timed();
-    best = std::min(best, probe->run_timed());
-    const double rate = 2.0 * std::pow(static_cast<double>(probe_n), 3) / best;
-    const std::size_t granule = placement == Placement::gpu ? 256 : 64;
-    auto n = static_cast<std::size_t>(std::cbrt(1.25 * target_s * rate / 2.0));
-    n = (n + granule - 1) / granule * granule;
-    if (placement == Placement::gpu) n = std::max<std::size_t>(n, 8192);  // cuBLAS reaches its peak from here
-    n = std::max(n, probe_n);
+// Predicts the order at which one repetition lasts `target_s` from a timing at order n
+// (aiming 25 % above, so noise does not land it below), rounded to the granule.
+std::size_t predict_n(std::size_t n, double seconds, double target_s, std::size_t granule) {
+    const double rate = 2.0 * std::pow(static_cast<double>(n), 3) / seconds;
+    const auto predicted = static_cast<std::size_t>(std::cbrt(1.25 * target_s * rate / 2.0));
+    return std::max<std::size_t>(granule, (predicted + granule - 1) / granule * granule);
+}
+
+std::size_t agreed_max(std::size_t n, MPI_Comm comm) {
     unsigned long long mine = n, agreed = 0;
-    MPI_Allreduce(&mine, &agreed, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, ctx.comm());
-    return std::min(static_cast<std::size_t>(agreed), limit / granule * granule);
+    MPI_Allreduce(&mine, &agreed, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+    return static_cast<std::size_t>(agreed);
+}
+
+double timed_once(const RunContext& ctx, Placement placement, std::size_t n) {
+    auto backend = make_backend(ctx, placement, n);
+    backend->load(random_matrix(seed_a, n, n), random_matrix(seed_b, n, n));
+    backend->run_timed();  // first call: library and thread start-up
+    return backend->run_timed();
+}
+
+// Picks n from a small probe; on the host a second round at the predicted size corrects
+// the prediction (a small probe runs from cache and overestimates the rate; on a GPU it
+// underestimates it, which only errs long). All ranks
+// use the largest choice, so every repetition on every rank lasts at least the target.
+std::size_t automatic_n(const RunContext& ctx, Placement placement, double target_s, std::size_t limit) {
+    const std::size_t granule = placement == Placement::gpu ? 256 : 64;
+    const std::size_t floor_n = placement == Placement::gpu ? 8192 : 0;  // cuBLAS reaches its peak from 8192
+    limit = std::max(granule, limit / granule * granule);
+    std::size_t n = std::min<std::size_t>(placement == Placement::gpu ? 4096 : 256, limit);
+    const int rounds = placement == Placement::gpu ? 1 : 2;
+    for (int round = 0; round < rounds; ++round) {
+        const std::size_t next = std::clamp(predict_n(n, timed_once(ctx, placement, n), target_s, granule), std::min(floor_n, limit), limit);
+        n = agreed_max(next, ctx.comm());
+    }
+    return n;
 }
 
 struct DgemmNominal {
@@ -84,6 +103,13 @@ DgemmNominal nominal_for(const RunContext& ctx, Placement placement) {
     const CpuNominal cpu = derive_cpu_nominal(ctx.inventory());
     if (!cpu.node_gflops) return {std::nullopt, "unknown", cpu.explanation};
     return {*cpu.node_gflops * 1e-3 / local, "derived", cpu.explanation + ", shared by the node's ranks"};
+}
+
+int blas_thread_share(const RunContext& ctx) {
+    const auto& inventory = ctx.inventory();
+    int cores = inventory.contains("cpu") ? inventory["cpu"].value("cores", 0) : 0;
+    if (cores <= 0) cores = static_cast<int>(std::thread::hardware_concurrency());
+    return std::max(1, cores / ctx.session().identity().local_size);
 }
 
 std::string inventory_text(const nlohmann::json& inventory, const char* section, const char* field) {
@@ -130,6 +156,10 @@ public:
         if (repetitions < 0) throw InputError(fmt::format("dgemm_fp64: repetitions must be positive (0 = automatic), not {}", repetitions));
         if (repetitions == 0) repetitions = ctx.config().suite == "quick" ? 5 : 10;
 
+        // One rank per core: OpenBLAS gets this rank's share of the node's cores.
+        std::optional<BlasThreadShare> blas_threads;
+        if (placement == Placement::host) blas_threads.emplace(blas_thread_share(ctx));
+
         const std::size_t n = requested_n > 0 ? static_cast<std::size_t>(requested_n)
                                               : automatic_n(ctx, placement, target_s, limit);
         const std::vector<double> a = random_matrix(seed_a, n, n);
@@ -172,6 +202,9 @@ public:
         if (placement == Placement::host) {
             result.parameters["blas_library"] = inventory_text(ctx.inventory(), "blas", "library");
             result.parameters["openblas_core"] = inventory_text(ctx.inventory(), "blas", "openblas_core");
+            result.parameters["openblas_core_in_use"] = BlasThreadShare::openblas_core().value_or("not OpenBLAS");
+            result.parameters["blas_threads"] =
+                blas_threads->threads() ? std::to_string(*blas_threads->threads()) : std::string("not OpenBLAS");
         }
         return result;
     }

@@ -25,7 +25,7 @@
 namespace shakedown::kernels {
 namespace {
 
-constexpr std::int64_t host_local_n = 160;   // 2 fields of 33 MiB per rank: beyond a core's cache share
+constexpr std::int64_t host_local_n = 128;   // 2 fields of 17 MiB per rank: beyond a core's cache share
 constexpr std::int64_t gpu_local_n = 1024;   // 2 fields of 8 GiB: halo traffic small beside the sweep
 constexpr std::int64_t host_triad_mib = 64;
 constexpr std::int64_t gpu_triad_mib = 2048;
@@ -65,7 +65,7 @@ public:
         return {
             {"device", ParamKind::text, std::string("auto"), "auto (GPU when one is bound), host or gpu"},
             {"global_n", ParamKind::integer, std::int64_t{0}, "cells per side of the global cube; 0 = local_n per rank"},
-            {"local_n", ParamKind::integer, std::int64_t{0}, "cells per side per rank when global_n is 0; 0 = 160 host, 1024 GPU"},
+            {"local_n", ParamKind::integer, std::int64_t{0}, "cells per side per rank when global_n is 0; 0 = 128 host, 1024 GPU"},
             {"steps", ParamKind::integer, std::int64_t{0}, "timed Jacobi steps; 0 = 20 in quick, else 100"},
             {"triad_mib", ParamKind::integer, std::int64_t{0}, "MiB per array of the bound's triad; 0 = 64 host, 2048 GPU"},
             {"triad_repetitions", ParamKind::integer, std::int64_t{3}, "repetitions of the bound's STREAM run"},

@@ -78,19 +78,3 @@ TEST(Stream, GpuRequestWaivesWithoutCudaDevice) {
 
 }  // namespace
 }  // namespace shakedown::testing
-
-namespace shakedown::testing {
-namespace {
-
-// Manual check of the quick suite's defaults (64 MiB arrays): run with
-// --gtest_also_run_disabled_tests --gtest_filter='*DefaultSize*'.
-TEST(Stream, DISABLED_DefaultSizeHostRun) {
-    const TestResult result = run_registered_test("stream", "params: {stream: {device: host}}\n");
-    ASSERT_EQ(result.status, Status::pass) << result.reason;
-    for (const auto& metric : result.metrics)
-        std::printf("rank %d %s = %.2f %s\n", world_rank(), metric.name.c_str(), metric.value, metric.unit.c_str());
-    std::printf("rank %d took %.2f s\n", world_rank(), result.end_utc - result.start_utc);
-}
-
-}  // namespace
-}  // namespace shakedown::testing

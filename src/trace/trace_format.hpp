@@ -7,12 +7,21 @@
 #include <nlohmann/json.hpp>
 
 #include <map>
+#include <optional>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace shakedown {
 
 inline constexpr const char* trace_schema_version = "1.0";
+
+// A trace that cannot be written or read: one line naming the file and what is wrong.
+class TraceError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
 
 enum class TraceStatus { running, complete, aborted };
 std::string_view to_string(TraceStatus status);

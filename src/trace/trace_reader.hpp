@@ -6,21 +6,19 @@
 #include "trace/trace_format.hpp"
 
 #include <filesystem>
-#include <stdexcept>
 
 namespace shakedown {
-
-class TraceError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
 
 struct TraceReadOptions {
     bool samples = true;    // /tests/<key>/samples (the analyzer's summary needs only metrics)
     bool telemetry = true;  // /telemetry/*
     bool inventory = true;  // /inventory
+    bool config = true;     // /config (the resolved YAML text)
+    bool events = true;     // /events
 };
 
+// With every option false it reads only the root attributes, /tests/<key> attributes and
+// parameters and the metrics tables: what the analyzer needs from thousands of files.
 Trace read_trace(const std::filesystem::path& path, const TraceReadOptions& options = {});
 
 }  // namespace shakedown

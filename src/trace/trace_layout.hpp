@@ -1,0 +1,36 @@
+// Names of the trace's groups, datasets and attributes: one table shared by the writer and
+// the reader, so both always agree. docs/trace-format.md describes each one.
+#pragma once
+
+namespace shakedown::trace_layout {
+
+// root attributes
+inline constexpr const char* schema_version = "schema_version";
+inline constexpr const char* shakedown_version = "shakedown_version";
+inline constexpr const char* run_id = "run_id";
+inline constexpr const char* rank = "rank";
+inline constexpr const char* world_size = "world_size";
+inline constexpr const char* node = "node";
+inline constexpr const char* local_rank = "local_rank";
+inline constexpr const char* status = "status";
+// Times are float64 seconds since the Unix epoch (UTC); the *_iso twin is the same instant
+// as ISO 8601 text for people reading h5dump. The reader uses the float64 one.
+inline constexpr const char* start_utc = "start_utc";
+inline constexpr const char* start_utc_iso = "start_utc_iso";
+inline constexpr const char* end_utc = "end_utc";
+inline constexpr const char* end_utc_iso = "end_utc_iso";
+
+// root members
+inline constexpr const char* config = "config";        // scalar string dataset: the resolved YAML
+inline constexpr const char* inventory = "inventory";  // group: JSON mapped onto HDF5
+inline constexpr const char* tests = "tests";          // group: one group per test, in run order
+inline constexpr const char* telemetry = "telemetry";  // group: one extendable table per device
+inline constexpr const char* events = "events";        // extendable table
+
+// /tests/<key> members and attributes (besides status, reason and the times above)
+inline constexpr const char* reason = "reason";
+inline constexpr const char* parameters = "parameters";  // group: one string attribute per parameter
+inline constexpr const char* metrics = "metrics";
+inline constexpr const char* samples = "samples";
+
+}  // namespace shakedown::trace_layout

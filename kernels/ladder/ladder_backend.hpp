@@ -1,0 +1,33 @@
+// One rung of the GEMM ladder on the bound GPU: random inputs rounded to the rung's type,
+// warm-up, timed repetitions of C = A^T B through cuBLASLt (TN layout: required for FP8 on
+// Hopper, used for every rung so they compare), then sampled entries checked against an
+// FP64 host reference.
+#pragma once
+
+#include "kernels/ladder/ladder_precisions.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace shakedown::kernels {
+
+struct LadderRunOptions {
+    std::size_t n = 8192;        // m = n = k
+    std::int64_t warmup = 2;
+    std::int64_t repetitions = 10;
+    std::size_t samples = 256;   // entries of C validated
+    bool corrupt = false;        // planted: overwrite one sampled entry of C before validation
+};
+
+struct LadderRunResult {
+    std::vector<double> seconds;  // per timed repetition
+    std::string failure;          // empty when every sampled entry is within tolerance
+    double worst_error = 0.0;     // worst |error| / (tolerance * sum|ab|) over the samples
+};
+
+// Throws std::runtime_error (CUDA/cuBLAS failure, or no CUDA in this build).
+LadderRunResult run_ladder_rung(LadderPrecision precision, const LadderRunOptions& options, int device);
+
+}  // namespace shakedown::kernels

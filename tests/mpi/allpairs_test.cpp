@@ -44,9 +44,11 @@ TEST(AllPairs, MatrixIsCompleteAndValidated) {
 
 TEST(AllPairs, SlowRankIsInEveryOneOfTheWorstLinks) {
     const int slow = world_size() - 1;
+    // Medians of a few iterations and a delay far above a loaded machine's scheduling noise.
     const auto result = run_registered_test(
-        "allpairs", tiny_allpairs + "faults: [{kind: delay, test: allpairs, rank: " + std::to_string(slow) +
-                        ", seconds: 0.02}]\n");
+        "allpairs", "params: {allpairs: {latency_iterations: 5, latency_warmup: 1, bandwidth_bytes: 65536, "
+                    "bandwidth_window: 4, bandwidth_iterations: 3, bandwidth_warmup: 1}}\n"
+                    "faults: [{kind: delay, test: allpairs, rank: " + std::to_string(slow) + ", seconds: 0.05}]\n");
     EXPECT_EQ(result.status, Status::pass) << result.reason;
 
     // The slow rank's own links are all slow: its links' median is the lowest of all ranks.

@@ -1,7 +1,12 @@
 #include "mpi/nccl/nccl_ops.hpp"
 
+#include "core/errors.hpp"
+
 #include "mpi/cuda/cuda_check.hpp"
 #include "mpi/nccl/nccl_check.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -32,6 +37,28 @@ const NcclOp* find_nccl_op(std::string_view name) {
     for (const auto& op : nccl_ops())
         if (op.name == name) return &op;
     return nullptr;
+}
+
+std::vector<const NcclOp*> parse_nccl_op_list(const std::string& text) {
+    std::vector<const NcclOp*> ops;
+    std::string_view rest = text;
+    while (!rest.empty()) {
+        const auto comma = rest.find(',');
+        auto item = rest.substr(0, comma);
+        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+        while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+        while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+        const auto* op = find_nccl_op(item);
+        if (op == nullptr) {
+            std::vector<std::string_view> known;
+            for (const auto& o : nccl_ops()) known.push_back(o.name);
+            throw InputError(fmt::format("unknown collective '{}' in parameter 'collectives' (known: {})", item,
+                                         fmt::join(known, ", ")));
+        }
+        ops.push_back(op);
+    }
+    if (ops.empty()) throw InputError("parameter 'collectives' names no collective");
+    return ops;
 }
 
 NcclLayout nccl_layout(NcclOpKind kind, std::size_t bytes, int ranks) {

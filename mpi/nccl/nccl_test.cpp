@@ -36,28 +36,6 @@ constexpr std::size_t full_max_bytes = std::size_t{8} << 30;
 const std::map<std::size_t, std::string_view> reference_sizes = {
     {8 * mib, "8mib"}, {512 * mib, "512mib"}, {std::size_t{8} << 30, "8gib"}};
 
-std::vector<const NcclOp*> parse_ops(const std::string& text) {
-    std::vector<const NcclOp*> ops;
-    std::string_view rest = text;
-    while (!rest.empty()) {
-        const auto comma = rest.find(',');
-        auto item = rest.substr(0, comma);
-        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-        while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-        while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-        const auto* op = find_nccl_op(item);
-        if (op == nullptr) {
-            std::vector<std::string_view> known;
-            for (const auto& o : nccl_ops()) known.push_back(o.name);
-            throw InputError(fmt::format("unknown collective '{}' in parameter 'collectives' (known: {})", item,
-                                         fmt::join(known, ", ")));
-        }
-        ops.push_back(op);
-    }
-    if (ops.empty()) throw InputError("parameter 'collectives' names no collective");
-    return ops;
-}
-
 // The NCCL_* variables the user set, for the record: results depend on them.
 std::string nccl_environment() {
     std::vector<std::string> set;
@@ -107,7 +85,7 @@ public:
 
     TestResult run(const RunContext& ctx) const override {
         const auto& p = ctx.params();
-        const auto ops = parse_ops(p.text("collectives"));
+        const auto ops = parse_nccl_op_list(p.text("collectives"));
         const auto max_bytes = p.integer("max_bytes") != 0 ? p.integer("max_bytes")
                                                             : static_cast<std::int64_t>(ctx.config().suite == "quick" && ctx.config().tests.empty()
                                                                                             ? quick_suite_max_bytes

@@ -1,4 +1,5 @@
 // NCCL buffer layouts and in-place placements (no GPU needed): sizes as nccl-tests counts them.
+#include "core/errors.hpp"
 #include "mpi/nccl/nccl_ops.hpp"
 
 #include <gtest/gtest.h>
@@ -51,6 +52,19 @@ TEST(NcclOps, BusFactorsAreNcclTests) {
     EXPECT_DOUBLE_EQ(find_nccl_op("reduce")->bus_factor(8), 1.0);
     EXPECT_DOUBLE_EQ(find_nccl_op("sendrecv")->bus_factor(8), 1.0);
     EXPECT_EQ(find_nccl_op("allreduce"), nullptr);
+}
+
+TEST(NcclOps, CollectiveListIsChecked) {
+    const auto ops = parse_nccl_op_list("all_reduce, sendrecv");
+    ASSERT_EQ(ops.size(), 2u);
+    EXPECT_EQ(ops[1]->name, "sendrecv");
+    try {
+        parse_nccl_op_list("all_reduce,allreduce");
+        FAIL() << "no InputError";
+    } catch (const InputError& error) {
+        EXPECT_STREQ(error.what(), "unknown collective 'allreduce' in parameter 'collectives' (known: all_reduce, "
+                                   "all_gather, reduce_scatter, alltoall, broadcast, reduce, sendrecv)");
+    }
 }
 
 }  // namespace

@@ -11,6 +11,7 @@ packages=(
   libibverbs-dev librdmacm-dev libucx-dev
   libhwloc-dev libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev libyaml-cpp-dev
+  slurm-wlm slurmctld slurmd slurm-client munge libpmix2 iproute2
   ${SHAKEDOWN_EXTRA_PACKAGES:-}
 )
 

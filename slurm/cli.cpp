@@ -62,6 +62,8 @@ void SlurmCommandLine::add_job_options(CLI::App& command) {
     command.add_option("--launcher-args", input_.launcher_args,
                        "extra words for srun/mpirun, split at spaces (e.g. \"--mca btl self,tcp\")");
     command.add_option("--run-args", input_.run_args, "extra words for `shakedown run`, split at spaces");
+    command.add_option("--analyzer-args", input_.analyzer_args,
+                       "extra words for shakedown-analyze, split at spaces (e.g. \"--thresholds /site/t.yaml\")");
     command.add_option("--config", input_.config_file, "YAML configuration passed to `shakedown run`");
     command.add_option("--shakedown", input_.shakedown_binary, "shakedown binary the job runs (default: this one)");
     command.add_option("--analyzer", input_.analyzer_binary,
@@ -86,6 +88,7 @@ JobOptions SlurmCommandLine::job_options() const {
     options.launcher = parse_launcher(in.launcher);
     options.launcher_args = split_words(in.launcher_args);
     options.run_args = split_words(in.run_args);
+    options.analyzer_args = split_words(in.analyzer_args);
     if (!in.config_file.empty()) {
         if (!std::filesystem::is_regular_file(in.config_file))
             throw InputError(fmt::format("--config '{}' is not a file", in.config_file));

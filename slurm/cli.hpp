@@ -39,6 +39,7 @@ private:
         std::string launcher = "srun";
         std::string launcher_args;
         std::string run_args;
+        std::string analyzer_args;
         std::string config_file;
         std::string shakedown_binary;
         std::string analyzer_binary;

@@ -204,8 +204,10 @@ JobSpec validate_job_options(const JobOptions& options) {
     job.launcher = options.launcher;
     require_plain_arguments(options.launcher_args, "--launcher-args");
     require_plain_arguments(options.run_args, "--run-args");
+    require_plain_arguments(options.analyzer_args, "--analyzer-args");
     job.launcher_args = options.launcher_args;
     job.run_args = options.run_args;
+    job.analyzer_args = options.analyzer_args;
     job.shakedown_binary = resolve_binary(options.shakedown_binary, "--shakedown");
     job.analyzer_binary = resolve_binary(options.analyzer_binary, "--analyzer");
     return job;
@@ -246,6 +248,7 @@ std::string render_job_script(const JobSpec& job) {
         {"OUT_PARENT", shell_quote(job.out_parent.string())},
         {"LAUNCHER", join_quoted(launcher_command(job))},
         {"RUN_ARGS", join_quoted(job.run_args)},
+        {"ANALYZER_ARGS", join_quoted(job.analyzer_args)},
     };
     // The body goes in first and everything is substituted once: values are never rescanned,
     // so text in a user's path or argument can never act as a placeholder.

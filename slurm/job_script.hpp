@@ -26,6 +26,7 @@ struct JobOptions {
     Launcher launcher = Launcher::srun;
     std::vector<std::string> launcher_args;  // added to srun/mpirun, e.g. {"--mca", "btl", "self,tcp"}
     std::vector<std::string> run_args;       // added to `shakedown run`, e.g. {"--config", "/abs/x.yaml"}
+    std::vector<std::string> analyzer_args;  // added to shakedown-analyze, e.g. {"--thresholds", "/abs/t.yaml"}
     std::filesystem::path shakedown_binary = "shakedown";
     std::filesystem::path analyzer_binary = "shakedown-analyze";
 };
@@ -44,6 +45,7 @@ struct JobSpec {
     Launcher launcher = Launcher::srun;
     std::vector<std::string> launcher_args;
     std::vector<std::string> run_args;
+    std::vector<std::string> analyzer_args;
     std::filesystem::path shakedown_binary;
     std::filesystem::path analyzer_binary;
 };

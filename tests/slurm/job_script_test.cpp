@@ -184,7 +184,7 @@ TEST(RenderJob, SrunScriptHasTheAllocationAndThePmixLaunch) {
                              "out_parent='/scratch/acceptance'\n",
                              "run --suite quick --out \"$out_parent\" --name \"$run_name\" \"${run_args[@]}\"\n", "run_args=()\n",
                              "run_name=\"quick-job${SLURM_JOB_ID",
-                             "\"$analyzer\" \"$run_folder\"\n", "exit \"$analyze_status\"\n"})
+                             "\"$analyzer\" \"$run_folder\" \"${analyzer_args[@]}\"\n", "analyzer_args=()\n", "exit \"$analyze_status\"\n"})
         EXPECT_TRUE(contains(script, line)) << line << "\n---\n" << script;
     EXPECT_FALSE(contains(script, "--gpus-per-node"));
     // Every placeholder replaced; the shell's own "[@]" left alone.
@@ -199,6 +199,7 @@ TEST(RenderJob, MpirunScriptMapsRanksPerNodeAndAddsArguments) {
     options.gpus_per_node = 4;
     options.launcher_args = {"--mca", "btl", "self,tcp"};
     options.run_args = {"--config", "/etc/shakedown/site.yaml"};
+    options.analyzer_args = {"--thresholds", "/etc/shakedown/t.yaml"};
     options.suite = "pairwise";
     const auto script = render_job_script(validate_job_options(options));
     EXPECT_TRUE(contains(script, "launcher=('mpirun' '--map-by' 'ppr:4:node' '--mca' 'btl' 'self,tcp')\n")) << script;
@@ -206,6 +207,7 @@ TEST(RenderJob, MpirunScriptMapsRanksPerNodeAndAddsArguments) {
     EXPECT_TRUE(contains(script, "#SBATCH --ntasks-per-node=4\n"));
     EXPECT_TRUE(contains(script, "#SBATCH --job-name=shakedown-pairwise\n"));
     EXPECT_TRUE(contains(script, "run_args=('--config' '/etc/shakedown/site.yaml')\n")) << script;
+    EXPECT_TRUE(contains(script, "analyzer_args=('--thresholds' '/etc/shakedown/t.yaml')\n")) << script;
 }
 
 TEST(RenderJob, EverySuiteHasATemplate) {

@@ -55,6 +55,37 @@ private:
     std::size_t count_ = 0;
 };
 
+// Page-locked host memory: the GPU copies to and from it at full PCIe speed, and MPI can
+// send from it directly.
+template <typename T>
+class PinnedBuffer {
+public:
+    PinnedBuffer() = default;
+    explicit PinnedBuffer(std::size_t count) : count_(count) {
+        cuda_check(cudaMallocHost(reinterpret_cast<void**>(&data_), count * sizeof(T)), "cudaMallocHost");
+    }
+    ~PinnedBuffer() {
+        if (data_) cudaFreeHost(data_);
+    }
+    PinnedBuffer(PinnedBuffer&& other) noexcept
+        : data_(std::exchange(other.data_, nullptr)), count_(std::exchange(other.count_, 0)) {}
+    PinnedBuffer& operator=(PinnedBuffer&& other) noexcept {
+        std::swap(data_, other.data_);
+        std::swap(count_, other.count_);
+        return *this;
+    }
+    PinnedBuffer(const PinnedBuffer&) = delete;
+    PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+
+    T* get() const { return data_; }
+    std::size_t size() const { return count_; }
+    std::size_t bytes() const { return count_ * sizeof(T); }
+
+private:
+    T* data_ = nullptr;
+    std::size_t count_ = 0;
+};
+
 class CudaEvent {
 public:
     CudaEvent() { cuda_check(cudaEventCreate(&event_), "cudaEventCreate"); }

@@ -1,27 +1,29 @@
-// The halo exchange of one step: nonblocking receives posted first, each face packed and
-// sent with MPI_Isend to its neighbour, then unpacked on arrival. Faces on the domain
-// boundary have no neighbour (MPI_PROC_NULL) and keep their zero halos (Dirichlet).
-// Messages go through host buffers, so no GPU-aware MPI is assumed.
+// One stencil step with its halo exchange: nonblocking receives posted, faces packed and
+// sent with MPI_Isend, the interior updated while the messages travel, then the halos
+// unpacked and the boundary shell updated. Faces on the domain boundary have no neighbour
+// (MPI_PROC_NULL) and keep their zero halos (Dirichlet). Messages go through host
+// buffers, so no GPU-aware MPI is assumed.
 #pragma once
 
 #include "kernels/stencil/stencil_backend.hpp"
 #include "kernels/stencil/stencil_geometry.hpp"
 
-#include <array>
-#include <vector>
-
 namespace shakedown::kernels {
+
+struct StepTiming {
+    double halo_s = 0.0;     // packing, posting, waiting beyond the interior's work, unpacking
+    double compute_s = 0.0;  // interior (overlapped) and boundary shell
+};
 
 class HaloExchange {
 public:
     explicit HaloExchange(const StencilGeometry& geometry);
     // Collective with the face neighbours in geometry.cart().
-    void exchange(StencilBackend& backend);
+    StepTiming step(StencilBackend& backend);
 
 private:
     const StencilGeometry& geometry_;
-    std::array<std::vector<double>, stencil_faces> send_;
-    std::array<std::vector<double>, stencil_faces> receive_;
+    FaceMask faces_{};
 };
 
 }  // namespace shakedown::kernels

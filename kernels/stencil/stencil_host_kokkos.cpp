@@ -32,7 +32,10 @@ public:
           v_("stencil_v", local[0] + 2, local[1] + 2, local[2] + 2) {
         for (int face = 0; face < 6; ++face) {
             const int d = face / 2;
-            faces_[face] = FaceBuffer("stencil_face", local_[(d + 1) % 3] * local_[(d + 2) % 3]);
+            const std::size_t cells = local_[(d + 1) % 3] * local_[(d + 2) % 3];
+            faces_[face] = FaceBuffer("stencil_face", cells);
+            send_[face].resize(cells);
+            receive_[face].resize(cells);
         }
     }
 
@@ -44,24 +47,29 @@ public:
         Kokkos::deep_copy(v_, host);  // the halos of both fields start as the boundary values
     }
 
-    void pack(int face, std::vector<double>& buffer) override {
-        copy_face(face, /*into_buffer=*/true);
-        Kokkos::deep_copy(HostBuffer(buffer.data(), buffer.size()), faces_[face]);
+    FaceBufferView send_buffer(int face) override { return {send_[face].data(), send_[face].size()}; }
+    FaceBufferView receive_buffer(int face) override { return {receive_[face].data(), receive_[face].size()}; }
+
+    void pack(const FaceMask& faces) override {
+        for (int face = 0; face < 6; ++face) {
+            if (!faces[face]) continue;
+            copy_face(face, /*into_buffer=*/true);
+            Kokkos::deep_copy(HostBuffer(send_[face].data(), send_[face].size()), faces_[face]);
+        }
     }
 
-    void unpack(int face, const std::vector<double>& buffer) override {
-        Kokkos::deep_copy(faces_[face], HostBuffer(const_cast<double*>(buffer.data()), buffer.size()));
-        copy_face(face, /*into_buffer=*/false);
+    void start_interior() override { update(interior_box(local_)); }
+
+    void unpack(const FaceMask& faces) override {
+        for (int face = 0; face < 6; ++face) {
+            if (!faces[face]) continue;
+            Kokkos::deep_copy(faces_[face], HostBuffer(receive_[face].data(), receive_[face].size()));
+            copy_face(face, /*into_buffer=*/false);
+        }
     }
 
-    void step() override {
-        const Field u = u_, v = v_;
-        Kokkos::parallel_for(
-            "stencil_step", Cells({1, 1, 1}, {local_[0] + 1, local_[1] + 1, local_[2] + 1}),
-            KOKKOS_LAMBDA(const std::size_t i, const std::size_t j, const std::size_t k) {
-                v(i, j, k) = jacobi_update(u(i, j, k), u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k), u(i, j + 1, k),
-                                           u(i, j, k - 1), u(i, j, k + 1));
-            });
+    void finish_step() override {
+        for (const CellBox& box : shell_boxes(local_)) update(box);
         Kokkos::fence();
         std::swap(u_, v_);
     }
@@ -82,6 +90,17 @@ public:
     }
 
 private:
+    void update(const CellBox& box) {
+        if (box.empty()) return;
+        const Field u = u_, v = v_;
+        Kokkos::parallel_for(
+            "stencil_step", Cells({box.lo[0], box.lo[1], box.lo[2]}, {box.hi[0], box.hi[1], box.hi[2]}),
+            KOKKOS_LAMBDA(const std::size_t i, const std::size_t j, const std::size_t k) {
+                v(i, j, k) = jacobi_update(u(i, j, k), u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k), u(i, j + 1, k),
+                                           u(i, j, k - 1), u(i, j, k + 1));
+            });
+    }
+
     void copy_face(int face, bool into_buffer) {
         const int d = face / 2;
         const bool high = face % 2 == 1;
@@ -106,6 +125,7 @@ private:
     LocalExtent local_;
     Field u_, v_;
     std::array<FaceBuffer, 6> faces_;
+    std::array<std::vector<double>, 6> send_, receive_;
 };
 
 }  // namespace

@@ -1,0 +1,34 @@
+#include "kernels/stencil/stencil_backend.hpp"
+
+#include <algorithm>
+
+namespace shakedown::kernels {
+
+CellBox interior_box(const LocalExtent& local) {
+    CellBox box;
+    for (int d = 0; d < 3; ++d) {
+        box.lo[d] = 2;
+        box.hi[d] = std::max<std::size_t>(2, local[d]);  // cells 2..local-1
+    }
+    return box;
+}
+
+std::array<CellBox, 6> shell_boxes(const LocalExtent& local) {
+    // x slabs take full y and z; y slabs the x interior and full z; z slabs the x and y
+    // interiors, so the slabs do not overlap.
+    std::array<CellBox, 6> boxes{};
+    const CellBox inner = interior_box(local);
+    for (int d = 0; d < 3; ++d)
+        for (int side = 0; side < 2; ++side) {
+            CellBox& box = boxes[2 * d + side];
+            for (int e = 0; e < 3; ++e) {
+                if (e < d) { box.lo[e] = inner.lo[e]; box.hi[e] = inner.hi[e]; }
+                else { box.lo[e] = 1; box.hi[e] = local[e] + 1; }
+            }
+            box.lo[d] = side == 0 ? 1 : std::max<std::size_t>(2, local[d]);
+            box.hi[d] = side == 0 ? std::min<std::size_t>(2, local[d] + 1) : local[d] + 1;
+        }
+    return boxes;
+}
+
+}  // namespace shakedown::kernels

@@ -149,7 +149,7 @@ private:
     // Every rank: its mean own time over the median rank's. Rank 0: which rank was slowest.
     static void name_the_slowest_rank(const RunContext& ctx, const std::vector<double>& own_times, TestResult& result) {
         const double mine =
-            own_times.empty() ? 0.0 : std::accumulate(own_times.begin(), own_times.end(), 0.0) / own_times.size();
+            own_times.empty() ? 0.0 : std::accumulate(own_times.begin(), own_times.end(), 0.0) / static_cast<double>(own_times.size());
         std::vector<double> all(static_cast<std::size_t>(ctx.size()));
         MPI_Allgather(&mine, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, ctx.comm());
         std::vector<int> world(static_cast<std::size_t>(ctx.size()));

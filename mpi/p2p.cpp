@@ -99,7 +99,9 @@ public:
                                                 what));
                 };
                 for (const auto bytes : sizes) {
-                    PairFigures figures{role->pair.intra_node, bytes};
+                    PairFigures figures;
+                    figures.intra_node = role->pair.intra_node;
+                    figures.bytes = bytes;
                     const PingPongSpec latency{bytes, latency_counts.for_size(bytes), ctx.faults().delay_s(),
                                                ctx.faults().corrupt()};
                     const auto pingpong = ping_pong(ctx.comm(), role->peer, role->initiator, latency);

@@ -12,7 +12,9 @@ HwlocTopology::HwlocTopology() {
     hwloc_topology_set_io_types_filter(topology_, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
     // hwloc's GPU plugins would initialise CUDA/NVML/OpenCL inside every rank just to name OS
     // devices: slow (seconds on an 8-GPU node) and a second, uncontrolled GPU context.
-    for (const char* plugin : {"cuda", "nvml", "opencl", "rsmi", "levelzero", "gl"})
+    // The "pci" plugin (libpciaccess) leaks on every load and is slower; hwloc's Linux backend
+    // finds the same devices, link speeds included, in sysfs.
+    for (const char* plugin : {"cuda", "nvml", "opencl", "rsmi", "levelzero", "gl", "pci"})
         hwloc_topology_set_components(topology_, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, plugin);
     if (hwloc_topology_load(topology_) != 0) {
         hwloc_topology_destroy(topology_);

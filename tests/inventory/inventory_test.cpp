@@ -108,13 +108,36 @@ TEST_F(Inventory, GpusMatchTheRuntime) {
     if (gpus.empty()) {
         // CPU-only machine: the reason is recorded, and NVML is reported as not loaded.
         EXPECT_TRUE(inventory().contains("gpu_runtime_error"));
-        if (!inventory()["nvml"]["loaded"].get<bool>())
+        if (!inventory()["nvml"]["loaded"].get<bool>()) {
             EXPECT_FALSE(inventory()["nvml"]["reason"].get<std::string>().empty());
+        }
     }
     for (const auto& gpu : gpus)
         for (const char* key : {"index", "name", "uuid", "pci_bus_id", "sm_count", "compute_capability",
                                 "max_sm_clock_mhz", "memory_clock_mhz", "memory_bus_width_bits", "memory_bytes"})
             EXPECT_TRUE(gpu.contains(key)) << key;
+}
+
+// On a GPU node: CUDA's view and NVML's view of each GPU must agree. This is the end-to-end
+// check of our NVML declarations (PCI struct layout, UUID text) against the real driver.
+TEST_F(Inventory, GpusAgreeWithNvmlWhenPresent) {
+    const json& gpus = inventory()["gpus"];
+    if (gpus.empty()) GTEST_SKIP() << "no CUDA device";
+    for (const auto& gpu : gpus) {
+        SCOPED_TRACE(gpu.dump());
+        EXPECT_GT(gpu["sm_count"].get<int>(), 0);
+        EXPECT_EQ(gpu["compute_capability"].get<std::string>().find('.'), 1u);
+        EXPECT_GT(gpu["max_sm_clock_mhz"].get<double>(), 500.0);
+        EXPECT_GT(gpu["memory_clock_mhz"].get<double>(), 500.0);
+        EXPECT_GT(gpu["memory_bus_width_bits"].get<int>(), 0);
+        EXPECT_GT(gpu["memory_bytes"].get<double>(), 1024.0 * 1024 * 1024);
+        EXPECT_EQ(gpu["uuid"].get<std::string>().rfind("GPU-", 0), 0u);
+        if (!inventory()["nvml"]["loaded"].get<bool>()) continue;
+        ASSERT_TRUE(gpu.contains("nvml")) << "no NVML device with the CUDA UUID";
+        EXPECT_EQ(gpu["nvml"]["pci_bus_id"], gpu["pci_bus_id"]);
+        EXPECT_EQ(gpu["nvml"]["compute_capability"], gpu["compute_capability"]);
+        EXPECT_GT(gpu["nvml"]["power_limit_w"].get<double>(), 50.0);
+    }
 }
 
 TEST_F(Inventory, PciDevicesAreBounded) {

@@ -30,9 +30,14 @@ TEST(HostTelemetry, SamplesThisMachine) {
     EXPECT_GT(column(host, row, "mem_available_bytes"), 64.0 * 1024 * 1024);
     // cpufreq and thermal zones are absent in many VMs: then NaN, never a made-up number.
     const double mhz = column(host, row, "cpu_mhz_mean");
-    if (host.cpufreq_files() == 0) EXPECT_TRUE(std::isnan(mhz));
-    else EXPECT_GT(mhz, 100.0);
-    if (host.thermal_zones() == 0) EXPECT_TRUE(std::isnan(column(host, row, "max_thermal_c")));
+    if (host.cpufreq_files() == 0) {
+        EXPECT_TRUE(std::isnan(mhz));
+    } else {
+        EXPECT_GT(mhz, 100.0);
+    }
+    if (host.thermal_zones() == 0) {
+        EXPECT_TRUE(std::isnan(column(host, row, "max_thermal_c")));
+    }
 }
 
 class HostTelemetryFakeTree : public ::testing::Test {

@@ -4,7 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 #include <cmath>
+#include <filesystem>
 
 namespace shakedown {
 namespace {
@@ -41,11 +44,18 @@ TEST(Nvml, LibraryWithoutNvmlEntryPointsIsRefused) {
     EXPECT_NE(why.find("not loadable"), std::string::npos) << why;
 }
 
+// The fake library next to this executable (as a runtime bundle ships it), else in the build tree.
+std::string fake_nvml_path() {
+    const auto beside = std::filesystem::read_symlink("/proc/self/exe").parent_path() /
+                        std::filesystem::path(SHAKEDOWN_FAKE_NVML_PATH).filename();
+    return std::filesystem::exists(beside) ? beside.string() : std::string(SHAKEDOWN_FAKE_NVML_PATH);
+}
+
 class FakeNvml : public ::testing::Test {
 protected:
     void SetUp() override {
         std::string why;
-        nvml_ = Nvml::load(SHAKEDOWN_FAKE_NVML_PATH, &why);
+        nvml_ = Nvml::load(fake_nvml_path(), &why);
         ASSERT_NE(nvml_, nullptr) << why;
     }
     std::shared_ptr<const Nvml> nvml_;
@@ -101,6 +111,51 @@ TEST_F(FakeNvml, GpuTelemetryColumnsAndReasonFlags) {
     EXPECT_EQ(column(cool, row, "power_capped"), 0.0);
     EXPECT_EQ(column(cool, row, "thermal"), 0.0);
     EXPECT_TRUE(std::isnan(column(cool, row, "ecc_corrected_total")));  // unsupported, not zero
+}
+
+// On a GPU node: the real driver's answers through our declarations must be plausible. A wrong
+// struct layout or enum value shows up here as garbage (bus ids, clocks, temperatures).
+TEST(RealNvml, ReportsPlausibleValues) {
+    std::string why;
+    const auto nvml = Nvml::load(Nvml::default_library, &why);
+    if (!nvml || nvml->device_count() == 0) GTEST_SKIP() << "no CUDA device (NVML: " << why << ")";
+    EXPECT_FALSE(nvml->driver_version().value_or("").empty());
+    for (unsigned index = 0; index < nvml->device_count(); ++index) {
+        const auto gpu = nvml->device(index);
+        ASSERT_TRUE(gpu);
+        SCOPED_TRACE("NVML device " + std::to_string(index) + " " + gpu->name().value_or("?"));
+        EXPECT_EQ(gpu->uuid().value_or("").rfind("GPU-", 0), 0u);
+        const auto pci = gpu->pci_info();
+        ASSERT_TRUE(pci);
+        EXPECT_EQ(std::string(pci->bus_id).size(), 16u) << pci->bus_id;  // "00000000:19:00.0"
+        EXPECT_EQ(pci->pci_device_id & 0xffffu, 0x10deu);              // NVIDIA's vendor id
+        EXPECT_EQ(gpu->compute_capability().value_or("").find('.'), 1u);
+        EXPECT_GT(gpu->max_clock_mhz(nvml_abi::clock_sm).value_or(0), 500u);
+        EXPECT_GT(gpu->memory().value_or(nvml_abi::Memory{}).total, 1ull << 30);
+        const auto link = gpu->pcie_link();
+        EXPECT_GE(link.generation_max.value_or(0), 3u);
+        EXPECT_GE(link.width_max.value_or(0), 8u);
+
+        GpuTelemetry telemetry(nvml, *gpu);
+        const auto row = telemetry.sample();
+        ASSERT_EQ(row.size(), telemetry.columns().size());
+        const double celsius = column(telemetry, row, "temperature_c");
+        EXPECT_GT(celsius, 5.0);
+        EXPECT_LT(celsius, 110.0);
+        EXPECT_GT(column(telemetry, row, "power_w"), 5.0);
+        EXPECT_GT(column(telemetry, row, "power_limit_w"), 50.0);
+        EXPECT_GT(column(telemetry, row, "sm_clock_mhz"), 0.0);
+        EXPECT_FALSE(std::isnan(column(telemetry, row, "throttle_reasons")));
+        EXPECT_GE(column(telemetry, row, "util_gpu_pct"), 0.0);
+        EXPECT_LE(column(telemetry, row, "util_gpu_pct"), 100.0);
+        std::cout << "  gpu" << index << " " << gpu->name().value_or("?") << " bus " << pci->bus_id << " "
+                  << celsius << " C " << column(telemetry, row, "power_w") << " W / "
+                  << column(telemetry, row, "power_limit_w") << " W, SM " << column(telemetry, row, "sm_clock_mhz")
+                  << " MHz, reasons 0x" << std::hex << static_cast<unsigned long long>(column(telemetry, row, "throttle_reasons"))
+                  << std::dec << ", PCIe gen " << link.generation_current.value_or(0) << "/" << link.generation_max.value_or(0)
+                  << " x" << link.width_current.value_or(0) << "/" << link.width_max.value_or(0) << ", NVLink "
+                  << gpu->nvlink_active_links().value_or(0) << "\n";
+    }
 }
 
 }  // namespace

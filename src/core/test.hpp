@@ -25,6 +25,11 @@ public:
     virtual std::vector<ParamSpec> parameters() const { return {}; }
     virtual double default_deadline_s() const { return 300.0; }
 
+    // Checks parameter values that types alone cannot (ranges, names, rank numbers) before
+    // any rank starts work or a run folder exists: throw InputError with one line and the
+    // driver exits with code 2. Called on every rank with the same arguments.
+    virtual void check_parameters(const TestParams& /*params*/, int /*world_size*/) const {}
+
     // Reason this rank cannot run the test ("no CUDA device"), or nothing. Ranks that waive
     // are left out of the communicator the others run with (RunContext::comm()).
     virtual std::optional<std::string> waiver(const RunContext&) const { return std::nullopt; }

@@ -21,7 +21,9 @@ inline TestResult run_registered_test(const std::string& key, const std::string&
     cli.tests = {key};
     const Config config = parse_config_text(yaml, "test-config", cli, Registry::instance());
     const Session session(MPI_COMM_WORLD, 0);
-    return execute_test(*Registry::instance().find(key), session, config, inventory);
+    const Test& test = *Registry::instance().find(key);
+    test.check_parameters(config.params_for(test), session.world_size());  // InputError: as the driver's exit 2
+    return execute_test(test, session, config, inventory);
 }
 
 }  // namespace shakedown::testing

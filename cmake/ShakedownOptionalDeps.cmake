@@ -15,6 +15,8 @@ if(NOT SHAKEDOWN_WITH_CUDA STREQUAL "OFF")
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
       set(CMAKE_CUDA_ARCHITECTURES 90)
     endif()
+    # One CUDA runtime per process: the shared one that CUDA::cudart and the libraries use.
+    set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)
     enable_language(CUDA)
     find_package(CUDAToolkit)
     if(CUDAToolkit_FOUND)

@@ -176,7 +176,10 @@ Judgement judge_run(const LoadedRun& run, const Thresholds& thresholds) {
     std::map<std::string, std::size_t> node_position;
     auto node_for = [&](const std::string& name) -> NodeVerdict& {
         auto [entry, inserted] = node_position.emplace(name, judgement.nodes.size());
-        if (inserted) judgement.nodes.push_back(NodeVerdict{.node = name});
+        if (inserted) {
+            judgement.nodes.emplace_back();
+            judgement.nodes.back().node = name;
+        }
         return judgement.nodes[entry->second];
     };
     for (const ManifestNode& node : run.manifest.nodes) node_for(node.name);
@@ -187,6 +190,7 @@ Judgement judge_run(const LoadedRun& run, const Thresholds& thresholds) {
         if (record.problem != RankProblem::none) {
             node.incomplete.push_back(record.problem_text);
             judgement.incomplete.push_back(record.problem_text);
+            ++judgement.ranks_incomplete;
         }
         if (!record.trace) continue;
         ++judgement.ranks_judged;

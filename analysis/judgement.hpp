@@ -72,6 +72,7 @@ struct Judgement {
     TestTally tests;
     int ranks_expected = 0;
     int ranks_judged = 0;                 // ranks whose trace could be read (fully or partly)
+    int ranks_incomplete = 0;             // ranks with a problem: missing, unreadable, running, aborted, foreign
     Verdict overall = Verdict::pass;
 
     bool has_failures() const;

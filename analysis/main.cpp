@@ -50,7 +50,9 @@ int main(int argc, char** argv) {
         return shakedown::exit_code::bad_input;
     }
 
-    analysis::AnalyzeOptions options{.run_dir = run_dir, .quiet = quiet};
+    analysis::AnalyzeOptions options;
+    options.run_dir = run_dir;
+    options.quiet = quiet;
     if (!thresholds_file.empty()) options.thresholds_file = thresholds_file;
     if (!summary_path.empty()) options.summary_path = summary_path;
     return analysis::analyze(options, std::cout, std::cerr);

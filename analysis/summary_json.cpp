@@ -70,7 +70,7 @@ json counts_to_json(const Judgement& judgement) {
     return {{"nodes", std::move(nodes)},
             {"ranks", {{"expected", judgement.ranks_expected},
                        {"judged", judgement.ranks_judged},
-                       {"incomplete", judgement.ranks_expected - judgement.ranks_judged}}},
+                       {"incomplete", judgement.ranks_incomplete}}},
             {"tests", tally_to_json(judgement.tests)},
             {"findings", {{"fail", fail_findings}, {"warn", warn_findings}}}};
 }

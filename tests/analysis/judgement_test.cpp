@@ -184,6 +184,7 @@ TEST(Judgement, IncompleteRankMakesItsNodeIncompleteAndWinsTheExitCode) {
     EXPECT_EQ(node_named(judgement, "node0001").verdict, Verdict::incomplete);
     EXPECT_EQ(judgement.incomplete, std::vector<std::string>{"rank 3 (node0001): trace missing (rank-00003.h5)"});
     EXPECT_EQ(judgement.ranks_judged, 3);
+    EXPECT_EQ(judgement.ranks_incomplete, 1);
     EXPECT_EQ(judgement.exit_code(), 3);
 }
 

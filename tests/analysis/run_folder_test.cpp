@@ -132,6 +132,7 @@ TEST(RunFolder, MissingRankFileIsIncompleteAndNamed) {
     EXPECT_EQ(summary["incomplete"][0]["rank"], 3);
     EXPECT_EQ(summary["incomplete"][0]["problem"], "missing");
     EXPECT_EQ(summary["counts"]["ranks"]["judged"], 3);
+    EXPECT_EQ(summary["counts"]["ranks"]["incomplete"], 1);
 }
 
 TEST(RunFolder, TruncatedRankFileIsIncompleteNotACrash) {
@@ -164,7 +165,10 @@ TEST(RunFolder, RankStillRunningIsIncomplete) {
     const Outcome outcome = analyze_folder(run);
     EXPECT_EQ(outcome.exit_code, 3);
     EXPECT_NE(outcome.out.find("rank 1 (node0000): still running"), std::string::npos) << outcome.out;
-    EXPECT_EQ(summary_of(run)["incomplete"][0]["problem"], "running");
+    const auto summary = summary_of(run);
+    EXPECT_EQ(summary["incomplete"][0]["problem"], "running");
+    EXPECT_EQ(summary["counts"]["ranks"]["judged"], 2);  // its finished tests are still judged
+    EXPECT_EQ(summary["counts"]["ranks"]["incomplete"], 1);
 }
 
 TEST(RunFolder, AbortedRankIsNamedWithItsLastEvent) {

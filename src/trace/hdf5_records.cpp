@@ -9,14 +9,14 @@
 
 namespace shakedown::hdf5 {
 
-void RecordLayout::add_text(std::string name, std::size_t capacity, H5T_cset_t charset) {
+void RecordLayout::add_text(std::string name, std::size_t capacity, H5T_cset_t charset, H5T_str_t padding) {
     capacity = std::max<std::size_t>(capacity, 1);
-    fields_.push_back({std::move(name), FieldKind::text, size_, capacity, charset});
+    fields_.push_back({std::move(name), FieldKind::text, size_, capacity, charset, padding});
     size_ += capacity;
 }
 
 void RecordLayout::add_number(std::string name) {
-    fields_.push_back({std::move(name), FieldKind::number, size_, sizeof(double), H5T_CSET_ASCII});
+    fields_.push_back({std::move(name), FieldKind::number, size_, sizeof(double), H5T_CSET_ASCII, H5T_STR_NULLTERM});
     size_ += sizeof(double);
 }
 
@@ -29,6 +29,7 @@ Datatype RecordLayout::datatype(const ErrorContext& context) const {
         } else {
             const Datatype text = text_type(field.size, context);
             context.check(H5Tset_cset(text.get(), field.charset), "H5Tset_cset", what);
+            context.check(H5Tset_strpad(text.get(), field.padding), "H5Tset_strpad", what);
             context.check(H5Tinsert(type.get(), field.name.c_str(), field.offset, text.get()), "H5Tinsert", what);
         }
     }
@@ -62,6 +63,16 @@ double RecordLayout::number(std::span<const char> record, std::size_t field) con
     return value;
 }
 
+PropertyList transfer_for(hid_t stored_type, std::size_t memory_row_size, std::size_t rows,
+                          const ErrorContext& context) {
+    const std::size_t row_size = std::max(H5Tget_size(stored_type), memory_row_size);
+    const std::size_t bytes = std::clamp<std::size_t>(row_size * std::max<std::size_t>(rows, 1), row_size,
+                                                      std::max<std::size_t>(row_size, std::size_t{1} << 20));
+    PropertyList transfer(context.check(H5Pcreate(H5P_DATASET_XFER), "H5Pcreate", "a transfer list"));
+    context.check(H5Pset_buffer(transfer.get(), bytes, nullptr, nullptr), "H5Pset_buffer", "a transfer list");
+    return transfer;
+}
+
 RecordLayout stored_layout(hid_t stored_type, std::span<const FieldSpec> fields, const std::string& what,
                            const ErrorContext& context) {
     if (H5Tget_class(stored_type) != H5T_COMPOUND) context.fail(what + " is not a table (compound dataset)");
@@ -86,8 +97,10 @@ RecordLayout stored_layout(hid_t stored_type, std::span<const FieldSpec> fields,
         const std::size_t size = H5Tget_size(member.get());
         if (size == 0 || size > max_text_bytes)
             context.fail(fmt::format("{} field '{}' has an implausible size of {} bytes", what, spec.name, size));
-        // One byte more than stored: the text always ends in a NUL, whatever the stored pad.
-        layout.add_text(spec.name, size + 1, charset);
+        const H5T_str_t padding = H5Tget_strpad(member.get());
+        if (padding == H5T_STR_ERROR) context.fail_call("H5Tget_strpad", what);
+        // The stored size and padding: text() stops at the field's end even without a NUL.
+        layout.add_text(spec.name, size, charset, padding);
     }
     return layout;
 }

@@ -24,9 +24,11 @@ struct FieldSpec {
 
 class RecordLayout {
 public:
-    // `capacity`: bytes including the terminating NUL. The character set matters only for
-    // reading foreign ASCII strings (HDF5 does not convert between ASCII and UTF-8).
-    void add_text(std::string name, std::size_t capacity, H5T_cset_t charset = H5T_CSET_UTF8);
+    // `capacity`: bytes including the terminating NUL. Character set and padding matter
+    // for reading: with the stored ones the row type equals the stored type and HDF5 reads
+    // without a conversion (which would cost it a 1 MiB scratch buffer per read).
+    void add_text(std::string name, std::size_t capacity, H5T_cset_t charset = H5T_CSET_UTF8,
+                  H5T_str_t padding = H5T_STR_NULLTERM);
     void add_number(std::string name);
 
     std::size_t size() const { return size_; }
@@ -47,10 +49,16 @@ private:
         std::size_t offset;
         std::size_t size;
         H5T_cset_t charset;
+        H5T_str_t padding;
     };
     std::vector<Field> fields_;
     std::size_t size_ = 0;
 };
+
+// A dataset transfer list whose conversion buffer fits `rows` rows of the larger of the
+// stored and the memory type, instead of HDF5's default 1 MiB allocated for every read.
+PropertyList transfer_for(hid_t stored_type, std::size_t memory_row_size, std::size_t rows,
+                          const ErrorContext& context);
 
 // The layout for reading `fields` (in that order) from a stored compound type: each must be
 // present, numbers must be integer or float, texts fixed-length strings of a sane size.

@@ -149,7 +149,8 @@ std::vector<char> read_records(const StoredTable& table, const RecordLayout& lay
     std::vector<char> bytes(table.rows * layout.size());
     if (!bytes.empty()) {
         const Datatype memory_type = layout.datatype(context);
-        context.check(H5Dread(table.dataset.get(), memory_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, bytes.data()),
+        const PropertyList transfer = transfer_for(table.type.get(), layout.size(), table.rows, context);
+        context.check(H5Dread(table.dataset.get(), memory_type.get(), H5S_ALL, H5S_ALL, transfer.get(), bytes.data()),
                       "H5Dread", table.what);
     }
     return bytes;
@@ -288,7 +289,9 @@ SampleTable read_columns(hid_t group, const std::string& name, const ErrorContex
     std::vector<double> values(probe.rows * columns_count);
     if (!values.empty()) {
         const Datatype memory_type = columns_type(columns, context);
-        context.check(H5Dread(probe.dataset.get(), memory_type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()),
+        const PropertyList transfer =
+            transfer_for(probe.type.get(), sizeof(double) * columns_count, probe.rows, context);
+        context.check(H5Dread(probe.dataset.get(), memory_type.get(), H5S_ALL, H5S_ALL, transfer.get(), values.data()),
                       "H5Dread", probe.what);
     }
     SampleTable table(std::move(columns));

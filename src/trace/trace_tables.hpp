@@ -15,7 +15,7 @@ namespace shakedown::hdf5 {
 // Rows per chunk of the extendable tables (telemetry, events). A telemetry row is a few
 // hundred bytes at most, so a chunk stays well inside HDF5's 1 MiB default chunk cache.
 inline constexpr hsize_t telemetry_chunk_rows = 512;
-inline constexpr hsize_t event_chunk_rows = 64;
+inline constexpr hsize_t event_chunk_rows = 8;  // a row is ~1 KiB (fixed 1024-byte text)
 
 // --- metrics: name, unit (strings), value, nominal (float64, NaN = none), better (string)
 void write_metrics(hid_t group, const std::string& name, const std::vector<Metric>& metrics,

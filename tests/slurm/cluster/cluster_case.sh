@@ -20,8 +20,17 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fail() { echo "FAIL: $*" >&2; exit 1; }
 check() { echo "ok: $*"; }
 
-# Only the nodes' eth0 leads to the other nodes (the host's own interfaces are not theirs).
-readonly OMPI_TCP="--mca btl self,tcp --mca btl_tcp_if_include eth0 --mca oob_tcp_if_include eth0"
+# Only the nodes' eth0 leads to the other nodes (the host's own interfaces are not theirs). The
+# virtual nodes share this machine's cores: ranks must yield while they wait, or a ping-pong
+# partner waits for the scheduler's time slice (milliseconds instead of microseconds).
+readonly OMPI_TCP="--mca btl self,tcp --mca btl_tcp_if_include eth0 --mca oob_tcp_if_include eth0 --mca mpi_yield_when_idle 1"
+# For srun --mpi=pmix the same through the environment, which sbatch and srun pass on.
+use_ompi_tcp_environment() {
+  export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=eth0 OMPI_MCA_oob_tcp_if_include=eth0
+  export OMPI_MCA_mpi_yield_when_idle=1
+}
+THRESHOLDS=$(dirname "$(readlink -f "$0")")/virtual_cluster_thresholds.yaml
+readonly THRESHOLDS
 
 out=$RUNS/$case_name
 rm -rf "$out"
@@ -34,7 +43,8 @@ submit() {
   local started=$SECONDS output
   set +e
   output=$("$SLURM_CLI" slurm submit --wait --nodes 3 --partition debug --time 8 --suite "$suite" --out "$out" \
-    --launcher "$launcher" --shakedown "$SHAKEDOWN" --analyzer "$ANALYZER" "$@" 2>&1)
+    --launcher "$launcher" --shakedown "$SHAKEDOWN" --analyzer "$ANALYZER" --analyzer-args "--thresholds $THRESHOLDS" \
+    "$@" 2>&1)
   job_status=$?
   set -e
   job_seconds=$((SECONDS - started))
@@ -71,9 +81,7 @@ case "$case_name" in
   quick-srun | quick-mpirun)
     launcher=${case_name#quick-}
     if [ "$launcher" = srun ]; then
-      # Ranks started by slurmstepd through PMIx; Open MPI reads its transport from the environment,
-      # which sbatch and srun pass on.
-      export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=eth0 OMPI_MCA_oob_tcp_if_include=eth0
+      use_ompi_tcp_environment
       submit quick srun
     else
       submit quick mpirun --launcher-args "$OMPI_TCP"
@@ -92,7 +100,7 @@ watchdog: {deadline_s: 60, grace_s: 5}
 faults:
   - {kind: abort, test: mpi_pingpong, rank: 1}
 YAML
-    export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=eth0 OMPI_MCA_oob_tcp_if_include=eth0
+    use_ompi_tcp_environment
     submit quick srun --config "$out/abort.yaml" --run-args "--tests stream,mpi_pingpong"
     [ "$job_status" -eq 3 ] || fail "job exit code $job_status, expected 3 (incomplete run)"
     [ "$job_seconds" -le 90 ] || fail "the job took $job_seconds s, beyond the 60 s watchdog deadline + grace"
@@ -115,7 +123,7 @@ YAML
     # with a reason naming the link rate, appear in drain.txt, and no healthy node be flagged.
     trap '"$TESTBED" clear-faults' EXIT
     "$TESTBED" limit-rate node2 50mbit
-    export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=eth0 OMPI_MCA_oob_tcp_if_include=eth0
+    use_ompi_tcp_environment
     cat >"$out/allpairs.yaml" <<'YAML'
 params:
   allpairs: {bandwidth_bytes: 1048576, bandwidth_window: 4, bandwidth_iterations: 5, bandwidth_warmup: 1,

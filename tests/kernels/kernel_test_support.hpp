@@ -15,19 +15,6 @@
 
 namespace shakedown::testing {
 
-class RegisteredRuntimes final : public ::testing::Environment {
-public:
-    void SetUp() override {
-        for (const auto factory : Registry::instance().runtimes()) guards_.push_back(factory());
-    }
-    void TearDown() override {
-        while (!guards_.empty()) guards_.pop_back();  // reverse order of start
-    }
-
-private:
-    std::vector<std::unique_ptr<RuntimeGuard>> guards_;
-};
-
 inline std::optional<Metric> find_metric(const TestResult& result, const std::string& name) {
     for (const auto& metric : result.metrics)
         if (metric.name == name) return metric;

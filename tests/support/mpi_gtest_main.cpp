@@ -1,7 +1,13 @@
 // main() for GoogleTest executables run under mpirun: MPI is started once for all tests,
-// only rank 0 prints, and the exit code is agreed across ranks so one failing rank fails all.
+// then every registered runtime (Kokkos, ...) as the driver does, only rank 0 prints, and the
+// exit code is agreed across ranks so one failing rank fails all.
+#include "core/registry.hpp"
+
 #include <gtest/gtest.h>
 #include <mpi.h>
+
+#include <memory>
+#include <vector>
 
 int main(int argc, char** argv) {
     int provided = 0;
@@ -13,7 +19,10 @@ int main(int argc, char** argv) {
         auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
         delete listeners.Release(listeners.default_result_printer());
     }
+    std::vector<std::unique_ptr<shakedown::RuntimeGuard>> runtimes;
+    for (const auto factory : shakedown::Registry::instance().runtimes()) runtimes.push_back(factory());
     const int local_failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
+    while (!runtimes.empty()) runtimes.pop_back();  // stopped in reverse order, before MPI
     int any_failed = 0;
     MPI_Allreduce(&local_failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     MPI_Finalize();

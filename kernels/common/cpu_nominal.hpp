@@ -21,7 +21,7 @@ struct CpuNominal {
     std::string explanation;       // one line for result.parameters
 };
 
-int fp64_flops_per_cycle(const nlohmann::json& flags, std::string& extension);
+int fp64_flops_per_cycle(const nlohmann::json& flags, const std::string& model, std::string& extension);
 CpuNominal derive_cpu_nominal(const nlohmann::json& inventory);
 
 }  // namespace shakedown::kernels

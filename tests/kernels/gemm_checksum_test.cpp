@@ -53,12 +53,15 @@ TEST(MatrixFill, EntriesAreReproducibleNonZeroAndInRange) {
 
 TEST(CpuNominal, FlopsPerCycleFollowTheVectorExtensions) {
     std::string extension;
-    EXPECT_EQ(fp64_flops_per_cycle(nlohmann::json{"sse2", "avx", "avx2", "fma", "avx512f"}, extension), 32);
+    EXPECT_EQ(fp64_flops_per_cycle(nlohmann::json{"sse2", "avx", "avx2", "fma", "avx512f"}, "Intel Xeon", extension), 32);
+    EXPECT_EQ(fp64_flops_per_cycle(nlohmann::json{"sse2", "avx", "avx2", "fma", "avx512f"}, "AMD EPYC 9654", extension), 16);
+    EXPECT_EQ(fp64_flops_per_cycle(nlohmann::json{"avx2", "fma", "avx512f", "avx512_vp2intersect"}, "AMD EPYC 9755", extension),
+              32);
     EXPECT_EQ(extension, "avx512f+fma");
-    EXPECT_EQ(fp64_flops_per_cycle(nlohmann::json{"sse2", "avx", "avx2", "fma"}, extension), 16);
-    EXPECT_EQ(fp64_flops_per_cycle(nlohmann::json{"sse2", "avx"}, extension), 8);
-    EXPECT_EQ(fp64_flops_per_cycle(nlohmann::json{"sse2"}, extension), 4);
-    EXPECT_EQ(fp64_flops_per_cycle(nlohmann::json::array(), extension), 0);
+    EXPECT_EQ(fp64_flops_per_cycle(nlohmann::json{"sse2", "avx", "avx2", "fma"}, "", extension), 16);
+    EXPECT_EQ(fp64_flops_per_cycle(nlohmann::json{"sse2", "avx"}, "", extension), 8);
+    EXPECT_EQ(fp64_flops_per_cycle(nlohmann::json{"sse2"}, "", extension), 4);
+    EXPECT_EQ(fp64_flops_per_cycle(nlohmann::json::array(), "", extension), 0);
 }
 
 TEST(CpuNominal, NodePeakIsCoresTimesClockTimesFlopsPerCycle) {

@@ -188,6 +188,7 @@ void apply_cli(Config& config, const CliOverrides& cli) {
     if (cli.out_parent) config.out_parent = *cli.out_parent;
     if (cli.run_name) config.run_name = *cli.run_name;
     if (cli.telemetry_enabled) config.telemetry_enabled = *cli.telemetry_enabled;
+    if (cli.progress) config.progress = *cli.progress;
     config.command_line = cli.command_line;
 }
 

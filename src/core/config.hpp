@@ -31,6 +31,9 @@ struct FaultSpec {
     double seconds = 0.0;
 };
 
+// How rank 0 shows progress: a live line rewritten in place, or one line per test.
+enum class ProgressStyle { automatic, live, lines };
+
 struct Config {
     std::string suite = "quick";
     std::vector<std::string> tests;    // explicit list; overrides suite when not empty
@@ -41,6 +44,7 @@ struct Config {
 
     bool telemetry_enabled = true;
     double telemetry_rate_hz = 10.0;
+    ProgressStyle progress = ProgressStyle::automatic;
 
     std::optional<double> deadline_s;        // overrides every test's default deadline
     std::map<std::string, double> deadlines; // per test key
@@ -68,6 +72,7 @@ struct CliOverrides {
     std::optional<std::string> run_name;
     std::optional<std::filesystem::path> config_file;
     std::optional<bool> telemetry_enabled;
+    std::optional<ProgressStyle> progress;
     std::vector<std::string> command_line;
 };
 

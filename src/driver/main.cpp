@@ -8,11 +8,15 @@
 #include "driver/mpi_runtime.hpp"
 #include "driver/run_command.hpp"
 #include "inventory/inventory.hpp"
+#include "slurm/cli.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <map>
 
 namespace {
 
@@ -55,6 +59,7 @@ int main(int argc, char** argv) {
     std::string name;
     std::string config_file;
     bool no_telemetry = false;
+    ProgressStyle progress = ProgressStyle::automatic;
 
     auto* run = app.add_subcommand("run", "run a suite (or chosen tests) on every rank of the MPI job");
     run->add_option("--suite", suite, "suite to run: quick, full, burnin, pairwise (default quick)");
@@ -65,13 +70,28 @@ int main(int argc, char** argv) {
     run->add_option("--name", name, "exact name of the new run folder (default: time stamp, tag, Slurm job)");
     run->add_option("--tag", tag, "label added to the run folder name and run.json");
     run->add_flag("--no-telemetry", no_telemetry, "do not sample hardware telemetry (for overhead measurements)");
+    run->add_option("--progress", progress, "auto, live (one line rewritten in place) or lines (one per test)")
+        ->transform(CLI::CheckedTransformer(
+            std::map<std::string, ProgressStyle>{
+                {"auto", ProgressStyle::automatic}, {"live", ProgressStyle::live}, {"lines", ProgressStyle::lines}},
+            CLI::ignore_case));
 
     auto* list = app.add_subcommand("list", "list the tests with their suites, parameters and descriptions");
     auto* inventory = app.add_subcommand("inventory", "print this node's inventory");
     bool inventory_json = false;
     inventory->add_flag("--json", inventory_json, "print the inventory as JSON");
     auto* version = app.add_subcommand("version", "print the version and the features built in");
+    const slurm::SlurmCommandLine slurm_commands(app);  // `shakedown slurm generate|submit`
 
+    // CLI11 would only say "a subcommand is required" for `shakedown fly`: name the word.
+    if (argc > 1 && argv[1][0] != '-') {
+        std::vector<std::string> known;
+        const CLI::App& commands = app;
+        for (const auto* command : commands.get_subcommands([](const CLI::App*) { return true; }))
+            known.push_back(command->get_name());
+        if (std::find(known.begin(), known.end(), argv[1]) == known.end())
+            return fail_input(fmt::format("unknown command '{}' (known: {})", argv[1], fmt::join(known, ", ")));
+    }
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& help) {
@@ -83,6 +103,7 @@ int main(int argc, char** argv) {
     }
 
     try {
+        if (slurm_commands.chosen()) return slurm_commands.execute();
         if (*list) {
             fmt::print("{}", format_test_list(Registry::instance()));
             return exit_code::ok;
@@ -104,6 +125,7 @@ int main(int argc, char** argv) {
         if (!name.empty()) cli.run_name = name;
         if (!config_file.empty()) cli.config_file = config_file;
         if (no_telemetry) cli.telemetry_enabled = false;
+        cli.progress = progress;
         const Config config = load_config(cli, Registry::instance());
         return run_command(config, argc, argv);
     } catch (const InputError& error) {

@@ -3,10 +3,27 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <cstdlib>
+
 namespace shakedown {
 
-Progress::Progress(bool enabled, std::size_t total, std::FILE* out)
-    : enabled_(enabled), total_(total), out_(out), live_(enabled && ::isatty(::fileno(out)) != 0) {}
+namespace {
+
+// Open MPI hands every rank a pseudo-terminal even when mpirun's own output goes to a file,
+// so under it "a terminal" cannot be told from a log: there, lines unless asked for live.
+bool wants_live_line(ProgressStyle style, std::FILE* out) {
+    switch (style) {
+    case ProgressStyle::live: return true;
+    case ProgressStyle::lines: return false;
+    case ProgressStyle::automatic: return ::isatty(::fileno(out)) != 0 && std::getenv("OMPI_COMM_WORLD_RANK") == nullptr;
+    }
+    return false;
+}
+
+}  // namespace
+
+Progress::Progress(bool enabled, std::size_t total, ProgressStyle style, std::FILE* out)
+    : enabled_(enabled), total_(total), out_(out), live_(enabled && wants_live_line(style, out)) {}
 
 std::string Progress::prefix(std::size_t index, const std::string& key) const {
     const int width = static_cast<int>(fmt::format("{}", total_).size());

@@ -2,6 +2,7 @@
 // (rewritten in place while the test runs); in a log it is one line per finished test.
 #pragma once
 
+#include "core/config.hpp"
 #include "core/result.hpp"
 
 #include <cstdio>
@@ -21,7 +22,7 @@ struct TestOutcome {
 
 class Progress {
 public:
-    Progress(bool enabled, std::size_t total, std::FILE* out = stdout);
+    Progress(bool enabled, std::size_t total, ProgressStyle style, std::FILE* out = stdout);
 
     void started(std::size_t index, const std::string& key);
     void finished(std::size_t index, const std::string& key, const TestOutcome& outcome);

@@ -11,6 +11,7 @@
 #include "driver/progress.hpp"
 #include "driver/run_folder.hpp"
 #include "driver/run_manifest.hpp"
+#include "driver/termination.hpp"
 #include "driver/watchdog.hpp"
 #include "inventory/inventory.hpp"
 #include "telemetry/sampler.hpp"
@@ -18,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -52,6 +54,7 @@ void record_telemetry(TelemetrySampler* sampler, TraceWriter& trace) {
     if (sampler == nullptr) return;
     for (const auto& [device, samples] : sampler->drain())
         if (!samples.empty()) trace.append_telemetry(device, samples);
+    for (const auto& event : sampler->drain_events()) trace.append_event(event);
 }
 
 void record_outcome_event(const TestResult& result, TraceWriter& trace) {
@@ -62,7 +65,7 @@ void record_outcome_event(const TestResult& result, TraceWriter& trace) {
 }
 
 // Everything after MPI is up; exceptions are turned into exit codes by run_command.
-int run_selected_tests(const Config& config, const std::vector<const Test*>& tests) {
+int run_selected_tests(const Config& config, const std::vector<const Test*>& tests, TerminationListener& termination) {
     const double start_utc = now_utc();
     const Session session(MPI_COMM_WORLD, visible_gpu_count());
     const bool is_root = session.world_rank() == 0;
@@ -77,6 +80,11 @@ int run_selected_tests(const Config& config, const std::vector<const Test*>& tes
 
     TraceWriter trace(trace_path(folder, session.world_rank()), make_header(session, folder, start_utc),
                       config.resolved_yaml(), inventory);
+    const auto on_termination = termination.arm([&trace, rank = session.world_rank()](int signal) {
+        const double now = now_utc();
+        trace.try_abort({now, Severity::error, fmt::format("rank {} ended by signal {} ({})", rank, signal, strsignal(signal))},
+                        now, std::chrono::seconds(2));
+    });
     std::optional<TelemetrySampler> sampler;
     if (config.telemetry_enabled && session.identity().is_leader())
         sampler.emplace(config.telemetry_rate_hz, default_telemetry_sources());
@@ -87,7 +95,7 @@ int run_selected_tests(const Config& config, const std::vector<const Test*>& tes
                           trace.try_abort({now, Severity::error, message}, now, std::chrono::seconds(2));
                       });
 
-    Progress progress(is_root, tests.size());
+    Progress progress(is_root, tests.size(), config.progress);
     progress.message(fmt::format("shakedown {}: {} test(s) on {} rank(s), {} node(s); run folder {}", SHAKEDOWN_VERSION,
                                  tests.size(), session.world_size(), session.identity().node_count, folder.path.string()));
     bool any_failed = false;
@@ -126,11 +134,12 @@ int run_selected_tests(const Config& config, const std::vector<const Test*>& tes
 int run_command(const Config& config, int& argc, char**& argv) {
     // Names were validated before MPI started (load_config); select cannot throw here.
     const auto tests = Registry::instance().select(config.suite, config.tests, config.exclude);
+    TerminationListener termination;  // before MPI starts its threads
     MpiRuntime mpi(argc, argv);
     auto runtimes = start_runtimes();
     int code = exit_code::ok;
     try {
-        code = run_selected_tests(config, tests);
+        code = run_selected_tests(config, tests, termination);
     } catch (const InputError& error) {
         // Every rank reaches the same verdict (e.g. the run folder exists): one line, from rank 0.
         int rank = 0;

@@ -1,0 +1,74 @@
+// Bad input: one clear line, exit code 2, nothing already written lost or overwritten.
+#include "e2e_support.hpp"
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+
+namespace shakedown::testing {
+namespace {
+
+void expect_one_line_error(const ProcessResult& result, const std::string& expected_part) {
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_EQ(count_lines(result.output), 1u) << result.output;
+    EXPECT_EQ(result.output.rfind("shakedown: ", 0), 0u) << result.output;
+    EXPECT_NE(result.output.find(expected_part), std::string::npos) << result.output;
+}
+
+TEST(BadInput, UnknownTestOrSuite) {
+    expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "run", "--tests", "stream,strem"}), "unknown test 'strem'");
+    expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "run", "--suite", "nightly"}), "unknown suite 'nightly'");
+    expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "run", "--exclude", "nothing"}), "unknown test 'nothing'");
+}
+
+TEST(BadInput, UnknownOptionOrSubcommand) {
+    expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "run", "--suit", "quick"}), "--suit");
+    expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "fly"}), "unknown command 'fly' (known: run, list,");
+}
+
+TEST(BadInput, MalformedAndMistypedYaml) {
+    const ScratchFolder scratch("yaml");
+    const auto malformed = scratch.write("malformed.yaml", "suite: quick\nparams: {stream: [\n");
+    expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "run", "--config", malformed.string()}),
+                          "malformed.yaml:3: malformed YAML");
+    const auto mistyped = scratch.write("mistyped.yaml", "telemetry:\n  rate_hz: fast\n");
+    expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "run", "--config", mistyped.string()}),
+                          "mistyped.yaml:2: 'telemetry.rate_hz' must be a number, not 'fast'");
+    const auto unknown_param = scratch.write("param.yaml", "params: {stream: {array_gib: 4}}\n");
+    expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "run", "--config", unknown_param.string()}),
+                          "unknown key 'array_gib' in params.stream");
+    expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "run", "--config", (scratch.path() / "absent.yaml").string()}),
+                          "cannot read config file");
+}
+
+TEST(BadInput, UnwritableOutputFolder) {
+    const ScratchFolder scratch("unwritable");
+    const auto file = scratch.write("a-file", "not a folder\n");
+    const auto result = run_process(mpirun(2, {SHAKEDOWN_DRIVER, "run", "--tests", "stream", "--out", (file / "runs").string()}));
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_NE(result.output.find("shakedown: cannot create output folder"), std::string::npos) << result.output;
+    std::ifstream in(file);
+    std::string content;
+    std::getline(in, content);
+    EXPECT_EQ(content, "not a folder");
+}
+
+TEST(BadInput, ExistingRunFolderIsNeverOverwritten) {
+    const ScratchFolder scratch("exists");
+    std::filesystem::create_directories(scratch.path() / "earlier");
+    const auto kept = scratch.write("earlier/run.json", "{\"precious\": true}\n");
+    const auto result = run_process(mpirun(2, {SHAKEDOWN_DRIVER, "run", "--tests", "stream", "--out",
+                                               scratch.path().string(), "--name", "earlier"}));
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_NE(result.output.find("shakedown: run folder '" + (scratch.path() / "earlier").string() +
+                                 "' exists already; shakedown never overwrites a run"),
+              std::string::npos)
+        << result.output;
+    EXPECT_EQ(read_json(kept), nlohmann::json({{"precious", true}}));
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(scratch.path() / "earlier"),
+                            std::filesystem::directory_iterator()),
+              1);
+}
+
+}  // namespace
+}  // namespace shakedown::testing

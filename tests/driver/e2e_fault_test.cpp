@@ -1,0 +1,64 @@
+// A rank that dies or hangs must end the whole job promptly, keep the other ranks' finished
+// tests readable, and make the analyzer call the run incomplete, naming the rank.
+#include "e2e_support.hpp"
+#include "trace/trace_reader.hpp"
+
+#include <gtest/gtest.h>
+
+namespace shakedown::testing {
+namespace {
+
+TEST(EndToEndFaults, KilledRankEndsTheJobAndTheAnalyzerNamesIt) {
+    const ScratchFolder scratch("abort");
+    const auto config = scratch.write(
+        "abort.yaml", small_params + "watchdog: {deadline_s: 20, grace_s: 5}\n"
+                                     "faults: [{kind: abort, test: mpi_pingpong, rank: 1}]\n");
+    const auto run = run_process(mpirun(2, {SHAKEDOWN_DRIVER, "run", "--tests", "stream,mpi_pingpong", "--config",
+                                            config.string(), "--out", scratch.path().string(), "--name", "killed"}));
+    EXPECT_NE(run.exit_code, 0) << run.output;
+    EXPECT_LT(run.seconds, 20.0 + 5.0 + 10.0) << "the job outlived the deadline plus grace";
+
+    const auto folder = scratch.path() / "killed";
+    for (int rank : {0, 1}) {
+        const Trace trace = read_trace(folder / fmt::format("rank-{:05d}.h5", rank));
+        EXPECT_NE(trace.status, TraceStatus::complete);
+        ASSERT_GE(trace.tests.size(), 1u) << "rank " << rank << " lost its finished test";
+        EXPECT_EQ(trace.tests[0].key, "stream");
+        EXPECT_EQ(trace.tests[0].status, Status::pass);
+    }
+    const auto analysis = run_process({SHAKEDOWN_ANALYZER, folder.string()});
+    EXPECT_EQ(analysis.exit_code, 3) << analysis.output;
+    EXPECT_NE(analysis.output.find("rank 1"), std::string::npos) << analysis.output;
+}
+
+TEST(EndToEndFaults, HungRankIsEndedByTheWatchdogWithinDeadlinePlusGrace) {
+    const ScratchFolder scratch("hang");
+    const double deadline = 4.0;
+    const double grace = 3.0;
+    const auto config = scratch.write(
+        "hang.yaml", small_params + fmt::format("watchdog: {{grace_s: {}, deadlines: {{mpi_pingpong: {}}}}}\n", grace,
+                                                deadline) +
+                         "faults: [{kind: hang, test: mpi_pingpong, rank: 1}]\n");
+    const auto run = run_process(mpirun(2, {SHAKEDOWN_DRIVER, "run", "--tests", "stream,mpi_pingpong", "--config",
+                                            config.string(), "--out", scratch.path().string(), "--name", "hung"}));
+    EXPECT_NE(run.exit_code, 0) << run.output;
+    EXPECT_NE(run.output.find("watchdog: test 'mpi_pingpong' passed its 4 s deadline on rank"), std::string::npos)
+        << run.output;
+    // Start-up and the first test take a few seconds on this machine; the hang itself must
+    // cost no more than deadline + grace.
+    EXPECT_LT(run.seconds, deadline + grace + 15.0) << run.output;
+
+    const auto folder = scratch.path() / "hung";
+    const Trace hung = read_trace(folder / "rank-00001.h5");
+    EXPECT_EQ(hung.status, TraceStatus::aborted);
+    ASSERT_FALSE(hung.events.empty());
+    EXPECT_NE(hung.events.back().text.find("watchdog"), std::string::npos);
+    EXPECT_EQ(hung.tests.at(0).status, Status::pass);
+
+    const auto analysis = run_process({SHAKEDOWN_ANALYZER, folder.string()});
+    EXPECT_EQ(analysis.exit_code, 3) << analysis.output;
+    EXPECT_NE(analysis.output.find("rank 1"), std::string::npos) << analysis.output;
+}
+
+}  // namespace
+}  // namespace shakedown::testing

@@ -1,0 +1,139 @@
+// The quick suite end to end: mpirun -> traces + run.json -> shakedown-analyze -> verdict.
+#include "e2e_support.hpp"
+#include "trace/trace_reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace shakedown::testing {
+namespace {
+
+const TestResult* find_test(const Trace& trace, const std::string& key) {
+    for (const auto& test : trace.tests)
+        if (test.key == key) return &test;
+    return nullptr;
+}
+
+const Metric* find_metric(const TestResult& test, const std::string& name) {
+    for (const auto& metric : test.metrics)
+        if (metric.name == name) return &metric;
+    return nullptr;
+}
+
+TEST(EndToEnd, QuickSuiteOnTwoRanksPassesAndLeavesCompleteTraces) {
+    const ScratchFolder scratch("quick");
+    const auto config = scratch.write("small.yaml", small_params);
+    const auto run = run_process(mpirun(2, {SHAKEDOWN_DRIVER, "run", "--suite", "quick", "--config", config.string(),
+                                            "--out", scratch.path().string(), "--name", "r1"}));
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    const auto folder = scratch.path() / "r1";
+    EXPECT_NE(run.output.find("run folder: " + folder.string()), std::string::npos) << run.output;
+    EXPECT_NE(run.output.find("[1/"), std::string::npos) << run.output;
+
+    const auto manifest = read_json(folder / "run.json");
+    EXPECT_EQ(manifest["status"], "complete");
+    EXPECT_EQ(manifest["world_size"], 2);
+    EXPECT_EQ(manifest["suite"], "quick");
+    ASSERT_EQ(manifest["nodes"].size(), 1u);
+    EXPECT_EQ(manifest["nodes"][0]["ranks"], nlohmann::json({0, 1}));
+    EXPECT_GT(manifest["end_utc"].get<double>(), manifest["start_utc"].get<double>());
+    const auto suite_tests = manifest["tests"].get<std::vector<std::string>>();
+    EXPECT_NE(std::find(suite_tests.begin(), suite_tests.end(), "stream"), suite_tests.end());
+    EXPECT_NE(std::find(suite_tests.begin(), suite_tests.end(), "mpi_pingpong"), suite_tests.end());
+
+    for (int rank : {0, 1}) {
+        const Trace trace = read_trace(folder / fmt::format("rank-{:05d}.h5", rank));
+        SCOPED_TRACE(fmt::format("rank {}", rank));
+        EXPECT_EQ(trace.status, TraceStatus::complete);
+        EXPECT_EQ(trace.header.rank, rank);
+        EXPECT_EQ(trace.header.world_size, 2);
+        EXPECT_EQ(trace.header.run_id, "r1");
+        EXPECT_NE(trace.config_yaml.find("suite: quick"), std::string::npos);
+        EXPECT_TRUE(trace.inventory.contains("cpu"));
+        EXPECT_EQ(trace.tests.size(), suite_tests.size());
+        for (const auto& test : trace.tests) {
+            EXPECT_TRUE(test.status == Status::pass || test.status == Status::waived) << test.key << ": " << test.reason;
+            EXPECT_GE(test.end_utc, test.start_utc);
+        }
+        const auto* stream = find_test(trace, "stream");
+        ASSERT_NE(stream, nullptr);
+        const auto* triad = find_metric(*stream, "stream.triad_gbs");
+        ASSERT_NE(triad, nullptr);
+        EXPECT_EQ(triad->unit, "GB/s");
+        EXPECT_GT(triad->value, 0.1);  // any real memory system moves more than 100 MB/s
+        EXPECT_FALSE(stream->samples.empty());
+        const auto* pingpong = find_test(trace, "mpi_pingpong");
+        ASSERT_NE(pingpong, nullptr);
+        const auto* latency = find_metric(*pingpong, "mpi_pingpong.latency_us");
+        ASSERT_NE(latency, nullptr);
+        EXPECT_GT(latency->value, 0.0);
+        EXPECT_LT(latency->value, 10000.0);
+    }
+
+    // Telemetry: the node leader (rank 0) samples the host during every test; rank 1 does not.
+    const Trace leader = read_trace(folder / "rank-00000.h5");
+    ASSERT_TRUE(leader.telemetry.contains("host"));
+    const auto& host = leader.telemetry.at("host");
+    ASSERT_FALSE(host.empty());
+    const auto times = host.column("t");
+    EXPECT_GE(times.front(), leader.header.start_utc);
+    EXPECT_TRUE(std::is_sorted(times.begin(), times.end()));
+    EXPECT_TRUE(read_trace(folder / "rank-00001.h5").telemetry.empty());
+
+    const auto rules = scratch.write("rules.yaml", speed_rules_off);
+    const auto analysis = run_process({SHAKEDOWN_ANALYZER, folder.string(), "--thresholds", rules.string()});
+    EXPECT_EQ(analysis.exit_code, 0) << analysis.output;
+    EXPECT_NE(analysis.output.find("PASS"), std::string::npos) << analysis.output;
+    EXPECT_NE(analysis.output.find(folder.string()), std::string::npos) << analysis.output;
+    const auto summary = read_json(folder / "summary.json");
+    ASSERT_EQ(summary["nodes"].size(), 1u) << summary.dump(2);
+    EXPECT_EQ(summary["nodes"][0]["verdict"], "pass") << summary.dump(2);
+}
+
+TEST(EndToEnd, FourRanksWriteFourTraces) {
+    const ScratchFolder scratch("np4");
+    const auto config = scratch.write("small.yaml", small_params);
+    const auto run = run_process(mpirun(4, {SHAKEDOWN_DRIVER, "run", "--tests", "stream,mpi_pingpong", "--config",
+                                            config.string(), "--out", scratch.path().string(), "--name", "r4"}));
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    for (int rank = 0; rank < 4; ++rank) {
+        const Trace trace = read_trace(scratch.path() / "r4" / fmt::format("rank-{:05d}.h5", rank));
+        EXPECT_EQ(trace.status, TraceStatus::complete);
+        ASSERT_EQ(trace.tests.size(), 2u);
+        EXPECT_EQ(trace.tests[0].key, "stream");  // --tests keeps the order given
+        EXPECT_EQ(trace.tests[1].key, "mpi_pingpong");
+        EXPECT_EQ(trace.tests[1].status, Status::pass) << trace.tests[1].reason;
+    }
+}
+
+TEST(EndToEnd, PlantedCorruptionFailsTheTestAndTheNode) {
+    const ScratchFolder scratch("corrupt");
+    const auto config = scratch.write("corrupt.yaml", small_params + "faults: [{kind: corrupt, test: stream, rank: 1}]\n");
+    const auto run = run_process(mpirun(2, {SHAKEDOWN_DRIVER, "run", "--tests", "stream", "--config", config.string(),
+                                            "--out", scratch.path().string(), "--name", "bad"}));
+    EXPECT_EQ(run.exit_code, 1) << run.output;
+    EXPECT_NE(run.output.find("fail"), std::string::npos) << run.output;
+    const Trace good = read_trace(scratch.path() / "bad" / "rank-00000.h5");
+    const Trace bad = read_trace(scratch.path() / "bad" / "rank-00001.h5");
+    EXPECT_EQ(good.tests.at(0).status, Status::pass);
+    EXPECT_EQ(bad.tests.at(0).status, Status::fail);
+    EXPECT_FALSE(bad.tests.at(0).reason.empty());
+
+    const auto analysis = run_process({SHAKEDOWN_ANALYZER, (scratch.path() / "bad").string()});
+    EXPECT_EQ(analysis.exit_code, 1) << analysis.output;
+    EXPECT_NE(analysis.output.find("FAIL"), std::string::npos) << analysis.output;
+}
+
+TEST(EndToEnd, ListAndVersion) {
+    const auto list = run_process({SHAKEDOWN_DRIVER, "list"});
+    EXPECT_EQ(list.exit_code, 0);
+    EXPECT_NE(list.output.find("stream"), std::string::npos);
+    EXPECT_NE(list.output.find("mpi_pingpong"), std::string::npos);
+    const auto version = run_process({SHAKEDOWN_DRIVER, "version"});
+    EXPECT_EQ(version.exit_code, 0);
+    EXPECT_NE(version.output.find("shakedown " SHAKEDOWN_VERSION), std::string::npos) << version.output;
+}
+
+}  // namespace
+}  // namespace shakedown::testing

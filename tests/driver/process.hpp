@@ -1,0 +1,23 @@
+// Runs a command line for the end-to-end tests: the real driver under the real mpirun, with
+// its exit code, combined output and wall time; a hard timeout keeps a broken build from
+// hanging CI (the watchdog tests assert a much tighter bound themselves).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace shakedown::testing {
+
+struct ProcessResult {
+    int exit_code = -1;
+    std::string output;  // stdout and stderr together
+    double seconds = 0.0;
+};
+
+std::string shell_quote(const std::string& word);
+ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s = 180.0);
+
+// mpirun with the flags this 2-core CI machine needs (oversubscription, root), then argv.
+std::vector<std::string> mpirun(int ranks, std::vector<std::string> argv);
+
+}  // namespace shakedown::testing

@@ -60,6 +60,36 @@ PropertyList trace_file_access(const ErrorContext& context) {
     return access;
 }
 
+namespace {
+
+// The largest counts HDF5 accepts for compact storage.
+constexpr unsigned max_compact_links = 65535;
+constexpr unsigned max_compact_attributes = 65535;
+
+void keep_compact(hid_t create_plist, const ErrorContext& context) {
+    context.check(H5Pset_link_phase_change(create_plist, max_compact_links, max_compact_links),
+                  "H5Pset_link_phase_change", "a group creation list");
+    context.check(H5Pset_attr_phase_change(create_plist, max_compact_attributes, max_compact_attributes),
+                  "H5Pset_attr_phase_change", "a group creation list");
+}
+
+}  // namespace
+
+PropertyList compact_group_creation(const ErrorContext& context, bool track_creation_order) {
+    PropertyList create(context.check(H5Pcreate(H5P_GROUP_CREATE), "H5Pcreate", "a group creation list"));
+    keep_compact(create.get(), context);
+    if (track_creation_order)
+        context.check(H5Pset_link_creation_order(create.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
+                      "H5Pset_link_creation_order", "a group creation list");
+    return create;
+}
+
+PropertyList compact_file_creation(const ErrorContext& context) {
+    PropertyList create(context.check(H5Pcreate(H5P_FILE_CREATE), "H5Pcreate", "the file creation list"));
+    keep_compact(create.get(), context);
+    return create;
+}
+
 // --- dataspaces -------------------------------------------------------------------------
 
 Dataspace scalar_space(const ErrorContext& context) {
@@ -331,7 +361,43 @@ std::string unescape_name(std::string_view name) {
     return plain;
 }
 
+// --- datasets ---------------------------------------------------------------------------
+
+void require_all_chunks(hid_t dataset, hsize_t rows, const std::string& what, const ErrorContext& context) {
+    const PropertyList create(context.check(H5Dget_create_plist(dataset), "H5Dget_create_plist", what));
+    const H5D_layout_t layout = H5Pget_layout(create.get());
+    if (layout < 0) context.fail_call("H5Pget_layout", what);
+    if (layout != H5D_CHUNKED) return;
+    if (H5Pget_chunk(create.get(), 0, nullptr) != 1) context.fail(what + " has chunks of a rank other than 1");
+    hsize_t chunk_rows = 0;
+    context.check(H5Pget_chunk(create.get(), 1, &chunk_rows), "H5Pget_chunk", what);
+    if (chunk_rows == 0) context.fail(what + " has empty chunks");
+    const hsize_t expected = rows / chunk_rows + (rows % chunk_rows != 0 ? 1 : 0);
+    hsize_t stored = 0;
+    const Dataspace space(context.check(H5Dget_space(dataset), "H5Dget_space", what));  // H5S_ALL is refused
+    context.check(H5Dget_num_chunks(dataset, space.get(), &stored), "H5Dget_num_chunks", what);
+    if (stored != expected)
+        context.fail(fmt::format("{} has {} of its {} data chunks: the file is damaged", what, stored, expected));
+    // The right count is not enough: a damaged index entry can move a chunk out of place.
+    // Each chunk must sit where it belongs, with every filter (the checksum) applied.
+    for (hsize_t start = 0; start < rows; start += chunk_rows) {
+        unsigned skipped_filters = 0;
+        haddr_t address = HADDR_UNDEF;
+        hsize_t bytes = 0;
+        context.check(H5Dget_chunk_info_by_coord(dataset, &start, &skipped_filters, &address, &bytes),
+                      "H5Dget_chunk_info_by_coord", what);
+        if (address == HADDR_UNDEF || skipped_filters != 0 || bytes == 0)
+            context.fail(fmt::format("{} has no intact data chunk for row {}: the file is damaged", what, start));
+    }
+}
+
 // --- links ------------------------------------------------------------------------------
+
+Group create_group(hid_t parent, const std::string& name, const ErrorContext& context, bool track_creation_order) {
+    const PropertyList create = compact_group_creation(context, track_creation_order);
+    return Group(context.check(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, create.get(), H5P_DEFAULT), "H5Gcreate2",
+                               fmt::format("'{}' in '{}'", name, object_name(parent))));
+}
 
 bool hard_link_exists(hid_t group, const std::string& name, const ErrorContext& context) {
     const std::string what = fmt::format("'{}' in '{}'", name, object_name(group));

@@ -38,6 +38,15 @@ Datatype bool_type(const ErrorContext& context);    // enum int8 {FALSE=0, TRUE=
 // - strong close: closing the file closes every object still open in it.
 PropertyList trace_file_access(const ErrorContext& context);
 
+// Creation lists that keep every link and attribute of a group in its object header
+// ("compact" storage) however many there are. HDF5 otherwise moves groups with more than 8
+// members or attributes into "dense" storage (a fractal heap), and HDF5 1.10 frees
+// uninitialized memory when it meets a damaged dense group (found by our damaged-file test
+// under AddressSanitizer). Object headers carry a checksum in the 1.8 format, so a damaged
+// compact group is rejected cleanly before anything is decoded.
+PropertyList compact_group_creation(const ErrorContext& context, bool track_creation_order = false);
+PropertyList compact_file_creation(const ErrorContext& context);  // the same for the root group
+
 // --- dataspaces -------------------------------------------------------------------------
 Dataspace scalar_space(const ErrorContext& context);
 Dataspace null_space(const ErrorContext& context);  // no value at all: JSON null
@@ -109,7 +118,19 @@ long long require_integer(hid_t object, const std::string& name, const ErrorCont
 std::string escape_name(std::string_view name);
 std::string unescape_name(std::string_view name);
 
+// --- datasets ---------------------------------------------------------------------------
+// Checks that a chunked dataset of `rows` rows (1-D) has every chunk it needs. The 1.8 chunk
+// index (a v1 B-tree) carries no checksum: when damage makes a chunk unfindable, HDF5 reads
+// zeros (the fill value) without an error. Checking that each chunk is where it belongs,
+// with its checksum filter applied, turns that into an error.
+// Datasets of other layouts pass.
+void require_all_chunks(hid_t dataset, hsize_t rows, const std::string& what, const ErrorContext& context);
+
 // --- links ------------------------------------------------------------------------------
+// Creates group `name` in `parent` with compact_group_creation.
+Group create_group(hid_t parent, const std::string& name, const ErrorContext& context,
+                   bool track_creation_order = false);
+
 // Whether `group` has a member `name`; a member that is a soft or external link fails
 // (the reader never follows a link out of the file or around it).
 bool hard_link_exists(hid_t group, const std::string& name, const ErrorContext& context);

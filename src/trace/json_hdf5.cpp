@@ -90,11 +90,6 @@ bool write_array_attribute(hid_t group, const std::string& name, const json& arr
     return false;
 }
 
-Group create_group(hid_t parent, const std::string& name, const ErrorContext& context) {
-    return Group(context.check(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "H5Gcreate2",
-                               fmt::format("'{}' in '{}'", name, object_name(parent))));
-}
-
 void write_value(hid_t group, const std::string& name, const json& value, int depth, const ErrorContext& context);
 
 void write_members(hid_t group, const json& object, int depth, const ErrorContext& context) {

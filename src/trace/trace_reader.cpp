@@ -56,8 +56,9 @@ std::string read_string_dataset(hid_t parent, const char* name, const ErrorConte
     const hdf5::Dataspace space(context.check(H5Dget_space(dataset.get()), "H5Dget_space", what));
     if (H5Tget_class(type.get()) != H5T_STRING || H5Tis_variable_str(type.get()) != 0)
         context.fail(what + " is not a fixed-length string");
-    if (hdf5::shape_of(space.get(), what, context).kind != hdf5::Shape::Kind::scalar)
-        context.fail(what + " is not a single string");
+    const hdf5::Shape shape = hdf5::shape_of(space.get(), what, context);
+    if (shape.count != 1) context.fail(what + " is not a single string");
+    hdf5::require_all_chunks(dataset.get(), 1, what, context);
     const std::size_t size = H5Tget_size(type.get());
     if (size == 0 || size > hdf5::max_text_bytes)
         context.fail(fmt::format("{} has an implausible size of {} bytes", what, size));

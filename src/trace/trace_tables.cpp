@@ -139,6 +139,7 @@ StoredTable open_table(hid_t group, const std::string& name, std::size_t record_
     if (shape.count > max_table_bytes / record_size)
         context.fail(fmt::format("{} claims {} rows, too many to be a trace table", table.what, shape.count));
     table.rows = shape.count;
+    require_all_chunks(table.dataset.get(), table.rows, table.what, context);
     return table;
 }
 

@@ -72,7 +72,8 @@ hdf5::File create_exclusive(const std::filesystem::path& path) {
                   "the file access list");
 
     // H5F_ACC_EXCL makes the refusal atomic even when two writers race for one name.
-    const hid_t id = H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, access.get());
+    const hdf5::PropertyList create = hdf5::compact_file_creation(context);
+    const hid_t id = H5Fcreate(path.c_str(), H5F_ACC_EXCL, create.get(), access.get());
     if (id < 0) {
         if (std::filesystem::exists(path, ignored)) throw InputError(refusal);
         throw InputError(fmt::format("cannot create trace file {}: {}", path.string(), hdf5::innermost_error_message()));
@@ -80,21 +81,21 @@ hdf5::File create_exclusive(const std::filesystem::path& path) {
     return hdf5::File(id);
 }
 
+// A one-element 1-D dataset rather than a scalar one: chunked with the Fletcher-32 filter
+// (which needs chunks), so damage to the text is an error rather than a changed config.
 void write_string_dataset(hid_t parent, const char* name, const std::string& text, const ErrorContext& context) {
+    const std::string what = fmt::format("'/{}'", name);
     const hdf5::Datatype type = hdf5::text_type_for(text, context);
-    const hdf5::Dataspace space = hdf5::scalar_space(context);
+    const hdf5::Dataspace space = hdf5::vector_space(1, context);
+    const hdf5::PropertyList create(context.check(H5Pcreate(H5P_DATASET_CREATE), "H5Pcreate", what));
+    const hsize_t one = 1;
+    context.check(H5Pset_chunk(create.get(), 1, &one), "H5Pset_chunk", what);
+    context.check(H5Pset_fletcher32(create.get()), "H5Pset_fletcher32", what);
     const hdf5::Dataset dataset(context.check(
-        H5Dcreate2(parent, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), "H5Dcreate2",
-        fmt::format("'/{}'", name)));
+        H5Dcreate2(parent, name, type.get(), space.get(), H5P_DEFAULT, create.get(), H5P_DEFAULT), "H5Dcreate2", what));
     std::string buffer = text;
     buffer.resize(H5Tget_size(type.get()), '\0');  // HDF5 reads the whole capacity
-    context.check(H5Dwrite(dataset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()), "H5Dwrite",
-                  fmt::format("'/{}'", name));
-}
-
-hdf5::Group create_group(hid_t parent, const std::string& name, hid_t create_plist, const ErrorContext& context) {
-    return hdf5::Group(context.check(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, create_plist, H5P_DEFAULT),
-                                     "H5Gcreate2", fmt::format("'{}' in '{}'", name, hdf5::object_name(parent))));
+    context.check(H5Dwrite(dataset.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()), "H5Dwrite", what);
 }
 
 }  // namespace
@@ -114,15 +115,12 @@ void TraceWriter::Impl::create(const TraceHeader& header, const std::string& con
 
     write_string_dataset(root, layout::config, config_yaml, context);
 
-    const hdf5::Group inventory_group = create_group(root, layout::inventory, H5P_DEFAULT, context);
+    const hdf5::Group inventory_group = hdf5::create_group(root, layout::inventory, context);
     if (!inventory.is_null()) hdf5::write_json_members(inventory_group.get(), inventory, context);
 
     // Creation order tracked and indexed: the reader gives tests back in the order they ran.
-    const hdf5::PropertyList ordered(context.check(H5Pcreate(H5P_GROUP_CREATE), "H5Pcreate", "the /tests group"));
-    context.check(H5Pset_link_creation_order(ordered.get(), H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
-                  "H5Pset_link_creation_order", "the /tests group");
-    create_group(root, layout::tests, ordered.get(), context);
-    create_group(root, layout::telemetry, H5P_DEFAULT, context);
+    hdf5::create_group(root, layout::tests, context, true);
+    hdf5::create_group(root, layout::telemetry, context);
     hdf5::create_events(root, layout::events, context);
     flush();
 }
@@ -154,13 +152,14 @@ void TraceWriter::Impl::write_test(const TestResult& result) const {
 
     // Built as an anonymous group and linked into /tests only when complete: a crash in the
     // middle leaves an unreachable object, never a half-written test.
-    const hdf5::Group group(context.check(H5Gcreate_anon(file.get(), H5P_DEFAULT, H5P_DEFAULT), "H5Gcreate_anon",
+    const hdf5::PropertyList compact = hdf5::compact_group_creation(context);
+    const hdf5::Group group(context.check(H5Gcreate_anon(file.get(), compact.get(), H5P_DEFAULT), "H5Gcreate_anon",
                                           fmt::format("the group of test '{}'", result.key)));
     hdf5::write_attribute(group.get(), layout::status, to_string(result.status), context);
     hdf5::write_attribute(group.get(), layout::reason, result.reason, context);
     write_times(group.get(), result.start_utc, result.end_utc);
 
-    const hdf5::Group parameters = create_group(group.get(), layout::parameters, H5P_DEFAULT, context);
+    const hdf5::Group parameters = hdf5::create_group(group.get(), layout::parameters, context);
     for (const auto& [key, value] : result.parameters)
         hdf5::write_attribute(parameters.get(), hdf5::escape_name(key), value, context);
 

@@ -9,6 +9,10 @@
 #include <cstring>
 #include <functional>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#endif
+
 namespace shakedown {
 namespace {
 
@@ -307,33 +311,101 @@ TEST(TraceBadInput, LeanReadDoesNotLookAtSkippedParts) {
     read_error(path);  // the full read does notice
 }
 
-// Damaged bytes anywhere in a real trace: the reader may succeed (the damage hit unused
-// space) or throw TraceError, but never crash or throw anything else.
-TEST(TraceBadInput, CorruptedBytesNeverCrash) {
+// HDF5 1.10.8 itself leaks a few free-list blocks when it gives up on some damaged files
+// (LeakSanitizer shows them allocated inside libhdf5 only). Not ours to fix: the damaged-file
+// reads below run with leak reporting off; every other test, including the wrong-layout and
+// truncated files, runs with it on. HDF5's free lists are set to keep nothing, so no block
+// allocated outside the scope is recycled (and lost) inside it.
+class HostileReadScope {
+public:
+#if defined(__SANITIZE_ADDRESS__)
+    HostileReadScope() {
+        H5set_free_list_limits(0, 0, 0, 0, 0, 0);
+        __lsan_disable();
+    }
+    ~HostileReadScope() { __lsan_enable(); }
+#else
+    HostileReadScope() = default;
+#endif
+    HostileReadScope(const HostileReadScope&) = delete;
+    HostileReadScope& operator=(const HostileReadScope&) = delete;
+};
+
+bool same_tables(const SampleTable& a, const SampleTable& b) {
+    if (a.rows() != b.rows() || a.columns().size() != b.columns().size()) return false;
+    for (std::size_t i = 0; i < a.columns().size(); ++i)
+        if (a.columns()[i].name != b.columns()[i].name || a.columns()[i].unit != b.columns()[i].unit) return false;
+    return true;
+}
+
+// Everything the reader gives back, compared field by field (NaN-free sample data).
+bool same_trace(const Trace& a, const Trace& b) {
+    const auto same_header = [](const TraceHeader& x, const TraceHeader& y) {
+        return x.schema_version == y.schema_version && x.shakedown_version == y.shakedown_version &&
+               x.run_id == y.run_id && x.rank == y.rank && x.world_size == y.world_size && x.node == y.node &&
+               x.local_rank == y.local_rank && x.start_utc == y.start_utc;
+    };
+    if (!same_header(a.header, b.header) || a.status != b.status || a.end_utc != b.end_utc ||
+        a.config_yaml != b.config_yaml || a.inventory != b.inventory || a.tests.size() != b.tests.size() ||
+        a.telemetry.size() != b.telemetry.size() || a.events.size() != b.events.size())
+        return false;
+    for (std::size_t t = 0; t < a.tests.size(); ++t) {
+        const TestResult& x = a.tests[t];
+        const TestResult& y = b.tests[t];
+        if (x.key != y.key || x.status != y.status || x.reason != y.reason || x.start_utc != y.start_utc ||
+            x.end_utc != y.end_utc || x.parameters != y.parameters || x.metrics.size() != y.metrics.size() ||
+            !same_tables(x.samples, y.samples))
+            return false;
+        for (std::size_t m = 0; m < x.metrics.size(); ++m)
+            if (x.metrics[m].name != y.metrics[m].name || x.metrics[m].unit != y.metrics[m].unit ||
+                x.metrics[m].value != y.metrics[m].value || x.metrics[m].nominal != y.metrics[m].nominal ||
+                x.metrics[m].better != y.metrics[m].better)
+                return false;
+    }
+    for (const auto& [device, table] : a.telemetry)
+        if (!b.telemetry.contains(device) || !same_tables(table, b.telemetry.at(device))) return false;
+    for (std::size_t e = 0; e < a.events.size(); ++e)
+        if (a.events[e].t != b.events[e].t || a.events[e].severity != b.events[e].severity ||
+            a.events[e].text != b.events[e].text)
+            return false;
+    return true;
+}
+
+// Damaged bytes anywhere in a real trace (random, 0x00 and 0xFF runs of 1 to 16 bytes): the
+// reader must either give back exactly what was written (the damage hit unused space) or
+// throw TraceError; never crash, never throw anything else, and never return altered data
+// (metadata is checksummed by the 1.8 format, tables by Fletcher-32).
+TEST(TraceBadInput, CorruptedBytesAreRejectedOrHarmless) {
     ScratchDir dir;
     const auto whole = dir / "whole.h5";
     write_real_trace(whole);
     const std::string bytes = trace_test::file_bytes(whole);
+    const Trace original = read_trace(whole);
     std::mt19937 random(20261130);
     int rejected = 0;
+    int altered = 0;
     constexpr int trials = 300;
     for (int trial = 0; trial < trials; ++trial) {
         std::string damaged = bytes;
         const std::size_t position = random() % damaged.size();
-        for (std::size_t i = position; i < std::min(damaged.size(), position + 4); ++i)
-            damaged[i] = static_cast<char>(random());
+        const std::size_t length = 1 + trial % 16;
+        for (std::size_t i = position; i < std::min(damaged.size(), position + length); ++i)
+            damaged[i] = static_cast<char>(trial % 3 == 0 ? 0xFF : trial % 3 == 1 ? 0x00 : random());
         const auto path = dir / "damaged.h5";
         trace_test::write_bytes(path, damaged);
-        SCOPED_TRACE("damage at byte " + std::to_string(position));
+        SCOPED_TRACE("damage at byte " + std::to_string(position) + ", " + std::to_string(length) + " bytes");
+        const HostileReadScope hostile;
         try {
-            read_trace(path);
+            if (!same_trace(original, read_trace(path))) ++altered;
         } catch (const TraceError& error) {
             ++rejected;
             EXPECT_EQ(std::string(error.what()).find('\n'), std::string::npos);
         }
     }
     RecordProperty("rejected", rejected);
-    std::cout << rejected << " of " << trials << " damaged files rejected, the rest read\n";
+    std::cout << rejected << " of " << trials << " damaged files rejected, " << altered
+              << " read back altered, the rest read back unchanged\n";
+    EXPECT_EQ(altered, 0);
 }
 
 }  // namespace

@@ -378,16 +378,21 @@ void require_all_chunks(hid_t dataset, hsize_t rows, const std::string& what, co
     context.check(H5Dget_num_chunks(dataset, space.get(), &stored), "H5Dget_num_chunks", what);
     if (stored != expected)
         context.fail(fmt::format("{} has {} of its {} data chunks: the file is damaged", what, stored, expected));
-    // The right count is not enough: a damaged index entry can move a chunk out of place.
-    // Each chunk must sit where it belongs, with every filter (the checksum) applied.
+    // The right count is not enough: a damaged index entry can move a chunk out of place,
+    // or damaged index keys can hide it from reads (which then give the fill value) while
+    // iterating the index still finds it. Each chunk must be found the way a read finds it
+    // (H5Dget_chunk_storage_size) and carry every filter (the checksum).
     for (hsize_t start = 0; start < rows; start += chunk_rows) {
+        const auto damaged = [&] {
+            context.fail(fmt::format("{} has no intact data chunk for row {}: the file is damaged", what, start));
+        };
+        hsize_t bytes = 0;
+        if (H5Dget_chunk_storage_size(dataset, &start, &bytes) < 0 || bytes == 0) damaged();
         unsigned skipped_filters = 0;
         haddr_t address = HADDR_UNDEF;
-        hsize_t bytes = 0;
-        context.check(H5Dget_chunk_info_by_coord(dataset, &start, &skipped_filters, &address, &bytes),
-                      "H5Dget_chunk_info_by_coord", what);
-        if (address == HADDR_UNDEF || skipped_filters != 0 || bytes == 0)
-            context.fail(fmt::format("{} has no intact data chunk for row {}: the file is damaged", what, start));
+        if (H5Dget_chunk_info_by_coord(dataset, &start, &skipped_filters, &address, &bytes) < 0 ||
+            address == HADDR_UNDEF || skipped_filters != 0)
+            damaged();
     }
 }
 

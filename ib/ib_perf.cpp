@@ -1,0 +1,208 @@
+// ib_perf: RC queue pairs between rank pairs (different nodes by default), connection data
+// traded over MPI, then RDMA write, RDMA read and send/receive latency (min, median, average,
+// p99, p99.9) and bandwidth with `queue_depth` requests in flight over a size sweep, one way
+// and both ways, and the message rate; every message checked on arrival. Bandwidth is put
+// beside the port's nominal rate; error counters of the port are compared before and after.
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+#include "core/run_context.hpp"
+#include "ib/hca_inventory.hpp"
+#include "ib/perf_report.hpp"
+#include "ib/rdma_waiver.hpp"
+#include "inventory/inventory_sections.hpp"
+#include "mpi/pairs.hpp"
+#include "mpi/sizes.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace shakedown::ib {
+namespace {
+
+std::vector<Operation> parse_operations(const std::string& text) {
+    std::vector<Operation> operations;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const auto comma = text.find(',', start);
+        const auto item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (item == "write") operations.push_back(Operation::write);
+        else if (item == "read") operations.push_back(Operation::read);
+        else if (item == "send") operations.push_back(Operation::send);
+        else throw InputError(fmt::format("parameter 'operations': unknown operation '{}' (valid: write, read, send)", item));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return operations;
+}
+
+int bounded(const TestParams& params, const char* name, int least, int most) {
+    const auto value = params.integer(name);
+    if (value < least || value > most)
+        throw InputError(fmt::format("parameter '{}' must be between {} and {}, got {}", name, least, most, value));
+    return static_cast<int>(value);
+}
+
+SweepPlan sweep_plan(const TestParams& params) {
+    SweepPlan plan;
+    if (params.integer("min_bytes") < 2)
+        throw InputError(fmt::format("parameter 'min_bytes' must be at least 2 (arrival is seen on the last byte), got {}",
+                                     params.integer("min_bytes")));
+    if (params.integer("max_bytes") > (std::int64_t{1} << 30))
+        throw InputError("parameter 'max_bytes' must be at most 1 GiB");
+    plan.sizes = mpi::size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), 2);
+    plan.operations = parse_operations(params.text("operations"));
+    plan.latency_warmup = bounded(params, "latency_warmup", 0, 1'000'000);
+    plan.latency_iterations = bounded(params, "latency_iterations", 0, 100'000'000);
+    plan.bandwidth_warmup = bounded(params, "bw_warmup", 0, 1'000'000);
+    plan.bandwidth_iterations = bounded(params, "bw_iterations", 1, 100'000'000);
+    plan.queue_depth = bounded(params, "queue_depth", 1, 16384);
+    plan.bidirectional = params.flag("bidirectional");
+    plan.timeout_s = params.real("timeout_s");
+    if (plan.timeout_s <= 0) throw InputError("parameter 'timeout_s' must be positive");
+    return plan;
+}
+
+std::optional<std::string> my_gpu_bus_id(const RunContext& ctx) {
+    const auto gpu = ctx.session().gpu();
+    const auto& gpus = ctx.inventory().contains("gpus") ? ctx.inventory()["gpus"] : nlohmann::json::array();
+    if (!gpu) return std::nullopt;
+    for (const auto& entry : gpus)
+        if (entry.value("index", -1) == *gpu) return entry.value("pci_bus_id", std::string());
+    return std::nullopt;
+}
+
+class IbPerf final : public Test {
+public:
+    std::string_view key() const override { return "ib_perf"; }
+    std::string_view description() const override {
+        return "RC verbs write/read/send latency (p99.9) and bandwidth (queue depth 128) between rank pairs, validated";
+    }
+    std::vector<std::string> suites() const override { return {"full", "pairwise"}; }
+    double default_deadline_s() const override { return 1800.0; }
+
+    std::vector<ParamSpec> parameters() const override {
+        auto specs = endpoint_parameters();
+        const std::vector<ParamSpec> more = {
+            {"min_bytes", ParamKind::integer, std::int64_t{2}, "smallest message size (at least 2)"},
+            {"max_bytes", ParamKind::integer, std::int64_t{8} << 20, "largest message size"},
+            {"operations", ParamKind::text, std::string("write,read,send"), "which of write, read, send to measure"},
+            {"latency_iterations", ParamKind::integer, std::int64_t{1000}, "timed latency iterations per size"},
+            {"latency_warmup", ParamKind::integer, std::int64_t{100}, "untimed latency iterations per size"},
+            {"bw_iterations", ParamKind::integer, std::int64_t{1000}, "messages in a timed bandwidth run"},
+            {"bw_warmup", ParamKind::integer, std::int64_t{128}, "messages streamed before the timed run"},
+            {"queue_depth", ParamKind::integer, std::int64_t{128}, "send requests in flight for bandwidth"},
+            {"bidirectional", ParamKind::flag, true, "also stream both ways at once"},
+            {"pairs", ParamKind::text, std::string(), "world-rank pairs such as \"0-8,1-9\"; empty: node neighbours in a ring"},
+            {"allow_intra_node", ParamKind::flag, false, "pair ranks of the same node (one-node runs, loopback checks)"},
+            {"timeout_s", ParamKind::real, 30.0, "longest wait for one completion before the link is declared dead"},
+        };
+        specs.insert(specs.end(), more.begin(), more.end());
+        return specs;
+    }
+
+    // Value checks before any work. A named device, port or GID index is checked against
+    // this node's devices when it has any; run() checks again on each node (InputError ->
+    // status error naming the valid choices), since nodes may differ.
+    void check_parameters(const TestParams& params, int) const override {
+        sweep_plan(params);
+        const auto request = endpoint_request(params);
+        const auto api = make_system_verbs();
+        if (!api->device_names().empty()) resolve_endpoint(*api, request, -1);
+    }
+
+    std::optional<std::string> waiver(const RunContext&) const override {
+        return no_rdma_device_waiver(*make_system_verbs());
+    }
+
+    TestResult run(const RunContext& ctx) const override {
+        const auto& params = ctx.params();
+        const auto plan = sweep_plan(params);
+        const auto api = make_system_verbs();
+        const auto choice = resolve_endpoint(*api, endpoint_request(params), preferred_numa_node(my_gpu_bus_id(ctx)));
+        const auto nominal = inventory_detail::ib_rate_gbps(choice.port_info.speed_code, choice.port_info.width_code);
+
+        const auto placement = mpi::gather_placement(ctx.comm(), ctx.session());
+        auto rounds = params.text("pairs").empty()
+                          ? mpi::local_then_ring_rounds(placement)
+                          : mpi::parse_pair_list(params.text("pairs"), placement, ctx.session().world_size());
+        if (!params.flag("allow_intra_node"))
+            for (auto& round : rounds) std::erase_if(round, [](const mpi::RankPair& pair) { return pair.intra_node; });
+        std::erase_if(rounds, [](const auto& round) { return round.empty(); });
+
+        TestResult result;
+        result.samples = perf_sample_table();
+        result.parameters["implementation"] = std::string(api->implementation());
+        result.parameters["endpoint"] = fmt::format("{} port {} ({}), {}", choice.device, choice.port,
+                                                    to_string(choice.port_info.link_layer), choice.reason);
+        result.parameters["gid_index"] = choice.gid_index ? std::to_string(*choice.gid_index) : "none (LID routing)";
+        result.parameters["port_rate_gbps"] = nominal ? fmt::format("{:g}", *nominal) : "unknown";
+        if (rounds.empty()) {
+            result.waive("no pair of ranks on different nodes (set allow_intra_node to pair ranks of one node)");
+            return result;
+        }
+        result.parameters["pairs_run"] = mpi::describe_rounds(rounds, placement);
+        if (choice.port_info.state != "ACTIVE")
+            result.fail(fmt::format("{} port {} is {} ({})", choice.device, choice.port, choice.port_info.state,
+                                    choice.port_info.physical_state));
+
+        const auto counters_before = api->port_counters(choice.device, choice.port);
+        std::vector<PairSweep> sweeps;
+        for (const auto& round : rounds) {
+            if (const auto role = mpi::role_in(round, ctx.rank())) {
+                const auto world = [&](int rank) { return placement[rank].world_rank; };
+                const auto label = fmt::format("ranks {}-{}", world(role->pair.first), world(role->pair.second));
+                MpiPeerChannel channel(ctx.comm(), role->peer);
+                if (auto sweep = measure_pair(*api, choice, channel, role->initiator, plan, ctx, label, result)) {
+                    sweep->peer_world_rank = world(role->peer);
+                    add_pair_samples(result.samples, *sweep);
+                    for (const auto& mismatch : sweep->outcome.mismatches) result.fail(label + ": " + mismatch);
+                    sweeps.push_back(std::move(*sweep));
+                }
+            }
+            MPI_Barrier(ctx.comm());  // rounds never overlap
+        }
+        PortRecord port_record;
+        port_record.device.name = choice.device;
+        port_record.port.port = choice.port;
+        port_record.counters = counters_before;
+        for (const auto& change : error_counter_changes({port_record}, {api->port_counters(choice.device, choice.port)}))
+            result.fail(fmt::format("{}: {} grew by {} during the measurement", change.port, change.counter, change.delta()));
+        add_perf_metrics(result, sweeps, nominal);
+        return result;
+    }
+
+private:
+    // Sets up this side, agrees with the peer that both sides are ready (so a failure on one
+    // side does not leave the other waiting), connects and sweeps. Failures fail the result.
+    static std::optional<PairSweep> measure_pair(const VerbsApi& api, const EndpointChoice& choice, PeerChannel& channel,
+                                                 bool initiator, const SweepPlan& plan, const RunContext& ctx,
+                                                 const std::string& label, TestResult& result) {
+        std::unique_ptr<RcEndpoint> endpoint;
+        std::string setup_error;
+        try {
+            endpoint = std::make_unique<RcEndpoint>(api, choice, plan.queue_depth);
+            endpoint->use_host_buffer(sweep_buffer_bytes(plan));
+        } catch (const VerbsError& error) {
+            setup_error = error.what();
+        }
+        const int peer_ready = channel.swap(setup_error.empty() ? 1 : 0);
+        if (!setup_error.empty() || peer_ready == 0) {
+            result.fail(fmt::format("{}: {}", label, setup_error.empty() ? "the peer could not set up its RC endpoint" : setup_error));
+            return std::nullopt;
+        }
+        try {
+            endpoint->connect(channel);
+            return PairSweep{0, run_rc_sweep(*endpoint, channel, initiator, plan,
+                                             PlantedFaults{ctx.faults().corrupt(), ctx.faults().delay_s()})};
+        } catch (const VerbsError& error) {
+            result.fail(fmt::format("{}: {}", label, error.what()));
+            return std::nullopt;
+        }
+    }
+};
+
+}  // namespace
+
+SHAKEDOWN_REGISTER_TEST(IbPerf);
+
+}  // namespace shakedown::ib

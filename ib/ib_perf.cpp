@@ -8,13 +8,12 @@
 #include "core/run_context.hpp"
 #include "ib/hca_inventory.hpp"
 #include "ib/perf_report.hpp"
+#include "ib/rdma_context.hpp"
 #include "ib/rdma_waiver.hpp"
 #include "inventory/inventory_sections.hpp"
-#include "mpi/pairs.hpp"
 #include "mpi/sizes.hpp"
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 namespace shakedown::ib {
 namespace {
@@ -60,15 +59,6 @@ SweepPlan sweep_plan(const TestParams& params) {
     plan.timeout_s = params.real("timeout_s");
     if (plan.timeout_s <= 0) throw InputError("parameter 'timeout_s' must be positive");
     return plan;
-}
-
-std::optional<std::string> my_gpu_bus_id(const RunContext& ctx) {
-    const auto gpu = ctx.session().gpu();
-    const auto& gpus = ctx.inventory().contains("gpus") ? ctx.inventory()["gpus"] : nlohmann::json::array();
-    if (!gpu) return std::nullopt;
-    for (const auto& entry : gpus)
-        if (entry.value("index", -1) == *gpu) return entry.value("pci_bus_id", std::string());
-    return std::nullopt;
 }
 
 class IbPerf final : public Test {
@@ -118,16 +108,11 @@ public:
         const auto& params = ctx.params();
         const auto plan = sweep_plan(params);
         const auto api = make_system_verbs();
-        const auto choice = resolve_endpoint(*api, endpoint_request(params), preferred_numa_node(my_gpu_bus_id(ctx)));
+        const auto choice = resolve_endpoint(*api, endpoint_request(params), preferred_numa_node_for(ctx));
         const auto nominal = inventory_detail::ib_rate_gbps(choice.port_info.speed_code, choice.port_info.width_code);
 
         const auto placement = mpi::gather_placement(ctx.comm(), ctx.session());
-        auto rounds = params.text("pairs").empty()
-                          ? mpi::local_then_ring_rounds(placement)
-                          : mpi::parse_pair_list(params.text("pairs"), placement, ctx.session().world_size());
-        if (!params.flag("allow_intra_node"))
-            for (auto& round : rounds) std::erase_if(round, [](const mpi::RankPair& pair) { return pair.intra_node; });
-        std::erase_if(rounds, [](const auto& round) { return round.empty(); });
+        const auto rounds = rdma_pair_rounds(ctx, placement, params.text("pairs"), params.flag("allow_intra_node"));
 
         TestResult result;
         result.samples = perf_sample_table();

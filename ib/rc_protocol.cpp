@@ -1,6 +1,7 @@
 #include "ib/rc_protocol.hpp"
 
 #include "core/clock.hpp"
+#include "ib/mismatch_notes.hpp"
 #include "mpi/payload.hpp"
 #include "mpi/pingpong.hpp"
 
@@ -8,7 +9,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstring>
 
 namespace shakedown::ib {
 
@@ -46,12 +46,6 @@ unsigned char& last_byte(std::byte* message, std::size_t bytes) {
     return reinterpret_cast<unsigned char&>(message[bytes - 1]);
 }
 
-// Mismatch notes from one side, small enough to trade over the channel.
-struct MismatchNote {
-    std::uint32_t count = 0;
-    char first[240] = {};
-};
-
 class Side {
 public:
     Side(RcEndpoint& endpoint, PeerChannel& channel, bool initiator, const SweepPlan& plan, PlantedFaults faults)
@@ -80,16 +74,7 @@ public:
                 const SizeFigures initiators = channel_.swap(figures);
                 outcome.figures.push_back(initiator_ ? figures : initiators);
             }
-        MismatchNote mine;
-        mine.count = static_cast<std::uint32_t>(mismatches_.size());
-        if (!mismatches_.empty())
-            std::strncpy(mine.first, mismatches_.front().c_str(), sizeof(mine.first) - 1);
-        const MismatchNote theirs = channel_.swap(mine);
-        outcome.mismatches = mismatches_;
-        if (theirs.count > 0)
-            outcome.mismatches.push_back(theirs.count == 1 ? fmt::format("peer saw: {}", theirs.first)
-                                                           : fmt::format("peer saw: {} (and {} more)", theirs.first,
-                                                                         theirs.count - 1));
+        outcome.mismatches = merge_with_peer(channel_, mismatches_);
         return outcome;
     }
 

@@ -7,6 +7,7 @@
 #include "ib/inventory_report.hpp"
 #include "ib/latency_stats.hpp"
 #include "ib/sysfs_rdma.hpp"
+#include "ib/ucx/ucx_transports.hpp"
 
 #include <gtest/gtest.h>
 
@@ -174,6 +175,17 @@ TEST(LatencyStats, PerftestPercentilesByNearestRank) {
     EXPECT_EQ(stats.p99, 1980.0);
     EXPECT_EQ(stats.p99_9, 1998.0);
     EXPECT_EQ(latency_stats({}).p99_9, 0.0);
+}
+
+TEST(UcxTransports, LaneLinesNameTransportAndDevice) {
+    const std::string info =
+        "#\n# UCP endpoint\n#\n#               peer: <no debug data>\n"
+        "#                 lane[0]:  8:posix/memory.0 md[4]          -> md[4]/posix/sysdev[255] rma_bw#0 am am_bw#0\n"
+        "#                 lane[1]: 14:cma/memory.0 md[5]            -> md[5]/cma/sysdev[255] rma_bw#1\n"
+        "#                 lane[2]:  3:rc_mlx5/mlx5_0:1.0 md[1]     -> md[1]/ib/sysdev[0] rma_bw#2\n"
+        "#                 lane[3]:  9:posix/memory.0 md[4]          -> md[4]/posix/sysdev[255] rkey_ptr\n";
+    EXPECT_EQ(ucx::transports_in(info), (std::vector<std::string>{"posix/memory", "cma/memory", "rc_mlx5/mlx5_0:1"}));
+    EXPECT_TRUE(ucx::transports_in("no lanes here").empty());
 }
 
 }  // namespace

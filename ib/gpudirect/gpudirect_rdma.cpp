@@ -1,0 +1,211 @@
+// gpudirect_rdma: registers GPU memory with the HCA (dma-buf first, then nvidia-peermem),
+// moves data GPU to GPU between rank pairs with RDMA write and read, checks it in host memory
+// afterwards, and measures bandwidth beside the port rate and beside the same stream from host
+// memory on the same QP setup. The result names the registration path that worked, or exactly
+// why none did (a FAIL: GPU traffic would bounce through host memory).
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+#include "core/run_context.hpp"
+#include "ib/gpudirect/gpu_registration.hpp"
+#include "ib/gpudirect/rdma_stream.hpp"
+#include "ib/rdma_context.hpp"
+#include "ib/rdma_waiver.hpp"
+#include "inventory/inventory_sections.hpp"
+#include "mpi/cuda/device_resources.hpp"
+#include "mpi/payload.hpp"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+namespace shakedown::ib {
+namespace {
+
+constexpr std::size_t registration_granule = 2u << 20;  // GPU pages are 2 MiB; dma-buf wants page-aligned ranges
+
+struct GpuFigures {
+    double write_gbps = 0.0;
+    double read_gbps = 0.0;
+    double host_write_gbps = 0.0;
+};
+
+class GpudirectRdma final : public Test {
+public:
+    std::string_view key() const override { return "gpudirect_rdma"; }
+    std::string_view description() const override {
+        return "GPUDirect RDMA: GPU memory registered (dma-buf or nvidia-peermem), RDMA write/read GPU to GPU, validated";
+    }
+    std::vector<std::string> suites() const override { return {"full"}; }
+    double default_deadline_s() const override { return 600.0; }
+
+    std::vector<ParamSpec> parameters() const override {
+        auto specs = endpoint_parameters();
+        const std::vector<ParamSpec> more = {
+            {"bytes", ParamKind::integer, std::int64_t{8} << 20, "message size"},
+            {"messages", ParamKind::integer, std::int64_t{200}, "messages per stream"},
+            {"queue_depth", ParamKind::integer, std::int64_t{128}, "requests in flight"},
+            {"pairs", ParamKind::text, std::string(), "world-rank pairs such as \"0-8\"; empty: node neighbours in a ring"},
+            {"allow_intra_node", ParamKind::flag, false, "pair ranks of the same node"},
+            {"timeout_s", ParamKind::real, 30.0, "longest wait for one completion"},
+        };
+        specs.insert(specs.end(), more.begin(), more.end());
+        return specs;
+    }
+
+    void check_parameters(const TestParams& params, int) const override {
+        if (params.integer("bytes") < 8 || params.integer("bytes") > (std::int64_t{1} << 30))
+            throw InputError("parameter 'bytes' must be between 8 and 1 GiB");
+        if (params.integer("messages") < 1 || params.integer("queue_depth") < 1 || params.integer("queue_depth") > 16384)
+            throw InputError("parameters 'messages' and 'queue_depth' must be positive (queue_depth at most 16384)");
+        if (params.real("timeout_s") <= 0) throw InputError("parameter 'timeout_s' must be positive");
+        const auto request = endpoint_request(params);
+        const auto api = make_system_verbs();
+        if (!api->device_names().empty()) resolve_endpoint(*api, request, -1);
+    }
+
+    std::optional<std::string> waiver(const RunContext& ctx) const override {
+        if (auto none = no_rdma_device_waiver(*make_system_verbs())) return none;
+        if (!ctx.session().gpu()) return "no CUDA device";
+        return std::nullopt;
+    }
+
+    TestResult run(const RunContext& ctx) const override {
+        const auto& params = ctx.params();
+        const auto api = make_system_verbs();
+        const auto choice = resolve_endpoint(*api, endpoint_request(params), preferred_numa_node_for(ctx));
+        const auto nominal = inventory_detail::ib_rate_gbps(choice.port_info.speed_code, choice.port_info.width_code);
+        const auto placement = mpi::gather_placement(ctx.comm(), ctx.session());
+        const auto rounds = rdma_pair_rounds(ctx, placement, params.text("pairs"), params.flag("allow_intra_node"));
+
+        TestResult result;
+        result.parameters["endpoint"] = fmt::format("{} port {}, {}", choice.device, choice.port, choice.reason);
+        if (rounds.empty()) {
+            result.waive("no pair of ranks on different nodes (set allow_intra_node to pair ranks of one node)");
+            return result;
+        }
+        result.parameters["pairs_run"] = mpi::describe_rounds(rounds, placement);
+        SHAKEDOWN_CUDA(cudaSetDevice(*ctx.session().gpu()));
+        std::optional<GpuFigures> worst;
+        for (const auto& round : rounds) {
+            if (const auto role = mpi::role_in(round, ctx.rank())) {
+                const auto label = fmt::format("ranks {}-{}", placement[role->pair.first].world_rank,
+                                               placement[role->pair.second].world_rank);
+                MpiPeerChannel channel(ctx.comm(), role->peer);
+                if (const auto figures = measure_pair(*api, choice, channel, role->initiator, ctx, label, result)) {
+                    if (!worst || figures->write_gbps < worst->write_gbps) worst = figures;
+                }
+            }
+            MPI_Barrier(ctx.comm());
+        }
+        if (worst) {
+            result.add_metric("gpudirect_rdma.write_bandwidth_gbps", "Gb/s", worst->write_gbps, Better::higher, nominal);
+            result.add_metric("gpudirect_rdma.read_bandwidth_gbps", "Gb/s", worst->read_gbps, Better::higher, nominal);
+            result.add_metric("gpudirect_rdma.host_write_bandwidth_gbps", "Gb/s", worst->host_write_gbps, Better::higher, nominal);
+            if (worst->host_write_gbps > 0)
+                result.add_metric("gpudirect_rdma.write_vs_host_ratio", "ratio", worst->write_gbps / worst->host_write_gbps,
+                                  Better::higher, 1.0);
+        }
+        return result;
+    }
+
+private:
+    static std::optional<GpuFigures> measure_pair(const VerbsApi& api, const EndpointChoice& choice, PeerChannel& channel,
+                                                  bool initiator, const RunContext& ctx, const std::string& label,
+                                                  TestResult& result) {
+        const auto& params = ctx.params();
+        const auto bytes = static_cast<std::size_t>(params.integer("bytes"));
+        const int messages = static_cast<int>(params.integer("messages"));
+        const int depth = static_cast<int>(params.integer("queue_depth"));
+        const double timeout = params.real("timeout_s");
+        const std::size_t slot = (bytes + registration_granule - 1) / registration_granule * registration_granule;
+
+        // GPU memory first: it must outlive the endpoint that registers it.
+        const mpi::DeviceBuffer gpu(2 * slot);  // slot 0 receives, slot 1 is the source
+        std::unique_ptr<RcEndpoint> endpoint;
+        GpuRegistration registration;
+        std::string setup_error;
+        try {
+            endpoint = std::make_unique<RcEndpoint>(api, choice, depth);
+            registration = register_gpu_memory(endpoint->pd(), *ctx.session().gpu(), gpu.get(), gpu.bytes());
+            if (!registration.region) setup_error = registration.why_none();
+            else endpoint->use_region(std::move(registration.region));
+        } catch (const VerbsError& error) {
+            setup_error = error.what();
+        }
+        result.parameters["registration_path"] = registration.path.empty() ? "none" : registration.path;
+        if (!registration.dmabuf_error.empty()) result.parameters["dmabuf_unavailable"] = registration.dmabuf_error;
+        if (!registration.peer_memory_error.empty()) result.parameters["peer_memory_unavailable"] = registration.peer_memory_error;
+        if (channel.swap(setup_error.empty() ? 1 : 0) == 0 || !setup_error.empty()) {
+            result.fail(fmt::format("{}: {}", label, setup_error.empty() ? "the peer could not register GPU memory" : setup_error));
+            return std::nullopt;
+        }
+
+        GpuFigures figures;
+        try {
+            endpoint->connect(channel);
+            figures.write_gbps = gpu_stream(*endpoint, channel, initiator, gpu, slot, WorkKind::rdma_write, bytes, messages,
+                                            depth, timeout, ctx.faults().corrupt(), label, result);
+            figures.read_gbps = gpu_stream(*endpoint, channel, initiator, gpu, slot, WorkKind::rdma_read, bytes, messages,
+                                           depth, timeout, ctx.faults().corrupt(), label, result);
+            figures.host_write_gbps = host_stream(api, choice, channel, initiator, bytes, messages, depth, timeout);
+        } catch (const std::exception& error) {
+            result.fail(fmt::format("{}: {}", label, error.what()));
+            return std::nullopt;
+        }
+        return figures;  // each stream already gave both sides the initiator's figure
+    }
+
+    // Write: the initiator's GPU source -> the responder's GPU slot 0, checked by the responder.
+    // Read: the responder's GPU source -> the initiator's GPU slot 0, checked by the initiator.
+    static double gpu_stream(RcEndpoint& endpoint, PeerChannel& channel, bool initiator, const mpi::DeviceBuffer& gpu,
+                             std::size_t slot, WorkKind kind, std::size_t bytes, int messages, int depth, double timeout,
+                             bool corrupt, const std::string& label, TestResult& result) {
+        const bool write = kind == WorkKind::rdma_write;
+        const std::uint64_t seed = mpi::payload_seed(write ? 1 : 2, bytes);
+        const bool provides = write == initiator;
+        std::vector<std::byte> host(bytes);
+        auto* base = static_cast<std::byte*>(gpu.get());
+        if (provides) {
+            mpi::fill_payload(host, seed);
+            if (corrupt) host[0] = ~host[0];
+            SHAKEDOWN_CUDA(cudaMemcpy(base + slot, host.data(), bytes, cudaMemcpyHostToDevice));
+        } else {
+            SHAKEDOWN_CUDA(cudaMemset(base, 0, bytes));
+        }
+        channel.barrier();
+        double gbps = 0.0;
+        if (initiator) {
+            const std::size_t local = write ? slot : 0;
+            const std::size_t remote = write ? 0 : slot;
+            const double seconds = stream_rdma(endpoint, kind, local, remote, bytes, messages, depth, timeout);
+            gbps = static_cast<double>(bytes) * messages * 8 / seconds / 1e9;
+        }
+        channel.barrier();
+        if (!provides) {
+            SHAKEDOWN_CUDA(cudaMemcpy(host.data(), base, bytes, cudaMemcpyDeviceToHost));
+            if (const auto bad = mpi::first_mismatch(host, seed))
+                result.fail(fmt::format("{}: GPU payload mismatch after RDMA {} of {} B: byte {}", label, to_string(kind), bytes, *bad));
+        }
+        return channel.swap(gbps) + gbps;  // only the initiator measured: both sides keep its figure
+    }
+
+    // The same write stream from host memory: what GPUDirect is compared with.
+    static double host_stream(const VerbsApi& api, const EndpointChoice& choice, PeerChannel& channel, bool initiator,
+                              std::size_t bytes, int messages, int depth, double timeout) {
+        RcEndpoint endpoint(api, choice, depth);
+        endpoint.use_host_buffer(2 * bytes);
+        endpoint.connect(channel);
+        double gbps = 0.0;
+        if (initiator)
+            gbps = static_cast<double>(bytes) * messages * 8 /
+                   stream_rdma(endpoint, WorkKind::rdma_write, bytes, 0, bytes, messages, depth, timeout) / 1e9;
+        channel.barrier();
+        return channel.swap(gbps) + gbps;
+    }
+};
+
+}  // namespace
+
+SHAKEDOWN_REGISTER_TEST(GpudirectRdma);
+
+}  // namespace shakedown::ib

@@ -1,0 +1,28 @@
+#include "ib/rdma_context.hpp"
+
+#include "ib/endpoint_selection.hpp"
+
+#include <nlohmann/json.hpp>
+
+namespace shakedown::ib {
+
+mpi::PairRounds rdma_pair_rounds(const RunContext& ctx, const std::vector<mpi::RankPlacement>& placement,
+                                 const std::string& named_pairs, bool allow_intra_node) {
+    auto rounds = named_pairs.empty() ? mpi::local_then_ring_rounds(placement)
+                                      : mpi::parse_pair_list(named_pairs, placement, ctx.session().world_size());
+    if (!allow_intra_node)
+        for (auto& round : rounds) std::erase_if(round, [](const mpi::RankPair& pair) { return pair.intra_node; });
+    std::erase_if(rounds, [](const auto& round) { return round.empty(); });
+    return rounds;
+}
+
+int preferred_numa_node_for(const RunContext& ctx) {
+    std::optional<std::string> bus_id;
+    const auto gpu = ctx.session().gpu();
+    if (gpu && ctx.inventory().contains("gpus"))
+        for (const auto& entry : ctx.inventory()["gpus"])
+            if (entry.value("index", -1) == *gpu) bus_id = entry.value("pci_bus_id", std::string());
+    return preferred_numa_node(bus_id);
+}
+
+}  // namespace shakedown::ib

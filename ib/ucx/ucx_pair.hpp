@@ -1,0 +1,48 @@
+// The UCX (UCP) measurement both ranks of a pair run: worker addresses and remote keys traded
+// over a PeerChannel, then per message size tag send/receive latency (ping-pong, half the round
+// trip), put latency (put + flush: remote completion, a round trip) and get latency (a round
+// trip), and streaming bandwidth for each. Every payload is checked; the transports UCX chose
+// for the endpoint are recorded.
+#pragma once
+
+#include "ib/latency_stats.hpp"
+#include "ib/peer_channel.hpp"
+#include "ib/rc_protocol.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace shakedown::ib::ucx {
+
+enum class UcxOperation { tag, put, get };
+std::string_view to_string(UcxOperation operation);  // "tag", "put", "get"
+
+struct UcxPlan {
+    std::vector<std::size_t> sizes;  // bytes, each >= 1
+    int latency_warmup = 20;
+    int latency_iterations = 200;
+    int bandwidth_iterations = 64;  // messages in the timed run
+    int window = 16;                // requests in flight
+    double timeout_s = 30.0;
+};
+
+struct UcxFigures {
+    UcxOperation operation = UcxOperation::tag;
+    std::size_t bytes = 0;
+    LatencyStats latency_us;
+    double bandwidth_gbs = 0.0;  // GB/s, one way
+    double message_rate_mps = 0.0;
+};
+
+struct UcxOutcome {
+    std::vector<UcxFigures> figures;  // the initiator's, on both sides
+    std::vector<std::string> mismatches;
+    std::vector<std::string> transports;  // "posix/memory", "tcp/lo", ...
+    std::string endpoint_info;            // ucp_ep_print_info's text
+};
+
+// Collective over the pair. Throws ucx::UcxError on a failed UCX call or a peer that stops.
+UcxOutcome run_ucx_pair(PeerChannel& channel, bool initiator, const UcxPlan& plan, PlantedFaults faults);
+
+}  // namespace shakedown::ib::ucx

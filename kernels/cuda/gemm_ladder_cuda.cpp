@@ -151,9 +151,13 @@ public:
 
     void run(const void* a, const void* b, void* c) const {
         const float alpha = 1.0f, beta = 0.0f;
-        cublas_check(cublasLtMatmul(lt_.get(), desc_.get(), &alpha, a, a_.get(), b, b_.get(), &beta, c, c_.get(), c, c_.get(),
-                                    &heuristic_.algo, workspace_.get(), workspace_.size(), stream_),
-                     "cublasLtMatmul(fp8)");
+        const cublasStatus_t status = cublasLtMatmul(lt_.get(), desc_.get(), &alpha, a, a_.get(), b, b_.get(), &beta, c, c_.get(), c, c_.get(),
+                                    &heuristic_.algo, workspace_.get(), workspace_.size(), stream_);
+        // Seen on H200 with CUDA 13.0 (2026-11-30): the heuristic offers an algorithm that
+        // cublasLtMatmul then refuses, for bf16 and fp32 outputs, in place or not.
+        if (status == CUBLAS_STATUS_NOT_SUPPORTED)
+            throw RungNotSupported("cublasLtMatmul(fp8 e4m3, TN, bf16 out) answered CUBLAS_STATUS_NOT_SUPPORTED");
+        cublas_check(status, "cublasLtMatmul(fp8)");
     }
 
 private:

@@ -4,6 +4,8 @@
 // FP64 host reference.
 #pragma once
 
+#include <stdexcept>
+
 #include "kernels/ladder/ladder_precisions.hpp"
 
 #include <cstddef>
@@ -28,6 +30,13 @@ struct LadderRunResult {
 };
 
 // Throws std::runtime_error (CUDA/cuBLAS failure, or no CUDA in this build).
+// The GPU's library has no kernel for this rung (cuBLASLt answering NOT_SUPPORTED): the rung
+// is reported as not measured, with the library's words, rather than as a wrong answer.
+class RungNotSupported : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
 LadderRunResult run_ladder_rung(LadderPrecision precision, const LadderRunOptions& options, int device);
 
 }  // namespace shakedown::kernels

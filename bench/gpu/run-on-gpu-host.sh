@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Runs shakedown's GPU work on the GPU host from a runtime bundle made here:
+#   bash bench/gpu/make-bundle.sh            # here: builds (sm_90) and packs .device-rt/rt.tar.xz
+#   bash bench/gpu/run-on-gpu-host.sh PART...  # there: PART = kernels | comm | probe | all
+# Figures and logs go to $OUT (the device tool's output folder) or ./gpu-out.
+# Never changes clocks, power limits or modes; NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
+set -uo pipefail
+parts=" ${*:-all} "
+out=${OUT:-$PWD/gpu-out}
+mkdir -p "$out"
+here=$(cd "$(dirname "$0")/../.." && pwd)
+tar -xJf "$here/.device-rt/rt.tar.xz" -C /tmp
+# shellcheck disable=SC1091
+source /tmp/rt/env.sh
+export NCCL_NVLS_ENABLE=0
+runs=/tmp/shakedown-gpu-runs
+mkdir -p "$runs"
+gpus=$(nvidia-smi -L | wc -l)
+log() { echo "== $(date -u +%FT%TZ) $*" | tee -a "$out/log.txt"; }
+
+run_job() {  # run_job NAME RANKS ARGS...: one shakedown run plus its analysis
+  local name=$1 ranks=$2; shift 2
+  log "run $name: mpirun -np $ranks shakedown run $*"
+  timeout 400 mpirun -np "$ranks" --bind-to none shakedown run --out "$runs" --name "$name" --progress lines "$@" \
+    >>"$out/log.txt" 2>&1
+  log "run $name exit $?"
+  if command -v shakedown-analyze >/dev/null; then
+    shakedown-analyze "$runs/$name" >>"$out/log.txt" 2>&1
+    log "analyze $name exit $?"
+  fi
+}
+
+if [[ $parts == *" kernels "* || $parts == *" all "* ]]; then
+  { date -u; nvidia-smi; nvidia-smi topo -m; nproc; free -g; } >"$out/host.txt" 2>&1
+  log "inventory"
+  shakedown inventory >"$out/inventory.txt" 2>&1
+  ( cd /tmp/rt/bin && ./inventory_tests && ./telemetry_tests ) >>"$out/log.txt" 2>&1
+  log "inventory/telemetry tests exit $?"
+  run_job kernels-1gpu 1 --tests stream,dgemm_fp64,stencil3d,gemm_ladder
+  [ "$gpus" -ge 2 ] && run_job kernels-2gpu 2 --tests stream,dgemm_fp64,stencil3d,gemm_ladder
+fi
+if [[ $parts == *" probe "* ]]; then
+  log "kernel probe"
+  "$here/.device-rt/kernel_probe" >>"$out/log.txt" 2>&1
+  log "kernel probe exit $?"
+fi
+if [[ $parts == *" comm "* || $parts == *" all "* ]]; then
+  run_job nccl-reference 2 --config "$here/mpi/configs/nccl-h200-reference.yaml"
+  run_job nccl-corrupt 2 --config "$here/mpi/configs/nccl-planted-corruption.yaml"
+  run_job mpi-2gpu 2 --tests mpi_pingpong,p2p,allpairs,mpi_coll,gpu_aware_mpi
+fi
+tar -C "$runs" -czf "$out/runs.tgz" .
+log "done"

@@ -49,6 +49,10 @@ Nvml::Api resolve(const DynamicLibrary& lib) {
     api.device_get_curr_pcie_link_width = lib.function<nvml_abi::DeviceGetUintFn>("nvmlDeviceGetCurrPcieLinkWidth");
     api.device_get_max_pcie_link_width = lib.function<nvml_abi::DeviceGetUintFn>("nvmlDeviceGetMaxPcieLinkWidth");
     api.device_get_nvlink_state = lib.function<nvml_abi::DeviceGetNvLinkStateFn>("nvmlDeviceGetNvLinkState");
+    api.device_get_topology_common_ancestor =
+        lib.function<nvml_abi::DeviceGetTopologyCommonAncestorFn>("nvmlDeviceGetTopologyCommonAncestor");
+    api.device_get_nvlink_remote_pci_info =
+        lib.function<nvml_abi::DeviceGetNvLinkRemotePciInfoFn>("nvmlDeviceGetNvLinkRemotePciInfo_v2");
     return api;
 }
 
@@ -210,6 +214,26 @@ std::optional<unsigned> NvmlDevice::nvlink_active_links() const {
         // invalid_argument past the GPU's last link: keep counting what answered
     }
     return answered ? std::optional<unsigned>(active) : std::nullopt;
+}
+
+std::vector<std::string> NvmlDevice::nvlink_remote_bus_ids() const {
+    const auto& api = nvml_->api();
+    std::vector<std::string> remote;
+    if (api.device_get_nvlink_state == nullptr || api.device_get_nvlink_remote_pci_info == nullptr) return remote;
+    for (unsigned link = 0; link < nvml_abi::nvlink_max_links; ++link) {
+        nvml_abi::EnableState state = nvml_abi::feature_disabled;
+        if (api.device_get_nvlink_state(handle_, link, &state) != nvml_abi::success) continue;
+        if (state != nvml_abi::feature_enabled) continue;
+        nvml_abi::PciInfo pci{};
+        if (api.device_get_nvlink_remote_pci_info(handle_, link, &pci) != nvml_abi::success) continue;
+        pci.bus_id[sizeof(pci.bus_id) - 1] = '\0';
+        remote.emplace_back(pci.bus_id);
+    }
+    return remote;
+}
+
+std::optional<nvml_abi::GpuTopologyLevel> NvmlDevice::common_ancestor(const NvmlDevice& other) const {
+    return query<nvml_abi::GpuTopologyLevel>(nvml_->api().device_get_topology_common_ancestor, handle_, other.handle_);
 }
 
 }  // namespace shakedown

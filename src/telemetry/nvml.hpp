@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace shakedown {
 
@@ -52,6 +53,11 @@ public:
     NvmlPcieLink pcie_link() const;
     // Active NVLink links (0 on a PCIe-only GPU); nullopt when NVML cannot say.
     std::optional<unsigned> nvlink_active_links() const;
+    // PCI bus id (NVML's spelling, "00000000:1B:00.0") of the device at the far end of each
+    // active NVLink link, one entry per link: a GPU peer, or an NVSwitch. Empty without NVLink.
+    std::vector<std::string> nvlink_remote_bus_ids() const;
+    // The closest common ancestor of this GPU and `other` on the PCIe tree.
+    std::optional<nvml_abi::GpuTopologyLevel> common_ancestor(const NvmlDevice& other) const;
 
 private:
     const Nvml* nvml_;
@@ -104,6 +110,8 @@ public:
         nvml_abi::DeviceGetUintFn device_get_curr_pcie_link_width = nullptr;
         nvml_abi::DeviceGetUintFn device_get_max_pcie_link_width = nullptr;
         nvml_abi::DeviceGetNvLinkStateFn device_get_nvlink_state = nullptr;
+        nvml_abi::DeviceGetTopologyCommonAncestorFn device_get_topology_common_ancestor = nullptr;
+        nvml_abi::DeviceGetNvLinkRemotePciInfoFn device_get_nvlink_remote_pci_info = nullptr;
     };
     const Api& api() const { return api_; }
 

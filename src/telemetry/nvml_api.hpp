@@ -36,6 +36,15 @@ enum ClockType : int { clock_graphics = 0, clock_sm = 1, clock_mem = 2, clock_vi
 enum MemoryErrorType : int { memory_error_corrected = 0, memory_error_uncorrected = 1 };
 enum EccCounterType : int { ecc_volatile = 0, ecc_aggregate = 1 };
 enum EnableState : int { feature_disabled = 0, feature_enabled = 1 };
+// nvmlGpuTopologyLevel_t: the closest common ancestor of two GPUs on the PCIe tree.
+enum GpuTopologyLevel : int {
+    topology_internal = 0,     // the same board (multi-GPU board)
+    topology_single = 10,      // one PCIe switch between them ("PIX")
+    topology_multiple = 20,    // several PCIe switches, no host bridge ("PXB")
+    topology_hostbridge = 30,  // the same PCIe host bridge ("PHB")
+    topology_node = 40,        // host bridges of one NUMA node ("NODE")
+    topology_system = 50,      // across NUMA nodes, the SMP interconnect ("SYS")
+};
 
 using Device = struct nvmlDevice_st*;  // opaque handle
 
@@ -104,5 +113,7 @@ using DeviceGetUtilizationRatesFn = Return (*)(Device, Utilization*);           
 using DeviceGetMemoryInfoFn = Return (*)(Device, Memory*);                      // nvmlDeviceGetMemoryInfo
 using DeviceGetUintFn = Return (*)(Device, unsigned int*);  // nvmlDeviceGet{Curr,Max}PcieLink{Generation,Width}
 using DeviceGetNvLinkStateFn = Return (*)(Device, unsigned int, EnableState*);  // nvmlDeviceGetNvLinkState
+using DeviceGetTopologyCommonAncestorFn = Return (*)(Device, Device, GpuTopologyLevel*);  // nvmlDeviceGetTopologyCommonAncestor
+using DeviceGetNvLinkRemotePciInfoFn = Return (*)(Device, unsigned int, PciInfo*);  // nvmlDeviceGetNvLinkRemotePciInfo_v2
 
 }  // namespace shakedown::nvml_abi

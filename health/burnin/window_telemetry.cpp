@@ -1,0 +1,60 @@
+#include "health/burnin/window_telemetry.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace shakedown::health {
+namespace {
+
+constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+
+std::vector<double> finite_column(const SampleTable& table, const std::string& name) {
+    std::vector<double> values;
+    if (name.empty()) return values;
+    for (double value : table.column(name))
+        if (std::isfinite(value)) values.push_back(value);
+    return values;
+}
+
+}  // namespace
+
+TelemetryRoles gpu_telemetry_roles() {
+    return {"sm_clock_mhz", "temperature_c", "power_w",
+            {"power_capped", "thermal", "hw_slowdown", "hw_power_brake"},
+            {"ecc_corrected_total", "ecc_uncorrected_total"}};
+}
+
+TelemetryRoles host_telemetry_roles() { return {"cpu_mhz_mean", "max_thermal_c", "", {}, {}}; }
+
+double median_of(std::vector<double> values) {
+    if (values.empty()) return nan;
+    std::sort(values.begin(), values.end());
+    const std::size_t n = values.size();
+    return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+WindowTelemetry summarize_window(const SampleTable& table, const TelemetryRoles& roles) {
+    WindowTelemetry window;
+    window.samples = table.size();
+    const auto clocks = finite_column(table, roles.clock);
+    window.clock_median_mhz = median_of(clocks);
+    window.clock_min_mhz = clocks.empty() ? nan : *std::min_element(clocks.begin(), clocks.end());
+    const auto temperatures = finite_column(table, roles.temperature);
+    window.temperature_max_c = temperatures.empty() ? nan : *std::max_element(temperatures.begin(), temperatures.end());
+    window.power_median_w = median_of(finite_column(table, roles.power));
+    for (const auto& flag : roles.throttle_flags) {
+        const auto values = finite_column(table, flag);
+        const auto set = std::count_if(values.begin(), values.end(), [](double v) { return v != 0.0; });
+        window.throttle_share.push_back(values.empty() ? nan : static_cast<double>(set) / values.size());
+    }
+    for (const auto& total : roles.ecc_totals) {
+        const auto values = finite_column(table, total);
+        window.ecc_first.push_back(values.empty() ? nan : values.front());
+        window.ecc_last.push_back(values.empty() ? nan : values.back());
+        window.ecc_increment.push_back(values.empty() ? nan : values.back() - values.front());
+    }
+    return window;
+}
+
+}  // namespace shakedown::health

@@ -103,6 +103,7 @@ public:
         options.file_stem = fmt::format("shakedown-storage.{}.r{}", ctx.session().identity().node_name,
                                         ctx.session().world_rank());
         result.parameters["file_mib_used"] = std::to_string(options.file_bytes / mib);
+        result.parameters["random_s_used"] = fmt::format("{:g}", options.random_seconds);
         result.parameters["file_system"] = file_system_name(folder);
         result.samples = SampleTable({{"phase", "0=alone,1=all_nodes"},
                                       {"write_gbs", "GB/s"},

@@ -1,6 +1,10 @@
 #include "analysis/analyzer.hpp"
 
-#include "analysis/judgement.hpp"
+#include "analysis/analysis_result.hpp"
+#include "analysis/drain_output.hpp"
+#include "analysis/html_report.hpp"
+#include "analysis/junit_report.hpp"
+#include "analysis/markdown_report.hpp"
 #include "analysis/run_loader.hpp"
 #include "analysis/summary_json.hpp"
 #include "analysis/terminal_report.hpp"
@@ -8,41 +12,111 @@
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 
+#include <fmt/format.h>
+
 namespace shakedown::analysis {
 namespace {
 
 Thresholds resolve_thresholds(const AnalyzeOptions& options) {
     Thresholds thresholds = Thresholds::built_in();
     if (options.thresholds_file) thresholds = thresholds.overridden_by(Thresholds::from_file(*options.thresholds_file));
+    if (options.price_per_node_hour && options.price_per_node_month)
+        throw InputError("give --price-per-node-hour or --price-per-node-month, not both");
+    AnalysisSettings command_line;
+    for (const auto& price : {options.price_per_node_hour, options.price_per_node_month})
+        if (price && !(*price > 0.0)) throw InputError(fmt::format("a node price must be above 0, got {}", *price));
+    command_line.price_per_node_hour = options.price_per_node_hour;
+    command_line.price_per_node_month = options.price_per_node_month;
+    thresholds.settings().merge(command_line);
     return thresholds;
 }
+
+// Everything that can be bad input is checked before the first trace is read.
+struct Inputs {
+    Thresholds thresholds;
+    std::optional<Topology> topology;
+    LoadedRun run;
+    std::optional<LoadedRun> baseline;
+};
+
+Inputs read_inputs(const AnalyzeOptions& options) {
+    Inputs inputs;
+    inputs.thresholds = resolve_thresholds(options);
+    if (options.topology_file) inputs.topology = Topology::from_file(*options.topology_file);
+    inputs.run = load_run(options.run_dir);
+    if (options.baseline_dir) {
+        try {
+            inputs.baseline = load_run(*options.baseline_dir);
+        } catch (const InputError& error) {
+            throw InputError(fmt::format("--baseline: {}", error.what()));
+        }
+    }
+    return inputs;
+}
+
+struct OutputPaths {
+    std::filesystem::path summary;
+    std::filesystem::path junit;
+    std::optional<std::filesystem::path> html;
+    std::filesystem::path drain;
+};
 
 }  // namespace
 
 int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err) {
-    LoadedRun run;
-    Thresholds thresholds;
+    Inputs inputs;
     try {
         // Thresholds first: a typo in them should not cost the time of loading 4096 traces.
-        thresholds = resolve_thresholds(options);
-        run = load_run(options.run_dir);
+        inputs = read_inputs(options);
     } catch (const InputError& error) {
         err << "shakedown-analyze: " << error.what() << '\n';
         return exit_code::bad_input;
+    }
+    const LoadedRun& run = inputs.run;
+    RunDetails details(run);
+    const AnalysisResult result =
+        analyze_run(run, inputs.thresholds, inputs.baseline ? &*inputs.baseline : nullptr,
+                    inputs.topology ? &*inputs.topology : nullptr, details);
+
+    const OutputPaths paths{options.summary_path.value_or(run.dir / "summary.json"),
+                            options.junit_path.value_or(run.dir / "junit.xml"),
+                            options.write_html ? std::optional(options.html_path.value_or(run.dir / "report.html"))
+                                               : std::nullopt,
+                            options.drain_path.value_or(run.dir / "drain.txt")};
+    SummaryContext context{.thresholds_source = inputs.thresholds.source(), .analyzed_utc = now_utc(), .outputs = {}};
+    context.outputs["junit"] = paths.junit.string();
+    context.outputs["drain"] = paths.drain.string();
+    if (paths.html) context.outputs["html"] = paths.html->string();
+
+    std::vector<std::pair<std::string, std::string>> written;
+    int code = result.judgement.exit_code();
+    const std::vector<slurm::DrainRequest> drain = drain_requests(result.judgement);
+    try {
+        write_file_atomically(paths.summary, summary_to_json(run, result, context).dump(2) + "\n");
+        write_file_atomically(paths.junit, junit_xml(run, result));
+        written.emplace_back("JUnit", paths.junit.string());
+        if (paths.html) {
+            write_file_atomically(*paths.html, html_report(run, result, inputs.thresholds, details));
+            written.emplace_back("Report", paths.html->string());
+        }
+        write_file_atomically(paths.drain, slurm::format_drain_file(drain, run.manifest.run_id));
+        written.emplace_back("Drain list", fmt::format("{} ({} node(s){})", paths.drain.string(), drain.size(),
+                                                       options.drain_apply ? "" : "; not applied: --drain-apply runs it"));
+    } catch (const InputError& error) {
+        err << "shakedown-analyze: " << error.what() << '\n';
+        code = exit_code::bad_input;
     }
 
-    const Judgement judgement = judge_run(run, thresholds);
-    const std::filesystem::path summary_path = options.summary_path.value_or(run.dir / "summary.json");
-    const SummaryContext context{.thresholds_source = thresholds.source(), .analyzed_utc = now_utc()};
-    try {
-        write_file_atomically(summary_path, summary_to_json(run, judgement, context).dump(2) + "\n");
-    } catch (const InputError& error) {
-        print_terminal_report(out, run, judgement, {}, {.quiet = options.quiet});
-        err << "shakedown-analyze: " << error.what() << '\n';
-        return exit_code::bad_input;
+    if (options.format == ReportFormat::markdown) out << markdown_report(run, result);
+    else print_terminal_report(out, run, result, code == exit_code::bad_input ? std::filesystem::path() : paths.summary,
+                               {.quiet = options.quiet}, written);
+
+    if (options.drain_apply && code != exit_code::bad_input) {
+        for (const slurm::DrainOutcome& outcome : slurm::apply_drain_list(drain))
+            out << fmt::format("drain {}: {}{}\n", outcome.node, outcome.exit_code == 0 ? "done" : "FAILED: ",
+                               outcome.exit_code == 0 ? "" : outcome.message);
     }
-    print_terminal_report(out, run, judgement, summary_path, {.quiet = options.quiet});
-    return judgement.exit_code();
+    return code;
 }
 
 }  // namespace shakedown::analysis

@@ -1,6 +1,7 @@
-// One analysis from start to end, the way the shakedown-analyze command runs it: load the run,
-// judge it, write summary.json, print the terminal report; returns the exit code. main() only
-// parses the command line, so tests call this directly as well as through the executable.
+// One analysis from start to end, the way the shakedown-analyze command runs it: thresholds and
+// topology, load the run (and the baseline), judge and localize and explain, write summary.json,
+// junit.xml, report.html and drain.txt, print the terminal (or markdown) report; returns the exit
+// code. main() only parses the command line, so tests call this directly as well.
 #pragma once
 
 #include <filesystem>
@@ -9,10 +10,22 @@
 
 namespace shakedown::analysis {
 
+enum class ReportFormat { text, markdown };
+
 struct AnalyzeOptions {
     std::filesystem::path run_dir;
     std::optional<std::filesystem::path> thresholds_file;  // overrides the built-in defaults
     std::optional<std::filesystem::path> summary_path;     // default RUN/summary.json
+    std::optional<std::filesystem::path> junit_path;       // default RUN/junit.xml
+    std::optional<std::filesystem::path> html_path;        // default RUN/report.html
+    std::optional<std::filesystem::path> drain_path;       // default RUN/drain.txt
+    bool write_html = true;
+    std::optional<std::filesystem::path> baseline_dir;     // --baseline OLD_RUN
+    std::optional<std::filesystem::path> topology_file;    // Slurm topology.conf
+    std::optional<double> price_per_node_hour;             // override the thresholds file's price
+    std::optional<double> price_per_node_month;
+    ReportFormat format = ReportFormat::text;
+    bool drain_apply = false;  // run the scontrol lines of drain.txt (never by default)
     bool quiet = false;
 };
 

@@ -51,8 +51,28 @@ CheckResult check_bound(const Metric& metric, const std::optional<double>& bound
                                with_unit(*bound, metric.unit))};
 }
 
+// Rules looked up once per metric name: a run repeats the same few dozen names on every rank.
+class RuleCache {
+public:
+    explicit RuleCache(const Thresholds& thresholds) : thresholds_(thresholds) {}
+    const MetricRule* rule_for(const std::string& name) {
+        auto [entry, inserted] = rules_.try_emplace(name, nullptr);
+        if (inserted) entry->second = thresholds_.rule_for(name);
+        return entry->second;
+    }
+
+private:
+    const Thresholds& thresholds_;
+    std::map<std::string, const MetricRule*, std::less<>> rules_;
+};
+
+void record_outcome(NodeVerdict& node, int rank, const std::string& test, Level level) {
+    auto [entry, inserted] = node.outcomes.try_emplace({rank, test}, level);
+    if (!inserted) entry->second = std::max(entry->second, level);
+}
+
 // The test-level outcome of one test on one rank, plus its findings.
-void judge_test(const TestResult& test, const RankRecord& record, const Thresholds& thresholds, NodeVerdict& node) {
+void judge_test(const TestResult& test, const RankRecord& record, RuleCache& rules, NodeVerdict& node) {
     if (test.status == Status::waived) {
         ++node.tests.waived;
         node.waived.push_back({record.rank, test.key, test.reason});
@@ -62,8 +82,10 @@ void judge_test(const TestResult& test, const RankRecord& record, const Threshol
     auto add = [&](Level level, std::string metric, std::optional<double> value, std::string unit,
                    std::optional<double> nominal, std::string reason) {
         worst = std::max(worst, level);
-        node.findings.push_back({node.node, record.rank, test.key, std::move(metric), value, std::move(unit), nominal,
-                                 level, std::move(reason)});
+        Finding finding{node.node, record.rank, test.key, std::move(metric), value, std::move(unit), nominal,
+                        level, std::move(reason)};
+        finding.gpu = record.gpu;
+        node.findings.push_back(std::move(finding));
     };
     if (test.failed()) {
         const char* what = test.status == Status::error ? "ended with an error" : "failed";
@@ -71,13 +93,11 @@ void judge_test(const TestResult& test, const RankRecord& record, const Threshol
             fmt::format("{} {}: {}", test.key, what, test.reason.empty() ? "no reason given" : test.reason));
     }
     for (const Metric& metric : test.metrics) {
-        MetricJudgment judgment = judge_metric(metric, thresholds.rule_for(metric.name));
+        MetricJudgment judgment = judge_metric(metric, rules.rule_for(metric.name));
         if (judgment.level != Level::pass)
             add(judgment.level, metric.name, metric.value, metric.unit, metric.nominal, std::move(judgment.reason));
     }
-    if (worst == Level::fail) ++node.tests.failed;
-    else if (worst == Level::warn) ++node.tests.warned;
-    else ++node.tests.passed;
+    record_outcome(node, record.rank, test.key, worst);
 }
 
 // A finished rank must have a result for every test the run listed; a missing one is a FAIL
@@ -88,9 +108,11 @@ void judge_missing_tests(const RankRecord& record, const RunManifest& manifest, 
         const auto& tests = record.trace->tests;
         if (std::any_of(tests.begin(), tests.end(), [&](const TestResult& test) { return test.key == key; }))
             continue;
-        ++node.tests.failed;
-        node.findings.push_back({node.node, record.rank, key, "", std::nullopt, "", std::nullopt, Level::fail,
-                                 fmt::format("{}: no result recorded although the run listed it", key)});
+        record_outcome(node, record.rank, key, Level::fail);
+        Finding finding{node.node, record.rank, key, "", std::nullopt, "", std::nullopt, Level::fail,
+                        fmt::format("{}: no result recorded although the run listed it", key)};
+        finding.gpu = record.gpu;
+        node.findings.push_back(std::move(finding));
     }
 }
 
@@ -111,6 +133,22 @@ std::string_view to_string(Level level) {
         case Level::fail: return "fail";
     }
     return "unknown";
+}
+
+std::string_view to_string(FindingSource source) {
+    switch (source) {
+        case FindingSource::threshold: return "threshold";
+        case FindingSource::fleet: return "fleet";
+        case FindingSource::baseline: return "baseline";
+        case FindingSource::links: return "links";
+        case FindingSource::collective: return "collective";
+    }
+    return "unknown";
+}
+
+std::optional<double> Finding::usable_fraction() const {
+    if (!value || !nominal || *nominal <= 0.0) return std::nullopt;
+    return *value / *nominal;
 }
 
 std::string_view to_string(Verdict verdict) {
@@ -152,9 +190,17 @@ TestTally& TestTally::operator+=(const TestTally& other) {
 }
 
 const Finding* NodeVerdict::worst_finding() const {
+    // Among the findings of the highest level, the most telling: a localization (it names the
+    // culprit), then one the telemetry explains, then the first.
+    auto telling = [](const Finding& finding) {
+        if (finding.source == FindingSource::links || finding.source == FindingSource::collective) return 2;
+        return finding.telemetry_coincided ? 1 : 0;
+    };
     const Finding* worst = nullptr;
     for (const Finding& finding : findings)
-        if (worst == nullptr || finding.level > worst->level) worst = &finding;
+        if (worst == nullptr || finding.level > worst->level ||
+            (finding.level == worst->level && telling(finding) > telling(*worst)))
+            worst = &finding;
     return worst;
 }
 
@@ -166,6 +212,40 @@ int Judgement::exit_code() const {
     if (is_incomplete()) return exit_code::incomplete;
     if (has_failures()) return exit_code::failures;
     return exit_code::ok;
+}
+
+void add_findings(Judgement& judgement, std::vector<Finding> findings) {
+    std::map<std::string, std::size_t> position;
+    for (std::size_t i = 0; i < judgement.nodes.size(); ++i) position.emplace(judgement.nodes[i].node, i);
+    for (Finding& finding : findings) {
+        auto [entry, inserted] = position.emplace(finding.node, judgement.nodes.size());
+        if (inserted) {
+            judgement.nodes.emplace_back();
+            judgement.nodes.back().node = finding.node;
+        }
+        NodeVerdict& node = judgement.nodes[entry->second];
+        record_outcome(node, finding.rank, finding.test, finding.level);
+        node.findings.push_back(std::move(finding));
+    }
+}
+
+void refresh_verdicts(Judgement& judgement) {
+    judgement.tests = {};
+    judgement.overall = Verdict::pass;
+    for (NodeVerdict& node : judgement.nodes) {
+        const int waived = node.tests.waived;
+        node.tests = {};
+        node.tests.waived = waived;
+        for (const auto& [key, level] : node.outcomes) {
+            if (level == Level::fail) ++node.tests.failed;
+            else if (level == Level::warn) ++node.tests.warned;
+            else ++node.tests.passed;
+        }
+        node.verdict = verdict_of(node);
+        judgement.tests += node.tests;
+        judgement.overall = std::max(judgement.overall, node.verdict);
+    }
+    if (judgement.is_incomplete()) judgement.overall = std::max(judgement.overall, Verdict::incomplete);
 }
 
 Judgement judge_run(const LoadedRun& run, const Thresholds& thresholds) {
@@ -184,6 +264,7 @@ Judgement judge_run(const LoadedRun& run, const Thresholds& thresholds) {
     };
     for (const ManifestNode& node : run.manifest.nodes) node_for(node.name);
 
+    RuleCache rules(thresholds);
     for (const RankRecord& record : run.ranks) {
         NodeVerdict& node = node_for(record.node.empty() ? std::string("(unknown node)") : record.node);
         node.ranks.push_back(record.rank);
@@ -194,16 +275,10 @@ Judgement judge_run(const LoadedRun& run, const Thresholds& thresholds) {
         }
         if (!record.trace) continue;
         ++judgement.ranks_judged;
-        for (const TestResult& test : record.trace->tests) judge_test(test, record, thresholds, node);
+        for (const TestResult& test : record.trace->tests) judge_test(test, record, rules, node);
         judge_missing_tests(record, run.manifest, node);
     }
-
-    for (NodeVerdict& node : judgement.nodes) {
-        node.verdict = verdict_of(node);
-        judgement.tests += node.tests;
-        judgement.overall = std::max(judgement.overall, node.verdict);
-    }
-    if (judgement.is_incomplete()) judgement.overall = std::max(judgement.overall, Verdict::incomplete);
+    refresh_verdicts(judgement);
     return judgement;
 }
 

@@ -7,6 +7,7 @@
 #include "analysis/thresholds.hpp"
 #include "core/result.hpp"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,11 @@ std::string_view to_string(Level level);
 enum class Verdict { pass, warn, incomplete, fail };
 std::string_view to_string(Verdict verdict);  // "pass", "warn", "incomplete", "fail"
 
+// Which rule made a finding: the metric's thresholds (or the test's own status), the fleet outlier
+// rule, the baseline comparison, link localization, or the collective's slow-rank figures.
+enum class FindingSource { threshold, fleet, baseline, links, collective };
+std::string_view to_string(FindingSource source);
+
 struct Finding {
     std::string node;
     int rank = 0;
@@ -30,6 +36,13 @@ struct Finding {
     std::optional<double> nominal;
     Level level = Level::pass;
     std::string reason;  // one line with the numbers: "stream.triad_gbs 4.1 GB/s is 0.52 of nominal 7.9 (fail below 0.60)"
+    FindingSource source = FindingSource::threshold;
+    std::optional<int> gpu;             // the rank's bound GPU (run.json "gpu"), when it had one
+    std::optional<double> reference;    // the fleet median or the baseline value the finding compares with
+    std::string explanation;            // what the telemetry showed in the test's window ("" when nothing known)
+    bool telemetry_coincided = false;   // the explanation names something abnormal (else: "looks normal")
+
+    std::optional<double> usable_fraction() const;  // value / nominal when both are known and nominal > 0
 };
 
 struct MetricJudgment {
@@ -62,8 +75,13 @@ struct NodeVerdict {
     std::vector<Finding> findings;         // WARN and FAIL only, in rank and test order
     std::vector<WaivedTest> waived;
     std::vector<std::string> incomplete;   // the problem lines of this node's ranks
+    // Every judged (rank, test) and its worst level: the tallies are counted from these, so a
+    // finding added by a later rule (fleet, baseline, localization) moves its test to warned/failed.
+    std::map<std::pair<int, std::string>, Level> outcomes;
 
-    const Finding* worst_finding() const;  // the first FAIL, else the first WARN, else nullptr
+    // The highest level's most telling finding (localization, then telemetry-explained, then the
+    // first), nullptr without findings.
+    const Finding* worst_finding() const;
 };
 
 struct Judgement {
@@ -81,7 +99,14 @@ struct Judgement {
     int exit_code() const;
 };
 
+// The thresholds' judgment of every rank (tests, metrics, missing results), with tallies and verdicts.
 Judgement judge_run(const LoadedRun& run, const Thresholds& thresholds);
+
+// Adds findings of a later rule to their nodes (by name; an unknown node is appended) and marks
+// their (rank, test) outcome; call refresh_verdicts() after the last one.
+void add_findings(Judgement& judgement, std::vector<Finding> findings);
+// Recounts tallies from the outcomes and recomputes every node verdict and the overall verdict.
+void refresh_verdicts(Judgement& judgement);
 
 // Numbers as the reasons print them: 3 significant digits, no exponent below a million.
 std::string format_number(double value);

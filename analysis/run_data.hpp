@@ -23,6 +23,7 @@ struct ManifestRank {
     int rank = 0;
     std::string node;
     int local_rank = 0;
+    std::optional<int> gpu;  // the GPU index the rank was bound to (null without GPUs)
     std::string trace_file;  // a plain file name inside the run folder
 };
 
@@ -48,6 +49,8 @@ std::string_view to_string(RankProblem problem);
 struct RankRecord {
     int rank = 0;
     std::string node;  // from run.json, else from the trace header, else empty
+    int local_rank = 0;
+    std::optional<int> gpu;  // from run.json
     std::filesystem::path trace_path;
     std::optional<Trace> trace;  // what could be read; partial for running/aborted ranks
     RankProblem problem = RankProblem::none;

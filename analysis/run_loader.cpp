@@ -49,7 +49,10 @@ void read_rank(RankRecord& record, const std::string& run_id, const TraceReadOpt
         return;
     }
     const TraceHeader& header = record.trace->header;
-    if (record.node.empty()) record.node = header.node;
+    if (record.node.empty()) {
+        record.node = header.node;
+        record.local_rank = header.local_rank;
+    }
     if (header.rank != record.rank || header.run_id != run_id) {
         mark(record, RankProblem::foreign,
              fmt::format("{} belongs to rank {} of run '{}', not to this run", record.trace_path.filename().string(),
@@ -99,6 +102,8 @@ LoadedRun load_run(const std::filesystem::path& run_dir, const RunLoadOptions& o
         record.rank = rank;
         if (auto entry = listed.find(rank); entry != listed.end()) {
             record.node = entry->second->node;
+            record.local_rank = entry->second->local_rank;
+            record.gpu = entry->second->gpu;
             record.trace_path = run_dir / entry->second->trace_file;
         } else {
             record.trace_path = run_dir / default_trace_file_name(rank);

@@ -61,6 +61,9 @@ ManifestRank parse_rank(const ManifestFields& fields, const json& entry, std::si
     rank.node = fields.string(entry, "node", where);
     if (auto local = entry.find("local_rank"); local != entry.end() && local->is_number_integer())
         rank.local_rank = local->get<int>();
+    if (auto gpu = entry.find("gpu"); gpu != entry.end() && gpu->is_number_integer() && gpu->get<long long>() >= 0 &&
+                                      gpu->get<long long>() < 1024)
+        rank.gpu = gpu->get<int>();
     rank.trace_file = fields.optional_string(entry, "trace");
     if (rank.trace_file.empty()) rank.trace_file = default_trace_file_name(rank.rank);
     // The trace must lie inside the run folder: run.json is input, not a licence to read anywhere.

@@ -17,23 +17,20 @@ using nlohmann::json;
 
 json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
-json finding_to_json(const Finding& finding) {
-    return {{"node", finding.node},
-            {"rank", finding.rank},
-            {"test", finding.test},
-            {"metric", finding.metric.empty() ? json(nullptr) : json(finding.metric)},
-            {"value", optional_number(finding.value)},
-            {"unit", finding.unit},
-            {"nominal", optional_number(finding.nominal)},
-            {"level", to_string(finding.level)},
-            {"reason", finding.reason}};
-}
-
 json tally_to_json(const TestTally& tally) {
     return {{"passed", tally.passed}, {"warned", tally.warned}, {"failed", tally.failed}, {"waived", tally.waived}};
 }
 
-json node_to_json(const NodeVerdict& node) {
+json node_metric_to_json(const NodeMetric& metric) {
+    return {{"name", metric.name},         {"unit", metric.unit},
+            {"better", to_string(metric.better)},
+            {"ranks", metric.ranks},       {"median", metric.median},
+            {"min", metric.min},           {"max", metric.max},
+            {"sum", metric.sum},           {"nominal", optional_number(metric.nominal)},
+            {"fraction", optional_number(metric.usable_fraction())}};
+}
+
+json node_to_json(const NodeVerdict& node, const NodeMetrics* metrics) {
     json findings = json::array();
     for (const Finding& finding : node.findings) findings.push_back(finding_to_json(finding));
     json waived = json::array();
@@ -41,7 +38,43 @@ json node_to_json(const NodeVerdict& node) {
         waived.push_back({{"rank", test.rank}, {"test", test.test}, {"reason", test.reason}});
     return {{"node", node.node},           {"ranks", node.ranks},           {"verdict", to_string(node.verdict)},
             {"tests", tally_to_json(node.tests)}, {"findings", std::move(findings)}, {"waived", std::move(waived)},
-            {"incomplete", node.incomplete}};
+            {"incomplete", node.incomplete}, {"metrics", [&] {
+                json list = json::array();
+                if (metrics != nullptr)
+                    for (const NodeMetric& metric : metrics->metrics) list.push_back(node_metric_to_json(metric));
+                return list;
+            }()}};
+}
+
+json fleet_to_json(const std::vector<FleetReference>& references) {
+    json list = json::array();
+    for (const FleetReference& reference : references)
+        list.push_back({{"metric", reference.metric},
+                        {"unit", reference.unit},
+                        {"better", to_string(reference.better)},
+                        {"units", reference.units},
+                        {"per", reference.per_gpu ? "gpu" : "node"},
+                        {"median", reference.median},
+                        {"mad", reference.mad},
+                        {"nominal", optional_number(reference.nominal)}});
+    return list;
+}
+
+json baseline_to_json(const std::optional<BaselineComparison>& baseline) {
+    if (!baseline) return nullptr;
+    return {{"run_id", baseline->baseline_run_id}, {"run_dir", baseline->baseline_dir.string()},
+            {"tolerance", baseline->tolerance},    {"compared", baseline->compared},
+            {"regressions", baseline->regressions}, {"improvements", baseline->improvements},
+            {"missing", baseline->missing}};
+}
+
+json price_line_to_json(const PriceLine& line) {
+    return {{"quantity", line.quantity},
+            {"metric", line.metric},
+            {"usable", optional_number(line.usable)},
+            {"nominal", optional_number(line.nominal)},
+            {"per_usable_hour", optional_number(line.per_usable_hour)},
+            {"per_nominal_hour", optional_number(line.per_nominal_hour)}};
 }
 
 json incomplete_to_json(const LoadedRun& run) {
@@ -97,9 +130,70 @@ private:
 
 }  // namespace
 
-json summary_to_json(const LoadedRun& run, const Judgement& judgement, const SummaryContext& context) {
+json finding_to_json(const Finding& finding) {
+    return {{"node", finding.node},
+            {"rank", finding.rank},
+            {"gpu", finding.gpu ? json(*finding.gpu) : json(nullptr)},
+            {"test", finding.test},
+            {"metric", finding.metric.empty() ? json(nullptr) : json(finding.metric)},
+            {"value", optional_number(finding.value)},
+            {"unit", finding.unit},
+            {"nominal", optional_number(finding.nominal)},
+            {"fraction", optional_number(finding.usable_fraction())},
+            {"reference", optional_number(finding.reference)},
+            {"level", to_string(finding.level)},
+            {"source", to_string(finding.source)},
+            {"reason", finding.reason},
+            {"explanation", finding.explanation.empty() ? json(nullptr) : json(finding.explanation)},
+            {"telemetry_coincided", finding.telemetry_coincided}};
+}
+
+json localization_to_json(const LinkLocalization& links) {
+    json slow_nodes = json::array();
+    for (const SlowNode& node : links.slow_nodes)
+        slow_nodes.push_back({{"node", node.node}, {"links", node.links}, {"median_gbs", node.median_gbs},
+                              {"min_gbs", node.min_gbs}, {"max_gbs", node.max_gbs},
+                              {"others_median_gbs", node.others_median_gbs}});
+    json slow_links = json::array();
+    for (const SlowLink& link : links.slow_links)
+        slow_links.push_back({{"a", link.link.a}, {"b", link.link.b}, {"bandwidth_gbs", link.link.bandwidth_gbs},
+                              {"latency_us", link.link.latency_us}, {"healthy_gbs", link.healthy_gbs},
+                              {"a_elsewhere_gbs", link.a_elsewhere_gbs}, {"b_elsewhere_gbs", link.b_elsewhere_gbs}});
+    json slow_groups = json::array();
+    for (const SlowGroup& group : links.slow_groups)
+        slow_groups.push_back({{"nodes", group.nodes},
+                               {"switch", group.switch_name ? json(*group.switch_name) : json(nullptr)},
+                               {"cross_links", group.cross_links}, {"cross_median_gbs", group.cross_median_gbs},
+                               {"inside_median_gbs", group.inside_median_gbs}});
+    return {{"analyzed", links.analyzed},      {"note", links.note},
+            {"nodes", links.nodes.size()},     {"node_links", links.links.size()},
+            {"slow_fraction", links.slow_fraction}, {"healthy_gbs", links.healthy_gbs},
+            {"slow_nodes", std::move(slow_nodes)}, {"slow_links", std::move(slow_links)},
+            {"slow_groups", std::move(slow_groups)}};
+}
+
+json price_to_json(const PriceReport& price) {
     json nodes = json::array();
-    for (const NodeVerdict& node : judgement.nodes) nodes.push_back(node_to_json(node));
+    for (const NodePrice& node : price.nodes) {
+        json lines = json::array();
+        for (const PriceLine& line : node.lines) lines.push_back(price_line_to_json(line));
+        nodes.push_back({{"node", node.node}, {"lines", std::move(lines)}});
+    }
+    json fleet = json::array();
+    for (const PriceLine& line : price.fleet) fleet.push_back(price_line_to_json(line));
+    return {{"node_hour_price", price.node_hour_price}, {"node_month_price", price.node_hour_price * hours_per_month},
+            {"currency", price.currency}, {"fleet", std::move(fleet)}, {"nodes", std::move(nodes)}};
+}
+
+json summary_to_json(const LoadedRun& run, const AnalysisResult& result, const SummaryContext& context) {
+    const Judgement& judgement = result.judgement;
+    std::map<std::string, const NodeMetrics*> metrics_of;
+    for (const NodeMetrics& metrics : result.node_metrics) metrics_of.emplace(metrics.node, &metrics);
+    json nodes = json::array();
+    for (const NodeVerdict& node : judgement.nodes) {
+        auto found = metrics_of.find(node.node);
+        nodes.push_back(node_to_json(node, found == metrics_of.end() ? nullptr : found->second));
+    }
     return {{"schema_version", summary_schema_version},
             {"shakedown_version", SHAKEDOWN_VERSION},
             {"run_id", run.manifest.run_id},
@@ -112,7 +206,13 @@ json summary_to_json(const LoadedRun& run, const Judgement& judgement, const Sum
             {"exit_code", judgement.exit_code()},
             {"counts", counts_to_json(judgement)},
             {"nodes", std::move(nodes)},
-            {"incomplete", incomplete_to_json(run)}};
+            {"incomplete", incomplete_to_json(run)},
+            {"fleet", fleet_to_json(result.fleet)},
+            {"baseline", baseline_to_json(result.baseline)},
+            {"localization", result.links ? localization_to_json(*result.links) : json(nullptr)},
+            {"price", result.price ? price_to_json(*result.price) : json(nullptr)},
+            {"explained_findings", result.explained},
+            {"outputs", context.outputs}};
 }
 
 void write_file_atomically(const std::filesystem::path& path, const std::string& content) {

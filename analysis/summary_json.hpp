@@ -3,24 +3,34 @@
 // nothing else in the run folder is touched.
 #pragma once
 
+#include "analysis/analysis_result.hpp"
 #include "analysis/judgement.hpp"
 #include "analysis/run_data.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <map>
 #include <string>
 
 namespace shakedown::analysis {
 
-inline constexpr const char* summary_schema_version = "1.0";
+// 1.1 adds fields only (findings' source/gpu/fraction/reference/explanation, nodes[].metrics,
+// fleet, baseline, localization, price, outputs): readers of 1.0 keep working.
+inline constexpr const char* summary_schema_version = "1.1";
 
 struct SummaryContext {
     std::string thresholds_source;  // "default.yaml (built in)" or "... + my.yaml"
     double analyzed_utc = 0.0;
+    std::map<std::string, std::string> outputs;  // "junit": path, "html": path, "drain": path
 };
 
-nlohmann::json summary_to_json(const LoadedRun& run, const Judgement& judgement, const SummaryContext& context);
+nlohmann::json summary_to_json(const LoadedRun& run, const AnalysisResult& result, const SummaryContext& context);
+
+// The parts other outputs reuse.
+nlohmann::json finding_to_json(const Finding& finding);
+nlohmann::json localization_to_json(const LinkLocalization& links);
+nlohmann::json price_to_json(const PriceReport& price);
 
 // Throws InputError "cannot write PATH: why" when the folder is not writable.
 void write_file_atomically(const std::filesystem::path& path, const std::string& content);

@@ -17,9 +17,6 @@ std::string upper(std::string_view text) {
     return result;
 }
 
-std::string describe(const Finding& finding) {
-    return fmt::format("{} rank {} {}: {}", finding.node, finding.rank, finding.test, finding.reason);
-}
 
 void print_table(std::ostream& out, const Judgement& judgement) {
     const std::vector<std::string> header{"NODE", "RANKS", "VERDICT", "PASSED", "WARNED", "FAILED", "WAIVED", "WORST FINDING"};
@@ -61,11 +58,66 @@ void print_section(std::ostream& out, const std::string& title, const std::vecto
     if (lines.size() > max_listed) out << "  ... and " << lines.size() - max_listed << " more in summary.json\n";
 }
 
-std::vector<std::string> findings_at(const Judgement& judgement, Level level) {
-    std::vector<std::string> lines;
-    for (const NodeVerdict& node : judgement.nodes)
+// The order findings are worth reading in: localization (it names the culprit), then findings
+// the telemetry explains, then the rest as judged.
+int priority(const Finding& finding) {
+    if (finding.source == FindingSource::links || finding.source == FindingSource::collective) return 0;
+    if (finding.telemetry_coincided) return 1;
+    return 2;
+}
+
+// The top findings at one level: per node at most `per_node` (the most telling first), with what
+// the telemetry showed when it showed something; everything is in summary.json.
+void print_findings(std::ostream& out, const std::string& title, const Judgement& judgement, Level level,
+                    std::size_t max_listed, std::size_t per_node) {
+    std::size_t total = 0;
+    std::vector<const Finding*> shown;
+    for (const NodeVerdict& node : judgement.nodes) {
+        std::vector<const Finding*> mine;
         for (const Finding& finding : node.findings)
-            if (finding.level == level) lines.push_back(describe(finding));
+            if (finding.level == level) mine.push_back(&finding);
+        total += mine.size();
+        std::stable_sort(mine.begin(), mine.end(), [](const Finding* a, const Finding* b) { return priority(*a) < priority(*b); });
+        for (std::size_t i = 0; i < mine.size() && i < per_node; ++i) shown.push_back(mine[i]);
+    }
+    if (total == 0) return;
+    out << '\n' << title << " (" << total << "):\n";
+    std::size_t listed = 0;
+    for (; listed < shown.size() && listed < max_listed; ++listed) {
+        out << "  " << describe_finding(*shown[listed]) << '\n';
+        if (shown[listed]->telemetry_coincided) out << "      telemetry: " << shown[listed]->explanation << '\n';
+    }
+    if (total > listed)
+        out << "  ... and " << total - listed << " more in summary.json (at most " << per_node << " per node listed here)\n";
+}
+
+std::vector<std::string> localization_lines(const AnalysisResult& result) {
+    std::vector<std::string> lines;
+    if (!result.links) return lines;
+    const LinkLocalization& links = *result.links;
+    if (!links.analyzed) {
+        lines.push_back("allpairs: not localized: " + links.note);
+        return lines;
+    }
+    lines.push_back(fmt::format("allpairs: {} nodes, {} node pairs, healthy link level {} GB/s (slow below {:.2f} x)",
+                                links.nodes.size(), links.links.size(), format_number(links.healthy_gbs),
+                                links.slow_fraction));
+    for (const SlowNode& node : links.slow_nodes)
+        lines.push_back(fmt::format("slow node {}: its {} links median {} GB/s vs {} GB/s elsewhere", node.node, node.links,
+                                    format_number(node.median_gbs), format_number(node.others_median_gbs)));
+    for (const SlowLink& link : links.slow_links)
+        lines.push_back(fmt::format("slow link {}<->{}: {} GB/s vs healthy {} GB/s", link.link.a, link.link.b,
+                                    format_number(link.link.bandwidth_gbs), format_number(link.healthy_gbs)));
+    for (const SlowGroup& group : links.slow_groups) {
+        std::string names;
+        for (const std::string& node : group.nodes) names += (names.empty() ? "" : ",") + node;
+        lines.push_back(fmt::format("slow {} {}: {} cross links median {} GB/s vs {} GB/s elsewhere",
+                                    group.switch_name ? "switch " + *group.switch_name : std::string("group of nodes"),
+                                    names, group.cross_links, format_number(group.cross_median_gbs),
+                                    format_number(group.inside_median_gbs)));
+    }
+    if (links.slow_nodes.empty() && links.slow_links.empty() && links.slow_groups.empty())
+        lines.push_back("no slow node, link or group");
     return lines;
 }
 
@@ -94,7 +146,36 @@ std::string verdict_line(const Judgement& judgement) {
     return line;
 }
 
+std::string money(double value, const std::string& currency) {
+    const std::string number = value >= 100 ? fmt::format("{:.0f}", value) : fmt::format("{:.3g}", value);
+    return currency.empty() ? number : number + " " + currency;
+}
+
 }  // namespace
+
+std::string describe_finding(const Finding& finding) {
+    const std::string gpu = finding.gpu ? fmt::format(" GPU {}", *finding.gpu) : std::string();
+    return fmt::format("{} rank {}{} {}: {}", finding.node, finding.rank, gpu, finding.test, finding.reason);
+}
+
+std::vector<std::string> price_lines(const PriceReport& price) {
+    std::vector<std::string> lines;
+    lines.push_back(fmt::format("node price {} per hour ({} per month)", money(price.node_hour_price, price.currency),
+                                money(price.node_hour_price * hours_per_month, price.currency)));
+    for (const PriceLine& line : price.fleet) {
+        if (!line.usable) {
+            lines.push_back(fmt::format("fleet: {}: not measured ({})", line.quantity, line.metric));
+            continue;
+        }
+        std::string text = fmt::format("fleet: {} per usable {} per hour ({} usable", money(*line.per_usable_hour, price.currency),
+                                       line.quantity, format_number(*line.usable));
+        if (line.per_nominal_hour)
+            text += fmt::format(" of {} nominal; {} per nominal {} per hour", format_number(*line.nominal),
+                                money(*line.per_nominal_hour, price.currency), line.quantity);
+        lines.push_back(text + ")");
+    }
+    return lines;
+}
 
 std::string compact_rank_list(const std::vector<int>& ranks) {
     std::string text;
@@ -108,16 +189,28 @@ std::string compact_rank_list(const std::vector<int>& ranks) {
     return text;
 }
 
-void print_terminal_report(std::ostream& out, const LoadedRun& run, const Judgement& judgement,
-                           const std::filesystem::path& summary_path, const TerminalReportOptions& options) {
+void print_terminal_report(std::ostream& out, const LoadedRun& run, const AnalysisResult& result,
+                           const std::filesystem::path& summary_path, const TerminalReportOptions& options,
+                           const std::vector<std::pair<std::string, std::string>>& outputs) {
+    const Judgement& judgement = result.judgement;
     if (!options.quiet) {
         const RunManifest& manifest = run.manifest;
         out << fmt::format("Run {}: suite {}, {} rank(s) on {} node(s), status {}\n\n", manifest.run_id,
                            manifest.suite.empty() ? "-" : manifest.suite, manifest.world_size, judgement.nodes.size(),
                            manifest.status);
         print_table(out, judgement);
-        print_section(out, "Failures", findings_at(judgement, Level::fail), options.max_listed);
-        print_section(out, "Warnings", findings_at(judgement, Level::warn), options.max_listed);
+        print_findings(out, "Failures", judgement, Level::fail, options.max_listed, options.max_per_node);
+        print_findings(out, "Warnings", judgement, Level::warn, options.max_listed, options.max_per_node);
+        print_section(out, "Localization", localization_lines(result), options.max_listed);
+        if (result.baseline)
+            print_section(out, "Baseline",
+                          {fmt::format("run {}: {} values compared, {} regressions beyond {:.0f} %, {} improvements, "
+                                       "{} baseline values not in this run",
+                                       result.baseline->baseline_run_id, result.baseline->compared,
+                                       result.baseline->regressions, result.baseline->tolerance * 100,
+                                       result.baseline->improvements, result.baseline->missing)},
+                          options.max_listed);
+        if (result.price) print_section(out, "Price", price_lines(*result.price), options.max_listed);
         print_section(out, "Waived", waiver_lines(judgement), options.max_listed);
         print_section(out, "Incomplete run", judgement.incomplete, options.max_listed);
         out << '\n';
@@ -125,6 +218,8 @@ void print_terminal_report(std::ostream& out, const LoadedRun& run, const Judgem
     out << verdict_line(judgement) << '\n';
     out << "Run folder: " << run.dir.string() << '\n';
     if (!summary_path.empty()) out << "Summary: " << summary_path.string() << '\n';
+    if (!options.quiet)
+        for (const auto& [what, path] : outputs) out << what << ": " << path << '\n';
 }
 
 }  // namespace shakedown::analysis

@@ -1,6 +1,7 @@
 #include "analysis/thresholds.hpp"
 
 #include "analysis/default_thresholds.hpp"
+#include "analysis/yaml_fields.hpp"
 #include "core/errors.hpp"
 
 #include <fmt/format.h>
@@ -9,87 +10,103 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <cmath>
 #include <fstream>
 #include <sstream>
 
 namespace shakedown::analysis {
 namespace {
 
-constexpr std::string_view rule_keys = "fail_below, warn_below, fail_above, warn_above, fraction_of_nominal";
+constexpr std::string_view rule_keys =
+    "fail_below, warn_below, fail_above, warn_above, fraction_of_nominal, fleet_outlier";
+constexpr std::string_view top_level_keys = "metrics, fleet, baseline, telemetry, links, collectives, price";
 
 bool is_glob_pattern(std::string_view key) { return key.find_first_of("*?[") != std::string_view::npos; }
 
-// Walks one YAML document and turns every problem into "source:line: problem".
-class ThresholdsParser {
+// Walks the `metrics:` section and turns every problem into "source:line: problem".
+class RuleParser {
 public:
-    explicit ThresholdsParser(const std::string& source) : source_(source) {}
-
-    [[noreturn]] void reject(const YAML::Node& where, std::string_view problem) const {
-        const int line = where.Mark().line;  // 0-based; -1 when yaml-cpp has no position
-        if (line < 0) throw InputError(fmt::format("{}: {}", source_, problem));
-        throw InputError(fmt::format("{}:{}: {}", source_, line + 1, problem));
-    }
-
-    std::string scalar_text(const YAML::Node& node) const {
-        return node.IsScalar() ? node.Scalar() : std::string("(a ") + (node.IsMap() ? "map" : "list") + ")";
-    }
-
-    double number(const YAML::Node& node, std::string_view what) const {
-        if (!node.IsScalar()) reject(node, fmt::format("{}: expected a number, got {}", what, scalar_text(node)));
-        double value = 0.0;
-        if (!YAML::convert<double>::decode(node, value) || !std::isfinite(value))
-            reject(node, fmt::format("{}: expected a finite number, got '{}'", what, node.Scalar()));
-        return value;
-    }
+    explicit RuleParser(const YamlFields& fields) : fields_(fields) {}
 
     FractionBand fraction_band(const YAML::Node& node, const std::string& metric) const {
         const std::string what = metric + ".fraction_of_nominal";
-        if (!node.IsMap()) reject(node, fmt::format("{}: expected a map like {{warn: 0.8, fail: 0.6}}", what));
+        if (!node.IsMap()) fields_.reject(node, fmt::format("{}: expected a map like {{warn: 0.8, fail: 0.6}}", what));
         FractionBand band;
         for (const auto& item : node) {
-            const std::string key = item.first.as<std::string>();
+            const std::string key = fields_.key(item.first, what);
             const std::string field = what + "." + key;
-            if (key == "warn") band.warn = number(item.second, field);
-            else if (key == "fail") band.fail = number(item.second, field);
-            else reject(item.first, fmt::format("{}: unknown key '{}' (expected warn, fail)", what, key));
-            const double value = key == "warn" ? *band.warn : *band.fail;
-            if (value <= 0.0) reject(item.second, fmt::format("{}: must be above 0, got {}", field, value));
+            if (key == "warn") band.warn = fields_.positive(item.second, field);
+            else if (key == "fail") band.fail = fields_.positive(item.second, field);
+            else fields_.reject(item.first, fmt::format("{}: unknown key '{}' (expected warn, fail)", what, key));
         }
-        if (!band.warn && !band.fail) reject(node, fmt::format("{}: needs warn, fail or both", what));
+        if (!band.warn && !band.fail) fields_.reject(node, fmt::format("{}: needs warn, fail or both", what));
         if (band.warn && band.fail && *band.warn < *band.fail)
-            reject(node, fmt::format("{}: warn ({}) is below fail ({}): the WARN band must lie above the FAIL band",
-                                     what, *band.warn, *band.fail));
+            fields_.reject(node, fmt::format("{}: warn ({}) is below fail ({}): the WARN band must lie above the FAIL band",
+                                             what, *band.warn, *band.fail));
+        return band;
+    }
+
+    FleetBand fleet_band(const YAML::Node& node, const std::string& metric) const {
+        const std::string what = metric + ".fleet_outlier";
+        FleetBand band;
+        if (node.IsScalar() && (node.Scalar() == "true" || node.Scalar() == "on")) return band;  // the defaults
+        if (!node.IsMap())
+            fields_.reject(node, fmt::format("{}: expected true or a map like {{k: 4, warn_deviation: 0.1, "
+                                             "fail_deviation: 0.25}}", what));
+        for (const auto& item : node) {
+            const std::string key = fields_.key(item.first, what);
+            const std::string field = what + "." + key;
+            if (key == "k") band.k = fields_.positive(item.second, field);
+            else if (key == "warn_deviation") band.warn_deviation = fields_.positive(item.second, field);
+            else if (key == "fail_deviation") band.fail_deviation = fields_.positive(item.second, field);
+            else
+                fields_.reject(item.first, fmt::format("{}: unknown key '{}' (expected k, warn_deviation, fail_deviation)",
+                                                       what, key));
+        }
+        if (band.warn_deviation >= 1.0) fields_.reject(node, fmt::format("{}: warn_deviation must be below 1", what));
+        if (band.fail_deviation && *band.fail_deviation < band.warn_deviation)
+            fields_.reject(node, fmt::format("{}: fail_deviation ({}) is below warn_deviation ({})", what,
+                                             *band.fail_deviation, band.warn_deviation));
         return band;
     }
 
     MetricRule rule(const YAML::Node& node, const std::string& metric) const {
         MetricRule rule;
-        rule.origin = fmt::format("{}:{}", source_, node.Mark().line + 1);
+        rule.origin = fmt::format("{}:{}", fields_.source(), node.Mark().line + 1);
         if (node.IsNull()) return rule;  // `metric: {}` or `metric:` switches the judgment off
-        if (!node.IsMap()) reject(node, fmt::format("{}: expected a map of {}", metric, rule_keys));
+        if (!node.IsMap()) fields_.reject(node, fmt::format("{}: expected a map of {}", metric, rule_keys));
         for (const auto& item : node) {
-            const std::string key = item.first.as<std::string>();
+            const std::string key = fields_.key(item.first, metric);
             const std::string field = metric + "." + key;
-            if (key == "fail_below") rule.fail_below = number(item.second, field);
-            else if (key == "warn_below") rule.warn_below = number(item.second, field);
-            else if (key == "fail_above") rule.fail_above = number(item.second, field);
-            else if (key == "warn_above") rule.warn_above = number(item.second, field);
+            if (key == "fail_below") rule.fail_below = fields_.number(item.second, field);
+            else if (key == "warn_below") rule.warn_below = fields_.number(item.second, field);
+            else if (key == "fail_above") rule.fail_above = fields_.number(item.second, field);
+            else if (key == "warn_above") rule.warn_above = fields_.number(item.second, field);
             else if (key == "fraction_of_nominal") rule.fraction_of_nominal = fraction_band(item.second, metric);
-            else reject(item.first, fmt::format("{}: unknown key '{}' (expected {})", metric, key, rule_keys));
+            else if (key == "fleet_outlier") rule.fleet_outlier = fleet_band(item.second, metric);
+            else fields_.reject(item.first, fmt::format("{}: unknown key '{}' (expected {})", metric, key, rule_keys));
         }
         if (rule.warn_below && rule.fail_below && *rule.warn_below < *rule.fail_below)
-            reject(node, fmt::format("{}: warn_below ({}) is below fail_below ({})", metric, *rule.warn_below,
-                                     *rule.fail_below));
+            fields_.reject(node, fmt::format("{}: warn_below ({}) is below fail_below ({})", metric, *rule.warn_below,
+                                             *rule.fail_below));
         if (rule.warn_above && rule.fail_above && *rule.warn_above > *rule.fail_above)
-            reject(node, fmt::format("{}: warn_above ({}) is above fail_above ({})", metric, *rule.warn_above,
-                                     *rule.fail_above));
+            fields_.reject(node, fmt::format("{}: warn_above ({}) is above fail_above ({})", metric, *rule.warn_above,
+                                             *rule.fail_above));
         return rule;
     }
 
 private:
-    const std::string& source_;
+    const YamlFields& fields_;
 };
+
+YAML::Node load_yaml(std::string_view yaml_text, const std::string& source_name) {
+    try {
+        return YAML::Load(std::string(yaml_text));
+    } catch (const YAML::ParserException& error) {
+        throw InputError(fmt::format("{}:{}: malformed YAML: {}", source_name, error.mark.line + 1, error.msg));
+    } catch (const YAML::Exception& error) {  // yaml-cpp's other failures (deep nesting, ...)
+        throw InputError(fmt::format("{}: malformed YAML: {}", source_name, error.what()));
+    }
+}
 
 }  // namespace
 
@@ -98,39 +115,44 @@ bool MetricRule::judges_anything() const {
 }
 
 Thresholds Thresholds::parse(std::string_view yaml_text, const std::string& source_name) {
-    const ThresholdsParser parser(source_name);
-    YAML::Node root;
-    try {
-        root = YAML::Load(std::string(yaml_text));
-    } catch (const YAML::ParserException& error) {
-        throw InputError(fmt::format("{}:{}: malformed YAML: {}", source_name, error.mark.line + 1, error.msg));
-    }
+    const YamlFields fields(source_name);
+    const RuleParser parser(fields);
+    const YAML::Node root = load_yaml(yaml_text, source_name);
     if (!root.IsMap()) {
         if (root.IsNull()) throw InputError(fmt::format("{}:1: empty thresholds file (expected 'metrics:')", source_name));
-        parser.reject(root, "expected a map with the key 'metrics'");
+        fields.reject(root, "expected a map with the key 'metrics'");
     }
 
     Thresholds thresholds;
     thresholds.source_ = source_name;
     bool has_metrics = false;
-    for (const auto& section : root) {
-        const std::string key = section.first.as<std::string>();
-        if (key != "metrics") parser.reject(section.first, fmt::format("unknown key '{}' (expected 'metrics')", key));
-        has_metrics = true;
-        const YAML::Node& metrics = section.second;
-        if (metrics.IsNull()) continue;
-        if (!metrics.IsMap()) parser.reject(metrics, "metrics: expected a map of metric name -> rule");
-        for (const auto& item : metrics) {
-            if (!item.first.IsScalar() || item.first.Scalar().empty())
-                parser.reject(item.first, "metrics: a metric name must be a non-empty string");
-            const std::string name = item.first.Scalar();
-            const bool duplicate = std::any_of(thresholds.entries_.begin(), thresholds.entries_.end(),
-                                               [&](const Entry& entry) { return entry.key == name; });
-            if (duplicate) parser.reject(item.first, fmt::format("metrics: '{}' appears twice", name));
-            thresholds.entries_.push_back({name, is_glob_pattern(name), parser.rule(item.second, name)});
+    try {
+        for (const auto& section : root) {
+            const std::string key = fields.key(section.first, "top level");
+            if (is_settings_section(key)) {
+                parse_settings_section(fields, key, section.second, thresholds.settings_);
+                continue;
+            }
+            if (key != "metrics")
+                fields.reject(section.first, fmt::format("unknown key '{}' (expected {})", key, top_level_keys));
+            has_metrics = true;
+            const YAML::Node& metrics = section.second;
+            if (metrics.IsNull()) continue;
+            if (!metrics.IsMap()) fields.reject(metrics, "metrics: expected a map of metric name -> rule");
+            for (const auto& item : metrics) {
+                if (!item.first.IsScalar() || item.first.Scalar().empty())
+                    fields.reject(item.first, "metrics: a metric name must be a non-empty string");
+                const std::string name = item.first.Scalar();
+                const bool duplicate = std::any_of(thresholds.entries_.begin(), thresholds.entries_.end(),
+                                                   [&](const Entry& entry) { return entry.key == name; });
+                if (duplicate) fields.reject(item.first, fmt::format("metrics: '{}' appears twice", name));
+                thresholds.entries_.push_back({name, is_glob_pattern(name), parser.rule(item.second, name)});
+            }
         }
+    } catch (const YAML::Exception& error) {  // a conversion yaml-cpp refuses (never expected; never a crash)
+        throw InputError(fmt::format("{}: unreadable thresholds: {}", source_name, error.what()));
     }
-    if (!has_metrics) parser.reject(root, "missing the key 'metrics'");
+    if (!has_metrics) fields.reject(root, "missing the key 'metrics'");
     return thresholds;
 }
 
@@ -147,6 +169,7 @@ Thresholds Thresholds::from_file(const std::filesystem::path& path) {
 Thresholds Thresholds::overridden_by(const Thresholds& overrides) const {
     Thresholds merged = *this;
     merged.source_ = source_ + " + " + overrides.source_;
+    merged.settings_.merge(overrides.settings_);
     std::ptrdiff_t next_pattern_slot = 0;
     for (const Entry& override_entry : overrides.entries_) {
         auto same_key = [&](const Entry& entry) { return entry.key == override_entry.key; };

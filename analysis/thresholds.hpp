@@ -1,6 +1,9 @@
 // Thresholds: per metric WARN and FAIL levels, from the built-in default.yaml and an optional
-// user file that overrides it metric by metric. A bad file is an InputError naming file:line.
+// user file that overrides it metric by metric, plus the analysis settings (fleet, baseline,
+// telemetry, links, collectives, price). A bad file is an InputError naming file:line.
 #pragma once
+
+#include "analysis/analysis_settings.hpp"
 
 #include <filesystem>
 #include <optional>
@@ -16,15 +19,26 @@ struct FractionBand {
     std::optional<double> fail;
 };
 
+// The fleet outlier rule: a unit (a GPU's rank, or a node without GPUs) whose value lies more
+// than k robust standard deviations (1.4826 x MAD) on the bad side of the fleet median AND at
+// least `warn_deviation` (`fail_deviation`) of the median away is a WARN (FAIL). The second
+// condition keeps a tight fleet (MAD near 0) from flagging noise.
+struct FleetBand {
+    double k = 4.0;
+    double warn_deviation = 0.10;
+    std::optional<double> fail_deviation;
+};
+
 struct MetricRule {
     std::optional<double> fail_below;
     std::optional<double> warn_below;
     std::optional<double> fail_above;
     std::optional<double> warn_above;
     std::optional<FractionBand> fraction_of_nominal;
+    std::optional<FleetBand> fleet_outlier;
     std::string origin;  // "default.yaml:17": where the rule was written, for the report
 
-    bool judges_anything() const;
+    bool judges_anything() const;  // any absolute or nominal check (the fleet rule aside)
 };
 
 class Thresholds {
@@ -40,6 +54,8 @@ public:
     // The rule for a metric: the exact name first, else the first matching glob pattern.
     const MetricRule* rule_for(std::string_view metric_name) const;
 
+    const AnalysisSettings& settings() const { return settings_; }
+    AnalysisSettings& settings() { return settings_; }  // command-line values (price) go in here
     const std::string& source() const { return source_; }
     std::size_t size() const { return entries_.size(); }
 
@@ -50,6 +66,7 @@ private:
         MetricRule rule;
     };
     std::vector<Entry> entries_;
+    AnalysisSettings settings_;
     std::string source_;
 };
 

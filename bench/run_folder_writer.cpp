@@ -19,7 +19,8 @@ void write_trace_file(const std::filesystem::path& path, const Trace& trace) {
 }
 
 nlohmann::json make_run_json(const std::string& run_id, const std::vector<std::string>& tests,
-                             const std::vector<std::string>& node_of_rank, const std::string& status) {
+                             const std::vector<std::string>& node_of_rank, const std::string& status,
+                             const std::vector<int>& gpu_of_rank) {
     nlohmann::json nodes = nlohmann::json::array();
     nlohmann::json ranks = nlohmann::json::array();
     std::map<std::string, std::size_t> node_index;
@@ -33,7 +34,8 @@ nlohmann::json make_run_json(const std::string& run_id, const std::vector<std::s
         ranks.push_back({{"rank", rank},
                          {"node", node},
                          {"local_rank", local_rank},
-                         {"gpu", nullptr},
+                         {"gpu", rank < gpu_of_rank.size() && gpu_of_rank[rank] >= 0 ? nlohmann::json(gpu_of_rank[rank])
+                                                                                     : nlohmann::json(nullptr)},
                          {"trace", fmt::format("rank-{:05d}.h5", rank)}});
     }
     const double start_utc = 1764480000.0;

@@ -13,92 +13,256 @@
 namespace shakedown::bench {
 namespace {
 
-// What a slow node does to a metric.
+// What the fault knobs do to a metric.
 enum class Sensitivity { throughput, latency, none };
+// Where a metric's value comes from: every rank its own, one job-wide figure, or rank 0 only.
+enum class Scope { rank, job, rank0 };
 
 struct SyntheticMetric {
-    const char* quantity;  // metric name = "<test>.<quantity>"
+    std::string name;
     const char* unit;
-    double typical;        // a healthy node's value
-    double nominal;        // 0: the metric carries no nominal
+    double typical;  // a healthy unit's value
+    double nominal;  // 0: the metric carries no nominal
     Better better;
     Sensitivity sensitivity;
+    Scope scope = Scope::rank;
 };
 
 struct SyntheticTest {
-    const char* key;
-    std::array<SyntheticMetric, 6> metrics;
-    std::array<SampleTable::Column, 4> sample_columns;
+    std::string key;
+    std::vector<SyntheticMetric> metrics;
+    std::vector<SampleTable::Column> sample_columns;
+    bool gemm = false;  // slowed and power-capped on the throttled GPU
 };
 
-// Typical and nominal figures from the H200 reference measurements (shared/anchors).
-const std::array<SyntheticTest, 5> catalog{{
-    {"stream",
-     {{{"copy_gbs", "GB/s", 4053, 4814, Better::higher, Sensitivity::throughput},
-       {"scale_gbs", "GB/s", 4060, 4814, Better::higher, Sensitivity::throughput},
-       {"add_gbs", "GB/s", 4350, 4814, Better::higher, Sensitivity::throughput},
-       {"triad_gbs", "GB/s", 4366, 4814, Better::higher, Sensitivity::throughput},
-       {"dot_gbs", "GB/s", 4441, 4814, Better::higher, Sensitivity::throughput},
-       {"max_rel_error", "", 1e-15, 0, Better::lower, Sensitivity::none}}},
-     {{{"array_bytes", "B"}, {"iteration", ""}, {"seconds", "s"}, {"triad_gbs", "GB/s"}}}},
-    {"dgemm_fp64",
-     {{{"tflops", "TFLOP/s", 64.4, 67, Better::higher, Sensitivity::throughput},
-       {"time_s", "s", 0.017, 0, Better::lower, Sensitivity::latency},
-       {"matrix_n", "", 8192, 0, Better::higher, Sensitivity::none},
-       {"max_rel_error", "", 2e-14, 0, Better::lower, Sensitivity::none},
-       {"power_w", "W", 690, 700, Better::lower, Sensitivity::none},
-       {"sm_clock_mhz", "MHz", 1980, 1980, Better::higher, Sensitivity::none}}},
-     {{{"n", ""}, {"iteration", ""}, {"seconds", "s"}, {"tflops", "TFLOP/s"}}}},
-    {"gemm_bf16",
-     {{{"tflops", "TFLOP/s", 783.8, 990, Better::higher, Sensitivity::throughput},
-       {"time_s", "s", 0.0014, 0, Better::lower, Sensitivity::latency},
-       {"matrix_n", "", 8192, 0, Better::higher, Sensitivity::none},
-       {"max_rel_error", "", 3e-3, 0, Better::lower, Sensitivity::none},
-       {"power_w", "W", 695, 700, Better::lower, Sensitivity::none},
-       {"sm_clock_mhz", "MHz", 1755, 1980, Better::higher, Sensitivity::none}}},
-     {{{"n", ""}, {"iteration", ""}, {"seconds", "s"}, {"tflops", "TFLOP/s"}}}},
-    {"mpi_pingpong",
-     {{{"latency_us", "us", 1.9, 0, Better::lower, Sensitivity::latency},
-       {"latency_p99_us", "us", 2.6, 0, Better::lower, Sensitivity::latency},
-       {"leader_latency_us", "us", 3.8, 0, Better::lower, Sensitivity::latency},
-       {"leader_latency_p99_us", "us", 5.1, 0, Better::lower, Sensitivity::latency},
-       {"bandwidth_gbs", "GB/s", 45.2, 50, Better::higher, Sensitivity::throughput},
-       {"message_rate_mmps", "Mmsg/s", 8.4, 0, Better::higher, Sensitivity::throughput}}},
-     {{{"bytes", "B"}, {"peer", ""}, {"iteration", ""}, {"half_round_trip_us", "us"}}}},
-    {"nccl_allreduce",
-     {{{"busbw_gbs", "GB/s", 348.4, 478, Better::higher, Sensitivity::throughput},
-       {"algbw_gbs", "GB/s", 348.4, 0, Better::higher, Sensitivity::throughput},
-       {"busbw_8mib_gbs", "GB/s", 167.6, 0, Better::higher, Sensitivity::throughput},
-       {"small_latency_us", "us", 14.5, 0, Better::lower, Sensitivity::latency},
-       {"max_rel_error", "", 1e-6, 0, Better::lower, Sensitivity::none},
-       {"time_s", "s", 0.049, 0, Better::lower, Sensitivity::latency}}},
-     {{{"bytes", "B"}, {"iteration", ""}, {"seconds", "s"}, {"busbw_gbs", "GB/s"}}}},
-}};
+constexpr auto higher = Better::higher;
+constexpr auto lower = Better::lower;
+constexpr auto throughput = Sensitivity::throughput;
+constexpr auto latency = Sensitivity::latency;
+constexpr auto none = Sensitivity::none;
 
-const std::array<SampleTable::Column, 10> gpu_telemetry_columns{{{"t", "s"},
-                                                                 {"temperature", "C"},
-                                                                 {"power", "W"},
-                                                                 {"sm_clock", "MHz"},
-                                                                 {"memory_clock", "MHz"},
-                                                                 {"throttle_reasons", "bitmask"},
-                                                                 {"ecc_corrected", "count"},
-                                                                 {"ecc_uncorrected", "count"},
-                                                                 {"utilization_gpu", "%"},
-                                                                 {"utilization_memory", "%"}}};
-const std::array<SampleTable::Column, 5> host_telemetry_columns{
-    {{"t", "s"}, {"load_1m", ""}, {"cpufreq", "MHz"}, {"temperature", "C"}, {"memory_used", "B"}}};
+// Typical and nominal figures from the H200 reference measurements (shared/anchors).
+std::vector<SyntheticTest> make_catalog() {
+    std::vector<SyntheticTest> catalog;
+    SyntheticTest stream{"stream", {}, {{"array_bytes", "B"}, {"iteration", ""}, {"seconds", "s"}, {"gbs", "GB/s"}}};
+    for (const auto& [kernel, typical] : {std::pair{"copy", 4053.0}, {"scale", 4060.0}, {"add", 4350.0},
+                                          {"triad", 4366.0}, {"dot", 4441.0}}) {
+        stream.metrics.push_back({fmt::format("stream.{}_gbs", kernel), "GB/s", typical, 4814, higher, throughput});
+        stream.metrics.push_back({fmt::format("stream.{}_max_gbs", kernel), "GB/s", typical * 1.01, 4814, higher, throughput});
+    }
+    catalog.push_back(std::move(stream));
+    catalog.push_back({"dgemm_fp64",
+                       {{"dgemm_fp64.tflops", "TFLOP/s", 64.4, 67, higher, throughput},
+                        {"dgemm_fp64.tflops_max", "TFLOP/s", 64.9, 67, higher, throughput},
+                        {"dgemm_fp64.tflops_min", "TFLOP/s", 63.8, 67, higher, throughput}},
+                       {{"repetition", "count"}, {"seconds", "s"}, {"tflops", "TFLOP/s"}, {"n", ""}},
+                       true});
+    SyntheticTest ladder{"gemm_ladder", {}, {{"precision", ""}, {"repetition", "count"}, {"seconds", "s"}, {"tflops", "TFLOP/s"}}, true};
+    for (const auto& [precision, typical, nominal] :
+         {std::tuple{"fp64", 64.4, 67.0}, {"fp32", 51.0, 67.0}, {"tf32", 415.3, 495.0}, {"bf16", 783.8, 990.0},
+          {"fp16", 782.9, 990.0}, {"fp8", 1500.0, 1979.0}}) {
+        ladder.metrics.push_back({fmt::format("gemm_ladder.{}_tflops", precision), "TFLOP/s", typical, nominal, higher, throughput});
+        ladder.metrics.push_back({fmt::format("gemm_ladder.{}_tflops_max", precision), "TFLOP/s", typical * 1.01, nominal,
+                                  higher, throughput});
+    }
+    catalog.push_back(std::move(ladder));
+    catalog.push_back({"mpi_pingpong",
+                       {{"mpi_pingpong.latency_us", "us", 1.9, 0, lower, latency},
+                        {"mpi_pingpong.latency_p99_us", "us", 2.6, 0, lower, latency},
+                        {"mpi_pingpong.leader_latency_us", "us", 3.8, 0, lower, latency},
+                        {"mpi_pingpong.leader_latency_p99_us", "us", 5.1, 0, lower, latency}},
+                       {{"bytes", "B"}, {"peer", ""}, {"iteration", ""}, {"half_round_trip_us", "us"}}});
+    catalog.push_back({"nccl",
+                       {{"nccl.all_reduce_busbw_gbs", "GB/s", 348.4, 0, higher, throughput, Scope::job},
+                        {"nccl.all_reduce_algbw_gbs", "GB/s", 348.4, 0, higher, throughput, Scope::job},
+                        {"nccl.all_reduce_busbw_8mib_gbs", "GB/s", 167.6, 0, higher, throughput, Scope::job},
+                        {"nccl.all_reduce_busbw_512mib_gbs", "GB/s", 313.7, 0, higher, throughput, Scope::job},
+                        {"nccl.all_reduce_latency_us", "us", 14.5, 0, lower, latency, Scope::job},
+                        {"nccl.all_gather_busbw_gbs", "GB/s", 291.2, 0, higher, throughput, Scope::job},
+                        {"nccl.all_gather_algbw_gbs", "GB/s", 291.2, 0, higher, throughput, Scope::job}},
+                       {{"op", ""}, {"bytes", "B"}, {"in_place", "flag"}, {"busbw_gbs", "GB/s"}}});
+    catalog.push_back({"mpi_coll",
+                       {{"mpi_coll.allreduce_busbw_gbs", "GB/s", 21.0, 0, higher, throughput, Scope::job},
+                        {"mpi_coll.allreduce_algbw_gbs", "GB/s", 11.0, 0, higher, throughput, Scope::job},
+                        {"mpi_coll.barrier_us", "us", 9.5, 0, lower, latency, Scope::job}},
+                       {{"collective", ""}, {"bytes", "B"}, {"call_us", "us"}, {"own_us", "us"}}});
+    catalog.push_back({"allpairs", {}, {}});
+    return catalog;
+}
+
+const std::vector<SyntheticTest>& catalog() {
+    static const std::vector<SyntheticTest> tests = make_catalog();
+    return tests;
+}
 
 constexpr double run_start_utc = 1764480000.0;
 constexpr double seconds_per_test = 12.0;
+constexpr double inter_node_gbs = 24.0;   // a 200 Gb/s port
+constexpr double intra_node_gbs = 150.0;  // NVLink through MPI
+constexpr double inter_node_us = 2.5;
+constexpr double intra_node_us = 0.8;
+
+// Deterministic jitter from a key (splitmix64): the same pair or rank gets the same figure on
+// every rank that computes it, so rank 0's matrix and each rank's own view agree.
+double unit_noise(std::uint64_t key) {
+    std::uint64_t z = key + 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return static_cast<double>(z >> 11) / static_cast<double>(1ull << 53);  // [0, 1)
+}
 
 const SyntheticTest& catalog_entry(const std::string& key) {
-    for (const SyntheticTest& test : catalog)
+    for (const SyntheticTest& test : catalog())
         if (key == test.key) return test;
     throw InputError(fmt::format("unknown synthetic test '{}'", key));
 }
 
 std::vector<std::string> selected_tests(const SyntheticRunSpec& spec) {
     return spec.tests.empty() ? synthetic_test_keys() : spec.tests;
+}
+
+int node_of(const SyntheticRunSpec& spec, int rank) { return rank / spec.ranks_per_node; }
+
+bool in_group(const SyntheticRunSpec& spec, int node) {
+    return std::find(spec.slow_group.begin(), spec.slow_group.end(), node) != spec.slow_group.end();
+}
+
+// One ordered rank pair of the allpairs matrix.
+struct Link {
+    bool intra_node;
+    double latency_us;
+    double bandwidth_gbs;
+};
+
+Link link_between(const SyntheticRunSpec& spec, int src, int dst) {
+    const int a = node_of(spec, src);
+    const int b = node_of(spec, dst);
+    const bool intra = a == b;
+    double factor = 1.0;
+    if (!intra) {
+        if (spec.slow_node && (a == *spec.slow_node || b == *spec.slow_node)) factor *= 0.3;
+        if (spec.slow_link && ((a == spec.slow_link->first && b == spec.slow_link->second) ||
+                               (a == spec.slow_link->second && b == spec.slow_link->first)))
+            factor *= spec.slow_link_factor;
+        if (in_group(spec, a) != in_group(spec, b)) factor *= 0.3;
+    }
+    const double noise = 0.98 + 0.04 * unit_noise(spec.seed * 7919 + static_cast<std::uint64_t>(src) * 65537 +
+                                                  static_cast<std::uint64_t>(dst));
+    const double bandwidth = (intra ? intra_node_gbs : inter_node_gbs) * factor * noise;
+    const double latency = (intra ? intra_node_us : inter_node_us) * (factor < 1.0 ? 2.0 : 1.0) * (2.0 - noise);
+    return {intra, latency, bandwidth};
+}
+
+double median(std::vector<double> values) {
+    if (values.empty()) return 0.0;
+    std::sort(values.begin(), values.end());
+    const std::size_t middle = values.size() / 2;
+    return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
+}
+
+// allpairs on one rank: its worst link against the job median, per link kind; rank 0 holds the matrix.
+TestResult synthetic_allpairs(const SyntheticRunSpec& spec, int rank, double start_utc) {
+    TestResult result;
+    result.key = "allpairs";
+    result.start_utc = start_utc;
+    result.end_utc = start_utc + seconds_per_test - 1.0;
+    result.samples = SampleTable({{"src", "rank"}, {"dst", "rank"}, {"intra_node", "flag"}, {"latency_us", "us"},
+                                  {"bandwidth_gbs", "GB/s"}});
+    std::array<std::vector<double>, 2> job_bandwidth;  // [intra?]
+    std::array<std::vector<double>, 2> job_latency;
+    std::array<std::vector<double>, 2> my_bandwidth;
+    std::array<std::vector<double>, 2> my_latency;
+    for (int src = 0; src < spec.ranks; ++src)
+        for (int dst = 0; dst < spec.ranks; ++dst) {
+            if (src == dst) continue;
+            const Link link = link_between(spec, src, dst);
+            const std::size_t kind = link.intra_node ? 1 : 0;
+            job_bandwidth[kind].push_back(link.bandwidth_gbs);
+            job_latency[kind].push_back(link.latency_us);
+            if (src == rank || dst == rank) {
+                my_bandwidth[kind].push_back(link.bandwidth_gbs);
+                my_latency[kind].push_back(link.latency_us);
+            }
+            if (rank == 0)
+                result.samples.add_row({static_cast<double>(src), static_cast<double>(dst), link.intra_node ? 1.0 : 0.0,
+                                        link.latency_us, link.bandwidth_gbs});
+        }
+    for (std::size_t kind = 0; kind < 2; ++kind) {
+        if (my_bandwidth[kind].empty()) continue;
+        const std::string prefix = kind == 1 ? "allpairs.intra_node_" : "allpairs.inter_node_";
+        const double job_median = median(job_bandwidth[kind]);
+        const double my_min = *std::min_element(my_bandwidth[kind].begin(), my_bandwidth[kind].end());
+        result.add_metric(prefix + "bandwidth_min_gbs", "GB/s", my_min, higher);
+        result.add_metric(prefix + "bandwidth_median_gbs", "GB/s", job_median, higher);
+        result.add_metric(prefix + "min_over_median", "ratio", my_min / job_median, higher);
+        result.add_metric(prefix + "rank_median_over_median", "ratio", median(my_bandwidth[kind]) / job_median, higher);
+        result.add_metric(prefix + "latency_max_us", "us",
+                          *std::max_element(my_latency[kind].begin(), my_latency[kind].end()), lower);
+        result.add_metric(prefix + "latency_median_us", "us", median(job_latency[kind]), lower);
+    }
+    return result;
+}
+
+// The knobs' factor on a rank's throughput (latency: 1 / factor for the slow node).
+double throughput_factor(const SyntheticRunSpec& spec, int rank, const SyntheticTest& test) {
+    const int node = node_of(spec, rank);
+    double factor = 1.0;
+    if (spec.slow_node && *spec.slow_node == node) factor *= 0.5;
+    if (spec.regressed_node && *spec.regressed_node == node) factor *= spec.regression_factor;
+    if (test.gemm && spec.throttled_gpu && spec.throttled_gpu->node == node &&
+        spec.throttled_gpu->gpu == rank % spec.ranks_per_node)
+        factor *= 0.65;
+    return factor;
+}
+
+double collective_time_ratio(const SyntheticRunSpec& spec, int rank) {
+    double ratio = 0.97 + 0.06 * unit_noise(spec.seed * 104729 + static_cast<std::uint64_t>(rank));
+    if (spec.slow_node && *spec.slow_node == node_of(spec, rank)) ratio *= 2.0;
+    return ratio;
+}
+
+TestResult synthetic_test_result(const SyntheticRunSpec& spec, const SyntheticTest& entry, int rank, double start_utc,
+                                 std::mt19937_64& random) {
+    if (entry.key == "allpairs") return synthetic_allpairs(spec, rank, start_utc);
+    std::normal_distribution<double> jitter(1.0, 0.01);
+    TestResult result;
+    result.key = entry.key;
+    result.start_utc = start_utc;
+    result.end_utc = start_utc + seconds_per_test - 1.0;
+    result.parameters = {{"iterations", std::to_string(spec.sample_rows)}, {"synthetic", "true"}};
+    const double factor = throughput_factor(spec, rank, entry);
+    const bool slow_job = spec.slow_node.has_value();
+    for (const SyntheticMetric& metric : entry.metrics) {
+        if (metric.scope == Scope::rank0 && rank != 0) continue;
+        double value = metric.typical;
+        if (metric.scope == Scope::job) {
+            value *= 0.99 + 0.02 * unit_noise(spec.seed * 31 + std::hash<std::string>{}(metric.name));
+            if (slow_job) value = metric.sensitivity == latency ? value * 2.0 : value * 0.5;  // the job waits for the slow node
+        } else {
+            value *= std::clamp(jitter(random), 0.96, 1.04);
+            if (metric.sensitivity == throughput) value *= factor;
+            if (metric.sensitivity == latency && factor <= 0.5) value *= 2.0;
+        }
+        const std::optional<double> nominal = metric.nominal > 0 ? std::optional<double>(metric.nominal) : std::nullopt;
+        result.add_metric(metric.name, metric.unit, value, metric.better, nominal);
+    }
+    if (entry.key == "mpi_coll") {
+        result.add_metric("mpi_coll.rank_time_ratio", "ratio", collective_time_ratio(spec, rank), lower);
+        if (rank == 0) {
+            int slowest = 0;
+            for (int other = 1; other < spec.ranks; ++other)
+                if (collective_time_ratio(spec, other) > collective_time_ratio(spec, slowest)) slowest = other;
+            result.add_metric("mpi_coll.slowest_rank", "rank", slowest, lower);
+            result.add_metric("mpi_coll.slowest_rank_ratio", "ratio", collective_time_ratio(spec, slowest), lower);
+        }
+    }
+    result.samples = SampleTable(entry.sample_columns);
+    const double reference = result.metrics.empty() ? 1.0 : result.metrics.front().value;
+    for (int row = 0; row < spec.sample_rows; ++row)
+        result.samples.add_row({std::pow(2.0, row % 24), static_cast<double>(row), 0.01 * (row + 1),
+                                reference * std::clamp(jitter(random), 0.9, 1.1)});
+    return result;
 }
 
 nlohmann::json synthetic_inventory(const std::string& node, int gpus) {
@@ -114,7 +278,7 @@ nlohmann::json synthetic_inventory(const std::string& node, int gpus) {
                             {"memory_clock_mhz", 3201},
                             {"memory_bus_width_bits", 6016},
                             {"memory_bytes", 150754820096LL}});
-    nlohmann::json flags = {"sse4_2", "avx", "avx2", "fma", "avx512f", "avx512dq", "avx512bw", "avx512vl"};
+    nlohmann::json flags = {"sse3", "sse4_2", "avx", "avx2", "fma", "avx512f", "avx512dq", "avx512bw", "avx512vl"};
     return {{"cpu", {{"model", "Intel(R) Xeon(R) Platinum 8480+"},
                      {"sockets", 2},
                      {"cores", 112},
@@ -130,41 +294,44 @@ nlohmann::json synthetic_inventory(const std::string& node, int gpus) {
             {"versions", {{"mpi", "Open MPI 4.1.6"}, {"hdf5", "1.10.10"}, {"cuda", "13.0"}, {"nccl", "2.28.3"}}}};
 }
 
-TestResult synthetic_test_result(const SyntheticTest& entry, double start_utc, bool slow, int sample_rows,
-                                 std::mt19937_64& random) {
-    std::normal_distribution<double> jitter(1.0, 0.01);
-    TestResult result;
-    result.key = entry.key;
-    result.start_utc = start_utc;
-    result.end_utc = start_utc + seconds_per_test - 1.0;
-    result.parameters = {{"iterations", std::to_string(sample_rows)}, {"synthetic", "true"}};
-    for (const SyntheticMetric& metric : entry.metrics) {
-        double value = metric.typical * std::clamp(jitter(random), 0.96, 1.04);
-        if (slow && metric.sensitivity == Sensitivity::throughput) value *= 0.5;
-        if (slow && metric.sensitivity == Sensitivity::latency) value *= 2.0;
-        const std::optional<double> nominal = metric.nominal > 0 ? std::optional<double>(metric.nominal) : std::nullopt;
-        result.add_metric(fmt::format("{}.{}", entry.key, metric.quantity), metric.unit, value, metric.better, nominal);
+// The test windows of the run, for telemetry that shows load (and throttling) inside them.
+struct Window {
+    double start;
+    double end;
+    bool gemm;
+};
+
+SampleTable gpu_telemetry(const std::vector<Window>& windows, double start, double end, double hz, bool throttled,
+                          double capped_share, std::mt19937_64& random) {
+    std::uniform_real_distribution<double> wobble(-1.0, 1.0);
+    SampleTable table({{"t", "s"}, {"temperature_c", "C"}, {"power_w", "W"}, {"power_limit_w", "W"},
+                       {"sm_clock_mhz", "MHz"}, {"mem_clock_mhz", "MHz"}, {"throttle_reasons", "bitmask"},
+                       {"power_capped", "bool"}, {"thermal", "bool"}, {"hw_slowdown", "bool"}, {"hw_power_brake", "bool"},
+                       {"ecc_corrected_total", "count"}, {"ecc_uncorrected_total", "count"}, {"util_gpu_pct", "%"},
+                       {"util_mem_pct", "%"}, {"mem_used_bytes", "B"}});
+    for (double t = start; t < end; t += 1.0 / hz) {
+        const Window* inside = nullptr;
+        for (const Window& window : windows)
+            if (t >= window.start && t <= window.end) inside = &window;
+        const bool busy = inside != nullptr;
+        bool capped = false;
+        if (throttled && busy && inside->gemm)
+            capped = (t - inside->start) / (inside->end - inside->start) < capped_share;
+        const double power = capped ? 700.0 : busy ? 610.0 + 15.0 * wobble(random) : 90.0 + 5.0 * wobble(random);
+        const double clock = capped ? 1410.0 + 10.0 * wobble(random) : busy ? 1965.0 + 10.0 * wobble(random) : 1980.0;
+        const double temperature = (busy ? 62.0 : 40.0) + (capped ? 6.0 : 0.0) + 2.0 * wobble(random);
+        table.add_row({t, temperature, power, 700.0, clock, 3201.0, capped ? 4.0 : 0.0, capped ? 1.0 : 0.0, 0.0, 0.0, 0.0,
+                       0.0, 0.0, busy ? 96.0 : 0.0, busy ? 60.0 : 0.0, busy ? 1.2e11 : 5e8});
     }
-    result.samples = SampleTable({entry.sample_columns.begin(), entry.sample_columns.end()});
-    const double reference = result.metrics.front().value;
-    for (int row = 0; row < sample_rows; ++row)
-        result.samples.add_row({std::pow(2.0, row % 24), static_cast<double>(row), 0.01 * (row + 1),
-                                reference * std::clamp(jitter(random), 0.9, 1.1)});
-    return result;
+    return table;
 }
 
-template <std::size_t N>
-SampleTable synthetic_telemetry(const std::array<SampleTable::Column, N>& columns, double start_utc, double seconds,
-                                double hz, std::mt19937_64& random) {
-    std::uniform_real_distribution<double> wobble(0.97, 1.03);
-    SampleTable table({columns.begin(), columns.end()});
-    const int rows = static_cast<int>(seconds * hz);
-    for (int row = 0; row < rows; ++row) {
-        std::vector<double> values(columns.size());
-        values[0] = start_utc + row / hz;
-        for (std::size_t column = 1; column < columns.size(); ++column) values[column] = 50.0 * column * wobble(random);
-        table.add_row(std::move(values));
-    }
+SampleTable host_telemetry(double start, double end, double hz, std::mt19937_64& random) {
+    std::uniform_real_distribution<double> wobble(-1.0, 1.0);
+    SampleTable table({{"t", "s"}, {"loadavg_1m", "1"}, {"cpu_mhz_mean", "MHz"}, {"max_thermal_c", "C"},
+                       {"mem_available_bytes", "B"}});
+    for (double t = start; t < end; t += 1.0 / hz)
+        table.add_row({t, 8.0 + wobble(random), 3500.0 + 50.0 * wobble(random), 55.0 + 3.0 * wobble(random), 1.9e12});
     return table;
 }
 
@@ -172,16 +339,22 @@ SampleTable synthetic_telemetry(const std::array<SampleTable::Column, N>& column
 
 std::vector<std::string> synthetic_test_keys() {
     std::vector<std::string> keys;
-    for (const SyntheticTest& test : catalog) keys.emplace_back(test.key);
+    for (const SyntheticTest& test : catalog())
+        if (test.key != "allpairs") keys.push_back(test.key);
+    return keys;
+}
+
+std::vector<std::string> all_synthetic_test_keys() {
+    std::vector<std::string> keys;
+    for (const SyntheticTest& test : catalog()) keys.push_back(test.key);
     return keys;
 }
 
 std::string synthetic_node_name(int node_index) { return fmt::format("node{:04d}", node_index); }
 
 Trace make_synthetic_trace(const SyntheticRunSpec& spec, int rank) {
-    const int node_index = rank / spec.ranks_per_node;
+    const int node_index = node_of(spec, rank);
     const int local_rank = rank % spec.ranks_per_node;
-    const bool slow = spec.slow_node && *spec.slow_node == node_index;
     std::mt19937_64 random(spec.seed * 1000003 + static_cast<std::uint64_t>(rank));
 
     Trace trace;
@@ -193,19 +366,25 @@ Trace make_synthetic_trace(const SyntheticRunSpec& spec, int rank) {
                     .local_rank = local_rank,
                     .start_utc = run_start_utc};
     trace.config_yaml = "suite: synthetic\ntelemetry: {enabled: true, rate_hz: 10}\n";
-    trace.inventory = synthetic_inventory(trace.header.node, spec.ranks_per_node);
+    trace.inventory = synthetic_inventory(trace.header.node, spec.gpus ? spec.ranks_per_node : 0);
     const std::vector<std::string> keys = selected_tests(spec);
+    std::vector<Window> windows;
     double clock = run_start_utc + 5.0;
     for (const std::string& key : keys) {
-        trace.tests.push_back(synthetic_test_result(catalog_entry(key), clock, slow, spec.sample_rows, random));
+        const SyntheticTest& entry = catalog_entry(key);
+        trace.tests.push_back(synthetic_test_result(spec, entry, rank, clock, random));
+        windows.push_back({trace.tests.back().start_utc, trace.tests.back().end_utc, entry.gemm});
         clock += seconds_per_test;
     }
     if (local_rank == 0) {  // the node leader samples every device of its node
-        trace.telemetry["host"] =
-            synthetic_telemetry(host_telemetry_columns, run_start_utc, spec.telemetry_seconds, spec.telemetry_hz, random);
-        for (int gpu = 0; gpu < spec.ranks_per_node; ++gpu)
-            trace.telemetry[fmt::format("gpu{}", gpu)] = synthetic_telemetry(
-                gpu_telemetry_columns, run_start_utc, spec.telemetry_seconds, spec.telemetry_hz, random);
+        trace.telemetry["host"] = host_telemetry(run_start_utc, clock + 5.0, spec.telemetry_hz, random);
+        for (int gpu = 0; spec.gpus && gpu < spec.ranks_per_node; ++gpu) {
+            const bool throttled =
+                spec.throttled_gpu && spec.throttled_gpu->node == node_index && spec.throttled_gpu->gpu == gpu;
+            trace.telemetry[fmt::format("gpu{}", gpu)] =
+                gpu_telemetry(windows, run_start_utc, clock + 5.0, spec.telemetry_hz, throttled,
+                              spec.throttled_gpu ? spec.throttled_gpu->power_capped_share : 0.0, random);
+        }
     }
     trace.events = {{run_start_utc, Severity::info, "run started"},
                     {clock, Severity::info, fmt::format("{} tests finished", keys.size())}};
@@ -219,8 +398,26 @@ void write_synthetic_run(const std::filesystem::path& out_dir, const SyntheticRu
     if (spec.ranks_per_node < 1) throw InputError("--ranks-per-node must be at least 1");
     for (const std::string& key : selected_tests(spec)) catalog_entry(key);  // unknown names fail before any file
     const int nodes = (spec.ranks + spec.ranks_per_node - 1) / spec.ranks_per_node;
-    if (spec.slow_node && (*spec.slow_node < 0 || *spec.slow_node >= nodes))
-        throw InputError(fmt::format("--slow-node {} is outside 0..{}", *spec.slow_node, nodes - 1));
+    auto check_node = [&](int node, const char* option) {
+        if (node < 0 || node >= nodes) throw InputError(fmt::format("{} {} is outside 0..{}", option, node, nodes - 1));
+    };
+    if (spec.slow_node) check_node(*spec.slow_node, "--slow-node");
+    if (spec.regressed_node) check_node(*spec.regressed_node, "--regressed-node");
+    if (spec.slow_link) {
+        check_node(spec.slow_link->first, "--slow-link");
+        check_node(spec.slow_link->second, "--slow-link");
+        if (spec.slow_link->first == spec.slow_link->second) throw InputError("--slow-link needs two different nodes");
+    }
+    for (int node : spec.slow_group) check_node(node, "--slow-group");
+    if (spec.throttled_gpu) {
+        check_node(spec.throttled_gpu->node, "--throttled-gpu node");
+        if (spec.throttled_gpu->gpu < 0 || spec.throttled_gpu->gpu >= spec.ranks_per_node)
+            throw InputError(fmt::format("--throttled-gpu GPU {} is outside 0..{}", spec.throttled_gpu->gpu,
+                                         spec.ranks_per_node - 1));
+    }
+    const auto tests = selected_tests(spec);
+    if (std::find(tests.begin(), tests.end(), "allpairs") != tests.end() && spec.ranks > 512)
+        throw InputError("allpairs with more than 512 ranks: the synthetic link matrix grows with ranks squared (rank 0 writes every pair)");
     std::error_code error;
     if (std::filesystem::exists(out_dir, error) && !std::filesystem::is_empty(out_dir, error))
         throw InputError(fmt::format("{} exists and is not empty: not writing a run into it", out_dir.string()));
@@ -228,8 +425,12 @@ void write_synthetic_run(const std::filesystem::path& out_dir, const SyntheticRu
     if (error) throw InputError(fmt::format("cannot create {}: {}", out_dir.string(), error.message()));
 
     std::vector<std::string> node_of_rank;
-    for (int rank = 0; rank < spec.ranks; ++rank) node_of_rank.push_back(synthetic_node_name(rank / spec.ranks_per_node));
-    nlohmann::json manifest = make_run_json(spec.run_id, selected_tests(spec), node_of_rank);
+    std::vector<int> gpu_of_rank;
+    for (int rank = 0; rank < spec.ranks; ++rank) {
+        node_of_rank.push_back(synthetic_node_name(node_of(spec, rank)));
+        gpu_of_rank.push_back(spec.gpus ? rank % spec.ranks_per_node : -1);
+    }
+    nlohmann::json manifest = make_run_json(spec.run_id, tests, node_of_rank, "complete", gpu_of_rank);
     for (int rank = 0; rank < spec.ranks; ++rank)
         write_trace_file(out_dir / fmt::format("rank-{:05d}.h5", rank), make_synthetic_trace(spec, rank));
     write_run_json(out_dir, manifest);

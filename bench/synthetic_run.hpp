@@ -1,6 +1,9 @@
 // A realistic synthetic run folder (run.json + one rank file per rank) for the analyzer's
-// benchmark and tests: GPU-node shaped inventory, ~5 tests of ~6 metrics with nominal figures
-// taken from the H200 reference measurements, samples and leader telemetry of real sizes.
+// benchmark and tests: GPU-node shaped inventory, the metric names the real tests write
+// (stream, dgemm_fp64, gemm_ladder, mpi_pingpong, nccl, mpi_coll, allpairs) with nominal
+// figures from the H200 reference measurements, samples, and node-leader telemetry with the
+// real columns. Fault knobs plant what the analyzer must find: a slow node, a slow link, a slow
+// group of nodes (a switch uplink), a power-capped GPU, a regressed node (for baselines).
 #pragma once
 
 #include "trace/trace_format.hpp"
@@ -15,18 +18,32 @@ namespace shakedown::bench {
 
 struct SyntheticRunSpec {
     int ranks = 4;
-    int ranks_per_node = 4;
-    std::vector<std::string> tests;   // empty: every test of the catalog
-    std::optional<int> slow_node;     // this node's throughput halves, its latency doubles
-    int sample_rows = 100;            // per test
-    double telemetry_seconds = 60.0;  // per device, on node leaders (local rank 0)
-    double telemetry_hz = 10.0;
+    int ranks_per_node = 4;          // one GPU per rank: run.json "gpu" = local rank (unless gpus == false)
+    bool gpus = true;
+    std::vector<std::string> tests;  // empty: the default set (every catalog test but allpairs)
+    int sample_rows = 100;           // per test (allpairs: the link matrix instead, on rank 0)
+    double telemetry_hz = 10.0;      // leaders sample the host and each GPU over the whole run
     std::uint64_t seed = 1;
     std::string run_id = "synthetic";
+
+    // --- fault knobs --------------------------------------------------------------------
+    std::optional<int> slow_node;             // throughput x0.5, latency x2, its links x0.3
+    std::optional<std::pair<int, int>> slow_link;  // the links between these two nodes x slow_link_factor
+    double slow_link_factor = 0.2;
+    std::vector<int> slow_group;              // links between these nodes and the others x0.3
+    struct ThrottledGpu {
+        int node = 0;
+        int gpu = 0;
+        double power_capped_share = 0.83;     // of each GEMM window
+    };
+    std::optional<ThrottledGpu> throttled_gpu;  // GEMM throughput x0.65, power-capped telemetry
+    std::optional<int> regressed_node;        // throughput x regression_factor (a later run vs a baseline)
+    double regression_factor = 0.85;
 };
 
-std::vector<std::string> synthetic_test_keys();
-std::string synthetic_node_name(int node_index);  // "node0007"
+std::vector<std::string> synthetic_test_keys();          // the default set
+std::vector<std::string> all_synthetic_test_keys();      // including allpairs
+std::string synthetic_node_name(int node_index);         // "node0007"
 
 // The trace rank `rank` of the run would write (deterministic for a given seed).
 Trace make_synthetic_trace(const SyntheticRunSpec& spec, int rank);

@@ -1,4 +1,6 @@
-// shakedown-synthetic-run OUT_DIR --ranks N [--ranks-per-node K] [--tests a,b] [--slow-node i]
+// shakedown-synthetic-run OUT_DIR --ranks N [--ranks-per-node K] [--tests a,b] [--no-gpus]
+//   [--slow-node i] [--slow-link a,b] [--slow-group i,j,..] [--throttled-gpu node,gpu]
+//   [--regressed-node i [--regression-factor f]]
 // Writes a realistic run folder for the analyzer's benchmark (docs/benchmarks.md) and tests.
 #include "bench/synthetic_run.hpp"
 #include "core/clock.hpp"
@@ -15,13 +17,26 @@ int main(int argc, char** argv) {
     std::string out_dir;
     bench::SyntheticRunSpec spec;
     int slow_node = -1;
+    int regressed_node = -1;
+    std::vector<int> slow_link;
+    std::vector<int> throttled_gpu;
+    bool no_gpus = false;
     app.add_option("OUT_DIR", out_dir, "run folder to create (must not exist, or be empty)")->required();
     app.add_option("--ranks", spec.ranks, "number of ranks")->required();
     app.add_option("--ranks-per-node", spec.ranks_per_node, "ranks (and GPUs) per node")->capture_default_str();
-    app.add_option("--tests", spec.tests, "comma-separated test keys (default: all)")->delimiter(',');
-    app.add_option("--slow-node", slow_node, "node index whose throughput halves and latency doubles");
+    app.add_option("--tests", spec.tests, "comma-separated test keys (default: all but allpairs)")->delimiter(',');
+    app.add_flag("--no-gpus", no_gpus, "host-only ranks (run.json gpu null, no GPU telemetry)");
+    app.add_option("--slow-node", slow_node, "node index whose throughput halves, latency doubles, links drop to 0.3");
+    app.add_option("--slow-link", slow_link, "two node indices whose links drop to --slow-link-factor")
+        ->delimiter(',')->expected(2);
+    app.add_option("--slow-link-factor", spec.slow_link_factor, "bandwidth factor of the slow link")->capture_default_str();
+    app.add_option("--slow-group", spec.slow_group, "node indices whose links to the other nodes drop to 0.3")->delimiter(',');
+    app.add_option("--throttled-gpu", throttled_gpu, "node,gpu: power-capped during the GEMM tests, GEMM rate x0.65")
+        ->delimiter(',')->expected(2);
+    app.add_option("--regressed-node", regressed_node, "node index whose throughput drops by --regression-factor");
+    app.add_option("--regression-factor", spec.regression_factor, "throughput factor of the regressed node")->capture_default_str();
     app.add_option("--samples", spec.sample_rows, "sample rows per test")->capture_default_str();
-    app.add_option("--telemetry-seconds", spec.telemetry_seconds, "telemetry per device on leaders")->capture_default_str();
+    app.add_option("--telemetry-hz", spec.telemetry_hz, "telemetry rate of the leaders")->capture_default_str();
     app.add_option("--seed", spec.seed, "random seed")->capture_default_str();
     app.add_option("--run-id", spec.run_id, "run id")->capture_default_str();
     try {
@@ -33,6 +48,10 @@ int main(int argc, char** argv) {
         return shakedown::exit_code::bad_input;
     }
     if (slow_node >= 0) spec.slow_node = slow_node;
+    if (regressed_node >= 0) spec.regressed_node = regressed_node;
+    if (slow_link.size() == 2) spec.slow_link = std::pair{slow_link[0], slow_link[1]};
+    if (throttled_gpu.size() == 2) spec.throttled_gpu = bench::SyntheticRunSpec::ThrottledGpu{throttled_gpu[0], throttled_gpu[1]};
+    spec.gpus = !no_gpus;
     try {
         const shakedown::Stopwatch stopwatch;
         bench::write_synthetic_run(out_dir, spec);

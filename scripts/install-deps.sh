@@ -12,6 +12,7 @@ packages=(
   libhwloc-dev libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev libyaml-cpp-dev
   slurm-wlm slurmctld slurmd slurm-client munge libpmix2 iproute2
+  chromium clang-14 libclang-rt-14-dev
   ${SHAKEDOWN_EXTRA_PACKAGES:-}
 )
 

@@ -10,6 +10,7 @@
 
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace shakedown::analysis {
@@ -40,11 +41,13 @@ nlohmann::json summary_of(const std::filesystem::path& run) {
     return nlohmann::json::parse(read_text(run / "summary.json"));
 }
 
-// Every file's content, to show that the analyzer leaves what it found untouched.
+// Every file's content but the analyzer's outputs, to show that it leaves what it found untouched.
 std::map<std::string, std::string> snapshot(const std::filesystem::path& dir) {
+    static const std::set<std::string> outputs{"summary.json", "junit.xml", "report.html", "drain.txt"};
     std::map<std::string, std::string> files;
     for (const auto& entry : std::filesystem::directory_iterator(dir))
-        if (entry.path().filename() != "summary.json") files[entry.path().filename().string()] = read_text(entry.path());
+        if (!outputs.count(entry.path().filename().string()))
+            files[entry.path().filename().string()] = read_text(entry.path());
     return files;
 }
 
@@ -66,7 +69,7 @@ TEST(RunFolder, HealthyRunPassesAndWritesSummaryLeavingEverythingElseAlone) {
     EXPECT_EQ(snapshot(run), before);
 
     const auto summary = summary_of(run);
-    EXPECT_EQ(summary["schema_version"], "1.0");
+    EXPECT_EQ(summary["schema_version"], "1.1");
     EXPECT_EQ(summary["run_id"], testing::test_run_id);
     EXPECT_EQ(summary["verdict"], "pass");
     EXPECT_EQ(summary["exit_code"], 0);
@@ -233,7 +236,7 @@ TEST(RunFolder, BadThresholdsFileIsBadInputBeforeAnyTraceIsRead) {
     EXPECT_EQ(outcome.exit_code, 2);
     EXPECT_EQ(outcome.err, "shakedown-analyze: " + thresholds.string() +
                                ":3: stream.triad_gbs: unknown key 'fail_belw' (expected fail_below, warn_below, "
-                               "fail_above, warn_above, fraction_of_nominal)\n");
+                               "fail_above, warn_above, fraction_of_nominal, fleet_outlier)\n");
     EXPECT_FALSE(std::filesystem::exists(run / "summary.json"));
 }
 
@@ -256,7 +259,7 @@ TEST(RunFolder, SyntheticRunWithASlowNodeFailsOnlyThatNode) {
     spec.ranks_per_node = 4;
     spec.slow_node = 1;
     spec.sample_rows = 10;
-    spec.telemetry_seconds = 2;
+    spec.telemetry_hz = 1.0;
     bench::write_synthetic_run(temp.path() / "run", spec);
     const Outcome outcome = analyze_folder(temp.path() / "run");
     EXPECT_EQ(outcome.exit_code, 1) << outcome.out;

@@ -1,0 +1,40 @@
+// Text for XML and HTML: escaping that is safe for element content and quoted attributes, and a
+// small writer that nests elements correctly (junit.xml; the HTML report uses the escaping).
+// Input text comes from traces (test reasons, node names) and is hostile until escaped: markup
+// characters are escaped, and what XML 1.0 cannot carry at all (control characters, invalid
+// UTF-8) is replaced by U+FFFD, so the output always parses.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace shakedown::analysis {
+
+// & < > " ' escaped; invalid UTF-8, C0 controls other than tab/newline/CR, and U+FFFE/U+FFFF
+// become U+FFFD.
+std::string escape_markup(std::string_view text);
+
+using Attributes = std::vector<std::pair<std::string, std::string>>;
+
+class XmlWriter {
+public:
+    XmlWriter();  // starts with the XML declaration
+
+    // <name a="..."> ; names are the caller's constants, values are escaped.
+    XmlWriter& open(std::string_view name, const Attributes& attributes = {});
+    // <name a="...">text</name>, or <name a="..."/> without text.
+    XmlWriter& element(std::string_view name, const Attributes& attributes = {}, std::string_view text = {});
+    XmlWriter& close();  // the innermost open element
+
+    // Closes what is still open and returns the document.
+    std::string finish();
+
+private:
+    void indent();
+    std::string out_;
+    std::vector<std::string> open_;
+};
+
+}  // namespace shakedown::analysis

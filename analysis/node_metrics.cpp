@@ -1,0 +1,70 @@
+#include "analysis/node_metrics.hpp"
+
+#include "analysis/statistics.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace shakedown::analysis {
+
+std::optional<double> NodeMetric::usable_fraction() const {
+    if (!nominal || *nominal <= 0.0) return std::nullopt;
+    if (better == Better::lower) return median > 0.0 ? std::optional<double>(*nominal / median) : std::nullopt;
+    return median / *nominal;
+}
+
+const NodeMetric* NodeMetrics::find(std::string_view name) const {
+    auto found = std::lower_bound(metrics.begin(), metrics.end(), name,
+                                  [](const NodeMetric& metric, std::string_view key) { return metric.name < key; });
+    return found != metrics.end() && found->name == name ? &*found : nullptr;
+}
+
+std::vector<NodeMetrics> summarize_node_metrics(const LoadedRun& run) {
+    struct Values {
+        std::string unit;
+        Better better = Better::higher;
+        std::vector<double> values;
+        std::vector<double> nominals;
+    };
+    std::vector<std::string> order;
+    std::map<std::string, std::map<std::string, Values>> by_node;
+    for (const ManifestNode& node : run.manifest.nodes)
+        if (by_node.try_emplace(node.name).second) order.push_back(node.name);
+    for (const RankRecord& record : run.ranks) {
+        if (!record.trace || record.node.empty()) continue;
+        if (by_node.try_emplace(record.node).second) order.push_back(record.node);
+        auto& metrics = by_node[record.node];
+        for (const TestResult& test : record.trace->tests) {
+            if (test.status == Status::waived) continue;
+            for (const Metric& metric : test.metrics) {
+                if (!std::isfinite(metric.value)) continue;
+                Values& values = metrics[metric.name];
+                values.unit = metric.unit;
+                values.better = metric.better;
+                values.values.push_back(metric.value);
+                if (metric.nominal && std::isfinite(*metric.nominal)) values.nominals.push_back(*metric.nominal);
+            }
+        }
+    }
+    std::vector<NodeMetrics> summaries;
+    for (const std::string& node : order) {
+        NodeMetrics summary{node, {}};
+        for (auto& [name, values] : by_node[node]) {  // std::map: by name, as find() expects
+            NodeMetric metric{name, values.unit, values.better, static_cast<int>(values.values.size())};
+            metric.min = *std::min_element(values.values.begin(), values.values.end());
+            metric.max = *std::max_element(values.values.begin(), values.values.end());
+            metric.sum = std::accumulate(values.values.begin(), values.values.end(), 0.0);
+            metric.median = median_of(values.values);
+            if (!values.nominals.empty()) {
+                metric.nominal = median_of(values.nominals);
+                metric.nominal_sum = std::accumulate(values.nominals.begin(), values.nominals.end(), 0.0);
+            }
+            summary.metrics.push_back(std::move(metric));
+        }
+        summaries.push_back(std::move(summary));
+    }
+    return summaries;
+}
+
+}  // namespace shakedown::analysis

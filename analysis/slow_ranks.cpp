@@ -1,0 +1,63 @@
+#include "analysis/slow_ranks.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <optional>
+
+namespace shakedown::analysis {
+namespace {
+
+std::optional<double> metric_value(const TestResult& test, std::string_view name) {
+    for (const Metric& metric : test.metrics)
+        if (metric.name == name && std::isfinite(metric.value)) return metric.value;
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::string rank_label(const Finding& finding) {
+    return finding.gpu ? fmt::format("rank {} ({}, GPU {})", finding.rank, finding.node, *finding.gpu)
+                       : fmt::format("rank {} ({})", finding.rank, finding.node);
+}
+
+std::vector<Finding> slow_rank_findings(const LoadedRun& run, const AnalysisSettings& settings) {
+    // Rank 0's view: which rank was the slowest, for the evidence line.
+    std::optional<double> slowest_rank;
+    std::optional<double> slowest_ratio;
+    if (!run.ranks.empty() && run.ranks.front().trace)
+        for (const TestResult& test : run.ranks.front().trace->tests)
+            if (test.key == "mpi_coll") {
+                slowest_rank = metric_value(test, "mpi_coll.slowest_rank");
+                slowest_ratio = metric_value(test, "mpi_coll.slowest_rank_ratio");
+            }
+
+    std::vector<Finding> findings;
+    for (const RankRecord& record : run.ranks) {
+        if (!record.trace) continue;
+        for (const TestResult& test : record.trace->tests) {
+            if (test.key != "mpi_coll" || test.status == Status::waived) continue;
+            const auto ratio = metric_value(test, "mpi_coll.rank_time_ratio");
+            if (!ratio || *ratio < settings.rank_ratio()) continue;
+            Finding finding{record.node, record.rank, test.key, "mpi_coll.rank_time_ratio", *ratio, "ratio",
+                            std::nullopt, *ratio >= settings.rank_fail_ratio() ? Level::fail : Level::warn, ""};
+            finding.gpu = record.gpu;
+            finding.source = FindingSource::collective;
+            finding.reference = 1.0;
+            std::string evidence;
+            if (slowest_rank && slowest_ratio)
+                evidence = static_cast<int>(*slowest_rank) == record.rank
+                               ? fmt::format("; rank 0 also named it the slowest rank ({:.2f}x)", *slowest_ratio)
+                               : fmt::format("; the slowest was rank {} at {:.2f}x", static_cast<int>(*slowest_rank),
+                                             *slowest_ratio);
+            finding.reason = fmt::format("slow rank: {} spent {:.2f}x the median rank's time in the MPI collectives "
+                                         "(warn from {:.2f}x, fail from {:.2f}x){}",
+                                         rank_label(finding), *ratio, settings.rank_ratio(), settings.rank_fail_ratio(),
+                                         evidence);
+            findings.push_back(std::move(finding));
+        }
+    }
+    return findings;
+}
+
+}  // namespace shakedown::analysis

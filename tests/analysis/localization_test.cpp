@@ -1,0 +1,89 @@
+// Link localization on hand-made matrices (no files): the rules for slow nodes, links and
+// groups, and that a healthy or too small fleet yields none.
+#include "analysis/link_localization.hpp"
+#include "analysis/statistics.hpp"
+#include "analysis/topology.hpp"
+#include "analysis_fixtures.hpp"
+#include "core/errors.hpp"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+
+namespace shakedown::analysis {
+namespace {
+
+// One rank per node; `bandwidth(a, b)` gives the node pair's GB/s.
+struct Matrix {
+    LoadedRun run;
+    SampleTable samples{{{"src", "rank"}, {"dst", "rank"}, {"intra_node", "flag"}, {"latency_us", "us"}, {"bandwidth_gbs", "GB/s"}}};
+};
+
+Matrix matrix(int nodes, const std::function<double(int, int)>& bandwidth) {
+    Matrix m;
+    m.run = testing::loaded_run(testing::healthy_traces(nodes, 1));
+    for (int a = 0; a < nodes; ++a)
+        for (int b = 0; b < nodes; ++b)
+            if (a != b) m.samples.add_row({double(a), double(b), 0.0, 2.0, bandwidth(std::min(a, b), std::max(a, b))});
+    return m;
+}
+
+TEST(Statistics, MedianAndMad) {
+    EXPECT_DOUBLE_EQ(median_of({3, 1, 2}), 2.0);
+    EXPECT_DOUBLE_EQ(median_of({4, 1, 3, 2}), 2.5);
+    EXPECT_DOUBLE_EQ(median_of({}), 0.0);
+    EXPECT_DOUBLE_EQ(mad_of({1, 2, 3, 4, 100}, 3.0), 1.0);
+}
+
+TEST(Localization, HealthyFleetHasNothingSlow) {
+    const Matrix m = matrix(6, [](int a, int b) { return 10.0 + 0.1 * ((a * 7 + b) % 3); });
+    const auto result = localize_links(m.samples, m.run, nullptr, 0.7);
+    EXPECT_TRUE(result.analyzed);
+    EXPECT_EQ(result.links.size(), 15u);
+    EXPECT_TRUE(result.slow_nodes.empty());
+    EXPECT_TRUE(result.slow_links.empty());
+    EXPECT_TRUE(result.slow_groups.empty());
+    EXPECT_TRUE(link_findings(result, m.run).empty());
+}
+
+TEST(Localization, TwoNodesCannotTellNodeFromLink) {
+    const Matrix m = matrix(2, [](int, int) { return 1.0; });
+    const auto result = localize_links(m.samples, m.run, nullptr, 0.7);
+    EXPECT_FALSE(result.analyzed);
+    EXPECT_NE(result.note.find("2 nodes"), std::string::npos);
+}
+
+TEST(Localization, TwoSlowNodesInALargerFleetAreBothFound) {
+    const Matrix m = matrix(8, [](int a, int b) { return a == 2 || b == 2 || a == 5 || b == 5 ? 3.0 : 10.0; });
+    const auto result = localize_links(m.samples, m.run, nullptr, 0.7);
+    ASSERT_EQ(result.slow_nodes.size(), 2u);
+    EXPECT_EQ(result.slow_nodes[0].node, "node0002");
+    EXPECT_EQ(result.slow_nodes[1].node, "node0005");
+    EXPECT_TRUE(result.slow_links.empty());
+    EXPECT_EQ(link_findings(result, m.run).size(), 2u);
+}
+
+TEST(Localization, SlowNodesFillingOneSwitchAreThatSwitch) {
+    const Matrix m = matrix(6, [](int a, int b) { return a >= 4 || b >= 4 ? 2.0 : 10.0; });
+    const Topology topology = Topology::parse("SwitchName=a Nodes=node[0000-0003]\nSwitchName=b Nodes=node[0004-0005]\n", "t");
+    const auto result = localize_links(m.samples, m.run, &topology, 0.7);
+    EXPECT_TRUE(result.slow_nodes.empty());
+    ASSERT_EQ(result.slow_groups.size(), 1u);
+    EXPECT_EQ(result.slow_groups[0].switch_name, "b");
+}
+
+TEST(Topology, BadLinesAreInputErrorsWithTheirLine) {
+    EXPECT_THROW(Topology::parse("SwitchName=a Nodes=node[1-\n", "t.conf"), InputError);
+    try {
+        Topology::parse("Nodes=node1\n", "t.conf");
+        FAIL();
+    } catch (const InputError& error) {
+        EXPECT_STREQ(error.what(), "t.conf:1: a line without SwitchName=");
+    }
+    const Topology topology = Topology::parse("switchname=s1 nodes=n[1-2] # comment\n\n", "t.conf");
+    EXPECT_EQ(topology.switch_of("n2"), "s1");
+    EXPECT_FALSE(topology.switch_of("n3"));
+}
+
+}  // namespace
+}  // namespace shakedown::analysis

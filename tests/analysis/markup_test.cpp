@@ -1,0 +1,45 @@
+// The escaping and the XML writer every XML/HTML output goes through.
+#include "analysis/markdown_report.hpp"
+#include "analysis/markup.hpp"
+
+#include <gtest/gtest.h>
+
+namespace shakedown::analysis {
+namespace {
+
+TEST(Markup, EscapesMarkupCharacters) {
+    EXPECT_EQ(escape_markup("a<b & \"c\" 'd'>"), "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;");
+    EXPECT_EQ(escape_markup("plain text, ünïcödé ✓"), "plain text, ünïcödé ✓");
+}
+
+TEST(Markup, ReplacesWhatXmlCannotCarry) {
+    const std::string replacement = "\xEF\xBF\xBD";
+    EXPECT_EQ(escape_markup(std::string("a\0b", 3)), "a" + replacement + "b");
+    EXPECT_EQ(escape_markup("bell\x07"), "bell" + replacement);
+    EXPECT_EQ(escape_markup("tab\tnewline\n"), "tab\tnewline\n");
+    EXPECT_EQ(escape_markup("\xC3"), replacement);              // truncated sequence
+    EXPECT_EQ(escape_markup("\xC0\xAF"), replacement + replacement);  // overlong '/'
+    EXPECT_EQ(escape_markup("\xED\xA0\x80"), replacement + replacement + replacement);  // a surrogate
+    EXPECT_EQ(escape_markup("\xEF\xBF\xBF"), replacement);      // U+FFFF
+}
+
+TEST(Markup, WriterNestsAndEscapesAttributesAndText) {
+    XmlWriter xml;
+    xml.open("suite", {{"name", "node<1>"}});
+    xml.element("case", {{"message", "a \"quoted\" & <tagged> reason"}}, "text </case> inside");
+    xml.element("empty");
+    const std::string document = xml.finish();  // closes <suite>
+    EXPECT_EQ(document,
+              "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+              "<suite name=\"node&lt;1&gt;\">\n"
+              "  <case message=\"a &quot;quoted&quot; &amp; &lt;tagged&gt; reason\">text &lt;/case&gt; inside</case>\n"
+              "  <empty/>\n"
+              "</suite>\n");
+}
+
+TEST(Markup, MarkdownEscapesTableAndEmphasisCharacters) {
+    EXPECT_EQ(escape_markdown("a|b *c* _d_ `e`\nf"), "a\\|b \\*c\\* \\_d\\_ \\`e\\` f");
+}
+
+}  // namespace
+}  // namespace shakedown::analysis

@@ -1,0 +1,281 @@
+// One test per rule of issue 7 on hand-made runs (bench/'s synthetic generator writes real rank
+// files through TraceWriter): a healthy fleet, one slow node, one slow link, a slow group (with
+// and without a topology.conf), a throttled GPU explained by its telemetry, a baseline
+// regression, a slow collective rank; and the outputs (summary.json, junit.xml, report.html,
+// markdown, drain.txt) of such runs.
+#include "analysis/analyzer.hpp"
+#include "analysis/markup.hpp"
+#include "analysis_fixtures.hpp"
+#include "bench/synthetic_run.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+namespace shakedown::analysis {
+namespace {
+
+using testing::read_text;
+using testing::TempDir;
+
+struct Analysis {
+    int exit_code = -1;
+    std::string out;
+    std::string err;
+    nlohmann::json summary;
+};
+
+std::filesystem::path synthetic_run(const TempDir& temp, const std::string& name, bench::SyntheticRunSpec spec) {
+    const auto dir = temp.path() / name;
+    spec.sample_rows = 4;
+    spec.telemetry_hz = 2.0;
+    bench::write_synthetic_run(dir, spec);
+    return dir;
+}
+
+Analysis analyze_with(AnalyzeOptions options) {
+    std::ostringstream out;
+    std::ostringstream err;
+    Analysis result;
+    result.exit_code = analyze(options, out, err);
+    result.out = out.str();
+    result.err = err.str();
+    const auto summary = options.summary_path.value_or(options.run_dir / "summary.json");
+    if (std::filesystem::exists(summary)) result.summary = nlohmann::json::parse(read_text(summary));
+    return result;
+}
+
+Analysis analyze_folder(const std::filesystem::path& run) { return analyze_with({.run_dir = run}); }
+
+std::vector<nlohmann::json> findings_of(const Analysis& analysis, const std::string& node = "") {
+    std::vector<nlohmann::json> findings;
+    for (const auto& entry : analysis.summary["nodes"])
+        if (node.empty() || entry["node"] == node)
+            for (const auto& finding : entry["findings"]) findings.push_back(finding);
+    return findings;
+}
+
+std::string verdict_of(const Analysis& analysis, const std::string& node) {
+    for (const auto& entry : analysis.summary["nodes"])
+        if (entry["node"] == node) return entry["verdict"];
+    return "(no such node)";
+}
+
+int scontrol_lines(const std::filesystem::path& drain) {
+    std::istringstream lines(read_text(drain));
+    int count = 0;
+    for (std::string line; std::getline(lines, line);) count += line.rfind("scontrol ", 0) == 0 ? 1 : 0;
+    return count;
+}
+
+const std::vector<std::string> every_test = bench::all_synthetic_test_keys();
+
+TEST(Scenario, HealthyFleetHasNoFindingAndDrainsNothing) {
+    TempDir temp;
+    const auto run = synthetic_run(temp, "healthy", {.ranks = 16, .ranks_per_node = 4, .tests = every_test});
+    const Analysis analysis = analyze_folder(run);
+    EXPECT_EQ(analysis.exit_code, 0) << analysis.out << analysis.err;
+    EXPECT_TRUE(findings_of(analysis).empty()) << analysis.summary["nodes"].dump(2);
+    EXPECT_EQ(analysis.summary["verdict"], "pass");
+    EXPECT_EQ(analysis.summary["localization"]["analyzed"], true);
+    EXPECT_TRUE(analysis.summary["localization"]["slow_nodes"].empty());
+    EXPECT_TRUE(analysis.summary["localization"]["slow_links"].empty());
+    EXPECT_TRUE(analysis.summary["localization"]["slow_groups"].empty());
+    EXPECT_FALSE(analysis.summary["fleet"].empty());
+    EXPECT_EQ(scontrol_lines(run / "drain.txt"), 0);
+    EXPECT_NE(read_text(run / "junit.xml").find("failures=\"0\""), std::string::npos);
+    EXPECT_NE(analysis.out.find("no slow node, link or group"), std::string::npos) << analysis.out;
+    // value, nominal and usable/nominal per node
+    const auto& metrics = analysis.summary["nodes"][0]["metrics"];
+    const auto dgemm = std::find_if(metrics.begin(), metrics.end(), [](const auto& m) { return m["name"] == "dgemm_fp64.tflops"; });
+    ASSERT_NE(dgemm, metrics.end());
+    EXPECT_DOUBLE_EQ((*dgemm)["nominal"].get<double>(), 67.0);
+    EXPECT_NEAR((*dgemm)["fraction"].get<double>(), 0.96, 0.03);
+}
+
+TEST(Scenario, OneSlowNodeAmongThreeFailsOnlyThatNode) {
+    // The Slurm helper's case: 3 nodes, one slow; 2 of 3 node pairs touch it, so the job-wide
+    // median link is the slow figure. Only node0002 may fail, and only it is drained.
+    TempDir temp;
+    const auto run = synthetic_run(temp, "slow-node",
+                                   {.ranks = 3, .ranks_per_node = 1, .gpus = false, .tests = {"allpairs"}, .slow_node = 2});
+    const Analysis analysis = analyze_folder(run);
+    EXPECT_EQ(analysis.exit_code, 1) << analysis.out;
+    EXPECT_EQ(analysis.summary["counts"]["nodes"]["pass"], 2) << analysis.out;
+    EXPECT_EQ(verdict_of(analysis, "node0002"), "fail");
+    const auto findings = findings_of(analysis, "node0002");
+    ASSERT_EQ(findings.size(), 1u) << analysis.out;
+    EXPECT_EQ(findings[0]["source"], "links");
+    const std::string reason = findings[0]["reason"];
+    EXPECT_NE(reason.find("slow node: all 2 of node0002's inter-node links are below 0.70 x"), std::string::npos) << reason;
+    EXPECT_NE(reason.find("GB/s"), std::string::npos);
+    EXPECT_EQ(analysis.summary["localization"]["slow_nodes"][0]["node"], "node0002");
+    EXPECT_EQ(scontrol_lines(run / "drain.txt"), 1);
+    EXPECT_NE(read_text(run / "drain.txt").find("NodeName=node0002 State=DRAIN Reason=\"shakedown: allpairs: slow node"),
+              std::string::npos) << read_text(run / "drain.txt");
+}
+
+TEST(Scenario, OneSlowLinkNamesBothEndsAndNoSlowNode) {
+    TempDir temp;
+    const auto run = synthetic_run(
+        temp, "slow-link",
+        {.ranks = 5, .ranks_per_node = 1, .gpus = false, .tests = {"allpairs"}, .slow_link = std::pair{1, 3}});
+    const Analysis analysis = analyze_folder(run);
+    EXPECT_EQ(analysis.exit_code, 1) << analysis.out;
+    EXPECT_TRUE(analysis.summary["localization"]["slow_nodes"].empty()) << analysis.summary["localization"].dump(2);
+    ASSERT_EQ(analysis.summary["localization"]["slow_links"].size(), 1u);
+    const auto& link = analysis.summary["localization"]["slow_links"][0];
+    EXPECT_EQ(link["a"], "node0001");
+    EXPECT_EQ(link["b"], "node0003");
+    EXPECT_NEAR(link["bandwidth_gbs"].get<double>() / link["healthy_gbs"].get<double>(), 0.2, 0.02);
+    for (const char* node : {"node0001", "node0003"}) {
+        const auto findings = findings_of(analysis, node);
+        ASSERT_EQ(findings.size(), 1u) << node;
+        EXPECT_NE(findings[0]["reason"].get<std::string>().find("slow link node0001<->node0003"), std::string::npos);
+    }
+    for (const char* node : {"node0000", "node0002", "node0004"}) EXPECT_EQ(verdict_of(analysis, node), "pass") << node;
+}
+
+TEST(Scenario, SlowGroupIsNamedAfterItsSwitchFromTopologyConf) {
+    TempDir temp;
+    const auto run = synthetic_run(
+        temp, "slow-group",
+        {.ranks = 6, .ranks_per_node = 1, .gpus = false, .tests = {"allpairs"}, .slow_group = {3, 4, 5}});
+    const auto topology = temp.path() / "topology.conf";
+    std::ofstream(topology) << "# two leaves under one spine\n"
+                               "SwitchName=leaf0 Nodes=node[0000-0002] LinkSpeed=100\n"
+                               "SwitchName=leaf1 Nodes=node[0003-0005]\n"
+                               "SwitchName=spine Switches=leaf[0-1]\n";
+    const Analysis named = analyze_with({.run_dir = run, .topology_file = topology});
+    EXPECT_EQ(named.exit_code, 1) << named.out << named.err;
+    ASSERT_EQ(named.summary["localization"]["slow_groups"].size(), 1u) << named.summary["localization"].dump(2);
+    const auto& group = named.summary["localization"]["slow_groups"][0];
+    EXPECT_EQ(group["switch"], "leaf1");
+    EXPECT_EQ(group["nodes"], nlohmann::json({"node0003", "node0004", "node0005"}));
+    EXPECT_EQ(group["cross_links"], 9);
+    EXPECT_TRUE(named.summary["localization"]["slow_nodes"].empty());
+    EXPECT_TRUE(named.summary["localization"]["slow_links"].empty());
+    for (const char* node : {"node0003", "node0004", "node0005"}) {
+        EXPECT_EQ(verdict_of(named, node), "fail");
+        EXPECT_NE(findings_of(named, node)[0]["reason"].get<std::string>().find("switch leaf1"), std::string::npos);
+    }
+    for (const char* node : {"node0000", "node0001", "node0002"}) EXPECT_EQ(verdict_of(named, node), "pass");
+
+    const Analysis unnamed = analyze_folder(run);
+    EXPECT_NE(findings_of(unnamed, "node0004")[0]["reason"].get<std::string>().find("group of nodes node0003, node0004, node0005"),
+              std::string::npos) << unnamed.out;
+}
+
+TEST(Scenario, ThrottledGpuIsExplainedByItsPowerCapTelemetry) {
+    TempDir temp;
+    const auto run = synthetic_run(temp, "throttled",
+                                   {.ranks = 8, .ranks_per_node = 4, .tests = {"stream", "dgemm_fp64"},
+                                    .throttled_gpu = bench::SyntheticRunSpec::ThrottledGpu{1, 2, 0.83}});
+    const Analysis analysis = analyze_folder(run);
+    EXPECT_EQ(analysis.exit_code, 1) << analysis.out;
+    EXPECT_EQ(verdict_of(analysis, "node0000"), "pass");
+    const auto findings = findings_of(analysis, "node0001");
+    ASSERT_FALSE(findings.empty());
+    for (const auto& finding : findings) {
+        EXPECT_EQ(finding["rank"], 6) << finding.dump();
+        EXPECT_EQ(finding["gpu"], 2);
+    }
+    const auto& dgemm = findings[0];
+    EXPECT_EQ(dgemm["metric"], "dgemm_fp64.tflops");
+    EXPECT_NEAR(dgemm["fraction"].get<double>(), 0.62, 0.04);
+    const std::string explanation = dgemm["explanation"];
+    EXPECT_EQ(explanation.rfind("GPU2 power-capped 8", 0), 0u) << explanation;  // 83 % of the window (rows of 2 Hz)
+    EXPECT_NE(explanation.find("% of the dgemm_fp64 window, SM clock median 14"), std::string::npos) << explanation;
+    EXPECT_NE(explanation.find("of 1980 MHz"), std::string::npos) << explanation;
+    EXPECT_TRUE(dgemm["telemetry_coincided"].get<bool>());
+    EXPECT_NE(analysis.out.find("telemetry: GPU2 power-capped"), std::string::npos) << analysis.out;
+}
+
+TEST(Scenario, BaselineRegressionIsReportedForTheRegressedNodeOnly) {
+    TempDir temp;
+    const auto before = synthetic_run(temp, "before", {.ranks = 8, .ranks_per_node = 2, .tests = {"stream", "dgemm_fp64"},
+                                                       .run_id = "baseline-run"});
+    const auto after = synthetic_run(temp, "after", {.ranks = 8, .ranks_per_node = 2, .tests = {"stream", "dgemm_fp64"},
+                                                     .seed = 2, .run_id = "later-run", .regressed_node = 2,
+                                                     .regression_factor = 0.85});
+    const Analysis analysis = analyze_with({.run_dir = after, .baseline_dir = before});
+    EXPECT_EQ(analysis.summary["baseline"]["run_id"], "baseline-run") << analysis.out << analysis.err;
+    EXPECT_GT(analysis.summary["baseline"]["regressions"].get<int>(), 0);
+    int regressions = 0;
+    for (const auto& finding : findings_of(analysis)) {
+        if (finding["source"] != "baseline") continue;
+        ++regressions;
+        EXPECT_EQ(finding["node"], "node0002") << finding.dump();
+        EXPECT_NEAR(finding["value"].get<double>() / finding["reference"].get<double>(), 0.85, 0.05);
+        EXPECT_NE(finding["reason"].get<std::string>().find("than the baseline's"), std::string::npos);
+    }
+    EXPECT_EQ(regressions, analysis.summary["baseline"]["regressions"].get<int>());
+    EXPECT_NE(analysis.out.find("Baseline (1):"), std::string::npos) << analysis.out;
+
+    // The same run without a baseline says nothing about one.
+    const Analysis alone = analyze_folder(after);
+    EXPECT_TRUE(alone.summary["baseline"].is_null());
+
+    // A baseline that is not a run folder is bad input, named as such.
+    const Analysis bad = analyze_with({.run_dir = after, .baseline_dir = temp.path() / "nowhere"});
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_EQ(bad.err.rfind("shakedown-analyze: --baseline: ", 0), 0u) << bad.err;
+}
+
+TEST(Scenario, SlowNodeOnGpusShowsItsSlowCollectiveRanksAndPrices) {
+    TempDir temp;
+    const auto run = synthetic_run(temp, "gpu-slow-node",
+                                   {.ranks = 16, .ranks_per_node = 4, .tests = {"dgemm_fp64", "gemm_ladder", "nccl", "mpi_coll"},
+                                    .slow_node = 1});
+    const Analysis analysis = analyze_with({.run_dir = run, .price_per_node_hour = 40.0});
+    EXPECT_EQ(analysis.exit_code, 1);
+    EXPECT_EQ(analysis.summary["counts"]["nodes"]["fail"], 1) << analysis.out;
+    bool slow_rank_named = false;
+    for (const auto& finding : findings_of(analysis, "node0001"))
+        if (finding["source"] == "collective") {
+            slow_rank_named = true;
+            EXPECT_NE(finding["reason"].get<std::string>().find("(node0001, GPU "), std::string::npos);
+        }
+    EXPECT_TRUE(slow_rank_named) << analysis.out;
+    const auto& price = analysis.summary["price"];
+    ASSERT_FALSE(price.is_null());
+    EXPECT_DOUBLE_EQ(price["node_hour_price"].get<double>(), 40.0);
+    const auto& fp64 = price["fleet"][0];
+    EXPECT_EQ(fp64["metric"], "dgemm_fp64.tflops");
+    // 4 nodes x 4 GPUs x 67 nominal; per nominal TFLOP/s-hour = 160 / 1072.
+    EXPECT_NEAR(fp64["per_nominal_hour"].get<double>(), 160.0 / 1072.0, 1e-9);
+    EXPECT_GT(fp64["per_usable_hour"].get<double>(), fp64["per_nominal_hour"].get<double>());
+    EXPECT_EQ(price["fleet"][1]["metric"], "gemm_ladder.bf16_tflops");
+    EXPECT_FALSE(price["fleet"][2]["usable"].is_null());  // nccl.all_reduce_busbw_gbs
+    EXPECT_NE(analysis.out.find("per usable FP64 TFLOP/s per hour"), std::string::npos) << analysis.out;
+}
+
+TEST(Scenario, MarkdownJunitAndHtmlOutputsCarryTheFindings) {
+    TempDir temp;
+    const auto run = synthetic_run(temp, "outputs", {.ranks = 12, .ranks_per_node = 4, .tests = every_test, .slow_node = 2,
+                                                      .throttled_gpu = bench::SyntheticRunSpec::ThrottledGpu{0, 1, 0.83}});
+    const Analysis markdown = analyze_with({.run_dir = run, .format = ReportFormat::markdown});
+    EXPECT_EQ(markdown.out.rfind("## shakedown run synthetic: FAIL", 0), 0u) << markdown.out;
+    EXPECT_NE(markdown.out.find("| node0002 | 8-11 | **FAIL** |"), std::string::npos) << markdown.out;
+    EXPECT_NE(markdown.out.find("slow node: all 2 of node0002"), std::string::npos) << markdown.out;
+    EXPECT_NE(markdown.out.find("  - telemetry: GPU1 power-capped"), std::string::npos) << markdown.out;
+
+    const std::string junit = read_text(run / "junit.xml");
+    EXPECT_NE(junit.find("<testsuite name=\"node0002\" tests=\"7\" failures="), std::string::npos) << junit.substr(0, 2000);
+    EXPECT_NE(junit.find("<testcase classname=\"shakedown.node0002\" name=\"allpairs\""), std::string::npos);
+    EXPECT_NE(junit.find("<failure message=\"slow node: all 2 of node0002"), std::string::npos);
+
+    const std::string html = read_text(run / "report.html");
+    EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+    EXPECT_NE(html.find("<svg"), std::string::npos);
+    EXPECT_EQ(html.find("http://", html.find("<body")), html.find("http://www.w3.org/2000/svg", html.find("<body")))
+        << "the report must reference nothing but the SVG namespace";
+    EXPECT_EQ(html.find("<script"), std::string::npos);
+    EXPECT_NE(html.find("GPU1 power-capped"), std::string::npos);
+    EXPECT_EQ(scontrol_lines(run / "drain.txt"), 2);  // node0002 (slow) and node0000 (throttled GPU1)
+}
+
+}  // namespace
+}  // namespace shakedown::analysis

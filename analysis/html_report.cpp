@@ -14,11 +14,11 @@ namespace {
 
 constexpr std::string_view style = R"(
 body { font-family: sans-serif; margin: 24px; color: #222; max-width: 1350px; }
-h1 { font-size: 22px; } h2 { font-size: 18px; border-bottom: 1px solid #ccc; padding-bottom: 4px; margin-top: 28px; }
+h1 { font-size: 22px; } h3 { font-size: 14px; margin-bottom: 2px; } h2 { font-size: 18px; border-bottom: 1px solid #ccc; padding-bottom: 4px; margin-top: 28px; }
 table { border-collapse: collapse; font-size: 13px; margin: 8px 0; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; }
-td.num { text-align: right; }
+td.num { text-align: right; white-space: nowrap; }
 .pass { background: #dff0d8; } .warn { background: #fcf8e3; } .fail { background: #f2dede; } .incomplete { background: #e8e0f0; }
 .verdict { font-size: 20px; font-weight: bold; padding: 6px 12px; display: inline-block; border-radius: 4px; }
 .telemetry { color: #555; font-size: 12px; }
@@ -54,17 +54,33 @@ void verdict_table(std::string& html, const Judgement& judgement) {
     html += "</table>\n";
 }
 
-std::vector<const Finding*> ordered_findings(const Judgement& judgement) {
+// The most telling first: FAIL before WARN; localization, then what the telemetry explains.
+int telling(const Finding& finding) {
+    if (finding.source == FindingSource::links || finding.source == FindingSource::collective) return 0;
+    return finding.telemetry_coincided ? 1 : 2;
+}
+
+// Per node at most `per_node` findings (the most telling), FAILs first.
+std::vector<const Finding*> top_findings(const Judgement& judgement, std::size_t per_node, std::size_t& total) {
     std::vector<const Finding*> findings;
-    for (const NodeVerdict& node : judgement.nodes)
-        for (const Finding& finding : node.findings) findings.push_back(&finding);
+    total = 0;
+    for (const NodeVerdict& node : judgement.nodes) {
+        std::vector<const Finding*> mine;
+        for (const Finding& finding : node.findings) mine.push_back(&finding);
+        total += mine.size();
+        std::stable_sort(mine.begin(), mine.end(), [](const Finding* a, const Finding* b) {
+            return a->level != b->level ? a->level > b->level : telling(*a) < telling(*b);
+        });
+        for (std::size_t i = 0; i < mine.size() && i < per_node; ++i) findings.push_back(mine[i]);
+    }
     std::stable_sort(findings.begin(), findings.end(),
                      [](const Finding* a, const Finding* b) { return a->level > b->level; });
     return findings;
 }
 
-void findings_table(std::string& html, const std::vector<const Finding*>& findings, std::size_t max_findings) {
-    html += fmt::format("<h2>Findings ({})</h2>\n", findings.size());
+void findings_table(std::string& html, const std::vector<const Finding*>& findings, std::size_t total,
+                    std::size_t max_findings, std::size_t per_node) {
+    html += fmt::format("<h2>Top findings ({} of {})</h2>\n", std::min(findings.size(), max_findings), total);
     if (findings.empty()) {
         html += "<p>No finding: every judged metric is within its thresholds, its fleet and its baseline.</p>\n";
         return;
@@ -75,7 +91,7 @@ void findings_table(std::string& html, const std::vector<const Finding*>& findin
         const Finding& finding = *findings[i];
         const std::string level(to_string(finding.level));
         std::string reason = escape_markup(finding.reason);
-        if (!finding.explanation.empty())
+        if (finding.telemetry_coincided)
             reason += "<br/><span class=\"telemetry\">telemetry: " + escape_markup(finding.explanation) + "</span>";
         html += "<tr>" + cell(upper(level), level) + cell(finding.node) + cell(std::to_string(finding.rank), "num") +
                 cell(finding.gpu ? std::to_string(*finding.gpu) : "-", "num") + cell(finding.test) +
@@ -86,8 +102,9 @@ void findings_table(std::string& html, const std::vector<const Finding*>& findin
                 "<td>" + reason + "</td></tr>\n";
     }
     html += "</table>\n";
-    if (findings.size() > max_findings)
-        html += fmt::format("<p class=\"note\">... and {} more in summary.json</p>\n", findings.size() - max_findings);
+    if (total > std::min(findings.size(), max_findings))
+        html += fmt::format("<p class=\"note\">At most {} per node and {} in all shown; all {} findings, each with what "
+                            "the telemetry showed, are in summary.json.</p>\n", per_node, max_findings, total);
 }
 
 void localization_section(std::string& html, const AnalysisResult& result) {
@@ -155,9 +172,12 @@ std::optional<double> gpu_inventory_number(const nlohmann::json& inventory, int 
 void timelines_section(std::string& html, const std::vector<const Finding*>& findings, const Thresholds& thresholds,
                        RunDetails& details, std::size_t max_timelines) {
     html += "<h2>Telemetry around findings</h2>\n";
+    std::vector<const Finding*> ordered = findings;  // what the telemetry explains first
+    std::stable_sort(ordered.begin(), ordered.end(),
+                     [](const Finding* a, const Finding* b) { return a->telemetry_coincided > b->telemetry_coincided; });
     std::size_t drawn = 0;
     std::set<std::tuple<std::string, int, std::string, int>> seen;  // node, gpu, test, rank: one plot each
-    for (const Finding* finding : findings) {
+    for (const Finding* finding : ordered) {
         if (drawn >= max_timelines) break;
         const TestResult* test = details.test_result(finding->rank, finding->test);
         if (test == nullptr || test->end_utc <= test->start_utc) continue;
@@ -253,8 +273,9 @@ std::string html_report(const LoadedRun& run, const AnalysisResult& result, cons
         html += "</ul>\n";
     }
     verdict_table(html, judgement);
-    const std::vector<const Finding*> findings = ordered_findings(judgement);
-    findings_table(html, findings, options.max_findings);
+    std::size_t total = 0;
+    const std::vector<const Finding*> findings = top_findings(judgement, options.findings_per_node, total);
+    findings_table(html, findings, total, options.max_findings, options.findings_per_node);
     localization_section(html, result);
     bars_section(html, result, thresholds, options.max_bar_charts);
     timelines_section(html, findings, thresholds, details, options.max_timelines);

@@ -13,6 +13,7 @@ namespace shakedown::analysis {
 
 struct HtmlReportOptions {
     std::size_t max_findings = 100;
+    std::size_t findings_per_node = 5;
     std::size_t max_timelines = 12;
     std::size_t max_bar_charts = 8;
 };

@@ -13,9 +13,10 @@
 namespace shakedown::analysis {
 namespace {
 
-// Red (0) -> amber (0.5) -> green (1) for a fraction of the reference.
+// Red (0.2 and below) -> amber (0.6) -> green (1) for a fraction of the reference: a link at
+// 0.3 of its peers must look red, not orange.
 std::string fraction_colour(double fraction) {
-    const double f = std::clamp(fraction, 0.0, 1.0);
+    const double f = std::clamp((fraction - 0.2) / 0.8, 0.0, 1.0);
     const int red = f < 0.5 ? 220 : static_cast<int>(220 - (f - 0.5) * 2 * 180);
     const int green = f < 0.5 ? static_cast<int>(60 + f * 2 * 120) : 180;
     return fmt::format("rgb({},{},60)", red, green);
@@ -178,7 +179,7 @@ std::string svg_timeline(const SampleTable& table, const std::vector<TimelineSer
     const double panel = 90.0;
     const double gap = 22.0;
     const double top = 10.0;
-    const double height = top + (panel + gap) * static_cast<double>(series.size()) + 26.0;
+    const double height = top + (panel + gap) * static_cast<double>(series.size()) + 40.0;
     const double width = left + plot_width + 30.0;
     auto x_of = [&](double t) { return left + plot_width * (t - from) / std::max(1e-9, to - from); };
     std::string svg = fmt::format(
@@ -231,10 +232,12 @@ std::string svg_timeline(const SampleTable& table, const std::vector<TimelineSer
                                    x_of((*row)[*t_column]) - 1, y0 + panel + 2);
         }
     }
-    const double axis_y = height - 8;
-    svg += text(x_of(window_start), axis_y, "window start", "text-anchor=\"middle\"") + "\n";
+    const double axis_y = height - 22;
+    svg += text(x_of(window_start), axis_y, "test start", "text-anchor=\"middle\"") + "\n";
     svg += text(x_of(window_end), axis_y, fmt::format("end (+{:.0f} s)", window_end - window_start), "text-anchor=\"middle\"") + "\n";
-    svg += text(left + plot_width - 4, axis_y, "red ticks: power-capped or thermal", "text-anchor=\"end\" fill=\"#d9534f\"") + "\n";
+    svg += text(left, height - 6, fmt::format("shaded: the test window; {:.0f} s either side shown; red ticks: power-capped "
+                                              "or thermally throttled samples", margin_s),
+                "fill=\"#555\"") + "\n";
     return svg + "</svg>\n";
 }
 

@@ -164,11 +164,15 @@ private:
                                                  const std::string& label, TestResult& result) {
         std::unique_ptr<RcEndpoint> endpoint;
         std::string setup_error;
-        try {
-            endpoint = std::make_unique<RcEndpoint>(api, choice, plan.queue_depth);
-            endpoint->use_host_buffer(sweep_buffer_bytes(plan));
-        } catch (const VerbsError& error) {
-            setup_error = error.what();
+        if (choice.port_info.state != "ACTIVE") {
+            setup_error = "not measured: the port is not ACTIVE";  // waiting for time-outs would tell nothing more
+        } else {
+            try {
+                endpoint = std::make_unique<RcEndpoint>(api, choice, plan.queue_depth);
+                endpoint->use_host_buffer(sweep_buffer_bytes(plan));
+            } catch (const VerbsError& error) {
+                setup_error = error.what();
+            }
         }
         const int peer_ready = channel.swap(setup_error.empty() ? 1 : 0);
         if (!setup_error.empty() || peer_ready == 0) {

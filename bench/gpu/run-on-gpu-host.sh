@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs shakedown's GPU work on the GPU host from a runtime bundle made here:
 #   bash bench/gpu/make-bundle.sh            # here: builds (sm_90) and packs .device-rt/rt.tar.xz
-#   bash bench/gpu/run-on-gpu-host.sh PART...  # there: PART = kernels | comm | probe | all
+#   bash bench/gpu/run-on-gpu-host.sh PART...  # there: PART = kernels | comm | probe | health | all
 # Figures and logs go to $OUT (the device tool's output folder) or ./gpu-out.
 # Never changes clocks, power limits or modes; NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 set -uo pipefail
@@ -43,11 +43,17 @@ if [[ $parts == *" probe "* ]]; then
   log "kernel probe"
   "$here/.device-rt/kernel_probe" >>"$out/log.txt" 2>&1
   log "kernel probe exit $?"
+  python3 "$here/bench/gpu/torch_reference.py" >>"$out/log.txt" 2>&1
+  log "torch reference exit $?"
 fi
 if [[ $parts == *" comm "* || $parts == *" all "* ]]; then
   run_job nccl-reference 2 --config "$here/mpi/configs/nccl-h200-reference.yaml"
   run_job nccl-corrupt 2 --config "$here/mpi/configs/nccl-planted-corruption.yaml"
   run_job mpi-2gpu 2 --tests mpi_pingpong,p2p,allpairs,mpi_coll,gpu_aware_mpi
+fi
+if [[ $parts == *" health "* ]]; then
+  run_job health-2gpu 2 --config "$here/health/configs/h200-health.yaml"
+  run_job health-corrupt 2 --config "$here/health/configs/h200-burnin-corruption.yaml"
 fi
 tar -C "$runs" -czf "$out/runs.tgz" .
 log "done"

@@ -40,6 +40,10 @@ const std::vector<SettingKey>& setting_keys() {
                  fields.reject(node, fmt::format("{}: expected a whole number of at least 2, got {}", what, node.Scalar()));
              s.fleet_min_peers = static_cast<int>(value);
          }},
+        {"fleet", "enabled",
+         [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
+             s.fleet_enabled = fields.choice(node, what, {"true", "false"}) == "true";
+         }},
         {"baseline", "tolerance", fraction_in(&AnalysisSettings::baseline_tolerance, 1.0)},
         {"baseline", "level",
          [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
@@ -76,6 +80,7 @@ void AnalysisSettings::merge(const AnalysisSettings& other) {
         if (theirs) mine = theirs;
     };
     take(fleet_min_peers, other.fleet_min_peers);
+    take(fleet_enabled, other.fleet_enabled);
     take(baseline_tolerance, other.baseline_tolerance);
     take(baseline_regression_fails, other.baseline_regression_fails);
     take(temperature_limit_c, other.temperature_limit_c);

@@ -13,8 +13,10 @@
 namespace shakedown::analysis {
 
 struct AnalysisSettings {
-    // fleet: {min_peers: N} — fewer units (GPUs, or nodes without GPUs) than this: no fleet judgment.
+    // fleet: {min_peers: N, enabled: true} — fewer units (GPUs, or nodes without GPUs) than N: no
+    // fleet judgment; enabled: false switches the rule off (co-located virtual nodes share cores).
     std::optional<int> fleet_min_peers;
+    std::optional<bool> fleet_enabled;
     // baseline: {tolerance: 0.10, level: warn|fail}
     std::optional<double> baseline_tolerance;
     std::optional<bool> baseline_regression_fails;
@@ -33,6 +35,7 @@ struct AnalysisSettings {
     std::optional<std::string> currency;
 
     int min_peers() const { return fleet_min_peers.value_or(3); }
+    bool fleet_rule_enabled() const { return fleet_enabled.value_or(true); }
     double tolerance() const { return baseline_tolerance.value_or(0.10); }
     bool regression_fails() const { return baseline_regression_fails.value_or(false); }
     double temperature_limit() const { return temperature_limit_c.value_or(75.0); }

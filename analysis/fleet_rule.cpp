@@ -48,6 +48,7 @@ std::string number_with_unit(double value, const std::string& unit) {
 }  // namespace
 
 FleetAnalysis analyze_fleet(const LoadedRun& run, const Thresholds& thresholds, const Judgement& judged) {
+    if (!thresholds.settings().fleet_rule_enabled()) return {};
     std::map<std::string, MetricPopulation> populations;
     std::map<std::string, const MetricRule*> rules;
     for (const RankRecord& record : run.ranks) {

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The analyzer benchmark of docs/benchmarks.md: generates synthetic runs (once; they are kept in
-# WORK_DIR) and times `shakedown-analyze` on each three times with /usr/bin/time -v.
+# WORK_DIR) and times `shakedown-analyze` on each three times with /usr/bin/time -v. Each run has
+# one slow node (node 3) and one power-capped GPU (node 5, GPU 2), so the analysis does its whole
+# work: thresholds, fleet references, localization of the slow ranks, telemetry explanations of
+# two nodes, and every output (summary.json, junit.xml, report.html, drain.txt).
 # Usage: bench/analyzer_benchmark.sh BUILD_DIR WORK_DIR [RANKS ...]   (default ranks: 256 1024 4096)
 set -euo pipefail
 build=$(realpath "$1")
@@ -14,7 +17,7 @@ cd "$work"
 echo "host: $(hostname), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(date -u +%FT%TZ)"
 for n in "${ranks[@]}"; do
   if [ ! -f "r$n/run.json" ]; then
-    "$build/bench/shakedown-synthetic-run" "r$n" --ranks "$n" --ranks-per-node 4 --slow-node 3
+    "$build/bench/shakedown-synthetic-run" "r$n" --ranks "$n" --ranks-per-node 4 --slow-node 3 --throttled-gpu 5,2
   fi
   echo "ranks $n: $(du -sh "r$n" | cut -f1) on disk, load average $(cut -d' ' -f1-3 /proc/loadavg)"
   for attempt in 1 2 3; do

@@ -1,0 +1,26 @@
+// libFuzzer target: any text as a thresholds file (and as a topology.conf). Parsing must give
+// rules or throw InputError "file:line: problem"; then every rule lookup must work.
+#include "analysis/thresholds.hpp"
+#include "analysis/topology.hpp"
+#include "core/errors.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    const std::string_view text(reinterpret_cast<const char*>(data), size);
+    try {
+        const auto thresholds = shakedown::analysis::Thresholds::built_in().overridden_by(
+            shakedown::analysis::Thresholds::parse(text, "fuzz.yaml"));
+        for (const char* name : {"stream.triad_gbs", "dgemm_fp64.tflops", "gemm_ladder.bf16_tflops", "x"})
+            (void)thresholds.rule_for(name);
+        (void)thresholds.settings().node_hour_price();
+    } catch (const shakedown::InputError&) {
+    }
+    try {
+        (void)shakedown::analysis::Topology::parse(text, "fuzz.conf");
+    } catch (const shakedown::InputError&) {
+    }
+    return 0;
+}

@@ -139,5 +139,39 @@ TEST(AnalyzeCli, SummaryPathOptionWritesThere) {
     EXPECT_FALSE(std::filesystem::exists(run / "summary.json"));
 }
 
+// drain.txt is always written and never run, unless --drain-apply: then each line runs as argv
+// (a fake scontrol first in PATH records what it got).
+TEST(AnalyzeCli, DrainListIsRunOnlyWithDrainApply) {
+    TempDir temp;
+    auto traces = healthy_traces(2, 1);
+    testing::metric_named(traces[1], "stream.triad_gbs").value = 2.0;
+    const auto run = write_run(temp.path() / "run", traces);
+    const auto bin = temp.path() / "bin";
+    std::filesystem::create_directories(bin);
+    const auto log = temp.path() / "scontrol.log";
+    std::ofstream(bin / "scontrol") << "#!/bin/sh\nprintf '%s|' \"$@\" >> '" << log.string() << "'\necho >> '"
+                                   << log.string() << "'\n";
+    std::filesystem::permissions(bin / "scontrol", std::filesystem::perms::owner_all);
+    const std::string path = "PATH='" + bin.string() + "':\"$PATH\" ";
+
+    const CommandResult result = run_analyzer(temp, run.string() + " --quiet");  // the fake scontrol is not in PATH here
+    EXPECT_EQ(result.exit_code, 1);
+    const std::string drain = read_text(run / "drain.txt");
+    EXPECT_NE(drain.find("scontrol update NodeName=node0001 State=DRAIN Reason=\"shakedown: stream: stream.triad_gbs 2 GB/s"),
+              std::string::npos) << drain;
+    EXPECT_EQ(drain.find("NodeName=node0000"), std::string::npos);
+    EXPECT_FALSE(std::filesystem::exists(log));
+
+    const std::string command = std::string("env ") + path + "'" + SHAKEDOWN_ANALYZE_EXE + "' " + run.string() +
+                                " --drain-apply > '" + (temp.path() / "out.txt").string() + "' 2>&1";
+    const int status = std::system(command.c_str());
+    EXPECT_EQ(WEXITSTATUS(status), 1);
+    const std::string calls = read_text(log);
+    EXPECT_EQ(calls.rfind("update|NodeName=node0001|State=DRAIN|Reason=shakedown: stream: stream.triad_gbs 2 GB/s", 0), 0u)
+        << calls;
+    EXPECT_EQ(std::count(calls.begin(), calls.end(), '\n'), 1);
+    EXPECT_NE(read_text(temp.path() / "out.txt").find("drain node0001: done"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace shakedown::analysis

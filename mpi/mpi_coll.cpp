@@ -72,6 +72,15 @@ public:
         };
     }
 
+    // The same checks run() makes, before any rank starts: bad names and ranges exit with 2.
+    void check_parameters(const TestParams& p, int /*world_size*/) const override {
+        (void)parse_collective_list(p.text("collectives"));
+        const auto sizes = size_sweep(p.integer("min_bytes"), p.integer("max_bytes"), p.integer("step_factor"));
+        if (sizes.back() > (std::size_t{1} << 34)) throw InputError("max_bytes above 16 GiB is not supported by mpi_coll");
+        if (p.integer("iterations") < 1 || p.integer("warmup") < 0)
+            throw InputError("mpi_coll needs iterations >= 1 and warmup >= 0");
+    }
+
     TestResult run(const RunContext& ctx) const override {
         const auto& p = ctx.params();
         const auto names = parse_collective_list(p.text("collectives"));

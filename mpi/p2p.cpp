@@ -67,6 +67,16 @@ public:
         return specs;
     }
 
+    // Sizes and pairs checked before any rank starts (exit 2); run() checks the pairs again
+    // against the ranks that did not waive the test.
+    void check_parameters(const TestParams& params, int world_size) const override {
+        (void)size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), 2);
+        if (params.text("pairs").empty()) return;
+        std::vector<RankPlacement> everyone(static_cast<std::size_t>(world_size));
+        for (int rank = 0; rank < world_size; ++rank) everyone[static_cast<std::size_t>(rank)].world_rank = rank;
+        (void)parse_pair_list(params.text("pairs"), everyone, world_size);
+    }
+
     TestResult run(const RunContext& ctx) const override {
         const auto& params = ctx.params();
         const auto sizes = size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), 2);

@@ -83,6 +83,13 @@ public:
         return std::nullopt;
     }
 
+    // Names, sizes and counts checked before any rank starts: bad input exits with 2.
+    void check_parameters(const TestParams& p, int /*world_size*/) const override {
+        (void)parse_nccl_op_list(p.text("collectives"));
+        if (p.integer("max_bytes") != 0) (void)size_sweep(p.integer("min_bytes"), p.integer("max_bytes"), p.integer("step_factor"));
+        if (p.integer("iterations") < 1 || p.integer("warmup") < 0) throw InputError("nccl needs iterations >= 1 and warmup >= 0");
+    }
+
     TestResult run(const RunContext& ctx) const override {
         const auto& p = ctx.params();
         const auto ops = parse_nccl_op_list(p.text("collectives"));

@@ -41,6 +41,17 @@ TEST(BadInput, MalformedAndMistypedYaml) {
                           "cannot read config file");
 }
 
+TEST(BadInput, ParameterValuesAreCheckedBeforeAnyWork) {
+    const ScratchFolder scratch("values");
+    const auto config = scratch.write("values.yaml", "params: {mpi_coll: {collectives: \"allreduce,allreduse\"}}\n");
+    const auto result = run_process(mpirun(2, {SHAKEDOWN_DRIVER, "run", "--tests", "mpi_coll", "--config", config.string(),
+                                               "--out", (scratch.path() / "runs").string()}));
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_NE(result.output.find("shakedown: unknown collective 'allreduse' in parameter 'collectives'"), std::string::npos)
+        << result.output;
+    EXPECT_FALSE(std::filesystem::exists(scratch.path() / "runs")) << "a run folder was made for a run that never started";
+}
+
 TEST(BadInput, UnwritableOutputFolder) {
     const ScratchFolder scratch("unwritable");
     const auto file = scratch.write("a-file", "not a folder\n");

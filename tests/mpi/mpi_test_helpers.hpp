@@ -1,6 +1,10 @@
 // Small helpers for the communication family's MPI tests.
 #pragma once
 
+#include "core/errors.hpp"
+
+#include <gtest/gtest.h>
+
 #include "core/result.hpp"
 
 #include <mpi.h>
@@ -26,6 +30,18 @@ inline std::optional<double> metric(const TestResult& result, const std::string&
     for (const auto& m : result.metrics)
         if (m.name == name) return m.value;
     return std::nullopt;
+}
+
+// Bad parameter values are InputErrors before the test runs (the driver exits with 2),
+// thrown alike on every rank.
+template <typename Call>
+void expect_input_error(Call call, const std::string& message) {
+    try {
+        call();
+        ADD_FAILURE() << "no InputError; expected: " << message;
+    } catch (const InputError& error) {
+        EXPECT_EQ(std::string(error.what()), message);
+    }
 }
 
 }  // namespace shakedown::testing

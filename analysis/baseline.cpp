@@ -55,14 +55,14 @@ BaselineComparison compare_with_baseline(const LoadedRun& run, const LoadedRun& 
                 if (worse_by <= comparison.tolerance) continue;
                 ++comparison.regressions;
                 const std::string unit = metric.unit.empty() ? "" : " " + metric.unit;
-                Finding finding{record.node, record.rank, test.key, metric.name, metric.value, metric.unit,
+                Finding finding = make_finding(record.node, record.rank, test.key, metric.name, metric.value, metric.unit,
                                 metric.nominal, level,
                                 fmt::format("{} {}{} is {:.0f} % {} than the baseline's {}{} (run {}, same node and "
                                             "local rank {}; tolerance {:.0f} %)",
                                             metric.name, format_number(metric.value), unit, worse_by * 100,
                                             metric.better == Better::higher ? "lower" : "higher",
                                             format_number(old_value), unit, baseline.manifest.run_id, record.local_rank,
-                                            comparison.tolerance * 100)};
+                                            comparison.tolerance * 100));
                 finding.source = FindingSource::baseline;
                 finding.gpu = record.gpu;
                 finding.reference = old_value;

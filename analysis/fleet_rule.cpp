@@ -127,12 +127,12 @@ FleetAnalysis analyze_fleet(const LoadedRun& run, const Thresholds& thresholds, 
                         ? fmt::format("warn from {:.0f} %, fail from {:.0f} % {}", band.warn_deviation * 100,
                                       *band.fail_deviation * 100, lower_is_better ? "above" : "below")
                         : fmt::format("warn from {:.0f} % {}", band.warn_deviation * 100, lower_is_better ? "above" : "below");
-                Finding finding{unit.node, unit.rank, unit.test, name, unit.value, population.unit, unit.nominal, level,
+                Finding finding = make_finding(unit.node, unit.rank, unit.test, name, unit.value, population.unit, unit.nominal, level,
                                 fmt::format("{} {} is {:.0f} % {} the fleet median {} of {} {} (MAD {}, {}; {}){}", name,
                                             number_with_unit(unit.value, population.unit), deviation * 100,
                                             lower_is_better ? "above" : "below",
                                             number_with_unit(median, population.unit), group->size(), whose,
-                                            format_number(mad), sigmas, band_text, nominal_part)};
+                                            format_number(mad), sigmas, band_text, nominal_part));
                 finding.source = FindingSource::fleet;
                 finding.gpu = unit.gpu;
                 finding.reference = median;

@@ -82,8 +82,8 @@ void judge_test(const TestResult& test, const RankRecord& record, RuleCache& rul
     auto add = [&](Level level, std::string metric, std::optional<double> value, std::string unit,
                    std::optional<double> nominal, std::string reason) {
         worst = std::max(worst, level);
-        Finding finding{node.node, record.rank, test.key, std::move(metric), value, std::move(unit), nominal,
-                        level, std::move(reason)};
+        Finding finding = make_finding(node.node, record.rank, test.key, std::move(metric), value, std::move(unit), nominal,
+                        level, std::move(reason));
         finding.gpu = record.gpu;
         node.findings.push_back(std::move(finding));
     };
@@ -109,8 +109,8 @@ void judge_missing_tests(const RankRecord& record, const RunManifest& manifest, 
         if (std::any_of(tests.begin(), tests.end(), [&](const TestResult& test) { return test.key == key; }))
             continue;
         record_outcome(node, record.rank, key, Level::fail);
-        Finding finding{node.node, record.rank, key, "", std::nullopt, "", std::nullopt, Level::fail,
-                        fmt::format("{}: no result recorded although the run listed it", key)};
+        Finding finding = make_finding(node.node, record.rank, key, "", std::nullopt, "", std::nullopt, Level::fail,
+                        fmt::format("{}: no result recorded although the run listed it", key));
         finding.gpu = record.gpu;
         node.findings.push_back(std::move(finding));
     }
@@ -144,6 +144,21 @@ std::string_view to_string(FindingSource source) {
         case FindingSource::collective: return "collective";
     }
     return "unknown";
+}
+
+Finding make_finding(std::string node, int rank, std::string test, std::string metric, std::optional<double> value,
+                     std::string unit, std::optional<double> nominal, Level level, std::string reason) {
+    Finding finding;
+    finding.node = std::move(node);
+    finding.rank = rank;
+    finding.test = std::move(test);
+    finding.metric = std::move(metric);
+    finding.value = value;
+    finding.unit = std::move(unit);
+    finding.nominal = nominal;
+    finding.level = level;
+    finding.reason = std::move(reason);
+    return finding;
 }
 
 std::optional<double> Finding::usable_fraction() const {

@@ -45,6 +45,11 @@ struct Finding {
     std::optional<double> usable_fraction() const;  // value / nominal when both are known and nominal > 0
 };
 
+// A finding with the fields every rule sets; the later ones (gpu, reference, explanation, ...)
+// keep their defaults until the rule or the explanation fills them.
+Finding make_finding(std::string node, int rank, std::string test, std::string metric, std::optional<double> value,
+                     std::string unit, std::optional<double> nominal, Level level, std::string reason);
+
 struct MetricJudgment {
     Level level = Level::pass;
     std::string reason;  // empty on pass

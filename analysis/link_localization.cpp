@@ -253,8 +253,8 @@ LinkLocalization localize_links(const SampleTable& matrix, const LoadedRun& run,
 std::vector<Finding> link_findings(const LinkLocalization& localization, const LoadedRun& run) {
     std::vector<Finding> findings;
     auto add = [&](const std::string& node, double value, double reference, std::string reason) {
-        Finding finding{node, first_rank_of(run, node), "allpairs", "allpairs.inter_node_bandwidth_median_gbs", value,
-                        "GB/s", std::nullopt, Level::fail, std::move(reason)};
+        Finding finding = make_finding(node, first_rank_of(run, node), "allpairs", "allpairs.inter_node_bandwidth_median_gbs", value,
+                        "GB/s", std::nullopt, Level::fail, std::move(reason));
         finding.source = FindingSource::links;
         finding.reference = reference;
         findings.push_back(std::move(finding));

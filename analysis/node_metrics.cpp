@@ -51,7 +51,11 @@ std::vector<NodeMetrics> summarize_node_metrics(const LoadedRun& run) {
     for (const std::string& node : order) {
         NodeMetrics summary{node, {}};
         for (auto& [name, values] : by_node[node]) {  // std::map: by name, as find() expects
-            NodeMetric metric{name, values.unit, values.better, static_cast<int>(values.values.size())};
+            NodeMetric metric;
+            metric.name = name;
+            metric.unit = values.unit;
+            metric.better = values.better;
+            metric.ranks = static_cast<int>(values.values.size());
             metric.min = *std::min_element(values.values.begin(), values.values.end());
             metric.max = *std::max_element(values.values.begin(), values.values.end());
             metric.sum = std::accumulate(values.values.begin(), values.values.end(), 0.0);

@@ -39,8 +39,8 @@ std::vector<Finding> slow_rank_findings(const LoadedRun& run, const AnalysisSett
             if (test.key != "mpi_coll" || test.status == Status::waived) continue;
             const auto ratio = metric_value(test, "mpi_coll.rank_time_ratio");
             if (!ratio || *ratio < settings.rank_ratio()) continue;
-            Finding finding{record.node, record.rank, test.key, "mpi_coll.rank_time_ratio", *ratio, "ratio",
-                            std::nullopt, *ratio >= settings.rank_fail_ratio() ? Level::fail : Level::warn, ""};
+            Finding finding = make_finding(record.node, record.rank, test.key, "mpi_coll.rank_time_ratio", *ratio, "ratio",
+                            std::nullopt, *ratio >= settings.rank_fail_ratio() ? Level::fail : Level::warn, "");
             finding.gpu = record.gpu;
             finding.source = FindingSource::collective;
             finding.reference = 1.0;

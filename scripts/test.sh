@@ -14,5 +14,5 @@ asan=${SHAKEDOWN_ASAN_DIR:-build-asan}
 if [ ! -f "$asan/build.ninja" ]; then
   cmake --preset asan -B "$asan" >/dev/null
 fi
-cmake --build "$asan" -j "$(nproc)" --target shakedown_trace_tests shakedown_analysis_tests shakedown-analyze
+cmake --build "$asan" -j "$(nproc)" --target trace_tests shakedown_analysis_tests shakedown-analyze
 ctest --test-dir "$asan" --output-on-failure -L 'trace|analysis' -j 2

@@ -34,4 +34,11 @@ Communicator Communicator::split_shared(MPI_Comm source) {
     return Communicator(node);
 }
 
+void broadcast_text(std::string& text, int root, MPI_Comm comm) {
+    int length = static_cast<int>(text.size());
+    MPI_Bcast(&length, 1, MPI_INT, root, comm);
+    text.resize(static_cast<std::size_t>(length));
+    MPI_Bcast(text.data(), length, MPI_CHAR, root, comm);
+}
+
 }  // namespace shakedown

@@ -3,6 +3,7 @@
 
 #include <mpi.h>
 
+#include <string>
 #include <utility>
 
 namespace shakedown {
@@ -41,5 +42,8 @@ private:
     }
     MPI_Comm comm_ = MPI_COMM_NULL;
 };
+
+// Collective: `text` on `root` replaces `text` on every other rank of `comm`.
+void broadcast_text(std::string& text, int root, MPI_Comm comm);
 
 }  // namespace shakedown

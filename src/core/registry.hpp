@@ -48,6 +48,24 @@ struct Registration {
     Registration() { Registry::mutable_instance().add(std::make_unique<T>()); }
 };
 
+// Every registered runtime, started in registration order for this object's lifetime and
+// stopped in reverse order: the driver and the MPI test main hold one between MPI_Init and
+// MPI_Finalize.
+class RegisteredRuntimes {
+public:
+    RegisteredRuntimes() {
+        for (const auto factory : Registry::instance().runtimes()) guards_.push_back(factory());
+    }
+    ~RegisteredRuntimes() {
+        while (!guards_.empty()) guards_.pop_back();
+    }
+    RegisteredRuntimes(const RegisteredRuntimes&) = delete;
+    RegisteredRuntimes& operator=(const RegisteredRuntimes&) = delete;
+
+private:
+    std::vector<std::unique_ptr<RuntimeGuard>> guards_;
+};
+
 struct RuntimeRegistration {
     explicit RuntimeRegistration(RuntimeFactory factory) { Registry::mutable_instance().runtimes_.push_back(factory); }
 };

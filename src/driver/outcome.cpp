@@ -1,5 +1,7 @@
 #include "driver/outcome.hpp"
 
+#include "core/communicator.hpp"
+
 #include <climits>
 
 namespace shakedown {
@@ -36,12 +38,8 @@ TestOutcome gather_outcome(const TestResult& mine, MPI_Comm world) {
     const int candidate = has_worst ? rank : INT_MAX;
     MPI_Allreduce(&candidate, &outcome.first_rank_with_worst, 1, MPI_INT, MPI_MIN, world);
 
-    std::string reason = rank == outcome.first_rank_with_worst ? mine.reason : std::string();
-    int length = static_cast<int>(reason.size());
-    MPI_Bcast(&length, 1, MPI_INT, outcome.first_rank_with_worst, world);
-    reason.resize(static_cast<std::size_t>(length));
-    MPI_Bcast(reason.data(), length, MPI_CHAR, outcome.first_rank_with_worst, world);
-    outcome.reason = reason;
+    outcome.reason = rank == outcome.first_rank_with_worst ? mine.reason : std::string();
+    broadcast_text(outcome.reason, outcome.first_rank_with_worst, world);
 
     const double seconds = mine.end_utc - mine.start_utc;
     MPI_Allreduce(&seconds, &outcome.seconds, 1, MPI_DOUBLE, MPI_MAX, world);

@@ -27,17 +27,6 @@
 namespace shakedown {
 namespace {
 
-std::vector<std::unique_ptr<RuntimeGuard>> start_runtimes() {
-    std::vector<std::unique_ptr<RuntimeGuard>> runtimes;
-    for (const auto factory : Registry::instance().runtimes()) runtimes.push_back(factory());
-    return runtimes;
-}
-
-// Stops the runtimes in reverse order of their start.
-void stop_runtimes(std::vector<std::unique_ptr<RuntimeGuard>>& runtimes) {
-    while (!runtimes.empty()) runtimes.pop_back();
-}
-
 TraceHeader make_header(const Session& session, const RunFolder& folder, double start_utc) {
     TraceHeader header;
     header.shakedown_version = SHAKEDOWN_VERSION;
@@ -136,7 +125,7 @@ int run_command(const Config& config, int& argc, char**& argv) {
     const auto tests = Registry::instance().select(config.suite, config.tests, config.exclude);
     TerminationListener termination;  // before MPI starts its threads
     MpiRuntime mpi(argc, argv);
-    auto runtimes = start_runtimes();
+    const RegisteredRuntimes runtimes;  // after MPI starts, stopped before it ends
     int code = exit_code::ok;
     try {
         code = run_selected_tests(config, tests, termination);
@@ -154,7 +143,6 @@ int run_command(const Config& config, int& argc, char**& argv) {
         std::fflush(stderr);
         MPI_Abort(MPI_COMM_WORLD, exit_code::incomplete);
     }
-    stop_runtimes(runtimes);
     return code;
 }
 

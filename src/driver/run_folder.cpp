@@ -1,5 +1,6 @@
 #include "driver/run_folder.hpp"
 
+#include "core/communicator.hpp"
 #include "core/errors.hpp"
 
 #include <fmt/chrono.h>
@@ -56,13 +57,6 @@ std::string try_create(const Config& config, RunFolder& folder) {
     return fmt::format("cannot find a free run folder name in '{}'", config.out_parent.string());
 }
 
-void broadcast_string(std::string& text, MPI_Comm comm) {
-    int length = static_cast<int>(text.size());
-    MPI_Bcast(&length, 1, MPI_INT, 0, comm);
-    text.resize(static_cast<std::size_t>(length));
-    MPI_Bcast(text.data(), length, MPI_CHAR, 0, comm);
-}
-
 }  // namespace
 
 RunFolder create_run_folder(const Config& config, MPI_Comm world) {
@@ -71,11 +65,11 @@ RunFolder create_run_folder(const Config& config, MPI_Comm world) {
     RunFolder folder;
     std::string error;
     if (rank == 0) error = try_create(config, folder);
-    broadcast_string(error, world);
+    broadcast_text(error, 0, world);
     if (!error.empty()) throw InputError(error);
     std::string path = folder.path.string();
-    broadcast_string(path, world);
-    broadcast_string(folder.run_id, world);
+    broadcast_text(path, 0, world);
+    broadcast_text(folder.run_id, 0, world);
     folder.path = path;
     return folder;
 }

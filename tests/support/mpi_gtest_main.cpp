@@ -6,8 +6,6 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
-#include <memory>
-#include <vector>
 
 int main(int argc, char** argv) {
     int provided = 0;
@@ -19,10 +17,11 @@ int main(int argc, char** argv) {
         auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
         delete listeners.Release(listeners.default_result_printer());
     }
-    std::vector<std::unique_ptr<shakedown::RuntimeGuard>> runtimes;
-    for (const auto factory : shakedown::Registry::instance().runtimes()) runtimes.push_back(factory());
-    const int local_failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
-    while (!runtimes.empty()) runtimes.pop_back();  // stopped in reverse order, before MPI
+    int local_failed = 0;
+    {
+        const shakedown::RegisteredRuntimes runtimes;  // stopped in reverse order, before MPI
+        local_failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
+    }
     int any_failed = 0;
     MPI_Allreduce(&local_failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     MPI_Finalize();

@@ -44,6 +44,9 @@ struct Config {
 
     bool telemetry_enabled = true;
     double telemetry_rate_hz = 10.0;
+    // Where the RDMA port counters are read (telemetry.infiniband_sysfs_root): the kernel's folder,
+    // or a fake tree in tests. A folder that does not exist means no port telemetry, not an error.
+    std::filesystem::path infiniband_sysfs_root = "/sys/class/infiniband";
     ProgressStyle progress = ProgressStyle::automatic;
 
     std::optional<double> deadline_s;        // overrides every test's default deadline

@@ -76,7 +76,7 @@ int run_selected_tests(const Config& config, const std::vector<const Test*>& tes
     });
     std::optional<TelemetrySampler> sampler;
     if (config.telemetry_enabled && session.identity().is_leader())
-        sampler.emplace(config.telemetry_rate_hz, default_telemetry_sources());
+        sampler.emplace(config.telemetry_rate_hz, default_telemetry_sources(config.infiniband_sysfs_root));
 
     Watchdog watchdog(session.world_rank(), session.identity().node_name, config.watchdog_grace_s,
                       [&trace](const std::string& message) {

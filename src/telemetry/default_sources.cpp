@@ -1,10 +1,11 @@
 #include "telemetry/gpu_telemetry.hpp"
 #include "telemetry/host_telemetry.hpp"
+#include "telemetry/rdma_port_telemetry.hpp"
 #include "telemetry/telemetry_source.hpp"
 
 namespace shakedown {
 
-std::vector<std::unique_ptr<TelemetrySource>> default_telemetry_sources() {
+std::vector<std::unique_ptr<TelemetrySource>> default_telemetry_sources(const std::filesystem::path& infiniband_sysfs_root) {
     std::vector<std::unique_ptr<TelemetrySource>> sources;
     sources.push_back(std::make_unique<HostTelemetry>());
     // No NVML (no driver, no library) means no GPU telemetry: not an error on a CPU node.
@@ -14,6 +15,8 @@ std::vector<std::unique_ptr<TelemetrySource>> default_telemetry_sources() {
             if (auto device = nvml->device(index))
                 sources.push_back(std::make_unique<GpuTelemetry>(nvml, *device));
     }
+    // One source per RDMA port; no /sys/class/infiniband (no HCA, no driver) means none.
+    for (auto& port : rdma_port_sources(infiniband_sysfs_root)) sources.push_back(std::move(port));
     return sources;
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/result.hpp"
 
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <string>
@@ -26,7 +27,9 @@ public:
     virtual std::map<std::string, std::string> attributes() const { return {}; }
 };
 
-// The host plus one source per GPU that NVML reports (none when NVML does not load).
-std::vector<std::unique_ptr<TelemetrySource>> default_telemetry_sources();
+// The host, one source per GPU that NVML reports (none when NVML does not load) and one per RDMA
+// port under `infiniband_sysfs_root` (config telemetry.infiniband_sysfs_root; none when absent).
+std::vector<std::unique_ptr<TelemetrySource>> default_telemetry_sources(
+    const std::filesystem::path& infiniband_sysfs_root = "/sys/class/infiniband");
 
 }  // namespace shakedown

@@ -1,0 +1,507 @@
+// stencil_probe: a tuning probe for the GPU host, not part of shakedown's tests. It times the
+// stencil3d CUDA kernel as it was (128x2x2 blocks, rows of n+2 doubles, 64-bit indices, an
+// interior launch plus six shell launches per step) against candidate kernels on one GPU,
+// validates every candidate against it, and measures triad and copy in the same run, so the
+// product (kernels/cuda/stencil_cuda.cu) can take the best shape. Build (here or there):
+//   nvcc -O3 -arch=sm_90 -std=c++17 bench/gpu/stencil_probe.cu -o .device-rt/stencil_probe
+// Run: .device-rt/stencil_probe [n ...]   (interior cells per side; default 512 768)
+//
+// Per variant: 3 warm-up steps, then 25 timed steps, each between two CUDA events on one
+// stream (no host synchronisation); Gcell/s from the median step. Effective GB/s = Gcell/s x
+// 16 B (read u, write v: the least a step must move; neighbours come from cache), the same
+// definition as the product. "triad" and "copy" columns: that rate over the median triad
+// (2^28 doubles per array, blocks of 256, as the product's bound) and over the median copy
+// (same arrays): the stencil moves as much as it reads, like copy, so copy is its nearest
+// STREAM relative; the product's bound is triad. "+sync" variants time each step on the host
+// with a stream synchronisation after it, as the product's step loop does.
+// Validation: after all 28 steps each variant's field must equal the old kernel's result bit
+// for bit over all interior cells (same update expression, same operand order); mismatches
+// and the largest difference are printed. The old kernel's result itself is checked against
+// the exact discrete solution lambda^28 u0 (relative 32 (T+2) eps, the product's tolerance).
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#define CHECK(x)                                                                              \
+    do {                                                                                      \
+        cudaError_t e_ = (x);                                                                 \
+        if (e_ != cudaSuccess) {                                                              \
+            std::printf("FAILED %s: %s (line %d)\n", #x, cudaGetErrorString(e_), __LINE__);    \
+            std::exit(1);                                                                     \
+        }                                                                                     \
+    } while (0)
+
+namespace {
+
+constexpr int warm_steps = 3;
+constexpr int timed_steps = 25;
+constexpr double bytes_per_cell = 16.0;
+
+// The product's update (kernels/stencil/stencil_update.hpp), same operand order.
+__host__ __device__ inline double jacobi_update(double c, double xm, double xp, double ym, double yp, double zm, double zp) {
+    return 0.25 * c + 0.125 * (((((xm + xp) + ym) + yp) + zm) + zp);
+}
+
+// A field with one halo layer: element (i, j, k) at base[i + px j + plane k], i = 0..n+1.
+// Padded: px a multiple of 16 and base 15 elements into the allocation, so cell i = 1 of
+// every row starts a 128-byte line.
+struct Layout {
+    long long n = 0, px = 0, py = 0, plane = 0, offset = 0, elements = 0;
+    bool padded = false;
+};
+Layout make_layout(long long n, bool padded) {
+    Layout l;
+    l.n = n;
+    l.padded = padded;
+    l.px = padded ? (n + 2 + 15) / 16 * 16 : n + 2;
+    l.py = n + 2;
+    l.plane = l.px * l.py;
+    l.offset = padded ? 15 : 0;
+    l.elements = l.offset + l.plane * (n + 2) + 16;
+    return l;
+}
+
+struct Field {
+    double* alloc = nullptr;
+    double* base = nullptr;
+    Layout layout;
+    explicit Field(const Layout& l) : layout(l) {
+        CHECK(cudaMalloc(&alloc, l.elements * sizeof(double)));
+        base = alloc + l.offset;
+    }
+    ~Field() { cudaFree(alloc); }
+    Field(const Field&) = delete;
+    Field& operator=(const Field&) = delete;
+};
+
+__device__ double mode(long long i, long long n) { return sin(3.141592653589793 * double(i) / double(n + 1)); }
+
+__global__ void init_kernel(double* base, Layout l) {
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const long long j = blockIdx.y, k = blockIdx.z;
+    if (i > l.n + 1) return;
+    const bool inside = i >= 1 && i <= l.n && j >= 1 && j <= l.n && k >= 1 && k <= l.n;
+    base[i + l.px * j + l.plane * k] = inside ? mode(i, l.n) * mode(j, l.n) * mode(k, l.n) : 0.0;
+}
+void init_field(Field& f) {
+    CHECK(cudaMemset(f.alloc, 0, f.layout.elements * sizeof(double)));
+    const long long w = f.layout.n + 2;
+    init_kernel<<<dim3(unsigned((w + 255) / 256), unsigned(w), unsigned(w)), 256>>>(f.base, f.layout);
+    CHECK(cudaGetLastError());
+}
+
+struct Compare {
+    unsigned long long mismatches;
+    unsigned long long max_diff_bits;  // a non-negative double's bits order like the double
+    unsigned long long max_exact_bits;
+};
+__global__ void compare_kernel(const double* a, Layout la, const double* b, Layout lb, double amplitude, Compare* out) {
+    const long long i = 1 + blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const long long j = 1 + blockIdx.y, k = 1 + blockIdx.z;
+    if (i > la.n) return;
+    const double x = a[i + la.px * j + la.plane * k];
+    if (b) {
+        const double y = b[i + lb.px * j + lb.plane * k];
+        if (__double_as_longlong(x) != __double_as_longlong(y)) {
+            atomicAdd(&out->mismatches, 1ull);
+            atomicMax(&out->max_diff_bits, (unsigned long long)__double_as_longlong(fabs(x - y)));
+        }
+    } else {  // against the exact discrete solution amplitude * u0
+        const double exact = amplitude * mode(i, la.n) * mode(j, la.n) * mode(k, la.n);
+        atomicMax(&out->max_exact_bits, (unsigned long long)__double_as_longlong(fabs(x - exact)));
+    }
+}
+Compare compare(const Field& a, const Field* b, double amplitude) {
+    Compare* d = nullptr;
+    CHECK(cudaMalloc(&d, sizeof(Compare)));
+    CHECK(cudaMemset(d, 0, sizeof(Compare)));
+    const long long n = a.layout.n;
+    compare_kernel<<<dim3(unsigned((n + 255) / 256), unsigned(n), unsigned(n)), 256>>>(
+        a.base, a.layout, b ? b->base : nullptr, b ? b->layout : a.layout, amplitude, d);
+    CHECK(cudaGetLastError());
+    Compare h{};
+    CHECK(cudaMemcpy(&h, d, sizeof(Compare), cudaMemcpyDeviceToHost));
+    CHECK(cudaFree(d));
+    return h;
+}
+double bits_to_double(unsigned long long bits) {
+    double d;
+    std::memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+// ---- the kernel as it was (kernels/cuda/stencil_cuda.cu before this probe) ----
+struct OldExtent {
+    unsigned long long nx, ny, nz;
+    __host__ __device__ unsigned long long index(unsigned long long i, unsigned long long j, unsigned long long k) const {
+        return i + (nx + 2) * (j + (ny + 2) * k);
+    }
+};
+struct OldBox {
+    unsigned long long lo[3], hi[3];
+};
+__global__ void old_kernel(const double* __restrict__ u, double* __restrict__ v, OldExtent e, OldBox box) {
+    const unsigned long long i = box.lo[0] + blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
+    const unsigned long long j = box.lo[1] + blockIdx.y * static_cast<unsigned long long>(blockDim.y) + threadIdx.y;
+    const unsigned long long k = box.lo[2] + blockIdx.z * static_cast<unsigned long long>(blockDim.z) + threadIdx.z;
+    if (i >= box.hi[0] || j >= box.hi[1] || k >= box.hi[2]) return;
+    const unsigned long long c = e.index(i, j, k);
+    const unsigned long long sy = e.nx + 2, sz = (e.nx + 2) * (e.ny + 2);
+    v[c] = jacobi_update(u[c], u[c - 1], u[c + 1], u[c - sy], u[c + sy], u[c - sz], u[c + sz]);
+}
+void old_launch(const double* u, double* v, long long n, OldBox box, cudaStream_t s) {
+    if (box.lo[0] >= box.hi[0] || box.lo[1] >= box.hi[1] || box.lo[2] >= box.hi[2]) return;
+    const dim3 block(128, 2, 2);
+    const dim3 grid(unsigned((box.hi[0] - box.lo[0] + 127) / 128), unsigned((box.hi[1] - box.lo[1] + 1) / 2),
+                    unsigned((box.hi[2] - box.lo[2] + 1) / 2));
+    const OldExtent e{(unsigned long long)n, (unsigned long long)n, (unsigned long long)n};
+    old_kernel<<<grid, block, 0, s>>>(u, v, e, box);
+}
+// Interior 2..n-1 and six disjoint shell slabs (kernels/stencil/stencil_boxes.cpp).
+void old_step(const double* u, double* v, long long n, bool shells, cudaStream_t s) {
+    const unsigned long long N = n;
+    if (!shells) {
+        old_launch(u, v, n, OldBox{{1, 1, 1}, {N + 1, N + 1, N + 1}}, s);
+        return;
+    }
+    old_launch(u, v, n, OldBox{{2, 2, 2}, {N, N, N}}, s);
+    for (int d = 0; d < 3; ++d)
+        for (int side = 0; side < 2; ++side) {
+            OldBox b{};
+            for (int e = 0; e < 3; ++e) {
+                if (e < d) { b.lo[e] = 2; b.hi[e] = N; }
+                else { b.lo[e] = 1; b.hi[e] = N + 1; }
+            }
+            b.lo[d] = side == 0 ? 1 : N;
+            b.hi[d] = side == 0 ? 2 : N + 1;
+            old_launch(u, v, n, b, s);
+        }
+}
+
+// ---- candidates ----
+struct Box {
+    int lo[3], hi[3];
+};
+
+// One thread per cell, any block shape; x tiles start at cell 1 (a line start when padded).
+template <typename Index>
+__global__ void cell_kernel(const double* __restrict__ u, double* __restrict__ v, Index px, Index plane, Box box) {
+    const int i = 1 + blockIdx.x * blockDim.x + threadIdx.x;
+    const int j = box.lo[1] + blockIdx.y * blockDim.y + threadIdx.y;
+    const int k = box.lo[2] + blockIdx.z * blockDim.z + threadIdx.z;
+    if (i < box.lo[0] || i >= box.hi[0] || j >= box.hi[1] || k >= box.hi[2]) return;
+    const Index c = Index(i) + px * Index(j) + plane * Index(k);
+    v[c] = jacobi_update(u[c], u[c - 1], u[c + 1], u[c - px], u[c + px], u[c - plane], u[c + plane]);
+}
+
+// The z-march (the product's kernel, kept identical): a 2-D block over x-y; each thread
+// walks `chunk` planes along z keeping the cells below, at and above in registers, so each
+// step reads one new plane; x and y neighbours come from L1/L2.
+template <typename Index, int unroll, bool streaming_store>
+__device__ __forceinline__ void zmarch_body(const double* __restrict__ u, double* __restrict__ v, Index px, Index plane, Box box, int chunk) {
+    const int i = 1 + blockIdx.x * blockDim.x + threadIdx.x;
+    const int j = box.lo[1] + blockIdx.y * blockDim.y + threadIdx.y;
+    if (i < box.lo[0] || i >= box.hi[0] || j >= box.hi[1]) return;
+    const int k_begin = box.lo[2] + blockIdx.z * chunk;
+    const int k_end = min(k_begin + chunk, box.hi[2]);
+    Index c = Index(i) + px * Index(j) + plane * Index(k_begin);
+    double below = u[c - plane], at = u[c];
+#pragma unroll unroll
+    for (int k = k_begin; k < k_end; ++k) {
+        const double above = u[c + plane];
+        const double next = jacobi_update(at, u[c - 1], u[c + 1], u[c - px], u[c + px], below, above);
+        if constexpr (streaming_store) __stcs(v + c, next);
+        else v[c] = next;
+        below = at;
+        at = above;
+        c += plane;
+    }
+}
+template <typename Index, int unroll, bool streaming_store>
+__global__ void zmarch_kernel(const double* __restrict__ u, double* __restrict__ v, Index px, Index plane, Box box, int chunk) {
+    zmarch_body<Index, unroll, streaming_store>(u, v, px, plane, box, chunk);
+}
+// The same for blocks of 256 threads, registers capped so 8 blocks (all 2048 threads) fit an SM.
+__global__ void __launch_bounds__(256, 8) zmarch_kernel_full_occupancy(const double* __restrict__ u, double* __restrict__ v, int px,
+                                                                        int plane, Box box, int chunk) {
+    zmarch_body<int, 4, false>(u, v, px, plane, box, chunk);
+}
+
+struct Shape {
+    int x, y, z;  // z: block depth for cell kernels, planes per block (0 = all) for z-march
+};
+
+using Step = std::function<void(const double*, double*, const Layout&, cudaStream_t)>;
+struct Variant {
+    std::string name;
+    bool padded;
+    Step step;
+};
+
+Box whole(const Layout& l) { return Box{{1, 1, 1}, {int(l.n) + 1, int(l.n) + 1, int(l.n) + 1}}; }
+
+template <typename Index>
+Step cell_step(Shape s) {
+    return [s](const double* u, double* v, const Layout& l, cudaStream_t st) {
+        const Box b = whole(l);
+        const dim3 grid(unsigned((l.n + s.x - 1) / s.x), unsigned((l.n + s.y - 1) / s.y), unsigned((l.n + s.z - 1) / s.z));
+        cell_kernel<Index><<<grid, dim3(s.x, s.y, s.z), 0, st>>>(u, v, Index(l.px), Index(l.plane), b);
+    };
+}
+template <typename Index, int unroll, bool streaming>
+Step zmarch_step(Shape s) {
+    return [s](const double* u, double* v, const Layout& l, cudaStream_t st) {
+        const Box b = whole(l);
+        const int chunk = s.z > 0 ? s.z : int(l.n);
+        const dim3 grid(unsigned((l.n + s.x - 1) / s.x), unsigned((l.n + s.y - 1) / s.y), unsigned((l.n + chunk - 1) / chunk));
+        zmarch_kernel<Index, unroll, streaming><<<grid, dim3(s.x, s.y), 0, st>>>(u, v, Index(l.px), Index(l.plane), b, chunk);
+    };
+}
+
+Step zmarch_full_occupancy_step(Shape s) {
+    return [s](const double* u, double* v, const Layout& l, cudaStream_t st) {
+        const Box b = whole(l);
+        const int chunk = s.z > 0 ? s.z : int(l.n);
+        const dim3 grid(unsigned((l.n + s.x - 1) / s.x), unsigned((l.n + s.y - 1) / s.y), unsigned((l.n + chunk - 1) / chunk));
+        zmarch_kernel_full_occupancy<<<grid, dim3(s.x, s.y), 0, st>>>(u, v, int(l.px), int(l.plane), b, chunk);
+    };
+}
+
+std::string shape_name(const char* kind, Shape s, const char* extra = "") {
+    char buf[96];
+    if (s.z > 0) std::snprintf(buf, sizeof buf, "%s_%dx%dx%d%s", kind, s.x, s.y, s.z, extra);
+    else std::snprintf(buf, sizeof buf, "%s_%dx%dxall%s", kind, s.x, s.y, extra);
+    return buf;
+}
+
+std::vector<Variant> candidates() {
+    std::vector<Variant> v;
+    v.push_back({"old_128x2x2_one_launch", false, [](const double* u, double* w, const Layout& l, cudaStream_t s) { old_step(u, w, l.n, false, s); }});
+    v.push_back({"old_128x2x2_pad", true, [](const double* u, double* w, const Layout& l, cudaStream_t s) {
+                     const dim3 grid(unsigned((l.n + 127) / 128), unsigned((l.n + 1) / 2), unsigned((l.n + 1) / 2));
+                     cell_kernel<long long><<<grid, dim3(128, 2, 2), 0, s>>>(u, w, l.px, l.plane, whole(l));
+                 }});
+    for (const Shape s : {Shape{128, 2, 2}, Shape{64, 4, 2}, Shape{32, 4, 4}, Shape{32, 8, 2}, Shape{64, 2, 4}, Shape{256, 1, 2},
+                          Shape{128, 4, 1}, Shape{32, 16, 1}})
+        v.push_back({shape_name("cell_i32_pad", s), true, cell_step<int>(s)});
+    v.push_back({shape_name("cell_i32_nopad", Shape{32, 4, 4}), false, cell_step<int>(Shape{32, 4, 4})});
+    // The z-march: block shapes x chunk depths, unrolled 4 with plain stores.
+    for (const Shape xy : {Shape{32, 4, 0}, Shape{32, 8, 0}, Shape{32, 16, 0}, Shape{64, 2, 0}, Shape{64, 4, 0}, Shape{64, 8, 0},
+                           Shape{128, 1, 0}, Shape{128, 2, 0}, Shape{128, 4, 0}, Shape{256, 1, 0}, Shape{256, 2, 0}})
+        for (const int chunk : {0, 128, 64, 32, 16, 8}) {
+            const Shape s{xy.x, xy.y, chunk};
+            v.push_back({shape_name("zmarch_i32_pad", s), true, zmarch_step<int, 4, false>(s)});
+        }
+    // Single factors around a middle shape: unroll, streaming stores, padding, index width.
+    for (const Shape s : {Shape{64, 4, 32}, Shape{32, 8, 32}, Shape{128, 2, 64}}) {
+        v.push_back({shape_name("zmarch_i32_pad", s, "_unroll1"), true, zmarch_step<int, 1, false>(s)});
+        v.push_back({shape_name("zmarch_i32_pad", s, "_unroll8"), true, zmarch_step<int, 8, false>(s)});
+        v.push_back({shape_name("zmarch_i32_pad", s, "_stcs"), true, zmarch_step<int, 4, true>(s)});
+        v.push_back({shape_name("zmarch_i32_nopad", s), false, zmarch_step<int, 4, false>(s)});
+        v.push_back({shape_name("zmarch_i64_pad", s), true, zmarch_step<long long, 4, false>(s)});
+        if (s.x * s.y == 256) v.push_back({shape_name("zmarch_i32_pad", s, "_lb256x8"), true, zmarch_full_occupancy_step(s)});
+    }
+    return v;
+}
+
+// The product's z-march default and its neighbours, also timed with a host synchronisation
+// after every step (the product's step loop), to show what that costs.
+std::vector<std::string> synced_names() {
+    return {"old_128x2x2_shells", "zmarch_i32_pad_64x4x32", "zmarch_i32_pad_32x8x32", "zmarch_i32_pad_128x2x64"};
+}
+
+double median(std::vector<double> t) {
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+struct Timing {
+    double step_s;  // median
+    int final_in_u; // after the steps the newest field is u (1) or v (0)
+};
+Timing run_steps(const Step& step, Field& u, Field& v, cudaStream_t s, bool host_synced) {
+    double* a = u.base;
+    double* b = v.base;
+    for (int t = 0; t < warm_steps; ++t) {
+        step(a, b, u.layout, s);
+        std::swap(a, b);
+    }
+    CHECK(cudaGetLastError());
+    CHECK(cudaStreamSynchronize(s));
+    std::vector<cudaEvent_t> ev(timed_steps + 1);
+    for (auto& e : ev) CHECK(cudaEventCreate(&e));
+    std::vector<double> times;
+    CHECK(cudaEventRecord(ev[0], s));
+    for (int t = 0; t < timed_steps; ++t) {
+        const auto start = std::chrono::steady_clock::now();
+        step(a, b, u.layout, s);
+        std::swap(a, b);
+        CHECK(cudaEventRecord(ev[t + 1], s));
+        if (host_synced) {
+            CHECK(cudaStreamSynchronize(s));
+            times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        }
+    }
+    CHECK(cudaGetLastError());
+    CHECK(cudaStreamSynchronize(s));
+    if (!host_synced)
+        for (int t = 0; t < timed_steps; ++t) {
+            float ms = 0;
+            CHECK(cudaEventElapsedTime(&ms, ev[t], ev[t + 1]));
+            times.push_back(ms * 1e-3);
+        }
+    for (auto& e : ev) CHECK(cudaEventDestroy(e));
+    return {median(times), a == u.base ? 1 : 0};
+}
+
+// ---- STREAM reference: the product's kernels (blocks of 256, one element per thread) ----
+__global__ void triad_kernel(double* a, const double* b, const double* c, double s, size_t n) {
+    const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+    if (i < n) a[i] = b[i] + s * c[i];
+}
+__global__ void copy_kernel(const double* a, double* c, size_t n) {
+    const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+    if (i < n) c[i] = a[i];
+}
+__global__ void fill_kernel(double* a, double value, size_t n) {
+    const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+    if (i < n) a[i] = value;
+}
+struct StreamRef {
+    double triad_gbs, copy_gbs;
+    bool valid;
+};
+StreamRef measure_stream() {
+    const size_t n = size_t(1) << 28;  // 2 GiB per array, the product's bound size
+    double *a, *b, *c;
+    CHECK(cudaMalloc(&a, n * 8));
+    CHECK(cudaMalloc(&b, n * 8));
+    CHECK(cudaMalloc(&c, n * 8));
+    const unsigned blocks = unsigned((n + 255) / 256);
+    fill_kernel<<<blocks, 256>>>(a, 0.1, n);
+    fill_kernel<<<blocks, 256>>>(b, 0.2, n);
+    fill_kernel<<<blocks, 256>>>(c, 0.0, n);
+    cudaEvent_t e0, e1;
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+    auto time_it = [&](auto launch) {
+        std::vector<double> t;
+        for (int r = 0; r < 22; ++r) {
+            CHECK(cudaEventRecord(e0));
+            launch();
+            CHECK(cudaEventRecord(e1));
+            CHECK(cudaEventSynchronize(e1));
+            float ms = 0;
+            CHECK(cudaEventElapsedTime(&ms, e0, e1));
+            if (r >= 2) t.push_back(ms * 1e-3);
+        }
+        return median(t);
+    };
+    const double copy_s = time_it([&] { copy_kernel<<<blocks, 256>>>(b, c, n); });      // c = b = 0.2
+    const double triad_s = time_it([&] { triad_kernel<<<blocks, 256>>>(a, b, c, 0.4, n); });  // a = 0.2 + 0.08
+    CHECK(cudaGetLastError());
+    std::vector<double> ha(4), hc(4);
+    bool valid = true;
+    for (const size_t at : {size_t(0), n / 3, n - 1}) {
+        CHECK(cudaMemcpy(ha.data(), a + at, 8, cudaMemcpyDeviceToHost));
+        CHECK(cudaMemcpy(hc.data(), c + at, 8, cudaMemcpyDeviceToHost));
+        valid = valid && ha[0] == 0.2 + 0.4 * 0.2 && hc[0] == 0.2;
+    }
+    CHECK(cudaEventDestroy(e0));
+    CHECK(cudaEventDestroy(e1));
+    CHECK(cudaFree(a));
+    CHECK(cudaFree(b));
+    CHECK(cudaFree(c));
+    return {3.0 * 8.0 * n / triad_s * 1e-9, 2.0 * 8.0 * n / copy_s * 1e-9, valid};
+}
+
+void print_line(const std::string& name, long long n, double step_s, const StreamRef& ref, const char* check) {
+    const double gcells = double(n) * n * n / step_s * 1e-9;
+    const double gbs = gcells * bytes_per_cell;
+    std::printf("%-40s %5lld %9.2f %9.1f %7.3f %7.3f  %s\n", name.c_str(), n, gcells, gbs, gbs / ref.triad_gbs, gbs / ref.copy_gbs, check);
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<long long> sizes;
+    for (int a = 1; a < argc; ++a) sizes.push_back(std::atoll(argv[a]));
+    if (sizes.empty()) sizes = {512, 768};
+    for (const long long n : sizes)
+        if (n < 4 || n > 1200) {  // 32-bit indices hold up to ~1290^3 padded; keep a margin
+            std::printf("size %lld outside 4..1200\n", n);
+            return 2;
+        }
+    cudaDeviceProp prop{};
+    CHECK(cudaGetDeviceProperties(&prop, 0));
+    std::printf("stencil_probe on %s (%d SMs), %d warm-up + %d timed steps per variant, median step\n", prop.name,
+                prop.multiProcessorCount, warm_steps, timed_steps);
+
+    const StreamRef ref = measure_stream();
+    std::printf("reference: triad %.1f GB/s, copy %.1f GB/s (2^28 doubles per array, blocks of 256, median of 20)%s\n",
+                ref.triad_gbs, ref.copy_gbs, ref.valid ? "" : "  STREAM VALIDATION FAILED");
+
+    cudaStream_t stream;
+    CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    const std::vector<Variant> variants = candidates();
+    const std::vector<std::string> synced = synced_names();
+    int failures = ref.valid ? 0 : 1;
+
+    for (const long long n : sizes) {
+        std::printf("\n%-40s %5s %9s %9s %7s %7s  %s\n", "variant", "n", "Gcell/s", "eff_GB/s", "/triad", "/copy", "check");
+        // Reference result: the old kernel with its interior + 6 shell launches.
+        Field ou(make_layout(n, false)), ov(make_layout(n, false)), reference(make_layout(n, false));
+        init_field(ou);
+        init_field(ov);
+        const Step old_shells = [](const double* u, double* v, const Layout& l, cudaStream_t s) { old_step(u, v, l.n, true, s); };
+        const Timing old_t = run_steps(old_shells, ou, ov, stream, false);
+        const Field& old_result = old_t.final_in_u ? ou : ov;
+        CHECK(cudaMemcpy(reference.alloc, old_result.alloc, reference.layout.elements * sizeof(double), cudaMemcpyDeviceToDevice));
+        const double cs = std::cos(3.141592653589793 / double(n + 1));
+        const double lambda = 0.25 * (1.0 + 3.0 * cs);
+        const int total_steps = warm_steps + timed_steps;
+        const double amplitude = std::pow(lambda, total_steps);
+        const double exact_error = bits_to_double(compare(reference, nullptr, amplitude).max_exact_bits) / amplitude;
+        const double tolerance = 32.0 * (total_steps + 2) * 2.220446049250313e-16;
+        char check[160];
+        std::snprintf(check, sizeof check, "exact solution: max rel error %.3g (tolerance %.3g) %s", exact_error, tolerance,
+                      exact_error <= tolerance ? "ok" : "FAILED");
+        if (!(exact_error <= tolerance)) ++failures;
+        print_line("old_128x2x2_shells (as shipped)", n, old_t.step_s, ref, check);
+
+        Field pu(make_layout(n, true)), pv(make_layout(n, true));
+        auto run_variant = [&](const std::string& name, bool padded, const Step& step, bool host_synced) {
+            Field& u = padded ? pu : ou;
+            Field& v = padded ? pv : ov;
+            init_field(u);
+            init_field(v);
+            const Timing t = run_steps(step, u, v, stream, host_synced);
+            const Compare c = compare(t.final_in_u ? u : v, &reference, 0.0);
+            char line[160];
+            if (c.mismatches == 0) std::snprintf(line, sizeof line, "bitwise equal to old");
+            else {
+                std::snprintf(line, sizeof line, "MISMATCH: %llu cells differ, max |diff| %.3g", c.mismatches, bits_to_double(c.max_diff_bits));
+                ++failures;
+            }
+            print_line(name + (host_synced ? "+sync" : ""), n, t.step_s, ref, line);
+        };
+        for (const Variant& v : variants) run_variant(v.name, v.padded, v.step, false);
+        for (const std::string& name : synced) {
+            if (name == "old_128x2x2_shells") run_variant(name, false, old_shells, true);
+            for (const Variant& v : variants)
+                if (v.name == name) run_variant(v.name, v.padded, v.step, true);
+        }
+    }
+    CHECK(cudaStreamDestroy(stream));
+    std::printf("\n%s\n", failures == 0 ? "all variants validated" : "VALIDATION FAILURES above");
+    return failures == 0 ? 0 : 1;
+}

@@ -30,6 +30,45 @@ TEST(StencilBoxes, InteriorAndShellCoverEveryCellOnce) {
     }
 }
 
+// Every set of neighbour faces: still every cell exactly once, the interior reads no halo a
+// neighbour sends, and slabs exist only next to neighbour faces.
+TEST(StencilBoxes, FaceAwareBoxesCoverEveryCellOnceAndReadNoNeighbourHaloEarly) {
+    for (const LocalExtent local : {LocalExtent{1, 1, 1}, LocalExtent{2, 3, 1}, LocalExtent{5, 4, 7}})
+        for (unsigned bits = 0; bits < 64; ++bits) {
+            FaceMask neighbours{};
+            for (int face = 0; face < 6; ++face) neighbours[face] = (bits >> face) & 1u;
+            std::vector<int> hits((local[0] + 2) * (local[1] + 2) * (local[2] + 2), 0);
+            auto mark = [&](const CellBox& box) {
+                if (box.empty()) return;
+                for (std::size_t k = box.lo[2]; k < box.hi[2]; ++k)
+                    for (std::size_t j = box.lo[1]; j < box.hi[1]; ++j)
+                        for (std::size_t i = box.lo[0]; i < box.hi[0]; ++i) ++hits[i + (local[0] + 2) * (j + (local[1] + 2) * k)];
+            };
+            const CellBox inner = interior_box(local, neighbours);
+            mark(inner);
+            const auto shells = shell_boxes(local, neighbours);
+            for (const CellBox& box : shells) mark(box);
+            std::size_t covered = 0;
+            for (const int h : hits) {
+                EXPECT_LE(h, 1) << "mask " << bits;
+                covered += static_cast<std::size_t>(h);
+            }
+            EXPECT_EQ(covered, local[0] * local[1] * local[2]) << "mask " << bits;
+            for (int d = 0; d < 3; ++d) {
+                if (!inner.empty() && neighbours[2 * d]) EXPECT_GE(inner.lo[d], 2u) << "mask " << bits;
+                if (!inner.empty() && neighbours[2 * d + 1]) EXPECT_LE(inner.hi[d], local[d]) << "mask " << bits;
+                if (!neighbours[2 * d]) EXPECT_TRUE(shells[2 * d].empty()) << "mask " << bits;
+                if (!neighbours[2 * d + 1]) EXPECT_TRUE(shells[2 * d + 1].empty()) << "mask " << bits;
+            }
+        }
+    // No neighbour: the interior is the whole block.
+    const CellBox alone = interior_box({8, 9, 10}, FaceMask{});
+    for (int d = 0; d < 3; ++d) {
+        EXPECT_EQ(alone.lo[d], 1u);
+        EXPECT_EQ(alone.hi[d], (LocalExtent{8, 9, 10}[d] + 1));
+    }
+}
+
 TEST(StencilBoxes, InteriorTouchesNoHalo) {
     const CellBox inner = interior_box({10, 10, 10});
     for (int d = 0; d < 3; ++d) {

@@ -3,10 +3,13 @@
 // buffers the halo exchange sends from and receives into (pinned memory on a GPU).
 //
 // One step, driven by HaloExchange so communication overlaps the bulk of the work:
-//   pack(faces) -> MPI sends/receives posted -> start_interior() -> MPI wait ->
-//   unpack(faces) -> finish_step()
-// The interior (cells not next to a face) needs no halo; the boundary shell is updated
-// after the halos arrive. Every cell gets the same update whatever the split.
+//   receives posted -> pack(faces) -> send buffers ready -> sends posted -> start_interior()
+//   -> MPI wait -> unpack(faces) -> finish_step()
+// A backend whose interior runs asynchronously (a GPU) starts the interior right after
+// pack() has queued its copies and only then waits for the send buffers, so the packing and
+// the transfers hide behind the interior too. The interior (cells that read no halo a
+// neighbour sends) needs no message; the shell next to the neighbour faces is updated after
+// the halos arrive. Every cell gets the same update whatever the split.
 #pragma once
 
 #include <array>
@@ -25,18 +28,33 @@ struct FaceBufferView {
     std::size_t size = 0;
 };
 
+// Thread-block shape of the GPU update (config parameters gpu_block_x/y, gpu_z_chunk): a
+// block_x x block_y tile of cells over x-y whose threads each walk z_chunk planes along z.
+// The default is a guess to be confirmed by bench/gpu/stencil_probe.cu on an H200.
+struct GpuStencilShape {
+    int block_x = 32;
+    int block_y = 8;
+    int z_chunk = 32;
+};
+
 class StencilBackend {
 public:
     virtual ~StencilBackend() = default;
     virtual std::string name() const = 0;
+    // GPU backends take the shape before the first step; the host backend has no use for it.
+    virtual void set_gpu_shape(const GpuStencilShape&) {}
     // The whole field with halos, i fastest (StencilGeometry::index).
     virtual void load(const std::vector<double>& field) = 0;
 
     // Host memory MPI sends from / receives into, face_cells values each.
     virtual FaceBufferView send_buffer(int face) = 0;
     virtual FaceBufferView receive_buffer(int face) = 0;
-    // Boundary layers next to the faces in `faces` -> send buffers, complete on return.
+    // Boundary layers next to the faces in `faces` -> send buffers; complete on return unless
+    // interior_runs_asynchronously(), then complete after wait_packed().
     virtual void pack(const FaceMask& faces) = 0;
+    virtual void wait_packed() {}
+    // True when start_interior() returns before the interior is done (work queued on a GPU).
+    virtual bool interior_runs_asynchronously() const { return false; }
     // Starts the update of the interior (may return before it is done).
     virtual void start_interior() = 0;
     // Receive buffers -> halo layers beyond the faces in `faces`.
@@ -63,5 +81,10 @@ struct CellBox {
 // together they cover every cell 1..local exactly once.
 CellBox interior_box(const LocalExtent& local);
 std::array<CellBox, 6> shell_boxes(const LocalExtent& local);
+// The same where only the faces in `neighbours` receive halos: the interior reaches the
+// other faces (their halos hold the fixed boundary values), and the slabs beyond them are
+// empty. With no neighbour at all the interior is the whole block.
+CellBox interior_box(const LocalExtent& local, const FaceMask& neighbours);
+std::array<CellBox, 6> shell_boxes(const LocalExtent& local, const FaceMask& neighbours);
 
 }  // namespace shakedown::kernels

@@ -22,10 +22,10 @@ const std::string small = fmt::format(
     "params: {{stencil3d: {{device: host, global_n: {}, steps: {}, triad_mib: 1, triad_repetitions: 2}}}}\n", global_n, steps);
 
 // The same problem on one rank with plain loops: what every decomposition must reproduce.
-double serial_reference_error() {
+double serial_reference_error(std::int64_t total_steps) {
     const StencilGeometry serial(MPI_COMM_SELF, {global_n, global_n, global_n});
     std::vector<double> u = serial.initial_field(), v = u;
-    for (std::int64_t step = 0; step < steps; ++step) {
+    for (std::int64_t step = 0; step < total_steps; ++step) {
         for (std::size_t k = 1; k <= global_n; ++k)
             for (std::size_t j = 1; j <= global_n; ++j)
                 for (std::size_t i = 1; i <= global_n; ++i)
@@ -35,7 +35,7 @@ double serial_reference_error() {
                         u[serial.index(i, j, k + 1)]);
         std::swap(u, v);
     }
-    return kernels::stencil_error(serial, u, steps).max_relative;
+    return kernels::stencil_error(serial, u, total_steps).max_relative;
 }
 
 TEST(Stencil3d, EveryDecompositionMatchesTheSerialReferenceAndTheExactSolution) {
@@ -45,10 +45,13 @@ TEST(Stencil3d, EveryDecompositionMatchesTheSerialReferenceAndTheExactSolution) 
     EXPECT_EQ(result.parameters.at("decomposition"), decompositions.at(world_size()));
     EXPECT_EQ(result.parameters.at("global_cells"), "23x23x23");
 
+    // Untimed warm-up steps first; the field is validated after all of them.
+    const std::int64_t total = steps + std::stoll(result.parameters.at("warmup_steps"));
+    EXPECT_EQ(result.parameters.at("warmup_steps"), "2");
     const double error = std::stod(result.parameters.at("max_rel_error"));
-    EXPECT_LE(error, kernels::stencil_tolerance(steps));
+    EXPECT_LE(error, kernels::stencil_tolerance(total));
     // Same operations in the same order on every decomposition: the same answer.
-    EXPECT_NEAR(error, serial_reference_error(), 1e-15);
+    EXPECT_NEAR(error, serial_reference_error(total), 1e-15);
     EXPECT_DOUBLE_EQ(find_metric(result, "stencil3d.max_rel_error")->value, error);
 }
 
@@ -66,6 +69,9 @@ TEST(Stencil3d, RatesAreSaneAndCarryTheTriadBound) {
     ASSERT_TRUE(gbs->nominal);
     EXPECT_DOUBLE_EQ(*gbs->nominal, std::stod(result.parameters.at("triad_gbs")));
     EXPECT_NEAR(bound->value, gbs->value / *gbs->nominal, 1e-12);
+    const auto copy_bound = find_metric(result, "stencil3d.copy_bound_fraction");
+    ASSERT_TRUE(copy_bound);
+    EXPECT_NEAR(copy_bound->value, gbs->value / std::stod(result.parameters.at("copy_gbs")), 1e-12);
     EXPECT_GE(halo->value, 0.0);
     EXPECT_LE(halo->value, 1.0);
     if (world_size() == 1) EXPECT_LT(halo->value, 0.05);  // no neighbours, nothing to exchange
@@ -98,6 +104,13 @@ TEST(Stencil3d, ImpossibleSizesAreClearErrors) {
         EXPECT_EQ(too_small.status, Status::error);
         EXPECT_NE(too_small.reason.find("cannot be split"), std::string::npos) << too_small.reason;
     }
+    // GPU launch shapes are checked wherever the test runs.
+    const auto wide = run_registered_test("stencil3d", "params: {stencil3d: {device: host, gpu_block_x: 64, gpu_block_y: 32}}\n");
+    EXPECT_EQ(wide.status, Status::error);
+    EXPECT_NE(wide.reason.find("a GPU block of 64x32 threads exceeds 1024"), std::string::npos) << wide.reason;
+    const auto chunk = run_registered_test("stencil3d", "params: {stencil3d: {device: host, gpu_z_chunk: -1}}\n");
+    EXPECT_EQ(chunk.status, Status::error);
+    EXPECT_NE(chunk.reason.find("gpu_z_chunk must be positive"), std::string::npos) << chunk.reason;
 }
 
 TEST(Stencil3d, GpuRequestWaivesWithoutCudaDevice) {

@@ -1,65 +1,134 @@
-// The stencil on a CUDA GPU: one thread per cell in blocks 128 cells wide along x (the
-// contiguous dimension) and 2 x 2 along y and z, so neighbouring rows and planes are read
-// from L1/L2 while they are hot. The interior update is launched asynchronously and runs
-// while the host exchanges halos through pinned buffers (no GPU-aware MPI assumed); the
-// boundary shell follows once the halos are in.
+// The stencil on a CUDA GPU, shaped by bench/gpu/stencil_probe.cu (which keeps an identical
+// copy of the update kernel and times it against the first version and other candidates):
+// - Device layout: rows padded to a multiple of 16 doubles and the field offset by 15, so
+//   cell i = 1 of every row starts a 128-byte line (the public layout, rows of nx+2, is kept
+//   on the host: load() and field() copy with a pitch). Indices are 32-bit when the padded
+//   field has fewer than 2^31 elements (every size that fits one GPU today up to ~1290^3).
+// - The update is a z-march: 2-D thread blocks over x-y, each thread walking z_chunk planes
+//   along z with the cells below, at and above it in registers, so each plane is read from
+//   memory once; x and y neighbours come from L1/L2.
+// - The interior reaches every face without a neighbour (its halo is the fixed boundary), so
+//   one rank alone runs one launch per step; only slabs next to neighbour faces wait for
+//   the halos, each as one launch over its cells.
+// - Packing (one gather kernel per face plus the copy to pinned memory) runs on its own
+//   high-priority stream, queued before the interior, so the host can post its sends while
+//   the interior runs; the received halos go back the same way, and the shell waits for them
+//   through an event. No GPU-aware MPI is assumed.
 #include "kernels/stencil/stencil_backend.hpp"
 #include "kernels/stencil/stencil_update.hpp"
 
 #include "kernels/cuda/cuda_raii.hpp"
 
+#include <cstdint>
+#include <limits>
 #include <utility>
 
 namespace shakedown::kernels {
 namespace {
 
-struct Extent {
-    unsigned long long nx, ny, nz;  // interior cells
-    __host__ __device__ unsigned long long index(unsigned long long i, unsigned long long j, unsigned long long k) const {
-        return i + (nx + 2) * (j + (ny + 2) * k);
+// Where cell (i, j, k) lives on the device: base[i + row * j + plane * k], base 15 elements
+// into the allocation so that i = 1 is 128-byte aligned.
+struct DeviceLayout {
+    std::int64_t nx, ny, nz;     // interior cells
+    std::int64_t row, plane;     // pitches in elements
+    static constexpr std::int64_t lead = 15;
+    std::int64_t allocation() const { return lead + plane * (nz + 2) + 1; }
+    __host__ __device__ std::int64_t index(std::int64_t i, std::int64_t j, std::int64_t k) const { return i + row * j + plane * k; }
+};
+
+DeviceLayout make_layout(const LocalExtent& local) {
+    DeviceLayout layout{};
+    layout.nx = static_cast<std::int64_t>(local[0]);
+    layout.ny = static_cast<std::int64_t>(local[1]);
+    layout.nz = static_cast<std::int64_t>(local[2]);
+    layout.row = (layout.nx + 2 + 15) / 16 * 16;
+    layout.plane = layout.row * (layout.ny + 2);
+    return layout;
+}
+
+struct Box {  // cells [lo, hi) per dimension, local indices
+    int lo[3];
+    int hi[3];
+};
+
+// The z-march (bench/gpu/stencil_probe.cu holds the same code as zmarch_body<Index, 4, false>).
+// x tiles start at cell 1 (a line start) whatever box.lo[0] is; threads before it idle.
+template <typename Index>
+__global__ void zmarch_kernel(const double* __restrict__ u, double* __restrict__ v, Index row, Index plane, Box box, int chunk) {
+    const int i = 1 + blockIdx.x * blockDim.x + threadIdx.x;
+    const int j = box.lo[1] + blockIdx.y * blockDim.y + threadIdx.y;
+    if (i < box.lo[0] || i >= box.hi[0] || j >= box.hi[1]) return;
+    const int k_begin = box.lo[2] + blockIdx.z * chunk;
+    const int k_end = min(k_begin + chunk, box.hi[2]);
+    Index c = Index(i) + row * Index(j) + plane * Index(k_begin);
+    double below = u[c - plane], at = u[c];
+#pragma unroll 4
+    for (int k = k_begin; k < k_end; ++k) {
+        const double above = u[c + plane];
+        v[c] = jacobi_update(at, u[c - 1], u[c + 1], u[c - row], u[c + row], below, above);
+        below = at;
+        at = above;
+        c += plane;
     }
-};
+}
 
-struct Box {
-    unsigned long long lo[3];
-    unsigned long long hi[3];
-};
-
-__global__ void update_kernel(const double* __restrict__ u, double* __restrict__ v, Extent e, Box box) {
-    const unsigned long long i = box.lo[0] + blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
-    const unsigned long long j = box.lo[1] + blockIdx.y * static_cast<unsigned long long>(blockDim.y) + threadIdx.y;
-    const unsigned long long k = box.lo[2] + blockIdx.z * static_cast<unsigned long long>(blockDim.z) + threadIdx.z;
-    if (i >= box.hi[0] || j >= box.hi[1] || k >= box.hi[2]) return;
-    const unsigned long long c = e.index(i, j, k);
-    const unsigned long long sy = e.nx + 2, sz = (e.nx + 2) * (e.ny + 2);
-    v[c] = jacobi_update(u[c], u[c - 1], u[c + 1], u[c - sy], u[c + sy], u[c - sz], u[c + sz]);
+// A shell slab, one thread per cell counted i fastest: fits slabs one cell thin in any
+// dimension (an x slab would leave 31 of 32 threads of an x-y tile idle).
+template <typename Index>
+__global__ void slab_kernel(const double* __restrict__ u, double* __restrict__ v, Index row, Index plane, Box box) {
+    const unsigned ex = box.hi[0] - box.lo[0], ey = box.hi[1] - box.lo[1], ez = box.hi[2] - box.lo[2];
+    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= ex * ey * ez) return;
+    const Index i = box.lo[0] + t % ex, j = box.lo[1] + (t / ex) % ey, k = box.lo[2] + t / (ex * ey);
+    const Index c = i + row * j + plane * k;
+    v[c] = jacobi_update(u[c], u[c - 1], u[c + 1], u[c - row], u[c + row], u[c - plane], u[c + plane]);
 }
 
 // Copies between the layer `layer` across dimension d and a face buffer (a fastest).
-__global__ void face_kernel(double* u, double* buffer, Extent e, int d, unsigned long long layer, bool into_buffer) {
-    const unsigned long long extents[3] = {e.nx, e.ny, e.nz};
-    const unsigned long long na = extents[(d + 1) % 3], nb = extents[(d + 2) % 3];
-    const unsigned long long a = blockIdx.x * static_cast<unsigned long long>(blockDim.x) + threadIdx.x;
-    const unsigned long long b = blockIdx.y * static_cast<unsigned long long>(blockDim.y) + threadIdx.y;
+__global__ void face_kernel(double* u, double* buffer, DeviceLayout l, int d, std::int64_t layer, bool into_buffer) {
+    const std::int64_t extents[3] = {l.nx, l.ny, l.nz};
+    const std::int64_t na = extents[(d + 1) % 3], nb = extents[(d + 2) % 3];
+    const std::int64_t a = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+    const std::int64_t b = blockIdx.y * static_cast<std::int64_t>(blockDim.y) + threadIdx.y;
     if (a >= na || b >= nb) return;
-    unsigned long long ijk[3];
+    std::int64_t ijk[3];
     ijk[d] = layer;
     ijk[(d + 1) % 3] = a + 1;
     ijk[(d + 2) % 3] = b + 1;
-    const unsigned long long c = e.index(ijk[0], ijk[1], ijk[2]);
+    const std::int64_t c = l.index(ijk[0], ijk[1], ijk[2]);
     if (into_buffer)
         buffer[a + na * b] = u[c];
     else
         u[c] = buffer[a + na * b];
 }
 
-__global__ void corrupt_kernel(double* u, unsigned long long c) { u[c] = -2.0 * u[c] - 1.0; }
+__global__ void corrupt_kernel(double* u, std::int64_t c) { u[c] = -2.0 * u[c] - 1.0; }
+
+// The halo stream: highest priority, so its small kernels start as soon as an SM frees up
+// while the interior runs.
+class PriorityStream {
+public:
+    PriorityStream() {
+        int least = 0, greatest = 0;
+        cuda_check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange");
+        cuda_check(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, greatest), "cudaStreamCreateWithPriority");
+    }
+    ~PriorityStream() { cudaStreamDestroy(stream_); }
+    PriorityStream(const PriorityStream&) = delete;
+    PriorityStream& operator=(const PriorityStream&) = delete;
+    cudaStream_t get() const { return stream_; }
+    void synchronize() const { cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize"); }
+
+private:
+    cudaStream_t stream_ = nullptr;
+};
 
 class CudaStencil final : public StencilBackend {
 public:
     CudaStencil(const LocalExtent& local, int device)
-        : device_(device), select_(device), local_(local), extent_{local[0], local[1], local[2]},
-          cells_((local[0] + 2) * (local[1] + 2) * (local[2] + 2)), u_(cells_), v_(cells_) {
+        : device_(device), select_(device), local_(local), layout_(make_layout(local)),
+          narrow_(layout_.allocation() < std::numeric_limits<int>::max()),
+          u_(static_cast<std::size_t>(layout_.allocation())), v_(static_cast<std::size_t>(layout_.allocation())) {
         for (int face = 0; face < 6; ++face) {
             const int d = face / 2;
             const std::size_t count = local[(d + 1) % 3] * local[(d + 2) % 3];
@@ -67,14 +136,24 @@ public:
             send_[face] = PinnedBuffer<double>(count);
             receive_[face] = PinnedBuffer<double>(count);
         }
+        // Padding never enters the update; zero it so the device fields are fully defined.
+        cuda_check(cudaMemset(u_.get(), 0, u_.bytes()), "cudaMemset(field)");
+        cuda_check(cudaMemset(v_.get(), 0, v_.bytes()), "cudaMemset(field)");
     }
 
     std::string name() const override { return "cuda"; }
+    void set_gpu_shape(const GpuStencilShape& shape) override { shape_ = shape; }
+    bool interior_runs_asynchronously() const override { return true; }
 
     void load(const std::vector<double>& field) override {
         DeviceSelection select(device_);
-        cuda_check(cudaMemcpy(u_.get(), field.data(), u_.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy(field)");
-        cuda_check(cudaMemcpy(v_.get(), field.data(), v_.bytes(), cudaMemcpyHostToDevice), "cudaMemcpy(field)");
+        for (double* target : {u_.get(), v_.get()})  // both fields start with the boundary halos
+            cuda_check(cudaMemcpy2D(target + DeviceLayout::lead, layout_.row * sizeof(double), field.data(),
+                                    (layout_.nx + 2) * sizeof(double), (layout_.nx + 2) * sizeof(double),
+                                    (layout_.ny + 2) * (layout_.nz + 2), cudaMemcpyHostToDevice),
+                       "cudaMemcpy2D(field)");
+        // The copies ran on the legacy stream, which does not order the non-blocking ones.
+        cuda_check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
     }
 
     FaceBufferView send_buffer(int face) override { return {send_[face].get(), send_[face].size()}; }
@@ -82,88 +161,133 @@ public:
 
     void pack(const FaceMask& faces) override {
         DeviceSelection select(device_);
+        neighbours_ = faces;
         for (int face = 0; face < 6; ++face) {
             if (!faces[face]) continue;
             copy_face(face, true);
             cuda_check(cudaMemcpyAsync(send_[face].get(), faces_[face].get(), faces_[face].bytes(), cudaMemcpyDeviceToHost,
-                                       stream_.get()),
+                                       halo_.get()),
                        "cudaMemcpyAsync(face)");
         }
-        stream_.synchronize();
+    }
+
+    void wait_packed() override {
+        DeviceSelection select(device_);
+        halo_.synchronize();
     }
 
     void start_interior() override {
         DeviceSelection select(device_);
-        update(interior_box(local_));  // asynchronous: runs while the host waits for MPI
+        update_interior(interior_box(local_, neighbours_));
     }
 
     void unpack(const FaceMask& faces) override {
         DeviceSelection select(device_);
-        // Same stream as the interior update: the halo writes queue behind it, which keeps
-        // the order simple; the interior never reads a halo cell, so nothing waits for data.
+        // The interior reads no halo a neighbour sends, so these writes need not wait for it.
+        bool any = false;
         for (int face = 0; face < 6; ++face) {
             if (!faces[face]) continue;
+            any = true;
             cuda_check(cudaMemcpyAsync(faces_[face].get(), receive_[face].get(), faces_[face].bytes(), cudaMemcpyHostToDevice,
-                                       stream_.get()),
+                                       halo_.get()),
                        "cudaMemcpyAsync(face)");
             copy_face(face, false);
+        }
+        if (any) {
+            cuda_check(cudaEventRecord(unpacked_.get(), halo_.get()), "cudaEventRecord");
+            cuda_check(cudaStreamWaitEvent(compute_.get(), unpacked_.get(), 0), "cudaStreamWaitEvent");
         }
     }
 
     void finish_step() override {
         DeviceSelection select(device_);
-        for (const CellBox& box : shell_boxes(local_)) update(box);
-        stream_.synchronize();
+        for (const CellBox& box : shell_boxes(local_, neighbours_)) update_slab(box);
+        compute_.synchronize();
         std::swap(u_, v_);
     }
 
     std::vector<double> field() const override {
         DeviceSelection select(device_);
-        std::vector<double> out(cells_);
-        cuda_check(cudaMemcpy(out.data(), u_.get(), u_.bytes(), cudaMemcpyDeviceToHost), "cudaMemcpy(field)");
+        std::vector<double> out(static_cast<std::size_t>((layout_.nx + 2) * (layout_.ny + 2) * (layout_.nz + 2)));
+        cuda_check(cudaMemcpy2D(out.data(), (layout_.nx + 2) * sizeof(double), u_.get() + DeviceLayout::lead,
+                                layout_.row * sizeof(double), (layout_.nx + 2) * sizeof(double),
+                                (layout_.ny + 2) * (layout_.nz + 2), cudaMemcpyDeviceToHost),
+                   "cudaMemcpy2D(field)");
         return out;
     }
 
     void corrupt(std::size_t i, std::size_t j, std::size_t k) override {
         DeviceSelection select(device_);
-        corrupt_kernel<<<1, 1, 0, stream_.get()>>>(u_.get(), extent_.index(i, j, k));
+        corrupt_kernel<<<1, 1, 0, compute_.get()>>>(u_.get() + DeviceLayout::lead,
+                                                      layout_.index(static_cast<std::int64_t>(i), static_cast<std::int64_t>(j),
+                                                                    static_cast<std::int64_t>(k)));
         cuda_check(cudaGetLastError(), "corrupt launch");
-        stream_.synchronize();
+        compute_.synchronize();
     }
 
 private:
-    void update(const CellBox& cells) {
+    static Box to_box(const CellBox& cells) {
+        return Box{{static_cast<int>(cells.lo[0]), static_cast<int>(cells.lo[1]), static_cast<int>(cells.lo[2])},
+                   {static_cast<int>(cells.hi[0]), static_cast<int>(cells.hi[1]), static_cast<int>(cells.hi[2])}};
+    }
+    const double* current() const { return u_.get() + DeviceLayout::lead; }
+    double* next() const { return v_.get() + DeviceLayout::lead; }
+
+    void update_interior(const CellBox& cells) {
         if (cells.empty()) return;
-        const Box box{{cells.lo[0], cells.lo[1], cells.lo[2]}, {cells.hi[0], cells.hi[1], cells.hi[2]}};
-        const dim3 block(128, 2, 2);
-        const dim3 grid(static_cast<unsigned>((box.hi[0] - box.lo[0] + block.x - 1) / block.x),
-                        static_cast<unsigned>((box.hi[1] - box.lo[1] + block.y - 1) / block.y),
-                        static_cast<unsigned>((box.hi[2] - box.lo[2] + block.z - 1) / block.z));
-        update_kernel<<<grid, block, 0, stream_.get()>>>(u_.get(), v_.get(), extent_, box);
+        const Box box = to_box(cells);
+        const int chunk = shape_.z_chunk > 0 ? shape_.z_chunk : box.hi[2] - box.lo[2];
+        const dim3 block(static_cast<unsigned>(shape_.block_x), static_cast<unsigned>(shape_.block_y));
+        const dim3 grid((static_cast<unsigned>(box.hi[0] - 1) + block.x - 1) / block.x,
+                        (static_cast<unsigned>(box.hi[1] - box.lo[1]) + block.y - 1) / block.y,
+                        (static_cast<unsigned>(box.hi[2] - box.lo[2]) + chunk - 1) / chunk);
+        if (narrow_)
+            zmarch_kernel<int><<<grid, block, 0, compute_.get()>>>(current(), next(), static_cast<int>(layout_.row),
+                                                                   static_cast<int>(layout_.plane), box, chunk);
+        else
+            zmarch_kernel<std::int64_t><<<grid, block, 0, compute_.get()>>>(current(), next(), layout_.row, layout_.plane, box, chunk);
         cuda_check(cudaGetLastError(), "stencil update launch");
+    }
+
+    void update_slab(const CellBox& cells) {
+        if (cells.empty()) return;
+        const Box box = to_box(cells);
+        const std::size_t count = (cells.hi[0] - cells.lo[0]) * (cells.hi[1] - cells.lo[1]) * (cells.hi[2] - cells.lo[2]);
+        const unsigned blocks = static_cast<unsigned>((count + 255) / 256);
+        if (narrow_)
+            slab_kernel<int><<<blocks, 256, 0, compute_.get()>>>(current(), next(), static_cast<int>(layout_.row),
+                                                                 static_cast<int>(layout_.plane), box);
+        else
+            slab_kernel<std::int64_t><<<blocks, 256, 0, compute_.get()>>>(current(), next(), layout_.row, layout_.plane, box);
+        cuda_check(cudaGetLastError(), "stencil shell launch");
     }
 
     void copy_face(int face, bool into_buffer) {
         const int d = face / 2;
         const bool high = face % 2 == 1;
-        const unsigned long long extents[3] = {extent_.nx, extent_.ny, extent_.nz};
-        const unsigned long long layer = into_buffer ? (high ? extents[d] : 1) : (high ? extents[d] + 1 : 0);
-        const unsigned long long na = extents[(d + 1) % 3], nb = extents[(d + 2) % 3];
+        const std::int64_t extents[3] = {layout_.nx, layout_.ny, layout_.nz};
+        const std::int64_t layer = into_buffer ? (high ? extents[d] : 1) : (high ? extents[d] + 1 : 0);
+        const std::int64_t na = extents[(d + 1) % 3], nb = extents[(d + 2) % 3];
         const dim3 block(32, 8);
         const dim3 grid(static_cast<unsigned>((na + 31) / 32), static_cast<unsigned>((nb + 7) / 8));
-        face_kernel<<<grid, block, 0, stream_.get()>>>(u_.get(), faces_[face].get(), extent_, d, layer, into_buffer);
+        face_kernel<<<grid, block, 0, halo_.get()>>>(u_.get() + DeviceLayout::lead, faces_[face].get(), layout_, d, layer,
+                                                     into_buffer);
         cuda_check(cudaGetLastError(), "face kernel launch");
     }
 
     int device_;
     DeviceSelection select_;  // everything below lives on `device_`
     LocalExtent local_;
-    Extent extent_;
-    std::size_t cells_;
+    DeviceLayout layout_;
+    bool narrow_;  // 32-bit indices suffice
+    GpuStencilShape shape_;
+    FaceMask neighbours_{true, true, true, true, true, true};  // until pack() says otherwise
     DeviceBuffer<double> u_, v_;
     std::array<DeviceBuffer<double>, 6> faces_;
     std::array<PinnedBuffer<double>, 6> send_, receive_;
-    CudaStream stream_;
+    CudaStream compute_;
+    PriorityStream halo_;
+    CudaEvent unpacked_;
 };
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include "analysis/analysis_result.hpp"
+#include "analysis/port_counter_rule.hpp"
 #include "analysis/slow_ranks.hpp"
 #include "analysis/telemetry_explanation.hpp"
 
@@ -26,6 +27,7 @@ AnalysisResult analyze_run(const LoadedRun& run, const Thresholds& thresholds, c
         add_findings(result.judgement, link_findings(*result.links, run));
     }
     add_findings(result.judgement, slow_rank_findings(run, settings));
+    add_findings(result.judgement, port_counter_findings(run, settings));
 
     refresh_verdicts(result.judgement);
     result.explained = explain_findings(result.judgement, details, settings);

@@ -30,8 +30,8 @@ struct AnalysisResult {
 };
 
 // Thresholds, fleet outliers, baseline regressions (when `baseline` is given), link localization
-// (when rank 0 ran allpairs), slow ranks of the collectives, telemetry explanations, per-node
-// figures and the price (when the settings carry one).
+// (when rank 0 ran allpairs), slow ranks of the collectives, RDMA port error counters over the
+// whole run, telemetry explanations, per-node figures and the price (when the settings carry one).
 AnalysisResult analyze_run(const LoadedRun& run, const Thresholds& thresholds, const LoadedRun* baseline,
                            const Topology* topology, RunDetails& details);
 

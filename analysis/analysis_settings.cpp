@@ -8,7 +8,8 @@
 namespace shakedown::analysis {
 namespace {
 
-constexpr std::array<std::string_view, 6> sections{"fleet", "baseline", "telemetry", "links", "collectives", "price"};
+constexpr std::array<std::string_view, 7> sections{"fleet",       "baseline", "telemetry",    "links",
+                                                   "collectives", "price",    "port_counters"};
 
 // One key of one section: how to read it into the settings.
 struct SettingKey {
@@ -63,11 +64,32 @@ const std::vector<SettingKey>& setting_keys() {
                  fields.reject(node, fmt::format("{}: expected a short text such as EUR, got {}", what, YamlFields::shown(node)));
              s.currency = node.Scalar();
          }},
+        {"port_counters", "enabled",
+         [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
+             s.port_counters_enabled = fields.choice(node, what, {"true", "false"}) == "true";
+         }},
+        {"port_counters", "allowed_increase",
+         [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
+             if (!node.IsMap())
+                 fields.reject(node, fmt::format("{}: expected a map of counter names (symbol_error, ...) to counts, got {}",
+                                                 what, YamlFields::shown(node)));
+             for (const auto& item : node) {
+                 const std::string counter = fields.key(item.first, what);
+                 const double allowed = fields.number(item.second, what + "." + counter);
+                 if (allowed < 0) fields.reject(item.second, fmt::format("{}.{}: must not be negative, got {}", what, counter, allowed));
+                 s.port_counter_allowances[counter] = allowed;
+             }
+         }},
     };
     return keys;
 }
 
 }  // namespace
+
+double AnalysisSettings::allowed_increase(const std::string& counter) const {
+    const auto found = port_counter_allowances.find(counter);
+    return found == port_counter_allowances.end() ? 0.0 : found->second;
+}
 
 std::optional<double> AnalysisSettings::node_hour_price() const {
     if (price_per_node_hour) return price_per_node_hour;
@@ -95,6 +117,9 @@ void AnalysisSettings::merge(const AnalysisSettings& other) {
         price_per_node_month = other.price_per_node_month;
     }
     take(currency, other.currency);
+    take(port_counters_enabled, other.port_counters_enabled);
+    // Counter by counter: a user file naming symbol_error keeps the other allowances.
+    for (const auto& [counter, allowed] : other.port_counter_allowances) port_counter_allowances[counter] = allowed;
 }
 
 bool is_settings_section(std::string_view key) {

@@ -1,12 +1,13 @@
 // The analysis settings of a thresholds file besides the per-metric rules: the fleet outlier
 // population, the baseline tolerance, the telemetry limits used for explanations, the link
-// localization factor, the slow-rank ratio and the node price. Every field is optional so that a
+// localization factor, the slow-rank ratio, the node price and the RDMA port-counter allowances. Every field is optional so that a
 // user file overrides only what it names; the accessors give the value in force (the built-in
 // default.yaml sets each one; the fallbacks here only matter for a file parsed on its own).
 #pragma once
 
 #include "analysis/yaml_fields.hpp"
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -33,6 +34,10 @@ struct AnalysisSettings {
     std::optional<double> price_per_node_hour;
     std::optional<double> price_per_node_month;
     std::optional<std::string> currency;
+    // port_counters: {enabled: true, allowed_increase: {symbol_error: 10, ...}} — how much an RDMA
+    // error counter (sysfs name) may rise over the whole run before the node FAILs; 0 when unnamed.
+    std::optional<bool> port_counters_enabled;
+    std::map<std::string, double> port_counter_allowances;
 
     int min_peers() const { return fleet_min_peers.value_or(3); }
     bool fleet_rule_enabled() const { return fleet_enabled.value_or(true); }
@@ -45,6 +50,8 @@ struct AnalysisSettings {
     double rank_ratio() const { return slow_rank_ratio.value_or(1.5); }
     double rank_fail_ratio() const { return slow_rank_fail_ratio.value_or(3.0); }
     std::string currency_text() const { return currency.value_or(""); }
+    bool port_counter_rule_enabled() const { return port_counters_enabled.value_or(true); }
+    double allowed_increase(const std::string& counter) const;
 
     // The node price per hour, if any (a month is 730 hours: 8760 / 12).
     std::optional<double> node_hour_price() const;
@@ -55,7 +62,8 @@ struct AnalysisSettings {
 
 inline constexpr double hours_per_month = 730.0;
 
-// Whether `key` is a settings section (fleet, baseline, telemetry, links, collectives, price).
+// Whether `key` is a settings section (fleet, baseline, telemetry, links, collectives, price,
+// port_counters).
 bool is_settings_section(std::string_view key);
 // Reads one settings section into `settings`; unknown keys and bad values are rejected.
 void parse_settings_section(const YamlFields& fields, const std::string& section, const YAML::Node& node,

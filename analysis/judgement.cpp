@@ -142,6 +142,7 @@ std::string_view to_string(FindingSource source) {
         case FindingSource::baseline: return "baseline";
         case FindingSource::links: return "links";
         case FindingSource::collective: return "collective";
+        case FindingSource::port_counters: return "port_counters";
     }
     return "unknown";
 }

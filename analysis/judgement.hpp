@@ -22,8 +22,9 @@ enum class Verdict { pass, warn, incomplete, fail };
 std::string_view to_string(Verdict verdict);  // "pass", "warn", "incomplete", "fail"
 
 // Which rule made a finding: the metric's thresholds (or the test's own status), the fleet outlier
-// rule, the baseline comparison, link localization, or the collective's slow-rank figures.
-enum class FindingSource { threshold, fleet, baseline, links, collective };
+// rule, the baseline comparison, link localization, the collective's slow-rank figures, or the
+// whole-run RDMA port error counters.
+enum class FindingSource { threshold, fleet, baseline, links, collective, port_counters };
 std::string_view to_string(FindingSource source);
 
 struct Finding {

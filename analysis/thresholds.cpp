@@ -18,7 +18,7 @@ namespace {
 
 constexpr std::string_view rule_keys =
     "fail_below, warn_below, fail_above, warn_above, fraction_of_nominal, fleet_outlier";
-constexpr std::string_view top_level_keys = "metrics, fleet, baseline, telemetry, links, collectives, price";
+constexpr std::string_view top_level_keys = "metrics, fleet, baseline, telemetry, links, collectives, price, port_counters";
 
 bool is_glob_pattern(std::string_view key) { return key.find_first_of("*?[") != std::string_view::npos; }
 

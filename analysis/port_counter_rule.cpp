@@ -1,0 +1,174 @@
+#include "analysis/port_counter_rule.hpp"
+
+#include "core/clock.hpp"
+#include "telemetry/rdma_port_names.hpp"
+#include "trace/trace_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <optional>
+
+namespace shakedown::analysis {
+namespace {
+
+struct PortName {
+    std::string device;  // "mlx5_0"
+    std::string port;    // "1"
+};
+
+// "mlx5_0_port1" -> {"mlx5_0", "1"}; host, gpuN and anything else -> nullopt.
+std::optional<PortName> port_of_table(const std::string& table) {
+    const auto at = table.rfind(rdma_port_table_infix);
+    if (at == std::string::npos || at == 0) return std::nullopt;
+    std::string port = table.substr(at + rdma_port_table_infix.size());
+    if (port.empty() || !std::all_of(port.begin(), port.end(), [](unsigned char c) { return std::isdigit(c) != 0; }))
+        return std::nullopt;
+    return PortName{table.substr(0, at), std::move(port)};
+}
+
+// "08:01:02" (UTC) from seconds since the epoch.
+std::string clock_time(double utc) { return format_utc(utc).substr(11, 8); }
+
+struct Drop {
+    double t = 0.0;
+    double from = 0.0;
+    double to = 0.0;
+};
+
+// What one counter did over the run: the sum of its forward steps between readings, and every
+// step backwards (a reset or wrap: the counts lost there are unknown, so never a negative delta).
+struct CounterHistory {
+    double rise = 0.0;
+    int readings = 0;
+    std::vector<Drop> drops;
+};
+
+CounterHistory history_of(const SampleTable& table, std::size_t column, std::size_t time_column) {
+    CounterHistory history;
+    std::optional<double> previous;
+    for (const auto& row : table.rows()) {
+        const double value = row[column];
+        if (!std::isfinite(value)) continue;  // a read that failed or raced a rewrite
+        ++history.readings;
+        if (previous) {
+            if (value < *previous) history.drops.push_back({row[time_column], *previous, value});
+            else history.rise += value - *previous;
+        }
+        previous = value;
+    }
+    return history;
+}
+
+// The run's window as the counters saw it: the first and last reading's time.
+std::pair<double, double> reading_window(const SampleTable& table, std::size_t time_column) {
+    double first = NAN;
+    double last = NAN;
+    for (const auto& row : table.rows()) {
+        if (!std::isfinite(row[time_column])) continue;
+        if (std::isnan(first)) first = row[time_column];
+        last = row[time_column];
+    }
+    return {first, last};
+}
+
+void judge_port(const std::string& node, int rank, const PortName& port, const SampleTable& table,
+                const AnalysisSettings& settings, std::vector<Finding>& findings) {
+    const auto time_column = table.column_index(rdma_counters_time_column) ? table.column_index(rdma_counters_time_column)
+                                                                           : table.column_index("t");
+    if (!time_column || table.size() < 2) return;
+    const auto [first_t, last_t] = reading_window(table, *time_column);
+    const std::string where = fmt::format("{} port {}", port.device, port.port);
+
+    std::vector<std::string> risen;
+    std::vector<std::string> dropped;
+    const auto& columns = table.columns();
+    for (std::size_t index = 0; index < columns.size(); ++index) {
+        if (!is_rdma_error_column(columns[index].name)) continue;
+        const std::string counter(rdma_counter_of_column(columns[index].name));
+        const CounterHistory history = history_of(table, index, *time_column);
+        if (history.readings < 2) continue;  // a run shorter than one reading period: nothing to compare
+        const double allowed = settings.allowed_increase(counter);
+        if (history.rise > allowed)
+            risen.push_back(allowed > 0 ? fmt::format("{} +{} (allowed {})", counter, format_number(history.rise),
+                                                      format_number(allowed))
+                                        : fmt::format("{} +{}", counter, format_number(history.rise)));
+        for (const Drop& drop : history.drops)
+            dropped.push_back(fmt::format("{} went backwards from {} to {} at {}", counter, format_number(drop.from),
+                                          format_number(drop.to), clock_time(drop.t)));
+    }
+    const std::string window = fmt::format("({}-{})", clock_time(first_t), clock_time(last_t));
+    auto join = [](const std::vector<std::string>& parts) {
+        std::string text;
+        for (const std::string& part : parts) text += (text.empty() ? "" : ", ") + part;
+        return text;
+    };
+    if (!risen.empty()) {
+        Finding finding = make_finding(node, rank, port_counter_check, "", std::nullopt, "", std::nullopt, Level::fail,
+                                       fmt::format("{}: {} during the run {}", where, join(risen), window));
+        finding.source = FindingSource::port_counters;
+        findings.push_back(std::move(finding));
+    }
+    if (!dropped.empty()) {
+        Finding finding = make_finding(
+            node, rank, port_counter_check, "", std::nullopt, "", std::nullopt, Level::warn,
+            fmt::format("{}: {} (cleared, driver reload or wrap): errors lost across the drop are not counted {}", where,
+                        join(dropped), window));
+        finding.source = FindingSource::port_counters;
+        findings.push_back(std::move(finding));
+    }
+}
+
+// The rank whose trace holds a node's telemetry: local rank 0, else its first rank with a trace
+// (the same choice RunDetails makes).
+const RankRecord* leader_of(const LoadedRun& run, const std::string& node) {
+    const RankRecord* leader = nullptr;
+    for (const RankRecord& record : run.ranks) {
+        if (record.node != node || !record.trace) continue;
+        if (leader == nullptr || record.local_rank == 0) leader = &record;
+        if (record.local_rank == 0) break;
+    }
+    return leader;
+}
+
+}  // namespace
+
+std::vector<Finding> port_counter_findings(const std::string& node, int rank,
+                                           const std::map<std::string, SampleTable>& telemetry,
+                                           const AnalysisSettings& settings) {
+    std::vector<Finding> findings;
+    for (const auto& [table_name, table] : telemetry)
+        if (const auto port = port_of_table(table_name)) judge_port(node, rank, *port, table, settings, findings);
+    return findings;
+}
+
+std::vector<Finding> port_counter_findings(const LoadedRun& run, const AnalysisSettings& settings) {
+    std::vector<Finding> findings;
+    if (!settings.port_counter_rule_enabled()) return findings;
+    std::vector<std::string> nodes;
+    for (const RankRecord& record : run.ranks)
+        if (!record.node.empty() && std::find(nodes.begin(), nodes.end(), record.node) == nodes.end())
+            nodes.push_back(record.node);
+    for (const std::string& node : nodes) {
+        const RankRecord* leader = leader_of(run, node);
+        if (leader == nullptr) continue;
+        std::map<std::string, SampleTable> ports;
+        try {
+            // One node at a time, keeping only the port tables: the GPU tables of a long run are
+            // large, and a fleet's worth of them must not sit in memory together.
+            Trace trace = read_trace(leader->trace_path, {.samples = false, .telemetry = true, .inventory = false,
+                                                          .config = false, .events = false});
+            for (auto& [name, table] : trace.telemetry)
+                if (port_of_table(name)) ports.emplace(name, std::move(table));
+        } catch (const std::exception&) {  // an unreadable trace is already a rank problem (incomplete run)
+            continue;
+        }
+        auto mine = port_counter_findings(node, leader->rank, ports, settings);
+        std::move(mine.begin(), mine.end(), std::back_inserter(findings));
+    }
+    return findings;
+}
+
+}  // namespace shakedown::analysis

@@ -234,6 +234,9 @@ std::string render_job_script(const JobSpec& job) {
     sbatch.push_back("--time=" + format_time_limit(job.time_limit_s));
     if (job.gpus_per_node > 0) sbatch.push_back(fmt::format("--gpus-per-node={}", job.gpus_per_node));
     sbatch.push_back(fmt::format("--output={}/slurm-%x-%j.out", job.out_parent.string()));
+    // The job starts in the output folder (which every node must see anyway), not in whatever
+    // folder sbatch was called from: that one may exist only on the submitting machine.
+    sbatch.push_back(fmt::format("--chdir={}", job.out_parent.string()));
     std::string sbatch_lines;
     for (const auto& option : sbatch) sbatch_lines += (sbatch_lines.empty() ? "" : "\n") + ("#SBATCH " + option);
 

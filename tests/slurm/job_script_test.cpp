@@ -178,6 +178,7 @@ TEST(RenderJob, SrunScriptHasTheAllocationAndThePmixLaunch) {
                              "#SBATCH --nodelist=node[1-3]\n", "#SBATCH --ntasks-per-node=1\n",
                              "#SBATCH --partition=batch\n", "#SBATCH --time=00:07:30\n",
                              "#SBATCH --output=/scratch/acceptance/slurm-%x-%j.out\n",
+                             "#SBATCH --chdir=/scratch/acceptance\n",
                              "launcher=('srun' '--mpi=pmix' '--kill-on-bad-exit=1')\n",
                              "shakedown='/opt/shakedown/bin/shakedown'\n",
                              "analyzer='/opt/shakedown/bin/shakedown-analyze'\n",

@@ -8,6 +8,9 @@
 #   testbed.sh down                   stop and remove everything `up` made, also after a failed up
 #   testbed.sh status                 what exists, what runs, sinfo
 #   testbed.sh env                    prints `export SLURM_CONF=...` for Slurm's commands
+#   testbed.sh shared-dir             prints the folder every node sees at the same path (the
+#                                     cluster's "shared file system": binaries and run folders go
+#                                     there; /tmp does not do, each node has its own)
 #   testbed.sh limit-rate NODE RATE   shape NODE's link both ways (tc tbf), e.g. node2 200mbit
 #   testbed.sh mtu NODE MTU           set NODE's link MTU (both veth ends), e.g. node3 9000
 #   testbed.sh clear-faults           remove every rate limit, MTUs back to 1500
@@ -125,7 +128,7 @@ make_state_folders() {
   mkdir -p "$STATE"
   touch "$OWNED"
   record folder "$STATE"
-  mkdir -p "$STATE"/{etc,munge,log,run,ctld,spool,runs}
+  mkdir -p "$STATE"/{etc,munge,log,run,ctld,spool,shared}
   chmod 700 "$STATE/munge"
 }
 
@@ -432,6 +435,10 @@ main() {
     down) cmd_down ;;
     status) cmd_status ;;
     env) echo "export SLURM_CONF=$CONF" ;;
+    shared-dir)
+      [ -d "$STATE/shared" ] || die "the testbed is down"
+      echo "$STATE/shared"
+      ;;
     limit-rate) cmd_limit_rate "$@" ;;
     mtu) cmd_mtu "$@" ;;
     clear-faults) cmd_clear_faults ;;

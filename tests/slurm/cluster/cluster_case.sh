@@ -5,8 +5,12 @@
 # analyzer's verdict. Needs root; exits 77 (ctest: skipped) otherwise.
 #
 #   cluster_case.sh CASE   with CASE one of: quick-srun, quick-mpirun, rank-killed, rate-limited,
-#                          testbed-refuses-foreign
-# Environment (set by tests/slurm/CMakeLists.txt): TESTBED, SLURM_CLI, SHAKEDOWN, ANALYZER, RUNS.
+#                          mtu-mismatch, testbed-refuses-foreign
+# Environment (set by tests/slurm/CMakeLists.txt): TESTBED, SLURM_CLI, SHAKEDOWN, ANALYZER.
+#
+# The binaries, the thresholds and the run folders are put in the testbed's shared folder, as on
+# a real cluster's shared file system: the build folder may live where the nodes cannot see it
+# (each node has its own /tmp, and CI may clone under /tmp).
 set -euo pipefail
 
 case_name=${1:?usage: cluster_case.sh CASE}
@@ -23,16 +27,26 @@ check() { echo "ok: $*"; }
 # Only the nodes' eth0 leads to the other nodes (the host's own interfaces are not theirs). The
 # virtual nodes share this machine's cores: ranks must yield while they wait, or a ping-pong
 # partner waits for the scheduler's time slice (milliseconds instead of microseconds).
-readonly OMPI_TCP="--mca btl self,tcp --mca btl_tcp_if_include eth0 --mca oob_tcp_if_include eth0 --mca mpi_yield_when_idle 1"
+# UCX likewise: the virtual nodes share one kernel, so UCX finds shared memory and cross-memory
+# attach "between nodes", which real nodes never have; over TCP on eth0 its traffic takes the
+# nodes' own links, as ucx_perf's node-to-node pairs should.
+readonly OMPI_TCP="--mca btl self,tcp --mca btl_tcp_if_include eth0 --mca oob_tcp_if_include eth0 --mca mpi_yield_when_idle 1 -x UCX_TLS=tcp -x UCX_NET_DEVICES=eth0"
 # For srun --mpi=pmix the same through the environment, which sbatch and srun pass on.
 use_ompi_tcp_environment() {
   export OMPI_MCA_btl=self,tcp OMPI_MCA_btl_tcp_if_include=eth0 OMPI_MCA_oob_tcp_if_include=eth0
-  export OMPI_MCA_mpi_yield_when_idle=1
+  export OMPI_MCA_mpi_yield_when_idle=1 UCX_TLS=tcp UCX_NET_DEVICES=eth0
 }
-THRESHOLDS=$(dirname "$(readlink -f "$0")")/virtual_cluster_thresholds.yaml
-readonly THRESHOLDS
+shared=$("$TESTBED" shared-dir)
+stage=$shared/bin
+mkdir -p "$stage"
+install -m 755 "$SHAKEDOWN" "$ANALYZER" "$SLURM_CLI" "$stage/"
+install -m 644 "$(dirname "$(readlink -f "$0")")/virtual_cluster_thresholds.yaml" "$stage/"
+SHAKEDOWN=$stage/$(basename "$SHAKEDOWN")
+ANALYZER=$stage/$(basename "$ANALYZER")
+SLURM_CLI=$stage/$(basename "$SLURM_CLI")
+readonly SHAKEDOWN ANALYZER SLURM_CLI THRESHOLDS=$stage/virtual_cluster_thresholds.yaml
 
-out=$RUNS/$case_name
+out=$shared/runs/$case_name
 rm -rf "$out"
 mkdir -p "$out"
 
@@ -77,6 +91,27 @@ expect_manifest() {
   check "run.json: Slurm job $job_id, partition debug, nodes node[1-3]"
 }
 
+# attribute FILE PATH: one HDF5 string attribute's value, quotes and h5dump's frame removed.
+attribute() {
+  h5dump -a "$2" "$1" 2>/dev/null | sed -n 's/^ *(0): "\(.*\)"$/\1/p'
+}
+
+# ucx_perf ran node to node over the nodes' own network (TCP across the namespaces): validated
+# on every rank, each rank's partners on other nodes, and UCX chose tcp.
+expect_ucx_across_nodes() {
+  for rank in 0 1 2; do
+    local trace=$run_folder/rank-0000$rank.h5 status transports pairs
+    status=$(attribute "$trace" /tests/ucx_perf/status)
+    [ "$status" = pass ] || fail "ucx_perf on rank $rank: '$status'"
+    transports=$(attribute "$trace" /tests/ucx_perf/parameters/transports)
+    [[ "$transports" == *tcp* ]] || fail "ucx_perf on rank $rank used '$transports', not tcp between nodes"
+    pairs=$(attribute "$trace" /tests/ucx_perf/parameters/pairs_run)
+    [ "$pairs" = "0-1 (inter-node), 1-2 (inter-node), 2-0 (inter-node)" ] ||
+      fail "ucx_perf on rank $rank ran '$pairs', not the node ring 0-1, 1-2, 2-0 across nodes"
+  done
+  check "ucx_perf node to node on 3 ranks, validated, transports: $(attribute "$run_folder/rank-00000.h5" /tests/ucx_perf/parameters/transports)"
+}
+
 case "$case_name" in
   quick-srun | quick-mpirun)
     launcher=${case_name#quick-}
@@ -91,6 +126,7 @@ case "$case_name" in
     expect_manifest
     grep -q '"pass": 3' "$run_folder/summary.json" || fail "not every node PASS: $(cat "$run_folder/summary.json")"
     check "summary.json: 3 of 3 nodes PASS, job took $job_seconds s"
+    expect_ucx_across_nodes
     ;;
 
   rank-killed)
@@ -140,10 +176,29 @@ YAML
     check "node2 fails on its link rate and is the only line in drain.txt"
     ;;
 
+  mtu-mismatch)
+    # node2's link (both veth ends) at 9000 while node1 and node3 stay at 1500: network_mtu must
+    # fail node2 alone, naming the MTU, and drain.txt must drain node2 only.
+    trap '"$TESTBED" clear-faults' EXIT
+    "$TESTBED" mtu node2 9000
+    echo "params: {network_mtu: {interface: eth0}}" >"$out/mtu.yaml"
+    submit quick mpirun --launcher-args "$OMPI_TCP" --config "$out/mtu.yaml" --run-args "--tests network_mtu"
+    [ "$job_status" -eq 1 ] || fail "job exit code $job_status, expected 1 (node2 fails)"
+    grep -q '"pass": 2' "$run_folder/summary.json" || fail "healthy nodes were flagged: $(cat "$run_folder/summary.json")"
+    grep -q '"fail": 1' "$run_folder/summary.json" || fail "no node failed"
+    [ "$(attribute "$run_folder/rank-00001.h5" /tests/network_mtu/status)" = fail ] || fail "node2's network_mtu did not fail"
+    grep -q "node2: eth0 MTU 9000 differs from the other nodes' 1500" "$job_log" ||
+      fail "the report does not name node2's MTU 9000 against 1500"
+    grep -q '^scontrol update NodeName=node2 State=DRAIN Reason="shakedown: .*' "$run_folder/drain.txt" ||
+      fail "drain.txt does not drain node2: $(cat "$run_folder/drain.txt" 2>/dev/null)"
+    [ "$(grep -c '^scontrol' "$run_folder/drain.txt")" -eq 1 ] || fail "drain.txt drains more than node2"
+    check "node2's MTU 9000 against 1500 named, node2 alone in drain.txt"
+    ;;
+
   testbed-refuses-foreign)
     # Another state folder did not make the running testbed's bridge: `up` must refuse and
     # touch nothing.
-    other=$RUNS/foreign-state
+    other=$(dirname "$shared")-foreign
     rm -rf "$other"
     if SHAKEDOWN_TESTBED_DIR=$other "$TESTBED" up 3 >"$out/refusal.log" 2>&1; then
       SHAKEDOWN_TESTBED_DIR=$other "$TESTBED" down || true

@@ -1,8 +1,11 @@
 #include "health/network/job_interface.hpp"
+#include "health/network/path_mtu_probe.hpp"
 
 #include <arpa/inet.h>
 #include <ifaddrs.h>
+#include <net/if.h>
 #include <netinet/in.h>
+#include <sys/ioctl.h>
 
 #include <fmt/format.h>
 
@@ -10,6 +13,7 @@
 #include <memory>
 #include <sstream>
 #include <stdexcept>
+#include <system_error>
 
 namespace shakedown::health {
 namespace {
@@ -55,6 +59,19 @@ std::optional<std::string> ipv4_address_of(const std::string& interface) {
     return std::nullopt;
 }
 
+std::optional<long long> interface_mtu(const std::string& interface) {
+    if (interface.empty() || interface.size() >= IFNAMSIZ) return std::nullopt;
+    try {
+        const UdpSocket socket;  // any socket of this namespace can ask
+        ifreq request{};
+        interface.copy(request.ifr_name, IFNAMSIZ - 1);
+        if (::ioctl(socket.fd(), SIOCGIFMTU, &request) != 0) return std::nullopt;
+        return request.ifr_mtu;
+    } catch (const std::system_error&) {
+        return std::nullopt;
+    }
+}
+
 JobInterface choose_job_interface(const std::string& requested, const nlohmann::json& network) {
     JobInterface chosen;
     if (!requested.empty()) {
@@ -74,6 +91,7 @@ JobInterface choose_job_interface(const std::string& requested, const nlohmann::
         throw std::runtime_error(fmt::format("interface '{}' ({}) has no IPv4 address on this node", chosen.name,
                                              chosen.chosen_by));
     chosen.ipv4 = *address;
+    chosen.mtu = interface_mtu(chosen.name).value_or(-1);
     return chosen;
 }
 

@@ -13,6 +13,7 @@ struct JobInterface {
     std::string name;
     std::string ipv4;     // dotted quad of its first IPv4 address
     std::string chosen_by;  // "parameter", "default route", "first up interface", "loopback"
+    long long mtu = -1;     // from the kernel for this process's network namespace
 };
 
 // Interface of the IPv4 default route from a /proc/net/route text; nothing without one.
@@ -23,5 +24,10 @@ std::optional<std::string> default_route_interface(const std::string& proc_net_r
 JobInterface choose_job_interface(const std::string& requested, const nlohmann::json& network);
 
 std::optional<std::string> ipv4_address_of(const std::string& interface);
+
+// The interface's MTU as the kernel reports it to this process (SIOCGIFMTU), which is right in
+// any network namespace: /sys/class/net shows the namespace of whoever mounted /sys, which in
+// a container or a namespaced node is not necessarily this process's.
+std::optional<long long> interface_mtu(const std::string& interface);
 
 }  // namespace shakedown::health

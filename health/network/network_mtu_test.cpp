@@ -103,7 +103,13 @@ public:
             const JobInterface job = choose_job_interface(ctx.params().text("interface"), network);
             mine.interface = job.name;
             mine.ipv4 = job.ipv4;
-            mine.mtu = mtu_of(network, job.name);
+            // The kernel's answer for this namespace; the inventory (sysfs) only as a fallback,
+            // and a disagreement is recorded: it means /sys shows another network namespace.
+            const long long listed = mtu_of(network, job.name);
+            mine.mtu = job.mtu > 0 ? job.mtu : listed;
+            if (job.mtu > 0 && listed != job.mtu)
+                result.parameters["job_interface_sysfs_mtu"] =
+                    fmt::format("{} (from /sys/class/net, another network namespace: not used)", listed);
             result.parameters["job_interface"] = job.name;
             result.parameters["job_interface_chosen_by"] = job.chosen_by;
         } catch (const std::exception& error) {

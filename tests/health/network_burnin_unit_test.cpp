@@ -82,6 +82,13 @@ TEST(JobInterface, LoopbackHasAnAddressAndUnknownInterfaceIsNamed) {
     }
 }
 
+TEST(JobInterface, MtuComesFromTheKernelOfThisNamespace) {
+    EXPECT_EQ(interface_mtu("lo"), 65536);  // loopback's MTU on Linux
+    EXPECT_EQ(choose_job_interface("lo", network).mtu, 65536);
+    EXPECT_EQ(interface_mtu("nosuch0"), std::nullopt);
+    EXPECT_EQ(interface_mtu(""), std::nullopt);
+}
+
 TEST(PathMtu, LoopbackCarriesTheCapAndADeadPeerDoesNotHang) {
     const EchoResponder responder;
     ProbeSettings settings;

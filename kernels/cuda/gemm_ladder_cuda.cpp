@@ -1,5 +1,6 @@
 // One rung of the GEMM ladder on a CUDA GPU. fp64..fp16 go through cublasGemmEx (the call
-// the reference figures were measured with); fp8 needs cuBLASLt (scale pointers, TN).
+// the reference figures were measured with); fp8 needs cuBLASLt (scale pointers, TN), tried
+// set-up by set-up and algorithm by algorithm (kernels/ladder/fp8_setups.hpp says why).
 // Every rung computes C = A^T B with A stored k x m and B stored k x n (both "k-major"),
 // so each entry is a dot product of two contiguous columns, on the GPU and in the host
 // reference alike.
@@ -8,22 +9,24 @@
 #include "kernels/common/matrix_fill.hpp"
 #include "kernels/cuda/cublas_handle.hpp"
 #include "kernels/cuda/cuda_raii.hpp"
+#include "kernels/ladder/fp8_setups.hpp"
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <memory>
 
 namespace shakedown::kernels {
 namespace {
 
 constexpr std::uint64_t seed_a = 101;
 constexpr std::uint64_t seed_b = 202;
-constexpr std::size_t lt_workspace_bytes = 64ull << 20;
 
 // How one rung stores its numbers and asks cuBLAS to multiply them.
 struct RungTypes {
@@ -119,56 +122,146 @@ using MatmulDesc = LtObject<cublasLtMatmulDesc_t, cublasLtMatmulDescDestroy>;
 using MatrixLayout = LtObject<cublasLtMatrixLayout_t, cublasLtMatrixLayoutDestroy>;
 using MatmulPreference = LtObject<cublasLtMatmulPreference_t, cublasLtMatmulPreferenceDestroy>;
 
+std::string describe_algorithm(const cublasLtMatmulAlgo_t& algo) {
+    int id = -1;
+    std::uint32_t tile = 0, stages = 0;
+    std::int32_t split_k = 0;
+    std::uint16_t cluster = 0;
+    std::size_t written = 0;
+    cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_ID, &id, sizeof id, &written);
+    cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_TILE_ID, &tile, sizeof tile, &written);
+    cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_STAGES_ID, &stages, sizeof stages, &written);
+    cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &split_k, sizeof split_k, &written);
+    cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID, &cluster, sizeof cluster, &written);
+    return fmt::format("id {} tile {} stages {} split-k {} cluster {}", id, tile, stages, split_k, cluster);
+}
+
+// Answers that mean "not this set-up / algorithm" (try the next one) rather than a broken GPU.
+bool is_refusal(cublasStatus_t status) {
+    return status == CUBLAS_STATUS_NOT_SUPPORTED || status == CUBLAS_STATUS_INVALID_VALUE ||
+           status == CUBLAS_STATUS_ARCH_MISMATCH;
+}
+
+// FP8 e4m3 GEMM through cuBLASLt: the first set-up of fp8_setups, and within it the first
+// algorithm in the heuristic's order, that multiplies. Throws RungNotSupported with every
+// refusal when none does.
 class Fp8Matmul {
 public:
-    Fp8Matmul(std::size_t n, cudaStream_t stream) : stream_(stream), workspace_(lt_workspace_bytes), scales_(2) {
+    Fp8Matmul(std::size_t n, const void* a, const void* b, void* d, cudaStream_t stream)
+        : stream_(stream), a_data_(a), b_data_(b), d_data_(d), workspace_(fp8_max_workspace_bytes), scales_(2) {
         const float ones[2] = {1.0f, 1.0f};
         cuda_check(cudaMemcpy(scales_.get(), ones, sizeof ones, cudaMemcpyHostToDevice), "cudaMemcpy(scales)");
-        cublas_check(cublasLtMatmulDescCreate(desc_.out(), CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
-        const cublasOperation_t transpose = CUBLAS_OP_T, none = CUBLAS_OP_N;
-        cublas_check(cublasLtMatmulDescSetAttribute(desc_.get(), CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof transpose), "TRANSA");
-        cublas_check(cublasLtMatmulDescSetAttribute(desc_.get(), CUBLASLT_MATMUL_DESC_TRANSB, &none, sizeof none), "TRANSB");
-        const float* a_scale = scales_.get();
-        const float* b_scale = scales_.get() + 1;
-        cublas_check(cublasLtMatmulDescSetAttribute(desc_.get(), CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &a_scale, sizeof a_scale), "A_SCALE");
-        cublas_check(cublasLtMatmulDescSetAttribute(desc_.get(), CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &b_scale, sizeof b_scale), "B_SCALE");
-        const auto rows = static_cast<std::uint64_t>(n);
-        const auto ld = static_cast<std::int64_t>(n);
-        cublas_check(cublasLtMatrixLayoutCreate(a_.out(), CUDA_R_8F_E4M3, rows, rows, ld), "layout A");
-        cublas_check(cublasLtMatrixLayoutCreate(b_.out(), CUDA_R_8F_E4M3, rows, rows, ld), "layout B");
-        cublas_check(cublasLtMatrixLayoutCreate(c_.out(), CUDA_R_16BF, rows, rows, ld), "layout C");
-        cublas_check(cublasLtMatmulPreferenceCreate(preference_.out()), "cublasLtMatmulPreferenceCreate");
-        const std::size_t workspace = workspace_.size();
-        cublas_check(cublasLtMatmulPreferenceSetAttribute(preference_.get(), CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-                                                          &workspace, sizeof workspace),
-                     "workspace preference");
-        int found = 0;
-        cublas_check(cublasLtMatmulAlgoGetHeuristic(lt_.get(), desc_.get(), a_.get(), b_.get(), c_.get(), c_.get(),
-                                                    preference_.get(), 1, &heuristic_, &found),
-                     "cublasLtMatmulAlgoGetHeuristic(fp8)");
-        if (found == 0) throw std::runtime_error("cuBLASLt has no fp8 e4m3 algorithm for this GPU and layout");
+        std::vector<Fp8Attempt> attempts;
+        for (std::size_t index = 0; index < fp8_setups.size(); ++index) {
+            auto plan = make_plan(fp8_setups[index], n);
+            constexpr int requested = 16;
+            std::array<cublasLtMatmulHeuristicResult_t, requested> offered{};
+            int count = 0;
+            const cublasStatus_t heuristic =
+                cublasLtMatmulAlgoGetHeuristic(lt_.get(), plan->desc.get(), plan->a.get(), plan->b.get(), plan->c.get(),
+                                               plan->d.get(), plan->preference.get(), requested, offered.data(), &count);
+            if (heuristic != CUBLAS_STATUS_SUCCESS || count == 0) {
+                if (heuristic != CUBLAS_STATUS_SUCCESS && !is_refusal(heuristic))
+                    cublas_check(heuristic, "cublasLtMatmulAlgoGetHeuristic(fp8)");
+                attempts.push_back({index, -1, "", heuristic != CUBLAS_STATUS_SUCCESS ? cublasGetStatusName(heuristic)
+                                                                                      : "no algorithm offered"});
+                continue;
+            }
+            for (int choice = 0; choice < count; ++choice) {
+                Fp8Attempt attempt{index, choice, describe_algorithm(offered[choice].algo), ""};
+                if (offered[choice].state != CUBLAS_STATUS_SUCCESS) {  // offered but marked unusable
+                    attempt.status = cublasGetStatusName(offered[choice].state);
+                    attempts.push_back(std::move(attempt));
+                    continue;
+                }
+                const cublasStatus_t status = launch(*plan, offered[choice].algo);
+                cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize(fp8 trial)");
+                if (status == CUBLAS_STATUS_SUCCESS) {
+                    setup_ = index;
+                    algorithm_ = offered[choice].algo;
+                    plan_ = std::move(plan);
+                    chosen_ = fmt::format("heuristic choice {} of {}: {}", choice, count, attempt.algorithm);
+                    refused_ = summarize_fp8_refusals(attempts);
+                    return;
+                }
+                if (!is_refusal(status)) cublas_check(status, "cublasLtMatmul(fp8)");
+                attempt.status = cublasGetStatusName(status);
+                attempts.push_back(std::move(attempt));
+            }
+        }
+        throw RungNotSupported("cuBLASLt ran no fp8 e4m3 GEMM (TN, compute 32F, A/B scales): " +
+                               summarize_fp8_refusals(attempts));
     }
 
-    void run(const void* a, const void* b, void* c) const {
-        const float alpha = 1.0f, beta = 0.0f;
-        const cublasStatus_t status = cublasLtMatmul(lt_.get(), desc_.get(), &alpha, a, a_.get(), b, b_.get(), &beta, c, c_.get(), c, c_.get(),
-                                    &heuristic_.algo, workspace_.get(), workspace_.size(), stream_);
-        // Seen on H200 with CUDA 13.0 (2026-11-30): the heuristic offers an algorithm that
-        // cublasLtMatmul then refuses, for bf16 and fp32 outputs, in place or not.
-        if (status == CUBLAS_STATUS_NOT_SUPPORTED)
-            throw RungNotSupported("cublasLtMatmul(fp8 e4m3, TN, bf16 out) answered CUBLAS_STATUS_NOT_SUPPORTED");
-        cublas_check(status, "cublasLtMatmul(fp8)");
+    void run() const { cublas_check(launch(*plan_, algorithm_), "cublasLtMatmul(fp8)"); }
+    Fp8Output output() const { return fp8_setups[setup_].output; }
+
+    std::vector<std::pair<std::string, std::string>> details() const {
+        std::vector<std::pair<std::string, std::string>> out = {{"setup", std::string(fp8_setups[setup_].name)},
+                                                                {"algorithm", chosen_}};
+        if (!refused_.empty()) out.emplace_back("refused_before", refused_);
+        return out;
     }
 
 private:
+    struct Plan {
+        MatmulDesc desc;
+        MatrixLayout a, b, c, d;
+        MatmulPreference preference;
+        const void* c_data = nullptr;
+        std::size_t workspace_bytes = 0;
+    };
+
+    std::unique_ptr<Plan> make_plan(const Fp8Setup& setup, std::size_t n) const {
+        auto plan = std::make_unique<Plan>();
+        cublas_check(cublasLtMatmulDescCreate(plan->desc.out(), CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
+        const cublasOperation_t transpose = CUBLAS_OP_T, none = CUBLAS_OP_N;
+        const std::int8_t fast_accumulation = 0;  // FP32 promotion on (the default, stated): torch's default too
+        const float* a_scale = scales_.get();
+        const float* b_scale = scales_.get() + 1;
+        const cublasLtMatmulDesc_t desc = plan->desc.get();
+        cublas_check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof transpose), "TRANSA");
+        cublas_check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &none, sizeof none), "TRANSB");
+        cublas_check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast_accumulation,
+                                                    sizeof fast_accumulation),
+                     "FAST_ACCUM");
+        cublas_check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &a_scale, sizeof a_scale), "A_SCALE");
+        cublas_check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &b_scale, sizeof b_scale), "B_SCALE");
+        const auto rows = static_cast<std::uint64_t>(n);
+        const auto ld = static_cast<std::int64_t>(n);
+        const cudaDataType output = setup.output == Fp8Output::bf16 ? CUDA_R_16BF : CUDA_R_32F;
+        cublas_check(cublasLtMatrixLayoutCreate(plan->a.out(), CUDA_R_8F_E4M3, rows, rows, ld), "layout A");
+        cublas_check(cublasLtMatrixLayoutCreate(plan->b.out(), CUDA_R_8F_E4M3, rows, rows, ld), "layout B");
+        cublas_check(cublasLtMatrixLayoutCreate(plan->c.out(), output, rows, rows, ld), "layout C");
+        cublas_check(cublasLtMatrixLayoutCreate(plan->d.out(), output, rows, rows, ld), "layout D");
+        cublas_check(cublasLtMatmulPreferenceCreate(plan->preference.out()), "cublasLtMatmulPreferenceCreate");
+        plan->workspace_bytes = setup.workspace_bytes;
+        cublas_check(cublasLtMatmulPreferenceSetAttribute(plan->preference.get(), CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                                          &plan->workspace_bytes, sizeof plan->workspace_bytes),
+                     "workspace preference");
+        plan->c_data = setup.c_is_d ? d_data_ : nullptr;
+        return plan;
+    }
+
+    cublasStatus_t launch(const Plan& plan, const cublasLtMatmulAlgo_t& algorithm) const {
+        const float alpha = 1.0f, beta = 0.0f;
+        return cublasLtMatmul(lt_.get(), plan.desc.get(), &alpha, a_data_, plan.a.get(), b_data_, plan.b.get(), &beta,
+                              plan.c_data, plan.c.get(), d_data_, plan.d.get(), &algorithm, workspace_.get(),
+                              plan.workspace_bytes, stream_);
+    }
+
     cudaStream_t stream_;
+    const void* a_data_;
+    const void* b_data_;
+    void* d_data_;
     CublasLtHandle lt_;
     DeviceBuffer<std::byte> workspace_;
     DeviceBuffer<float> scales_;
-    MatmulDesc desc_;
-    MatrixLayout a_, b_, c_;
-    MatmulPreference preference_;
-    cublasLtMatmulHeuristicResult_t heuristic_{};
+    std::unique_ptr<Plan> plan_;
+    std::size_t setup_ = 0;
+    cublasLtMatmulAlgo_t algorithm_{};
+    std::string chosen_;
+    std::string refused_;
 };
 
 // Sampled (row, column) positions: the corners and hashed positions in between.
@@ -183,12 +276,14 @@ std::vector<std::pair<std::size_t, std::size_t>> sample_positions(std::size_t n,
 
 LadderRunResult run_ladder_rung(LadderPrecision precision, const LadderRunOptions& options, int device) {
     DeviceSelection select(device);
-    const RungTypes types = types_of(precision);
+    RungTypes types = types_of(precision);
     const std::size_t n = options.n;
     const Input a = make_input(seed_a, n, n, types);
     const Input b = make_input(seed_b, n, n, types);
 
-    DeviceBuffer<std::byte> a_device(a.bytes.size()), b_device(b.bytes.size()), c_device(n * n * types.output_bytes);
+    // fp8's output type is known once a set-up runs: room for the widest (fp32).
+    const std::size_t output_room = precision == LadderPrecision::fp8 ? sizeof(float) : types.output_bytes;
+    DeviceBuffer<std::byte> a_device(a.bytes.size()), b_device(b.bytes.size()), c_device(n * n * output_room);
     cuda_check(cudaMemcpy(a_device.get(), a.bytes.data(), a.bytes.size(), cudaMemcpyHostToDevice), "cudaMemcpy(A)");
     cuda_check(cudaMemcpy(b_device.get(), b.bytes.data(), b.bytes.size(), cudaMemcpyHostToDevice), "cudaMemcpy(B)");
 
@@ -200,9 +295,17 @@ LadderRunResult run_ladder_rung(LadderPrecision precision, const LadderRunOption
     const double alpha64 = 1.0, beta64 = 0.0;
     const float alpha32 = 1.0f, beta32 = 0.0f;
     const int dim = static_cast<int>(n);
+    LadderRunResult result;
     if (precision == LadderPrecision::fp8) {
-        fp8 = std::make_unique<Fp8Matmul>(n, stream.get());
-        multiply = [&] { fp8->run(a_device.get(), b_device.get(), c_device.get()); };
+        fp8 = std::make_unique<Fp8Matmul>(n, a_device.get(), b_device.get(), c_device.get(), stream.get());
+        if (fp8->output() == Fp8Output::fp32) {
+            types.output = CUDA_R_32F;
+            types.output_bytes = 4;
+            types.load_output = load_fp32;
+            types.store_output = put_fp32;
+        }
+        result.details = fp8->details();
+        multiply = [&] { fp8->run(); };
     } else {
         const void* alpha = types.double_scalars ? static_cast<const void*>(&alpha64) : &alpha32;
         const void* beta = types.double_scalars ? static_cast<const void*>(&beta64) : &beta32;
@@ -214,7 +317,6 @@ LadderRunResult run_ladder_rung(LadderPrecision precision, const LadderRunOption
         };
     }
 
-    LadderRunResult result;
     for (std::int64_t rep = 0; rep < options.warmup; ++rep) multiply();
     stream.synchronize();
     EventTimer timer(stream.get());

@@ -107,6 +107,7 @@ public:
             result.add_metric(fmt::format("gemm_ladder.{}_tflops_max", info.name), "TFLOP/s", spread.max, Better::higher, rung_nominal);
             result.parameters[fmt::format("{}_types", info.name)] = std::string(info.what);
             result.parameters[fmt::format("{}_worst_error_ratio", info.name)] = fmt::format("{:.3g}", run.worst_error);
+            for (const auto& [key, value] : run.details) result.parameters[fmt::format("{}_{}", info.name, key)] = value;
             if (!run.failure.empty()) result.fail(fmt::format("{} GEMM wrong: {}", info.name, run.failure));
         }
         result.parameters["device"] = "gpu";

@@ -1,7 +1,7 @@
 // One rung of the GEMM ladder on the bound GPU: random inputs rounded to the rung's type,
-// warm-up, timed repetitions of C = A^T B through cuBLASLt (TN layout: required for FP8 on
-// Hopper, used for every rung so they compare), then sampled entries checked against an
-// FP64 host reference.
+// warm-up, timed repetitions of C = A^T B (TN layout: required for FP8 on Hopper, used for
+// every rung so they compare; cublasGemmEx for fp64..fp16, cuBLASLt for fp8), then sampled
+// entries checked against an FP64 host reference.
 #pragma once
 
 #include <stdexcept>
@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace shakedown::kernels {
@@ -27,6 +28,9 @@ struct LadderRunResult {
     std::vector<double> seconds;  // per timed repetition
     std::string failure;          // empty when every sampled entry is within tolerance
     double worst_error = 0.0;     // worst |error| / (tolerance * sum|ab|) over the samples
+    // What ran, for the trace as "<rung>_<key>": fp8's cuBLASLt set-up and algorithm, and the
+    // set-ups/algorithms the library refused before it.
+    std::vector<std::pair<std::string, std::string>> details;
 };
 
 // Throws std::runtime_error (CUDA/cuBLAS failure, or no CUDA in this build).

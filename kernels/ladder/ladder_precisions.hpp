@@ -31,7 +31,7 @@ inline constexpr std::array<LadderRung, 6> ladder_rungs{{
     {LadderPrecision::tf32, "tf32", "tf32", "A/B/C fp32, compute 32F_FAST_TF32"},
     {LadderPrecision::bf16, "bf16", "bf16", "A/B/C bf16, compute 32F"},
     {LadderPrecision::fp16, "fp16", "fp16", "A/B/C fp16, compute 32F"},
-    {LadderPrecision::fp8, "fp8", "fp8", "A/B fp8 e4m3, C bf16, compute 32F, TN layout"},
+    {LadderPrecision::fp8, "fp8", "fp8", "A/B fp8 e4m3, C bf16 (fp32 where only that runs: fp8_setup), compute 32F, TN layout"},
 }};
 
 const LadderRung& rung(LadderPrecision precision);

@@ -78,6 +78,17 @@ TEST(Config, ResolvedYamlParsesBackToTheSameValues) {
     EXPECT_DOUBLE_EQ(*again.deadline_s, 30.0);
 }
 
+TEST(Config, InfinibandSysfsRootDefaultsToTheKernelsAndCanPointAtAFakeTree) {
+    EXPECT_EQ(parse("suite: quick\n").infiniband_sysfs_root, "/sys/class/infiniband");
+    const Config config = parse("telemetry: {infiniband_sysfs_root: /tmp/fake/class/infiniband}\n");
+    EXPECT_EQ(config.infiniband_sysfs_root, "/tmp/fake/class/infiniband");
+    EXPECT_EQ(parse(config.resolved_yaml()).infiniband_sysfs_root, "/tmp/fake/class/infiniband");
+    EXPECT_EQ(error_of("telemetry: {infiniband_sysfs_root: \"\"}"),
+              "test.yaml:1: 'telemetry.infiniband_sysfs_root' must name a folder");
+    EXPECT_EQ(error_of("telemetry: {infiniband_root: /x}"),
+              "test.yaml:1: unknown key 'infiniband_root' in telemetry (allowed: enabled, infiniband_sysfs_root, rate_hz)");
+}
+
 TEST(Config, MalformedYamlNamesFileAndLine) {
     EXPECT_EQ(error_of("suite: quick\nparams: {alpha: [\n"), "test.yaml:3: malformed YAML: end of sequence flow not found");
 }

@@ -42,7 +42,7 @@ TraceHeader make_header(const Session& session, const RunFolder& folder, double 
 void record_telemetry(TelemetrySampler* sampler, TraceWriter& trace) {
     if (sampler == nullptr) return;
     for (const auto& [device, samples] : sampler->drain())
-        if (!samples.empty()) trace.append_telemetry(device, samples);
+        if (!samples.empty()) trace.append_telemetry(device, samples, sampler->attributes_of(device));
     for (const auto& event : sampler->drain_events()) trace.append_event(event);
 }
 

@@ -24,8 +24,9 @@ TelemetrySampler::TelemetrySampler(double rate_hz, std::vector<std::unique_ptr<T
         if (!devices.insert(device).second)
             throw std::invalid_argument(fmt::format("two telemetry sources are named '{}'", device));
         auto columns = source->columns();
+        auto attributes = source->attributes();
         tables_.emplace_back(columns);
-        channels_.push_back(Channel{std::move(source), std::move(device), std::move(columns)});
+        channels_.push_back(Channel{std::move(source), std::move(device), std::move(columns), std::move(attributes)});
     }
     thread_ = std::thread([this] { run(); });
 }
@@ -47,6 +48,13 @@ std::map<std::string, SampleTable> TelemetrySampler::drain() {
         tables_[i] = SampleTable(channels_[i].columns);
     }
     return collected;
+}
+
+const TelemetrySampler::DeviceAttributes& TelemetrySampler::attributes_of(const std::string& device) const {
+    static const DeviceAttributes none;
+    for (const auto& channel : channels_)
+        if (channel.device == device) return channel.attributes;
+    return none;
 }
 
 std::vector<Event> TelemetrySampler::drain_events() {

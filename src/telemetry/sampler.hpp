@@ -32,11 +32,17 @@ public:
     // Sources that threw: one event per source and failure streak, not one per sample.
     std::vector<Event> drain_events();
 
+    // What identifies each device (GPU UUID, PCI bus id, model), read once at construction:
+    // the trace keeps it beside the device's table.
+    using DeviceAttributes = std::map<std::string, std::string>;
+    const DeviceAttributes& attributes_of(const std::string& device) const;
+
 private:
     struct Channel {
         std::unique_ptr<TelemetrySource> source;
         std::string device;
         std::vector<SampleTable::Column> columns;
+        DeviceAttributes attributes;
         bool failing = false;  // only the sampling thread touches it
     };
 

@@ -46,6 +46,8 @@ struct Trace {
     nlohmann::json inventory;
     std::vector<TestResult> tests;                  // in the order they ran
     std::map<std::string, SampleTable> telemetry;   // per device: "host", "gpu0", ...
+    // per device, what identifies it ("uuid", "name", "pci_bus_id" of a GPU); may be empty
+    std::map<std::string, std::map<std::string, std::string>> telemetry_attributes;
     std::vector<Event> events;
 };
 

@@ -33,4 +33,7 @@ inline constexpr const char* parameters = "parameters";  // group: one string at
 inline constexpr const char* metrics = "metrics";
 inline constexpr const char* samples = "samples";
 
+// column tables (/tests/<key>/samples, /telemetry/<device>, /events): the columns' units
+inline constexpr const char* units = "units";
+
 }  // namespace shakedown::trace_layout

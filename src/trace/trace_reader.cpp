@@ -122,6 +122,23 @@ TestResult read_test(hid_t tests, const std::string& name, const TraceReadOption
     return result;
 }
 
+// A telemetry table's string attributes other than its units: what identifies the device.
+std::map<std::string, std::string> read_device_attributes(hid_t telemetry, const std::string& name,
+                                                          const ErrorContext& context) {
+    const hdf5::Dataset dataset = hdf5::open_dataset(telemetry, name, context);
+    std::map<std::string, std::string> attributes;
+    const hsize_t count = hdf5::attribute_count(dataset.get(), context);
+    for (hsize_t i = 0; i < count; ++i) {
+        std::string key;
+        const hdf5::OpenAttribute attribute = hdf5::open_attribute_by_index(dataset.get(), i, key, context);
+        if (key == layout::units || attribute.type_class != H5T_STRING ||
+            attribute.shape.kind != hdf5::Shape::Kind::scalar)
+            continue;
+        attributes[hdf5::unescape_name(key)] = hdf5::read_strings(attribute, context).front();
+    }
+    return attributes;
+}
+
 Trace read_open_trace(hid_t file, const TraceReadOptions& options, const ErrorContext& context) {
     const hdf5::Group root(context.check(H5Gopen2(file, "/", H5P_DEFAULT), "H5Gopen2", "'/'"));
     Trace trace;
@@ -144,7 +161,10 @@ Trace read_open_trace(hid_t file, const TraceReadOptions& options, const ErrorCo
     if (options.telemetry) {
         const hdf5::Group telemetry = hdf5::open_group(root.get(), layout::telemetry, context);
         for (const std::string& name : hdf5::hard_link_names(telemetry.get(), context))
+        {
             trace.telemetry[hdf5::unescape_name(name)] = hdf5::read_columns(telemetry.get(), name, context);
+            trace.telemetry_attributes[hdf5::unescape_name(name)] = read_device_attributes(telemetry.get(), name, context);
+        }
     }
     if (options.events) trace.events = hdf5::read_events(root.get(), layout::events, context);
     return trace;

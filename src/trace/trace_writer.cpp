@@ -206,7 +206,10 @@ void TraceWriter::write_test(const TestResult& result) {
     impl_->flush();
 }
 
-void TraceWriter::append_telemetry(const std::string& device, const SampleTable& samples) {
+void TraceWriter::append_telemetry(const std::string& device, const SampleTable& samples,
+                                   const std::map<std::string, std::string>& attributes) {
+    if (attributes.contains(layout::units))
+        throw TraceError(fmt::format("telemetry attribute 'units' of '{}' is the table's own", device));
     if (samples.columns().empty() && samples.empty()) return;  // nothing sampled, nothing to write
     const auto guard = impl_->lock();
     const hdf5::Group telemetry = impl_->open_root_group(layout::telemetry);
@@ -216,6 +219,9 @@ void TraceWriter::append_telemetry(const std::string& device, const SampleTable&
         hdf5::append_columns(dataset.get(), samples, impl_->context);
     } else {
         hdf5::create_extendable_columns(telemetry.get(), name, samples, impl_->context);
+        const hdf5::Dataset dataset = hdf5::open_dataset(telemetry.get(), name, impl_->context);
+        for (const auto& [key, value] : attributes)
+            hdf5::write_attribute(dataset.get(), hdf5::escape_name(key), value, impl_->context);
     }
     impl_->flush();
 }

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <memory>
 
 namespace shakedown {
@@ -22,7 +23,10 @@ public:
     TraceWriter& operator=(const TraceWriter&) = delete;
 
     void write_test(const TestResult& result);                              // /tests/<key>
-    void append_telemetry(const std::string& device, const SampleTable& samples);  // /telemetry/<device>
+    // /telemetry/<device>; `attributes` (the device's identity: uuid, name, pci_bus_id) are
+    // written as string attributes when the table is created. "units" is the table's own.
+    void append_telemetry(const std::string& device, const SampleTable& samples,
+                          const std::map<std::string, std::string>& attributes = {});
     void append_event(const Event& event);                                  // /events
     void finish(TraceStatus status, double end_utc);                        // root status, end_utc
 

@@ -20,6 +20,7 @@ public:
     std::vector<SampleTable::Column> columns() const override {
         return {{"t", "s"}, {"count", "1"}, {"twice", "1"}};
     }
+    std::map<std::string, std::string> attributes() const override { return {{"uuid", "FAKE-" + name_}}; }
     std::vector<double> sample() override {
         if (throws_) throw std::runtime_error("sensor gone");
         ++count_;
@@ -82,6 +83,13 @@ TEST(TelemetrySampler, DrainHandsOverAndEmpties) {
     const auto& next_rows = second.at("a").empty() ? third.at("a") : second.at("a");
     ASSERT_FALSE(next_rows.empty());
     EXPECT_DOUBLE_EQ(next_rows.rows().front()[1], last_of_first + 1.0);
+}
+
+TEST(TelemetrySampler, KeepsEachDevicesIdentity) {
+    const TelemetrySampler sampler(10.0, sources_of(std::make_unique<FakeSource>("a"), std::make_unique<FakeSource>("b")));
+    EXPECT_EQ(sampler.attributes_of("a").at("uuid"), "FAKE-a");
+    EXPECT_EQ(sampler.attributes_of("b").at("uuid"), "FAKE-b");
+    EXPECT_TRUE(sampler.attributes_of("nosuch").empty());
 }
 
 TEST(TelemetrySampler, DestructorStopsPromptly) {

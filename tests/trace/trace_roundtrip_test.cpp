@@ -57,16 +57,18 @@ TEST(TraceRoundTrip, EverythingWrittenReadsBackEqual) {
     SampleTable host({{"t", "s"}, {"load1", ""}});
     host.add_row({1795930765.0, 0.5});
     const Event warning{1795930766.0, Severity::warning, "GPU0 power capped at 500 W"};
+    const std::map<std::string, std::string> gpu_identity = {
+        {"uuid", "GPU-5b1c2d3e-0000-1111-2222-333344445555"}, {"pci_bus_id", "00000000:1B:00.0"}, {"name", "NVIDIA H200"}};
     const Event error{1795930769.0, Severity::error, "mpi_pingpong: payload mismatch"};
     {
         TraceWriter writer(path, trace_test::sample_header(), trace_test::sample_config(),
                            trace_test::sample_inventory());
         EXPECT_EQ(writer.path(), path);
         writer.write_test(stream);
-        writer.append_telemetry("gpu0", first_chunk);
+        writer.append_telemetry("gpu0", first_chunk, gpu_identity);
         writer.append_event(warning);
         writer.write_test(pingpong);
-        writer.append_telemetry("gpu0", second_chunk);
+        writer.append_telemetry("gpu0", second_chunk, gpu_identity);  // written once, at creation
         writer.append_telemetry("host", host);
         writer.append_event(error);
         writer.write_test(waived);
@@ -102,6 +104,8 @@ TEST(TraceRoundTrip, EverythingWrittenReadsBackEqual) {
     expected_gpu.append(second_chunk);
     expect_tables_equal(expected_gpu, trace.telemetry.at("gpu0"));
     expect_tables_equal(host, trace.telemetry.at("host"));
+    EXPECT_EQ(trace.telemetry_attributes.at("gpu0"), gpu_identity);
+    EXPECT_TRUE(trace.telemetry_attributes.at("host").empty());
 
     ASSERT_EQ(trace.events.size(), 2u);
     EXPECT_EQ(trace.events[0].t, warning.t);
@@ -143,6 +147,12 @@ TEST(TraceRoundTrip, ManyArrayElementsKeepTheirOrder) {
     for (int i = 0; i < 12; ++i) inventory["gpus"].push_back({{"index", i}});  // "10" sorts before "2"
     { TraceWriter writer(path, trace_test::sample_header(0), "", inventory); }
     EXPECT_EQ(read_trace(path).inventory, inventory);
+}
+
+TEST(TraceRoundTrip, DeviceAttributesMayNotTakeTheUnitsName) {
+    ScratchDir dir;
+    TraceWriter writer(dir / "rank-00000.h5", trace_test::sample_header(0), "", nullptr);
+    EXPECT_THROW(writer.append_telemetry("gpu0", gpu_samples(1795930765.0, 1), {{"units", "W"}}), TraceError);
 }
 
 TEST(TraceRoundTrip, NullInventoryAndEmptyTablesAreFine) {

@@ -1,13 +1,16 @@
-// One rung of the GEMM ladder on a CUDA GPU. fp64..fp16 go through cublasGemmEx (the call
-// the reference figures were measured with); fp8 needs cuBLASLt (scale pointers, TN), tried
-// set-up by set-up and algorithm by algorithm (kernels/ladder/fp8_setups.hpp says why).
-// Every rung computes C = A^T B with A stored k x m and B stored k x n (both "k-major"),
-// so each entry is a dot product of two contiguous columns, on the GPU and in the host
-// reference alike.
+// One rung of the GEMM ladder on a CUDA GPU. The candidates of fp64..fp16 are cublasGemmEx TN
+// (the call the reference figures were measured with, and what the ladder ran before it was
+// tuned) and cuBLASLt's top heuristic algorithms for TN and NN; fp8 needs cuBLASLt (TN), tried
+// set-up by set-up (kernels/ladder/fp8_setups.hpp says why). The autotune (ladder_autotune.hpp)
+// picks the fastest; the timed repetitions use it.
+// A is stored as n x n values a[index] once, and read as op(A): TN reads A(i, p) = a[p + i n]
+// (each entry of C a dot product of two contiguous columns), NN reads A(i, p) = a[i + p n];
+// the host reference reads the layout that ran.
 #include "kernels/ladder/ladder_backend.hpp"
 
 #include "kernels/common/matrix_fill.hpp"
 #include "kernels/cuda/cublas_handle.hpp"
+#include "kernels/cuda/cublaslt_plan.hpp"
 #include "kernels/cuda/cuda_raii.hpp"
 #include "kernels/ladder/fp8_setups.hpp"
 
@@ -15,12 +18,15 @@
 #include <cuda_fp16.h>
 #include <cuda_fp8.h>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <array>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <functional>
 #include <memory>
+#include <thread>
 
 namespace shakedown::kernels {
 namespace {
@@ -102,167 +108,216 @@ Input make_input(std::uint64_t seed, std::size_t k, std::size_t cols, const Rung
     return input;
 }
 
-// RAII owners of the cuBLASLt descriptors the fp8 path needs.
-template <typename Handle, cublasStatus_t (*Destroy)(Handle)>
-class LtObject {
-public:
-    LtObject() = default;
-    ~LtObject() {
-        if (handle_) Destroy(handle_);
-    }
-    LtObject(const LtObject&) = delete;
-    LtObject& operator=(const LtObject&) = delete;
-    Handle* out() { return &handle_; }
-    Handle get() const { return handle_; }
-
-private:
-    Handle handle_ = nullptr;
+// One way to multiply: a label for the trace, the layout it reads A in, and its launch.
+struct Candidate {
+    std::string label;
+    bool transpose_a = true;
+    std::size_t fp8_setup = 0;
+    std::function<cublasStatus_t()> launch;
 };
-using MatmulDesc = LtObject<cublasLtMatmulDesc_t, cublasLtMatmulDescDestroy>;
-using MatrixLayout = LtObject<cublasLtMatrixLayout_t, cublasLtMatrixLayoutDestroy>;
-using MatmulPreference = LtObject<cublasLtMatmulPreference_t, cublasLtMatmulPreferenceDestroy>;
 
-std::string describe_algorithm(const cublasLtMatmulAlgo_t& algo) {
-    int id = -1;
-    std::uint32_t tile = 0, stages = 0;
-    std::int32_t split_k = 0;
-    std::uint16_t cluster = 0;
-    std::size_t written = 0;
-    cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_ID, &id, sizeof id, &written);
-    cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_TILE_ID, &tile, sizeof tile, &written);
-    cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_STAGES_ID, &stages, sizeof stages, &written);
-    cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &split_k, sizeof split_k, &written);
-    cublasLtMatmulAlgoConfigGetAttribute(&algo, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID, &cluster, sizeof cluster, &written);
-    return fmt::format("id {} tile {} stages {} split-k {} cluster {}", id, tile, stages, split_k, cluster);
+// Everything the candidates of one rung point at; outlives them.
+struct RungDevice {
+    RungDevice(std::size_t n, std::size_t input_bytes, std::size_t output_bytes)
+        : a(n * n * input_bytes), b(n * n * input_bytes), c(n * n * output_bytes), workspace(fp8_max_workspace_bytes),
+          scale_a(1), scale_b(1) {
+        cublas_check(cublasSetStream(blas.get(), stream.get()), "cublasSetStream");
+        // Separate allocations: cudaMalloc aligns each to 256 bytes (fp8_setups.hpp: the one
+        // shared allocation with B's scale 4 bytes in was refused).
+        cuda_check(cudaMemcpy(scale_a.get(), &fp8_scale_a, sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy(scale A)");
+        cuda_check(cudaMemcpy(scale_b.get(), &fp8_scale_b, sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy(scale B)");
+    }
+    DeviceBuffer<std::byte> a, b, c, workspace;
+    DeviceBuffer<float> scale_a, scale_b;
+    CudaStream stream;
+    CublasHandle blas;
+    CublasLtHandle lt;
+    std::vector<std::unique_ptr<LtPlan>> plans;  // the cuBLASLt candidates' descriptors
+};
+
+const char* layout_name(bool transpose_a) { return transpose_a ? "TN" : "NN"; }
+
+// A cuBLASLt candidate per algorithm the heuristic offers for `plan` (up to `wanted`).
+void add_lt_candidates(RungDevice& device, std::unique_ptr<LtPlan> plan, const RungTypes& types, bool transpose_a, int wanted,
+                       std::vector<Candidate>& out, std::size_t fp8_setup, cublasStatus_t& heuristic) {
+    const auto offered = heuristic_algorithms(device.lt.get(), *plan, wanted, heuristic);
+    const LtPlan* owned = plan.get();
+    device.plans.push_back(std::move(plan));
+    for (std::size_t choice = 0; choice < offered.size(); ++choice) {
+        const cublasLtMatmulAlgo_t algo = offered[choice].algo;
+        Candidate candidate;
+        candidate.label = fmt::format("cuBLASLt {} heuristic {} of {}: {}", layout_name(transpose_a), choice, offered.size(),
+                                      describe_algorithm(algo));
+        candidate.transpose_a = transpose_a;
+        candidate.fp8_setup = fp8_setup;
+        candidate.launch = [&device, owned, algo, double_scalars = types.double_scalars] {
+            const double alpha64 = 1.0, beta64 = 0.0;
+            const float alpha32 = 1.0f, beta32 = 0.0f;
+            const void* alpha = double_scalars ? static_cast<const void*>(&alpha64) : &alpha32;
+            const void* beta = double_scalars ? static_cast<const void*>(&beta64) : &beta32;
+            void* d = device.c.get();
+            return cublasLtMatmul(device.lt.get(), owned->desc.get(), alpha, device.a.get(), owned->a.get(), device.b.get(),
+                                  owned->b.get(), beta, owned->c_is_d ? d : nullptr, owned->c.get(), d, owned->d.get(), &algo,
+                                  device.workspace.get(), owned->workspace_bytes, device.stream.get());
+        };
+        out.push_back(std::move(candidate));
+    }
 }
 
-// Answers that mean "not this set-up / algorithm" (try the next one) rather than a broken GPU.
-bool is_refusal(cublasStatus_t status) {
-    return status == CUBLAS_STATUS_NOT_SUPPORTED || status == CUBLAS_STATUS_INVALID_VALUE ||
-           status == CUBLAS_STATUS_ARCH_MISMATCH;
-}
-
-// FP8 e4m3 GEMM through cuBLASLt: the first set-up of fp8_setups, and within it the first
-// algorithm in the heuristic's order, that multiplies. Throws RungNotSupported with every
-// refusal when none does.
-class Fp8Matmul {
-public:
-    Fp8Matmul(std::size_t n, const void* a, const void* b, void* d, cudaStream_t stream)
-        : stream_(stream), a_data_(a), b_data_(b), d_data_(d), workspace_(fp8_max_workspace_bytes), scales_(2) {
-        const float ones[2] = {1.0f, 1.0f};
-        cuda_check(cudaMemcpy(scales_.get(), ones, sizeof ones, cudaMemcpyHostToDevice), "cudaMemcpy(scales)");
-        std::vector<Fp8Attempt> attempts;
-        for (std::size_t index = 0; index < fp8_setups.size(); ++index) {
-            auto plan = make_plan(fp8_setups[index], n);
-            constexpr int requested = 16;
-            std::array<cublasLtMatmulHeuristicResult_t, requested> offered{};
-            int count = 0;
-            const cublasStatus_t heuristic =
-                cublasLtMatmulAlgoGetHeuristic(lt_.get(), plan->desc.get(), plan->a.get(), plan->b.get(), plan->c.get(),
-                                               plan->d.get(), plan->preference.get(), requested, offered.data(), &count);
-            if (heuristic != CUBLAS_STATUS_SUCCESS || count == 0) {
-                if (heuristic != CUBLAS_STATUS_SUCCESS && !is_refusal(heuristic))
-                    cublas_check(heuristic, "cublasLtMatmulAlgoGetHeuristic(fp8)");
-                attempts.push_back({index, -1, "", heuristic != CUBLAS_STATUS_SUCCESS ? cublasGetStatusName(heuristic)
-                                                                                      : "no algorithm offered"});
-                continue;
-            }
-            for (int choice = 0; choice < count; ++choice) {
-                Fp8Attempt attempt{index, choice, describe_algorithm(offered[choice].algo), ""};
-                if (offered[choice].state != CUBLAS_STATUS_SUCCESS) {  // offered but marked unusable
-                    attempt.status = cublasGetStatusName(offered[choice].state);
-                    attempts.push_back(std::move(attempt));
-                    continue;
-                }
-                const cublasStatus_t status = launch(*plan, offered[choice].algo);
-                cuda_check(cudaStreamSynchronize(stream_), "cudaStreamSynchronize(fp8 trial)");
-                if (status == CUBLAS_STATUS_SUCCESS) {
-                    setup_ = index;
-                    algorithm_ = offered[choice].algo;
-                    plan_ = std::move(plan);
-                    chosen_ = fmt::format("heuristic choice {} of {}: {}", choice, count, attempt.algorithm);
-                    refused_ = summarize_fp8_refusals(attempts);
-                    return;
-                }
-                if (!is_refusal(status)) cublas_check(status, "cublasLtMatmul(fp8)");
-                attempt.status = cublasGetStatusName(status);
-                attempts.push_back(std::move(attempt));
-            }
+// Launches each candidate once (its warm-up, timed): those the library refuses are dropped
+// and reported through `refused(candidate index, status)`; any other failure throws.
+template <typename Refused>
+std::vector<double> warm_up_dropping_refusals(std::vector<Candidate>& candidates, cudaStream_t stream, bool first_only,
+                                              Refused&& refused) {
+    std::vector<Candidate> running;
+    std::vector<double> seconds;
+    EventTimer timer(stream);
+    for (std::size_t index = 0; index < candidates.size(); ++index) {
+        timer.start();
+        const cublasStatus_t status = candidates[index].launch();
+        const double elapsed = timer.stop_seconds();
+        if (status != CUBLAS_STATUS_SUCCESS) {
+            if (!is_refusal(status)) cublas_check(status, candidates[index].label.c_str());
+            refused(index, status);
+            continue;
         }
-        throw RungNotSupported("cuBLASLt ran no fp8 e4m3 GEMM (TN, compute 32F, A/B scales): " +
-                               summarize_fp8_refusals(attempts));
+        running.push_back(std::move(candidates[index]));
+        seconds.push_back(elapsed);
+        if (first_only) break;
     }
+    candidates = std::move(running);
+    return seconds;
+}
 
-    void run() const { cublas_check(launch(*plan_, algorithm_), "cublasLtMatmul(fp8)"); }
-    Fp8Output output() const { return fp8_setups[setup_].output; }
-
-    std::vector<std::pair<std::string, std::string>> details() const {
-        std::vector<std::pair<std::string, std::string>> out = {{"setup", std::string(fp8_setups[setup_].name)},
-                                                                {"algorithm", chosen_}};
-        if (!refused_.empty()) out.emplace_back("refused_before", refused_);
-        return out;
-    }
-
-private:
-    struct Plan {
-        MatmulDesc desc;
-        MatrixLayout a, b, c, d;
-        MatmulPreference preference;
-        const void* c_data = nullptr;
-        std::size_t workspace_bytes = 0;
+// fp64..fp16: cublasGemmEx TN first, then cuBLASLt's algorithms for TN and NN.
+std::vector<Candidate> gemm_candidates(RungDevice& device, const RungTypes& types, std::size_t n, const AutotuneLimits& limits,
+                                       std::vector<std::string>& lt_refusals) {
+    std::vector<Candidate> candidates;
+    const int dim = static_cast<int>(n);
+    Candidate gemm_ex;
+    gemm_ex.label = "cublasGemmEx TN, CUBLAS_GEMM_DEFAULT";
+    gemm_ex.launch = [&device, types, dim] {
+        const double alpha64 = 1.0, beta64 = 0.0;
+        const float alpha32 = 1.0f, beta32 = 0.0f;
+        const void* alpha = types.double_scalars ? static_cast<const void*>(&alpha64) : &alpha32;
+        const void* beta = types.double_scalars ? static_cast<const void*>(&beta64) : &beta32;
+        return cublasGemmEx(device.blas.get(), CUBLAS_OP_T, CUBLAS_OP_N, dim, dim, dim, alpha, device.a.get(), types.input, dim,
+                            device.b.get(), types.input, dim, beta, device.c.get(), types.output, dim, types.compute,
+                            CUBLAS_GEMM_DEFAULT);
     };
-
-    std::unique_ptr<Plan> make_plan(const Fp8Setup& setup, std::size_t n) const {
-        auto plan = std::make_unique<Plan>();
-        cublas_check(cublasLtMatmulDescCreate(plan->desc.out(), CUBLAS_COMPUTE_32F, CUDA_R_32F), "cublasLtMatmulDescCreate");
-        const cublasOperation_t transpose = CUBLAS_OP_T, none = CUBLAS_OP_N;
-        const std::int8_t fast_accumulation = 0;  // FP32 promotion on (the default, stated): torch's default too
-        const float* a_scale = scales_.get();
-        const float* b_scale = scales_.get() + 1;
-        const cublasLtMatmulDesc_t desc = plan->desc.get();
-        cublas_check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &transpose, sizeof transpose), "TRANSA");
-        cublas_check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &none, sizeof none), "TRANSB");
-        cublas_check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &fast_accumulation,
-                                                    sizeof fast_accumulation),
-                     "FAST_ACCUM");
-        cublas_check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &a_scale, sizeof a_scale), "A_SCALE");
-        cublas_check(cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &b_scale, sizeof b_scale), "B_SCALE");
-        const auto rows = static_cast<std::uint64_t>(n);
-        const auto ld = static_cast<std::int64_t>(n);
-        const cudaDataType output = setup.output == Fp8Output::bf16 ? CUDA_R_16BF : CUDA_R_32F;
-        cublas_check(cublasLtMatrixLayoutCreate(plan->a.out(), CUDA_R_8F_E4M3, rows, rows, ld), "layout A");
-        cublas_check(cublasLtMatrixLayoutCreate(plan->b.out(), CUDA_R_8F_E4M3, rows, rows, ld), "layout B");
-        cublas_check(cublasLtMatrixLayoutCreate(plan->c.out(), output, rows, rows, ld), "layout C");
-        cublas_check(cublasLtMatrixLayoutCreate(plan->d.out(), output, rows, rows, ld), "layout D");
-        cublas_check(cublasLtMatmulPreferenceCreate(plan->preference.out()), "cublasLtMatmulPreferenceCreate");
-        plan->workspace_bytes = setup.workspace_bytes;
-        cublas_check(cublasLtMatmulPreferenceSetAttribute(plan->preference.get(), CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-                                                          &plan->workspace_bytes, sizeof plan->workspace_bytes),
-                     "workspace preference");
-        plan->c_data = setup.c_is_d ? d_data_ : nullptr;
-        return plan;
+    candidates.push_back(std::move(gemm_ex));
+    if (limits.candidates <= 0) return candidates;
+    for (const bool transpose_a : {true, false}) {
+        LtPlanSpec spec;
+        spec.n = n;
+        spec.input = types.input;
+        spec.output = types.output;
+        spec.compute = types.compute;
+        spec.scale_type = types.double_scalars ? CUDA_R_64F : CUDA_R_32F;
+        spec.transpose_a = transpose_a;
+        spec.workspace_bytes = fp8_max_workspace_bytes;
+        cublasStatus_t status = CUBLAS_STATUS_SUCCESS;
+        auto plan = make_lt_plan(spec, status);
+        if (!plan) {
+            lt_refusals.push_back(fmt::format("{} plan: {}", layout_name(transpose_a), cublasGetStatusName(status)));
+            continue;
+        }
+        add_lt_candidates(device, std::move(plan), types, transpose_a, limits.candidates, candidates, 0, status);
+        if (status != CUBLAS_STATUS_SUCCESS)
+            lt_refusals.push_back(fmt::format("{} heuristic: {}", layout_name(transpose_a), cublasGetStatusName(status)));
     }
+    return candidates;
+}
 
-    cublasStatus_t launch(const Plan& plan, const cublasLtMatmulAlgo_t& algorithm) const {
-        const float alpha = 1.0f, beta = 0.0f;
-        return cublasLtMatmul(lt_.get(), plan.desc.get(), &alpha, a_data_, plan.a.get(), b_data_, plan.b.get(), &beta,
-                              plan.c_data, plan.c.get(), d_data_, plan.d.get(), &algorithm, workspace_.get(),
-                              plan.workspace_bytes, stream_);
+// fp8: the first set-up of fp8_setups with an algorithm that runs; its running algorithms are
+// the candidates (already warmed up: `warmup_s`). Throws RungNotSupported naming every refusal.
+std::vector<Candidate> fp8_candidates(RungDevice& device, const RungTypes& types, std::size_t n, const LadderRunOptions& options,
+                                      std::vector<double>& warmup_s, std::string& refused_before) {
+    std::vector<Fp8Attempt> attempts;
+    for (std::size_t index = 0; index < fp8_setups.size(); ++index) {
+        const Fp8Setup& setup = fp8_setups[index];
+        LtPlanSpec spec;
+        spec.n = n;
+        spec.input = CUDA_R_8F_E4M3;
+        spec.output = setup.output == Fp8Output::bf16 ? CUDA_R_16BF : CUDA_R_32F;
+        spec.compute = CUBLAS_COMPUTE_32F;
+        spec.scale_type = CUDA_R_32F;
+        spec.transpose_a = true;  // Hopper's FP8 kernels take TN only
+        spec.workspace_bytes = setup.workspace_bytes;
+        spec.a_scale = setup.scaled ? device.scale_a.get() : nullptr;
+        spec.b_scale = setup.scaled ? device.scale_b.get() : nullptr;
+        spec.fast_accumulation = options.fp8_fast_accumulation ? 1 : 0;
+        spec.c_is_d = setup.c_is_d;
+        cublasStatus_t status = CUBLAS_STATUS_SUCCESS;
+        auto plan = make_lt_plan(spec, status);
+        if (!plan) {
+            attempts.push_back({index, -1, "", cublasGetStatusName(status)});
+            continue;
+        }
+        std::vector<Candidate> candidates;
+        add_lt_candidates(device, std::move(plan), types, true, 16, candidates, index, status);
+        if (status != CUBLAS_STATUS_SUCCESS || candidates.empty()) {
+            if (status != CUBLAS_STATUS_SUCCESS && !is_refusal(status)) cublas_check(status, "cublasLtMatmulAlgoGetHeuristic(fp8)");
+            attempts.push_back({index, -1, "", status != CUBLAS_STATUS_SUCCESS ? cublasGetStatusName(status) : "no algorithm offered"});
+            continue;
+        }
+        std::vector<std::string> labels;
+        for (const Candidate& candidate : candidates) labels.push_back(candidate.label);
+        warmup_s = warm_up_dropping_refusals(candidates, device.stream.get(), options.autotune.candidates <= 0,
+                                             [&](std::size_t choice, cublasStatus_t refusal) {
+                                                 attempts.push_back({index, static_cast<int>(choice), labels[choice],
+                                                                     cublasGetStatusName(refusal)});
+                                             });
+        if (!candidates.empty()) {
+            refused_before = summarize_fp8_refusals(attempts);
+            if (static_cast<int>(candidates.size()) > std::max(1, options.autotune.candidates)) {  // the top k that run
+                candidates.resize(static_cast<std::size_t>(std::max(1, options.autotune.candidates)));
+                warmup_s.resize(candidates.size());
+            }
+            return candidates;
+        }
     }
+    throw RungNotSupported("cuBLASLt ran no fp8 e4m3 GEMM (TN, compute 32F): " + summarize_fp8_refusals(attempts));
+}
 
-    cudaStream_t stream_;
-    const void* a_data_;
-    const void* b_data_;
-    void* d_data_;
-    CublasLtHandle lt_;
-    DeviceBuffer<std::byte> workspace_;
-    DeviceBuffer<float> scales_;
-    std::unique_ptr<Plan> plan_;
-    std::size_t setup_ = 0;
-    cublasLtMatmulAlgo_t algorithm_{};
-    std::string chosen_;
-    std::string refused_;
+struct TunedChoice {
+    std::size_t index = 0;
+    std::vector<std::pair<std::string, std::string>> details;
 };
+
+// Times the candidates round-robin (those that fit the budget) and picks the fastest.
+TunedChoice autotune(std::vector<Candidate>& candidates, const std::vector<double>& warmup_s, const AutotuneLimits& limits,
+                     cudaStream_t stream) {
+    TunedChoice tuned;
+    if (candidates.size() == 1) {
+        tuned.details = {{"autotune", "off or one candidate: no tuning"}, {"first_over_best", "1.000"}};
+        return tuned;
+    }
+    const auto started = std::chrono::steady_clock::now();
+    const std::size_t kept = candidates_within_budget(warmup_s, limits.rounds, limits.budget_s);
+    std::vector<CandidateTimes> times(kept);
+    EventTimer timer(stream);
+    for (int round = 0; round < limits.rounds; ++round)
+        for (std::size_t index = 0; index < kept; ++index) {
+            timer.start();
+            cublas_check(candidates[index].launch(), candidates[index].label.c_str());
+            times[index].rounds_s.push_back(timer.stop_seconds());
+        }
+    const AutotuneChoice choice = choose_fastest(times);
+    tuned.index = choice.best;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    tuned.details = {
+        {"autotune", fmt::format("candidate {} fastest of {} (median of {} round-robin rounds, {:.2f} s){}; candidate 0: {}",
+                                 choice.best, kept, limits.rounds, seconds,
+                                 kept < candidates.size() ? fmt::format(", {} more left out by the {} s budget",
+                                                                        candidates.size() - kept, limits.budget_s)
+                                                          : std::string(),
+                                 candidates.front().label)},
+        {"autotune_index", std::to_string(choice.best)},
+        {"first_over_best", fmt::format("{:.3f}", choice.first_over_best)},
+    };
+    return tuned;
+}
 
 // Sampled (row, column) positions: the corners and hashed positions in between.
 std::vector<std::pair<std::size_t, std::size_t>> sample_positions(std::size_t n, std::size_t count) {
@@ -274,52 +329,61 @@ std::vector<std::pair<std::size_t, std::size_t>> sample_positions(std::size_t n,
 
 }  // namespace
 
-LadderRunResult run_ladder_rung(LadderPrecision precision, const LadderRunOptions& options, int device) {
-    DeviceSelection select(device);
+LadderRunResult run_ladder_rung(LadderPrecision precision, const LadderRunOptions& options, int device_index) {
+    DeviceSelection select(device_index);
     RungTypes types = types_of(precision);
     const std::size_t n = options.n;
     const Input a = make_input(seed_a, n, n, types);
     const Input b = make_input(seed_b, n, n, types);
 
     // fp8's output type is known once a set-up runs: room for the widest (fp32).
-    const std::size_t output_room = precision == LadderPrecision::fp8 ? sizeof(float) : types.output_bytes;
-    DeviceBuffer<std::byte> a_device(a.bytes.size()), b_device(b.bytes.size()), c_device(n * n * output_room);
-    cuda_check(cudaMemcpy(a_device.get(), a.bytes.data(), a.bytes.size(), cudaMemcpyHostToDevice), "cudaMemcpy(A)");
-    cuda_check(cudaMemcpy(b_device.get(), b.bytes.data(), b.bytes.size(), cudaMemcpyHostToDevice), "cudaMemcpy(B)");
+    const bool fp8 = precision == LadderPrecision::fp8;
+    RungDevice device(n, types.input_bytes, fp8 ? sizeof(float) : types.output_bytes);
+    cuda_check(cudaMemcpy(device.a.get(), a.bytes.data(), a.bytes.size(), cudaMemcpyHostToDevice), "cudaMemcpy(A)");
+    cuda_check(cudaMemcpy(device.b.get(), b.bytes.data(), b.bytes.size(), cudaMemcpyHostToDevice), "cudaMemcpy(B)");
 
-    CudaStream stream;
-    CublasHandle handle;
-    cublas_check(cublasSetStream(handle.get(), stream.get()), "cublasSetStream");
-    std::function<void()> multiply;
-    std::unique_ptr<Fp8Matmul> fp8;
-    const double alpha64 = 1.0, beta64 = 0.0;
-    const float alpha32 = 1.0f, beta32 = 0.0f;
-    const int dim = static_cast<int>(n);
     LadderRunResult result;
-    if (precision == LadderPrecision::fp8) {
-        fp8 = std::make_unique<Fp8Matmul>(n, a_device.get(), b_device.get(), c_device.get(), stream.get());
-        if (fp8->output() == Fp8Output::fp32) {
+    std::vector<Candidate> candidates;
+    std::vector<double> warmup_s;
+    if (fp8) {
+        std::string refused_before;
+        candidates = fp8_candidates(device, types, n, options, warmup_s, refused_before);
+        const Fp8Setup& setup = fp8_setups[candidates.front().fp8_setup];
+        if (setup.output == Fp8Output::fp32) {
             types.output = CUDA_R_32F;
             types.output_bytes = 4;
             types.load_output = load_fp32;
             types.store_output = put_fp32;
         }
-        result.details = fp8->details();
-        multiply = [&] { fp8->run(); };
+        result.details.emplace_back("setup", std::string(setup.name));
+        result.details.emplace_back("fast_accumulation", options.fp8_fast_accumulation ? "on" : "off (FP32 promotion)");
+        if (!refused_before.empty()) result.details.emplace_back("refused_before", refused_before);
     } else {
-        const void* alpha = types.double_scalars ? static_cast<const void*>(&alpha64) : &alpha32;
-        const void* beta = types.double_scalars ? static_cast<const void*>(&beta64) : &beta32;
-        multiply = [&, alpha, beta] {
-            cublas_check(cublasGemmEx(handle.get(), CUBLAS_OP_T, CUBLAS_OP_N, dim, dim, dim, alpha, a_device.get(),
-                                      types.input, dim, b_device.get(), types.input, dim, beta, c_device.get(),
-                                      types.output, dim, types.compute, CUBLAS_GEMM_DEFAULT),
-                         "cublasGemmEx");
-        };
+        std::vector<std::string> lt_refusals;
+        candidates = gemm_candidates(device, types, n, options.autotune, lt_refusals);
+        std::vector<std::string> labels;
+        for (const Candidate& candidate : candidates) labels.push_back(candidate.label);
+        warmup_s = warm_up_dropping_refusals(candidates, device.stream.get(), false, [&](std::size_t index, cublasStatus_t status) {
+            lt_refusals.push_back(fmt::format("{}: {}", labels[index], cublasGetStatusName(status)));
+        });
+        if (candidates.empty())
+            throw RungNotSupported("neither cublasGemmEx nor cuBLASLt ran it: " + fmt::format("{}", fmt::join(lt_refusals, "; ")));
+        if (!lt_refusals.empty()) result.details.emplace_back("refused", fmt::format("{}", fmt::join(lt_refusals, "; ")));
     }
 
+    const TunedChoice tuned = autotune(candidates, warmup_s, options.autotune, device.stream.get());
+    const Candidate& chosen = candidates[tuned.index];
+    result.details.emplace_back("algorithm", chosen.label);
+    result.details.emplace_back("layout", layout_name(chosen.transpose_a));
+    result.details.insert(result.details.end(), tuned.details.begin(), tuned.details.end());
+
+    // Let the GPU drop below its power cap again, so tuning does not change what is measured.
+    device.stream.synchronize();
+    if (options.cooldown_s > 0.0) std::this_thread::sleep_for(std::chrono::duration<double>(options.cooldown_s));
+    const auto multiply = [&] { cublas_check(chosen.launch(), chosen.label.c_str()); };
     for (std::int64_t rep = 0; rep < options.warmup; ++rep) multiply();
-    stream.synchronize();
-    EventTimer timer(stream.get());
+    device.stream.synchronize();
+    EventTimer timer(device.stream.get());
     for (std::int64_t rep = 0; rep < options.repetitions; ++rep) {
         timer.start();
         multiply();
@@ -330,28 +394,31 @@ LadderRunResult run_ladder_rung(LadderPrecision precision, const LadderRunOption
     if (options.corrupt) {  // planted: the first sampled entry after the corners goes wrong
         const auto [i, j] = positions[2];
         std::vector<std::byte> element(types.output_bytes);
-        std::byte* where = c_device.get() + (i + j * n) * types.output_bytes;
+        std::byte* where = device.c.get() + (i + j * n) * types.output_bytes;
         cuda_check(cudaMemcpy(element.data(), where, element.size(), cudaMemcpyDeviceToHost), "cudaMemcpy");
         types.store_output(-2.0 * types.load_output(element.data()) - 1.0, element.data());
         cuda_check(cudaMemcpy(where, element.data(), element.size(), cudaMemcpyHostToDevice), "cudaMemcpy");
     }
-    std::vector<std::byte> c(c_device.size());
-    cuda_check(cudaMemcpy(c.data(), c_device.get(), c.size(), cudaMemcpyDeviceToHost), "cudaMemcpy(C)");
+    std::vector<std::byte> c(n * n * types.output_bytes);
+    cuda_check(cudaMemcpy(c.data(), device.c.get(), c.size(), cudaMemcpyDeviceToHost), "cudaMemcpy(C)");
 
+    // The product the GPU was asked for: op(A) B in the layout that ran, times fp8's scales.
+    const double factor = fp8 ? fp8_product_scale(fp8_setups[chosen.fp8_setup]) : 1.0;
     const double tolerance = ladder_tolerance(precision, n);
     std::size_t wrong = 0;
     for (const auto& [i, j] : positions) {
         double sum = 0.0, compensation = 0.0, magnitude = 0.0;
         for (std::size_t p = 0; p < n; ++p) {  // Neumaier-compensated FP64 dot product
-            const double term = a.values[p + i * n] * b.values[p + j * n];
+            const double a_ip = chosen.transpose_a ? a.values[p + i * n] : a.values[i + p * n];
+            const double term = a_ip * b.values[p + j * n];
             const double t = sum + term;
             compensation += std::abs(sum) >= std::abs(term) ? (sum - t) + term : (term - t) + sum;
             sum = t;
             magnitude += std::abs(term);
         }
-        const double expected = sum + compensation;
+        const double expected = factor * (sum + compensation);
         const double value = types.load_output(c.data() + (i + j * n) * types.output_bytes);
-        const double error = std::abs(value - expected) / magnitude;
+        const double error = std::abs(value - expected) / (factor * magnitude);
         result.worst_error = std::max(result.worst_error, std::isnan(error) ? INFINITY : error / tolerance);
         if (!(error <= tolerance)) {
             if (wrong < 5)

@@ -1,10 +1,14 @@
-// The cuBLASLt FP8 (e4m3 x e4m3, TN, compute 32F, scale 32F, A/B scale pointers) set-ups the
-// ladder tries, in order, and how the tries are reported. On the H200 with CUDA 13.0 (2026-11-30)
-// the heuristic offered an algorithm for "D bf16, C = D" that cublasLtMatmul then refused
-// (CUBLAS_STATUS_NOT_SUPPORTED), while torch._scaled_mm ran 1401 TFLOP/s on the same GPU; so the
-// rung no longer bets on one set-up and one algorithm: it takes the first set-up, and within it
-// the first algorithm in the heuristic's order, that actually multiplies (and then validates the
-// product like every rung). bench/gpu/gemm_probe.cu tries the full matrix of variants.
+// The cuBLASLt FP8 (e4m3 x e4m3, TN, compute 32F, scale 32F) set-ups the ladder tries, in order,
+// and how the tries are reported.
+// History on the H200 with cuBLASLt 13.1 (2026-11-30): every set-up with A/B scale pointers was
+// refused by cublasLtMatmul (CUBLAS_STATUS_NOT_SUPPORTED, after the heuristic had offered
+// algorithms), every one without them ran and validated (D bf16, C nullptr: 1484 TFLOP/s). Both
+// the ladder and the probe had pointed B's scale 4 bytes into A's scale allocation; the heuristic
+// never sees pointers, cublasLtMatmul does, so a misaligned scale pointer is the prime suspect.
+// The ladder now gives each scale its own allocation (cudaMalloc: 256-byte aligned) and tries the
+// scaled set-ups first (a real FP8 workload scales its inputs); when none runs it falls back to
+// the same set-ups without scale pointers (scale 1), and the trace's fp8_setup says which ran.
+// Within a set-up every algorithm that runs is a candidate for the autotune (ladder_autotune.hpp).
 #pragma once
 
 #include <array>
@@ -25,19 +29,31 @@ struct Fp8Setup {
     Fp8Output output;       // D's type (C's type too)
     bool c_is_d;            // pass D as C (in place); otherwise C = nullptr, which beta = 0 allows
     std::size_t workspace_bytes;
+    bool scaled;            // A/B scale pointers set (fp8_scale_a, fp8_scale_b), each in its own allocation
 };
 
 inline constexpr std::size_t fp8_max_workspace_bytes = std::size_t{64} << 20;
 
-inline constexpr std::array<Fp8Setup, 4> fp8_setups{{
-    // torch._scaled_mm's call (bf16 out, no C, scales set, fast accumulation off): runs on H200.
-    {"D bf16, C nullptr (beta 0), workspace 64 MiB", Fp8Output::bf16, false, fp8_max_workspace_bytes},
-    // The ladder's first set-up.
-    {"D bf16, C = D (in place), workspace 64 MiB", Fp8Output::bf16, true, fp8_max_workspace_bytes},
-    // A small workspace keeps the heuristic away from workspace-hungry (split-K) kernels.
-    {"D bf16, C nullptr (beta 0), workspace 1 MiB", Fp8Output::bf16, false, std::size_t{1} << 20},
-    {"D fp32, C nullptr (beta 0), workspace 64 MiB", Fp8Output::fp32, false, fp8_max_workspace_bytes},
+// Scales of the scaled set-ups: powers of two, so the scaled product is exact in FP64 and a
+// library that ignored them would miss the expected values by 8x (validation catches it).
+inline constexpr float fp8_scale_a = 0.5f;
+inline constexpr float fp8_scale_b = 0.25f;
+
+inline constexpr std::array<Fp8Setup, 6> fp8_setups{{
+    // torch._scaled_mm's call (bf16 out, no C, scales set, fast accumulation off).
+    {"D bf16, C nullptr (beta 0), A/B scales 0.5/0.25, workspace 64 MiB", Fp8Output::bf16, false, fp8_max_workspace_bytes, true},
+    {"D bf16, C = D (in place), A/B scales 0.5/0.25, workspace 64 MiB", Fp8Output::bf16, true, fp8_max_workspace_bytes, true},
+    {"D fp32, C nullptr (beta 0), A/B scales 0.5/0.25, workspace 64 MiB", Fp8Output::fp32, false, fp8_max_workspace_bytes, true},
+    // Without scale pointers (scale 1): what ran on the H200 with cuBLASLt 13.1.
+    {"D bf16, C nullptr (beta 0), no scale pointers, workspace 64 MiB", Fp8Output::bf16, false, fp8_max_workspace_bytes, false},
+    {"D bf16, C = D (in place), no scale pointers, workspace 64 MiB", Fp8Output::bf16, true, fp8_max_workspace_bytes, false},
+    {"D fp32, C nullptr (beta 0), no scale pointers, workspace 64 MiB", Fp8Output::fp32, false, fp8_max_workspace_bytes, false},
 }};
+
+// The factor the product of a set-up carries: the validation's expected value is this times A^T B.
+inline double fp8_product_scale(const Fp8Setup& setup) {
+    return setup.scaled ? static_cast<double>(fp8_scale_a) * static_cast<double>(fp8_scale_b) : 1.0;
+}
 
 // One algorithm the heuristic offered for one set-up, and what cuBLASLt answered; or, with
 // heuristic_index -1, the heuristic's own answer when it offered nothing.

@@ -34,6 +34,13 @@ public:
             {"repetitions", ParamKind::integer, std::int64_t{10}, "timed repetitions per precision"},
             {"warmup", ParamKind::integer, std::int64_t{2}, "untimed repetitions first"},
             {"samples", ParamKind::integer, std::int64_t{256}, "entries of C checked against the FP64 reference"},
+            {"autotune_candidates", ParamKind::integer, std::int64_t{8},
+             "cuBLASLt heuristic algorithms timed per layout beside cublasGemmEx (0 = no tuning, 16 at most)"},
+            {"autotune_rounds", ParamKind::integer, std::int64_t{3}, "round-robin timings of each candidate (median decides)"},
+            {"autotune_budget_s", ParamKind::real, 3.0, "GPU seconds the autotune rounds may take per precision"},
+            {"cooldown_s", ParamKind::real, 2.0, "idle seconds between the autotune and the timed repetitions"},
+            {"fp8_fast_accumulation", ParamKind::flag, false,
+             "cuBLASLt FP8 fast accumulation (no periodic FP32 promotion; off is the precise default)"},
         };
     }
     std::optional<std::string> waiver(const RunContext& ctx) const override {
@@ -52,6 +59,15 @@ public:
         if (repetitions < 1) throw InputError(fmt::format("gemm_ladder: repetitions must be at least 1, not {}", repetitions));
         if (warmup < 0) throw InputError(fmt::format("gemm_ladder: warmup must not be negative, not {}", warmup));
         if (samples < 3) throw InputError(fmt::format("gemm_ladder: samples must be at least 3, not {}", samples));
+        const std::int64_t candidates = ctx.params().integer("autotune_candidates");
+        const std::int64_t rounds = ctx.params().integer("autotune_rounds");
+        const double budget_s = ctx.params().real("autotune_budget_s");
+        const double cooldown_s = ctx.params().real("cooldown_s");
+        if (candidates < 0 || candidates > 16)
+            throw InputError(fmt::format("gemm_ladder: autotune_candidates must be 0..16, not {}", candidates));
+        if (rounds < 1) throw InputError(fmt::format("gemm_ladder: autotune_rounds must be at least 1, not {}", rounds));
+        if (!(budget_s > 0.0)) throw InputError(fmt::format("gemm_ladder: autotune_budget_s must be positive, not {}", budget_s));
+        if (!(cooldown_s >= 0.0)) throw InputError(fmt::format("gemm_ladder: cooldown_s must not be negative, not {}", cooldown_s));
         const int device = *usable_gpu(ctx);
         const GpuFacts facts = query_gpu_facts(device);
         // The largest rung (fp64: three n x n matrices of 8 bytes) must fit with room to spare.
@@ -62,6 +78,9 @@ public:
         options.repetitions = repetitions;
         options.warmup = warmup;
         options.samples = static_cast<std::size_t>(samples);
+        options.autotune = {static_cast<int>(candidates), static_cast<int>(rounds), budget_s};
+        options.cooldown_s = cooldown_s;
+        options.fp8_fast_accumulation = ctx.params().flag("fp8_fast_accumulation");
         const GpuNominal nominal = gpu_nominal(facts);
         const bool has_fp8 = facts.compute_major > 8 || (facts.compute_major == 8 && facts.compute_minor >= 9);
 
@@ -107,6 +126,8 @@ public:
             result.add_metric(fmt::format("gemm_ladder.{}_tflops_max", info.name), "TFLOP/s", spread.max, Better::higher, rung_nominal);
             result.parameters[fmt::format("{}_types", info.name)] = std::string(info.what);
             result.parameters[fmt::format("{}_worst_error_ratio", info.name)] = fmt::format("{:.3g}", run.worst_error);
+            // Below 1 when the GPU slowed within the burst (power cap): the median is a short burst.
+            result.parameters[fmt::format("{}_last_over_first_rep", info.name)] = fmt::format("{:.3f}", last_over_first(run.seconds));
             for (const auto& [key, value] : run.details) result.parameters[fmt::format("{}_{}", info.name, key)] = value;
             if (!run.failure.empty()) result.fail(fmt::format("{} GEMM wrong: {}", info.name, run.failure));
         }

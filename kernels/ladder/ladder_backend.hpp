@@ -1,11 +1,12 @@
-// One rung of the GEMM ladder on the bound GPU: random inputs rounded to the rung's type,
-// warm-up, timed repetitions of C = A^T B (TN layout: required for FP8 on Hopper, used for
-// every rung so they compare; cublasGemmEx for fp64..fp16, cuBLASLt for fp8), then sampled
-// entries checked against an FP64 host reference.
+// One rung of the GEMM ladder on the bound GPU: random inputs rounded to the rung's type, an
+// autotune over cublasGemmEx (TN) and cuBLASLt's top heuristic algorithms for TN and NN (fp8:
+// TN only, which Hopper requires; ladder_autotune.hpp says why), a cool-down, warm-up, timed
+// repetitions with the fastest, then sampled entries checked against an FP64 host reference.
 #pragma once
 
 #include <stdexcept>
 
+#include "kernels/ladder/ladder_autotune.hpp"
 #include "kernels/ladder/ladder_precisions.hpp"
 
 #include <cstddef>
@@ -22,14 +23,19 @@ struct LadderRunOptions {
     std::int64_t repetitions = 10;
     std::size_t samples = 256;   // entries of C validated
     bool corrupt = false;        // planted: overwrite one sampled entry of C before validation
+    AutotuneLimits autotune;
+    // Idle after the autotune, so the timed repetitions start from a GPU below its power cap
+    // as they did before tuning existed (the reference figures are such bursts, too).
+    double cooldown_s = 2.0;
+    bool fp8_fast_accumulation = false;  // CUBLASLT_MATMUL_DESC_FAST_ACCUM: off keeps FP32 promotion
 };
 
 struct LadderRunResult {
     std::vector<double> seconds;  // per timed repetition
     std::string failure;          // empty when every sampled entry is within tolerance
     double worst_error = 0.0;     // worst |error| / (tolerance * sum|ab|) over the samples
-    // What ran, for the trace as "<rung>_<key>": fp8's cuBLASLt set-up and algorithm, and the
-    // set-ups/algorithms the library refused before it.
+    // What ran, for the trace as "<rung>_<key>": the algorithm and layout, the autotune's
+    // choice, fp8's cuBLASLt set-up and what the library refused before it.
     std::vector<std::pair<std::string, std::string>> details;
 };
 

@@ -1,10 +1,15 @@
 // The GEMM ladder's table: precision names, their order, their tolerances.
 #include "kernels/ladder/fp8_setups.hpp"
+#include "kernels/ladder/ladder_autotune.hpp"
 #include "kernels/ladder/ladder_precisions.hpp"
 
 #include "core/errors.hpp"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
 
 namespace shakedown::kernels {
 namespace {
@@ -68,6 +73,62 @@ TEST(LadderFp8Setups, RefusalsAreSummarizedPerSetupWithTheLibrarysWords) {
                            ": 3 algorithms refused: 1 x CUBLAS_STATUS_INVALID_VALUE 2 x CUBLAS_STATUS_NOT_SUPPORTED; " +
                            std::string(fp8_setups[1].name) + ": heuristic: no algorithm offered");
     EXPECT_EQ(summarize_fp8_refusals({}), "");
+}
+
+// Scale pointers first (a real FP8 workload scales), then the same forms without them: on the
+// H200 with cuBLASLt 13.1 only unscaled set-ups ran, and the rung must still be measured.
+TEST(LadderFp8Setups, ScaledSetupsFirstEachWithAnUnscaledFallback) {
+    EXPECT_TRUE(fp8_setups.front().scaled);
+    bool unscaled_seen = false;
+    for (const Fp8Setup& setup : fp8_setups) {
+        if (!setup.scaled) unscaled_seen = true;
+        EXPECT_FALSE(unscaled_seen && setup.scaled) << "scaled set-up after an unscaled one: " << setup.name;
+        if (!setup.scaled) continue;
+        const bool has_fallback = std::any_of(fp8_setups.begin(), fp8_setups.end(), [&](const Fp8Setup& other) {
+            return !other.scaled && other.output == setup.output && other.c_is_d == setup.c_is_d &&
+                   other.workspace_bytes == setup.workspace_bytes;
+        });
+        EXPECT_TRUE(has_fallback) << setup.name;
+    }
+}
+
+// The expected product carries the scales; powers of two keep the reference exact, and a
+// product != 1 means a library ignoring the scales fails validation.
+TEST(LadderFp8Setups, ScaledProductIsAnExactPowerOfTwoOtherThanOne) {
+    const double scaled = fp8_product_scale(fp8_setups.front());
+    EXPECT_NE(scaled, 1.0);
+    int exponent = 0;
+    EXPECT_EQ(std::frexp(scaled, &exponent), 0.5);
+    EXPECT_EQ(fp8_product_scale(fp8_setups.back()), 1.0);
+}
+
+TEST(LadderAutotune, FastestByMedianAndRatioOfTheFirst) {
+    // candidate 0 (cublasGemmEx before tuning) 20 ms; 1 has one fast outlier but a slow median; 2 is fastest.
+    const std::vector<CandidateTimes> times = {
+        {0.02, {0.020, 0.020, 0.021}},
+        {0.02, {0.010, 0.030, 0.030}},
+        {0.02, {0.0185, 0.0186, 0.0184}},
+    };
+    const AutotuneChoice choice = choose_fastest(times);
+    EXPECT_EQ(choice.best, 2u);
+    EXPECT_NEAR(choice.first_over_best, 0.0185 / 0.020, 1e-12);
+    EXPECT_EQ(choose_fastest({{0.01, {0.01}}, {0.01, {0.01}}}).best, 0u);  // ties keep the earlier
+    EXPECT_DOUBLE_EQ(choose_fastest({{0.01, {0.01}}}).first_over_best, 1.0);
+    EXPECT_THROW(choose_fastest({}), std::invalid_argument);
+}
+
+TEST(LadderAutotune, BudgetDropsCandidatesFromTheTailButKeepsTheFirst) {
+    const std::vector<double> warmups = {0.02, 0.02, 0.02, 0.02};
+    EXPECT_EQ(candidates_within_budget(warmups, 3, 10.0), 4u);
+    EXPECT_EQ(candidates_within_budget(warmups, 3, 0.13), 2u);  // 3 x 0.02 per candidate
+    EXPECT_EQ(candidates_within_budget(warmups, 3, 0.001), 1u);
+    EXPECT_EQ(candidates_within_budget({}, 3, 1.0), 0u);
+}
+
+TEST(LadderAutotune, LastOverFirstShowsASlowdownWithinTheBurst) {
+    EXPECT_NEAR(last_over_first({0.0142, 0.0150, 0.0166}), 0.0142 / 0.0166, 1e-12);
+    EXPECT_DOUBLE_EQ(last_over_first({0.02}), 1.0);
+    EXPECT_EQ(last_over_first({}), 0.0);
 }
 
 }  // namespace

@@ -12,9 +12,17 @@
 //   algos     Is the heuristic's first choice the fastest? fp16, bf16, fp64 at 8192^3, TN and NN,
 //             the top 8 heuristic algorithms timed (median of 10 after 3 warm-ups) beside
 //             cublasGemmEx, each validated on sampled entries.
+//   data      Does the anchor's DGEMM figure come from data that draws less power? The timeline's
+//             GEMM (fp64, then fp16) on five input distributions (uniform [-1,1), uniform [0,1),
+//             integers -2..2, all 1.0, multiples of 1/8), each --data-seconds long (4) after
+//             --data-idle seconds idle (4): median of the first 10 reps and of the last second.
+//             About 85 s with the defaults (not part of the default set: name it).
+//   fp8 also tries scale placements (one allocation with B at +4/+16/+256 bytes, separate
+//   allocations, explicit SCALAR_32F scale mode, A only) to learn why scaled set-ups were refused.
 // Build: nvcc -O3 -arch=sm_90 -std=c++17 -o gemm_probe bench/gpu/gemm_probe.cu -lcublas -lcublasLt
-// Run:   gemm_probe [fp8] [timeline] [algos] [--idle S] [--timeline-reps N] [--device D]
-//        (no part named: all three; about 90 s on one H200 with the defaults).
+// Run:   gemm_probe [fp8] [timeline] [algos] [data] [--idle S] [--timeline-reps N] [--data-idle S]
+//                   [--data-seconds S] [--device D]
+//        (no part named: fp8, timeline, algos; about 90 s on one H200 with the defaults).
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -30,6 +38,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <deque>
 #include <string>
 #include <thread>
 #include <vector>
@@ -141,6 +150,30 @@ __host__ __device__ inline float fp8_source_value(std::uint64_t seed, std::uint6
     return static_cast<float>(u < 0 ? -magnitude : magnitude);
 }
 
+// How the "data" part distributes its inputs (the other parts use uniform [-1, 1)): does the
+// DGEMM anchor's 64.4 TFLOP/s come from data that draws less power under the 700 W cap?
+enum class Dist { uniform_pm1, uniform_01, small_ints, ones, eighths };
+const char* dist_name(Dist dist) {
+    switch (dist) {
+    case Dist::uniform_pm1: return "uniform [-1,1)";
+    case Dist::uniform_01: return "uniform [0,1)";
+    case Dist::small_ints: return "integers -2..2";
+    case Dist::ones: return "all 1.0";
+    case Dist::eighths: return "multiples of 1/8 in [-1,1]";
+    }
+    return "?";
+}
+__host__ __device__ inline double source_value(Dist dist, std::uint64_t seed, std::uint64_t index) {
+    switch (dist) {
+    case Dist::uniform_pm1: return uniform_pm1(seed, index);
+    case Dist::uniform_01: return 0.5 * (uniform_pm1(seed, index) + 1.0);
+    case Dist::small_ints: return static_cast<double>(static_cast<int>(mix64(seed * 0xD1B54A32D192ED03ull + index) % 5) - 2);
+    case Dist::ones: return 1.0;
+    case Dist::eighths: return std::round(uniform_pm1(seed, index) * 8.0) / 8.0;  // 3 mantissa bits at most
+    }
+    return 0.0;
+}
+
 enum class Kind { fp64, fp32, fp16, bf16, e4m3 };
 
 const char* kind_name(Kind kind) {
@@ -175,35 +208,35 @@ cudaDataType_t kind_type(Kind kind) {
 }
 
 // The value an input element of `kind` holds (rounded as stored), on host and device alike.
-__host__ __device__ inline double stored_input(Kind kind, std::uint64_t seed, std::uint64_t index) {
+__host__ __device__ inline double stored_input(Kind kind, std::uint64_t seed, std::uint64_t index, Dist dist = Dist::uniform_pm1) {
     switch (kind) {
-    case Kind::fp64: return uniform_pm1(seed, index);
-    case Kind::fp32: return static_cast<float>(uniform_pm1(seed, index));
-    case Kind::fp16: return __half2float(__float2half(static_cast<float>(uniform_pm1(seed, index))));
-    case Kind::bf16: return __bfloat162float(__float2bfloat16(static_cast<float>(uniform_pm1(seed, index))));
+    case Kind::fp64: return source_value(dist, seed, index);
+    case Kind::fp32: return static_cast<float>(source_value(dist, seed, index));
+    case Kind::fp16: return __half2float(__float2half(static_cast<float>(source_value(dist, seed, index))));
+    case Kind::bf16: return __bfloat162float(__float2bfloat16(static_cast<float>(source_value(dist, seed, index))));
     case Kind::e4m3: return static_cast<float>(__nv_fp8_e4m3(fp8_source_value(seed, index)));
     }
     return 0.0;
 }
 
-__global__ void fill_kernel(void* out, Kind kind, std::uint64_t seed, std::uint64_t count) {
+__global__ void fill_kernel(void* out, Kind kind, std::uint64_t seed, std::uint64_t count, Dist dist) {
     for (std::uint64_t i = blockIdx.x * std::uint64_t(blockDim.x) + threadIdx.x; i < count;
          i += std::uint64_t(gridDim.x) * blockDim.x) {
         switch (kind) {
-        case Kind::fp64: static_cast<double*>(out)[i] = uniform_pm1(seed, i); break;
-        case Kind::fp32: static_cast<float*>(out)[i] = static_cast<float>(uniform_pm1(seed, i)); break;
-        case Kind::fp16: static_cast<__half*>(out)[i] = __float2half(static_cast<float>(uniform_pm1(seed, i))); break;
+        case Kind::fp64: static_cast<double*>(out)[i] = source_value(dist, seed, i); break;
+        case Kind::fp32: static_cast<float*>(out)[i] = static_cast<float>(source_value(dist, seed, i)); break;
+        case Kind::fp16: static_cast<__half*>(out)[i] = __float2half(static_cast<float>(source_value(dist, seed, i))); break;
         case Kind::bf16:
-            static_cast<__nv_bfloat16*>(out)[i] = __float2bfloat16(static_cast<float>(uniform_pm1(seed, i)));
+            static_cast<__nv_bfloat16*>(out)[i] = __float2bfloat16(static_cast<float>(source_value(dist, seed, i)));
             break;
         case Kind::e4m3: static_cast<__nv_fp8_e4m3*>(out)[i] = __nv_fp8_e4m3(fp8_source_value(seed, i)); break;
         }
     }
 }
 
-void fill(const DeviceMemory& memory, Kind kind, std::uint64_t seed) {
+void fill(const DeviceMemory& memory, Kind kind, std::uint64_t seed, Dist dist = Dist::uniform_pm1) {
     const std::uint64_t count = memory.bytes / kind_bytes(kind);
-    fill_kernel<<<1024, 256>>>(memory.data, kind, seed, count);
+    fill_kernel<<<1024, 256>>>(memory.data, kind, seed, count, dist);
     CUDA_OR_DIE(cudaGetLastError());
     CUDA_OR_DIE(cudaDeviceSynchronize());
 }
@@ -236,7 +269,8 @@ struct Samples {
     std::vector<double> magnitude;       // sum |a b|
 };
 
-Samples make_samples(int n, Kind input, bool a_transposed, std::uint64_t seed_a, std::uint64_t seed_b, int count) {
+Samples make_samples(int n, Kind input, bool a_transposed, std::uint64_t seed_a, std::uint64_t seed_b, int count,
+                     Dist dist = Dist::uniform_pm1) {
     Samples samples;
     const std::uint64_t size = static_cast<std::uint64_t>(n);
     std::vector<std::pair<std::uint64_t, std::uint64_t>> positions = {{0, 0}, {size - 1, size - 1}};
@@ -245,8 +279,8 @@ Samples make_samples(int n, Kind input, bool a_transposed, std::uint64_t seed_a,
     for (const auto& [i, j] : positions) {
         double sum = 0.0, compensation = 0.0, magnitude = 0.0;
         for (std::uint64_t p = 0; p < size; ++p) {
-            const double a = stored_input(input, seed_a, a_transposed ? p + i * size : i + p * size);
-            const double b = stored_input(input, seed_b, p + j * size);
+            const double a = stored_input(input, seed_a, a_transposed ? p + i * size : i + p * size, dist);
+            const double b = stored_input(input, seed_b, p + j * size, dist);
             const double term = a * b;
             const double t = sum + term;  // Neumaier-compensated
             compensation += std::fabs(sum) >= std::fabs(term) ? (sum - t) + term : (term - t) + sum;
@@ -348,11 +382,36 @@ const char* c_mode_name(CMode mode) {
     return "?";
 }
 
+// Where the A/B (and D) scale factors live. The first probe (2026-11-30 09:30) set them only as
+// "shared_plus4" (B's scale 4 bytes into A's allocation) and cuBLASLt 13.1 refused every such
+// variant with NOT_SUPPORTED while all unscaled ones ran: these placements tell alignment apart.
+enum class ScalePlacement {
+    none,            // no A/B scale pointers
+    shared_plus4,    // A at the allocation's start, B 4 bytes later (the first probe's and ladder's form)
+    shared_plus16,   // A at the start, B 16 bytes later
+    shared_plus256,  // A at the start, B 256 bytes later
+    separate,        // each scale its own cudaMalloc (256-byte aligned), as torch and NVIDIA's sample do
+    separate_mode,   // separate, and A/B_SCALE_MODE = SCALAR_32F set explicitly (its default)
+    a_only,          // only A's scale pointer (at the allocation's start), B's unset
+};
+const char* placement_name(ScalePlacement placement) {
+    switch (placement) {
+    case ScalePlacement::none: return "not set";
+    case ScalePlacement::shared_plus4: return "set, one allocation, B at +4 bytes";
+    case ScalePlacement::shared_plus16: return "set, one allocation, B at +16 bytes";
+    case ScalePlacement::shared_plus256: return "set, one allocation, B at +256 bytes";
+    case ScalePlacement::separate: return "set, separate allocations";
+    case ScalePlacement::separate_mode: return "set, separate allocations, SCALE_MODE SCALAR_32F explicit";
+    case ScalePlacement::a_only: return "A only (B unset)";
+    }
+    return "?";
+}
+
 struct Fp8Variant {
     int n;
     Kind d_kind;
     CMode c_mode;
-    bool ab_scales;
+    ScalePlacement scales;
     std::int8_t fast_accum;
     std::size_t workspace;
     bool amax = false;  // e4m3 D only: also ask for amax(D)
@@ -362,7 +421,8 @@ struct Fp8Buffers {
     DeviceMemory a{std::size_t(8192) * 8192}, b{std::size_t(8192) * 8192};
     DeviceMemory c{std::size_t(8192) * 8192 * 4}, d{std::size_t(8192) * 8192 * 4};
     DeviceMemory workspace{std::size_t(64) << 20};
-    DeviceMemory scalars{64};  // a_scale, b_scale, d_scale, amax
+    DeviceMemory scalars{512};  // a_scale at 0, b_scale at +4 / +16 / +256 bytes, d_scale at +8, amax at +12
+    DeviceMemory scale_a{sizeof(float)}, scale_b{sizeof(float)}, scale_d{sizeof(float)};  // separate allocations
 };
 
 constexpr float fp8_a_scale = 0.5f, fp8_b_scale = 0.5f, fp8_d_scale = 0.5f;
@@ -371,6 +431,7 @@ struct Fp8Tally {
     int variants = 0, heuristic_failed = 0, no_algorithm = 0, variants_running = 0, algos_tried = 0, algos_ran = 0,
         algos_wrong = 0;
     std::vector<std::string> running;  // one line per variant with at least one algorithm that ran
+    std::vector<std::string> refused;  // one line per variant whose offered algorithms all failed
 };
 
 void run_fp8_variant(int number, const Fp8Variant& v, cublasLtHandle_t lt, Fp8Buffers& buffers, const Samples& samples,
@@ -380,7 +441,7 @@ void run_fp8_variant(int number, const Fp8Variant& v, cublasLtHandle_t lt, Fp8Bu
     const Kind c_kind = v.d_kind == Kind::e4m3 ? Kind::bf16 : v.d_kind;
     SAY("== fp8 variant %d: n=%d A/B e4m3 TN, D %s, %s (C type %s), A/B scale pointers %s, fast_accum %d, "
         "workspace %zu MiB%s%s\n",
-        number, v.n, kind_name(v.d_kind), c_mode_name(v.c_mode), kind_name(c_kind), v.ab_scales ? "set" : "not set",
+        number, v.n, kind_name(v.d_kind), c_mode_name(v.c_mode), kind_name(c_kind), placement_name(v.scales),
         int(v.fast_accum), v.workspace >> 20, v.d_kind == Kind::e4m3 ? ", D scale set" : "", v.amax ? ", amax(D) set" : "");
     ++tally.variants;
     LtObjects lt_objects;
@@ -390,17 +451,30 @@ void run_fp8_variant(int number, const Fp8Variant& v, cublasLtHandle_t lt, Fp8Bu
     cublasLtMatmulDescSetAttribute(lt_objects.desc, CUBLASLT_MATMUL_DESC_TRANSB, &none, sizeof none);
     cublasLtMatmulDescSetAttribute(lt_objects.desc, CUBLASLT_MATMUL_DESC_FAST_ACCUM, &v.fast_accum, sizeof v.fast_accum);
     float* scalars = buffers.scalars.as<float>();
-    if (v.ab_scales) {
-        const float* a_scale = scalars;
-        const float* b_scale = scalars + 1;
+    const bool separate = v.scales == ScalePlacement::separate || v.scales == ScalePlacement::separate_mode;
+    if (v.scales != ScalePlacement::none) {
+        const float* a_scale = separate ? buffers.scale_a.as<float>() : scalars;
+        const float* b_scale = separate                                      ? buffers.scale_b.as<float>()
+                               : v.scales == ScalePlacement::shared_plus16  ? scalars + 4
+                               : v.scales == ScalePlacement::shared_plus256 ? scalars + 64
+                                                                            : scalars + 1;
         cublasLtMatmulDescSetAttribute(lt_objects.desc, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &a_scale, sizeof a_scale);
-        cublasLtMatmulDescSetAttribute(lt_objects.desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &b_scale, sizeof b_scale);
+        if (v.scales != ScalePlacement::a_only)
+            cublasLtMatmulDescSetAttribute(lt_objects.desc, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &b_scale, sizeof b_scale);
+        if (v.scales == ScalePlacement::separate_mode) {
+            const std::int32_t scalar_mode = CUBLASLT_MATMUL_MATRIX_SCALE_SCALAR_32F;
+            const cublasStatus_t a_mode = cublasLtMatmulDescSetAttribute(lt_objects.desc, CUBLASLT_MATMUL_DESC_A_SCALE_MODE,
+                                                                         &scalar_mode, sizeof scalar_mode);
+            const cublasStatus_t b_mode = cublasLtMatmulDescSetAttribute(lt_objects.desc, CUBLASLT_MATMUL_DESC_B_SCALE_MODE,
+                                                                         &scalar_mode, sizeof scalar_mode);
+            SAY("   set A/B_SCALE_MODE: %s / %s\n", status_name(a_mode), status_name(b_mode));
+        }
     }
     if (v.d_kind == Kind::e4m3) {
-        const float* d_scale = scalars + 2;
+        const float* d_scale = separate ? buffers.scale_d.as<float>() : scalars + 2;
         cublasLtMatmulDescSetAttribute(lt_objects.desc, CUBLASLT_MATMUL_DESC_D_SCALE_POINTER, &d_scale, sizeof d_scale);
         if (v.amax) {
-            float* amax = scalars + 3;
+            float* amax = scalars + 3;  // amax stays in the shared block (4-byte aligned: an output)
             cublasLtMatmulDescSetAttribute(lt_objects.desc, CUBLASLT_MATMUL_DESC_AMAX_D_POINTER, &amax, sizeof amax);
         }
     }
@@ -436,7 +510,10 @@ void run_fp8_variant(int number, const Fp8Variant& v, cublasLtHandle_t lt, Fp8Bu
     void* d = buffers.d.data;
     const void* c = v.c_mode == CMode::separate ? buffers.c.data : v.c_mode == CMode::in_place ? d : nullptr;
     const float alpha = 1.0f, beta = 0.0f;
-    const double factor = (v.ab_scales ? double(fp8_a_scale) * fp8_b_scale : 1.0) * (v.d_kind == Kind::e4m3 ? fp8_d_scale : 1.0);
+    const double ab_factor = v.scales == ScalePlacement::none     ? 1.0
+                             : v.scales == ScalePlacement::a_only ? double(fp8_a_scale)
+                                                                  : double(fp8_a_scale) * fp8_b_scale;
+    const double factor = ab_factor * (v.d_kind == Kind::e4m3 ? fp8_d_scale : 1.0);
     // Output rounding: e4m3 keeps 3 mantissa bits (half an ulp: 2^-4), bf16 7, fp16 10, fp32 23.
     const double rounding = v.d_kind == Kind::e4m3 ? 0.0625 : v.d_kind == Kind::bf16 ? 0.0039 : v.d_kind == Kind::fp16 ? 0.0005 : 0.0;
     bool any_ran = false;
@@ -483,9 +560,15 @@ void run_fp8_variant(int number, const Fp8Variant& v, cublasLtHandle_t lt, Fp8Bu
         ++tally.variants_running;
         char text[300];
         std::snprintf(text, sizeof text, "variant %d (n=%d D %s, %s, scales %s, fast_accum %d, ws %zu MiB): best valid %s",
-                      number, v.n, kind_name(v.d_kind), c_mode_name(v.c_mode), v.ab_scales ? "set" : "unset",
+                      number, v.n, kind_name(v.d_kind), c_mode_name(v.c_mode), placement_name(v.scales),
                       int(v.fast_accum), v.workspace >> 20, best.empty() ? "none" : best.c_str());
         tally.running.push_back(text);
+    } else {
+        char text[300];
+        std::snprintf(text, sizeof text, "variant %d (n=%d D %s, %s, scales %s, fast_accum %d, ws %zu MiB): %d algorithms, none ran",
+                      number, v.n, kind_name(v.d_kind), c_mode_name(v.c_mode), placement_name(v.scales), int(v.fast_accum),
+                      v.workspace >> 20, returned);
+        tally.refused.push_back(text);
     }
 }
 
@@ -496,8 +579,14 @@ void part_fp8(cublasLtHandle_t lt, cudaStream_t stream) {
     fill(buffers.a, Kind::e4m3, seed_a);
     fill(buffers.b, Kind::e4m3, seed_b);
     CUDA_OR_DIE(cudaMemset(buffers.c.data, 0, buffers.c.bytes));
-    const float scalars[4] = {fp8_a_scale, fp8_b_scale, fp8_d_scale, 0.0f};
-    CUDA_OR_DIE(cudaMemcpy(buffers.scalars.data, scalars, sizeof scalars, cudaMemcpyHostToDevice));
+    std::vector<float> scalars(buffers.scalars.bytes / sizeof(float), fp8_b_scale);  // B's scale at every offset tried
+    scalars[0] = fp8_a_scale;
+    scalars[2] = fp8_d_scale;
+    scalars[3] = 0.0f;  // amax
+    CUDA_OR_DIE(cudaMemcpy(buffers.scalars.data, scalars.data(), buffers.scalars.bytes, cudaMemcpyHostToDevice));
+    CUDA_OR_DIE(cudaMemcpy(buffers.scale_a.data, &fp8_a_scale, sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_OR_DIE(cudaMemcpy(buffers.scale_b.data, &fp8_b_scale, sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_OR_DIE(cudaMemcpy(buffers.scale_d.data, &fp8_d_scale, sizeof(float), cudaMemcpyHostToDevice));
 
     std::vector<Fp8Variant> variants;
     constexpr std::size_t ws64 = std::size_t(64) << 20;
@@ -505,13 +594,20 @@ void part_fp8(cublasLtHandle_t lt, cudaStream_t stream) {
         for (Kind d : {Kind::bf16, Kind::fp16, Kind::fp32, Kind::e4m3})
             for (CMode c : {CMode::null_beta0, CMode::separate, CMode::in_place}) {
                 if (d == Kind::e4m3 && c == CMode::in_place) continue;  // C is 16-bit, D 8-bit: no in-place form
-                for (bool scales : {true, false})
+                for (ScalePlacement scales : {ScalePlacement::shared_plus4, ScalePlacement::none})
                     for (std::int8_t fast : {std::int8_t{0}, std::int8_t{1}}) variants.push_back({n, d, c, scales, fast, ws64});
             }
     // Workspace sizes (PyTorch used 1 MiB for years; cuBLAS's own default on Hopper is 32 MiB).
     for (std::size_t ws : {std::size_t(0), std::size_t(1) << 20, std::size_t(32) << 20})
-        variants.push_back({8192, Kind::bf16, CMode::null_beta0, true, 0, ws});
-    variants.push_back({8192, Kind::e4m3, CMode::null_beta0, true, 0, ws64, true});
+        variants.push_back({8192, Kind::bf16, CMode::null_beta0, ScalePlacement::shared_plus4, 0, ws});
+    variants.push_back({8192, Kind::e4m3, CMode::null_beta0, ScalePlacement::shared_plus4, 0, ws64, true});
+    // Scale placements (is alignment the cause of the refusals?): torch's form, both accumulations,
+    // and the D e4m3 form with every scale in its own allocation.
+    for (ScalePlacement scales : {ScalePlacement::separate, ScalePlacement::shared_plus16, ScalePlacement::shared_plus256,
+                                  ScalePlacement::separate_mode, ScalePlacement::a_only})
+        for (std::int8_t fast : {std::int8_t{0}, std::int8_t{1}})
+            variants.push_back({8192, Kind::bf16, CMode::null_beta0, scales, fast, ws64});
+    variants.push_back({8192, Kind::e4m3, CMode::null_beta0, ScalePlacement::separate, 0, ws64});
 
     Fp8Tally tally;
     for (int n : {8192, 4096}) {
@@ -527,6 +623,7 @@ void part_fp8(cublasLtHandle_t lt, cudaStream_t stream) {
         tally.variants, tally.heuristic_failed, tally.no_algorithm, tally.variants_running, tally.algos_tried, tally.algos_ran,
         tally.algos_wrong);
     for (const auto& line : tally.running) SAY("## fp8 runs: %s\n", line.c_str());
+    for (const auto& line : tally.refused) SAY("## fp8 refused: %s\n", line.c_str());
 }
 
 // ---------------------------------------------------------------- part b: cold-start timeline
@@ -585,6 +682,74 @@ void part_timeline(cublasHandle_t blas, cudaStream_t stream, Kind kind, int reps
     SAY("## timeline %s: median TFLOP/s reps 0-9 %.2f, reps 100-149 %.2f, all %.2f, max %.2f, burst %.0f ms\n",
         kind_name(kind), median_of(0, 10), median_of(100, 150), median_of(0, reps),
         *std::max_element(rates.begin(), rates.end()), milliseconds_between(starts[0], stops[reps - 1]));
+}
+
+// ---------------------------------------------------------------- part d: data distributions
+
+// The timeline's GEMM (cublasGemmEx NN 8192^3) on differently distributed inputs, each run
+// `seconds` long after `idle_s` of idle: the first 10 repetitions' median (a burst, like the
+// anchor's "median of 10") and the last second's median (sustained, under the power cap).
+void part_data(cublasHandle_t blas, cudaStream_t stream, Kind kind, Dist dist, double seconds, int idle_s) {
+    constexpr int n = 8192;
+    const bool fp64 = kind == Kind::fp64;
+    SAY("\n#### part data %s, %s: cublasGemmEx NN %d^3, %.1f s after %d s idle\n", kind_name(kind), dist_name(dist), n, seconds,
+        idle_s);
+    const std::size_t bytes = std::size_t(n) * n * kind_bytes(kind);
+    DeviceMemory a(bytes), b(bytes), c(bytes);
+    constexpr std::uint64_t seed_a = 41, seed_b = 42;
+    fill(a, kind, seed_a, dist);
+    fill(b, kind, seed_b, dist);
+    const double alpha64 = 1.0, beta64 = 0.0;
+    const float alpha32 = 1.0f, beta32 = 0.0f;
+    const void* alpha = fp64 ? static_cast<const void*>(&alpha64) : &alpha32;
+    const void* beta = fp64 ? static_cast<const void*>(&beta64) : &beta32;
+    const cudaDataType_t type = kind_type(kind);
+    const cublasComputeType_t compute = fp64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
+    const auto gemm = [&] {
+        const cublasStatus_t status = cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, alpha, a.data, type, n, b.data,
+                                                   type, n, beta, c.data, type, n, compute, CUBLAS_GEMM_DEFAULT);
+        if (status != CUBLAS_STATUS_SUCCESS) {
+            SAY("FATAL cublasGemmEx: %s\n", status_name(status));
+            std::exit(1);
+        }
+    };
+    CUDA_OR_DIE(cudaMemsetAsync(c.data, 0xFF, c.bytes, stream));
+    gemm();
+    CUDA_OR_DIE(cudaStreamSynchronize(stream));
+    const double tolerance = fp64 ? 2.0 * n * std::ldexp(1.0, -53) : 2.0 * n * std::ldexp(1.0, -24);
+    const double rounding = kind == Kind::fp16 ? std::ldexp(1.0, -11) : 0.0;
+    const Verdict verdict = validate(c.data, kind, make_samples(n, kind, false, seed_a, seed_b, 8, dist), 1.0, tolerance, rounding);
+    SAY("   validation %s (worst %.3g of allowed)%s%s; idle from %s\n", verdict.ok ? "ok" : "WRONG", verdict.worst,
+        verdict.ok ? "" : ": ", verdict.first_wrong.c_str(), utc_now().c_str());
+    std::this_thread::sleep_for(std::chrono::seconds(idle_s));
+    SAY("   burst starts %s\n", utc_now().c_str());
+    // Batches of 10 back-to-back repetitions, each between its own events, until `seconds` passed.
+    std::deque<Event> starts, stops;
+    const auto began = std::chrono::steady_clock::now();
+    while (std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count() < seconds) {
+        for (int r = 0; r < 10; ++r) {
+            CUDA_OR_DIE(cudaEventRecord(starts.emplace_back().event, stream));
+            gemm();
+            CUDA_OR_DIE(cudaEventRecord(stops.emplace_back().event, stream));
+        }
+        CUDA_OR_DIE(cudaStreamSynchronize(stream));
+    }
+    SAY("   burst ends %s\n", utc_now().c_str());
+    const std::size_t reps = starts.size();
+    std::vector<double> rates(reps), at_ms(reps);
+    for (std::size_t r = 0; r < reps; ++r) {
+        rates[r] = tflops(n, milliseconds_between(starts[r], stops[r]));
+        at_ms[r] = milliseconds_between(starts[0], starts[r]);
+    }
+    const double end_ms = milliseconds_between(starts[0], stops[reps - 1]);
+    std::vector<double> last_second;
+    for (std::size_t r = 0; r < reps; ++r)
+        if (at_ms[r] >= end_ms - 1000.0) last_second.push_back(rates[r]);
+    const std::vector<double> first_ten(rates.begin(), rates.begin() + std::min<std::size_t>(10, reps));
+    SAY("## data %s %-26s: median TFLOP/s first 10 reps %7.2f, last second %7.2f (%zu reps), all %7.2f, max %7.2f; %zu reps "
+        "in %.0f ms; validation %s\n",
+        kind_name(kind), dist_name(dist), median(first_ten), median(last_second), last_second.size(), median(rates),
+        *std::max_element(rates.begin(), rates.end()), reps, end_ms, verdict.ok ? "ok" : "WRONG");
 }
 
 // ---------------------------------------------------------------- part c: heuristic algorithms
@@ -680,22 +845,28 @@ void part_algos(cublasLtHandle_t lt, cublasHandle_t blas, cudaStream_t stream, K
 }  // namespace
 
 int main(int argc, char** argv) {
-    bool want_fp8 = false, want_timeline = false, want_algos = false;
-    int idle_s = 20, timeline_reps = 150, device = 0;
+    bool want_fp8 = false, want_timeline = false, want_algos = false, want_data = false;
+    int idle_s = 20, timeline_reps = 150, device = 0, data_idle_s = 4;
+    double data_seconds = 4.0;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "fp8") want_fp8 = true;
         else if (arg == "timeline") want_timeline = true;
         else if (arg == "algos") want_algos = true;
+        else if (arg == "data") want_data = true;
+        else if (arg == "--data-idle" && i + 1 < argc) data_idle_s = std::max(0, std::atoi(argv[++i]));
+        else if (arg == "--data-seconds" && i + 1 < argc) data_seconds = std::max(1.0, std::atof(argv[++i]));
         else if (arg == "--idle" && i + 1 < argc) idle_s = std::atoi(argv[++i]);
         else if (arg == "--timeline-reps" && i + 1 < argc) timeline_reps = std::max(1, std::atoi(argv[++i]));
         else if (arg == "--device" && i + 1 < argc) device = std::atoi(argv[++i]);
         else {
-            std::printf("usage: %s [fp8] [timeline] [algos] [--idle S] [--timeline-reps N] [--device D]\n", argv[0]);
+            std::printf("usage: %s [fp8] [timeline] [algos] [data] [--idle S] [--timeline-reps N] [--data-idle S] "
+                        "[--data-seconds S] [--device D]\n",
+                        argv[0]);
             return 2;
         }
     }
-    if (!want_fp8 && !want_timeline && !want_algos) want_fp8 = want_timeline = want_algos = true;
+    if (!want_fp8 && !want_timeline && !want_algos && !want_data) want_fp8 = want_timeline = want_algos = true;
 
     CUDA_OR_DIE(cudaSetDevice(device));
     cudaDeviceProp properties{};
@@ -732,6 +903,10 @@ int main(int argc, char** argv) {
     }
     if (want_algos)
         for (Kind kind : {Kind::fp16, Kind::bf16, Kind::fp64}) part_algos(lt, blas, stream, kind);
+    if (want_data)
+        for (Kind kind : {Kind::fp64, Kind::fp16})
+            for (Dist dist : {Dist::uniform_pm1, Dist::uniform_01, Dist::small_ints, Dist::ones, Dist::eighths})
+                part_data(blas, stream, kind, dist, data_seconds, data_idle_s);
 
     cublasDestroy(blas);
     cublasLtDestroy(lt);

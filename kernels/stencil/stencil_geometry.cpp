@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numbers>
 
@@ -12,7 +13,7 @@ namespace shakedown::kernels {
 StencilGeometry::StencilGeometry(MPI_Comm comm, const std::array<std::size_t, 3>& global) : global_(global) {
     int size = 0;
     MPI_Comm_size(comm, &size);
-    MPI_Dims_create(size, 3, dims_.data());
+    dims_ = decomposition(size);
     for (int d = 0; d < 3; ++d)
         if (global_[d] < static_cast<std::size_t>(dims_[d]))
             throw InputError(fmt::format("stencil3d: {} cells along dimension {} cannot be split over {} ranks",
@@ -33,6 +34,13 @@ StencilGeometry::StencilGeometry(MPI_Comm comm, const std::array<std::size_t, 3>
         offset_[d] = c * base + std::min(c, extra);
         MPI_Cart_shift(cart, d, 1, &neighbours_[2 * d], &neighbours_[2 * d + 1]);
     }
+}
+
+std::array<int, 3> StencilGeometry::decomposition(int ranks) {
+    std::array<int, 3> dims{};
+    MPI_Dims_create(ranks, 3, dims.data());  // non-increasing: the largest count first
+    std::reverse(dims.begin(), dims.end());
+    return dims;
 }
 
 std::size_t StencilGeometry::face_cells(int face) const {

@@ -26,6 +26,12 @@ public:
     // Collective over `comm`; throws InputError when a dimension has fewer cells than ranks.
     StencilGeometry(MPI_Comm comm, const std::array<std::size_t, 3>& global);
 
+    // Ranks per dimension for `ranks` ranks: MPI_Dims_create's balanced split, its largest
+    // count on z (the slowest index), then y: 2 ranks cut along z, where a face is one
+    // contiguous plane (packing is a plain copy, the shell one coalesced slab); x faces,
+    // strided cell by cell, are cut only from 8 ranks on.
+    static std::array<int, 3> decomposition(int ranks);
+
     MPI_Comm cart() const { return cart_.get(); }
     const std::array<int, 3>& dims() const { return dims_; }
     const std::array<std::size_t, 3>& global() const { return global_; }

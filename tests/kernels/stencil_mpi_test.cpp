@@ -41,7 +41,7 @@ double serial_reference_error(std::int64_t total_steps) {
 TEST(Stencil3d, EveryDecompositionMatchesTheSerialReferenceAndTheExactSolution) {
     const TestResult result = run_registered_test("stencil3d", small);
     ASSERT_EQ(result.status, Status::pass) << result.reason;
-    const std::map<int, std::string> decompositions = {{1, "1x1x1"}, {2, "2x1x1"}, {4, "2x2x1"}};
+    const std::map<int, std::string> decompositions = {{1, "1x1x1"}, {2, "1x1x2"}, {4, "1x2x2"}};  // cut along z first
     EXPECT_EQ(result.parameters.at("decomposition"), decompositions.at(world_size()));
     EXPECT_EQ(result.parameters.at("global_cells"), "23x23x23");
 

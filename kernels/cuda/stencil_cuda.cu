@@ -10,10 +10,15 @@
 // - The interior reaches every face without a neighbour (its halo is the fixed boundary), so
 //   one rank alone runs one launch per step; only slabs next to neighbour faces wait for
 //   the halos, each as one launch over its cells.
-// - Packing (one gather kernel per face plus the copy to pinned memory) runs on its own
-//   high-priority stream, queued before the interior, so the host can post its sends while
-//   the interior runs; the received halos go back the same way, and the shell waits for them
-//   through an event. No GPU-aware MPI is assumed.
+// - Packing runs on its own high-priority stream, queued before the interior, so the host
+//   can post its sends while the interior runs; the received halos go back the same way, and
+//   the shell waits for them through an event. y and z faces are rows of the field: one
+//   pitched copy between the field and pinned memory, no kernel (2 and 4 ranks cut only
+//   along z and y, StencilGeometry::decomposition); an x face (a column per row) is gathered
+//   by a kernel first. No GPU-aware MPI is assumed.
+// - No host wait at the end of a step: the next interior queues behind this step's shell on
+//   the compute stream, and the next packing waits for this step through an event. Without
+//   neighbours every step is queued at once and the host waits once (synchronize()).
 #include "kernels/stencil/stencil_backend.hpp"
 #include "kernels/stencil/stencil_update.hpp"
 
@@ -84,22 +89,17 @@ __global__ void slab_kernel(const double* __restrict__ u, double* __restrict__ v
     v[c] = jacobi_update(u[c], u[c - 1], u[c + 1], u[c - row], u[c + row], u[c - plane], u[c + plane]);
 }
 
-// Copies between the layer `layer` across dimension d and a face buffer (a fastest).
-__global__ void face_kernel(double* u, double* buffer, DeviceLayout l, int d, std::int64_t layer, bool into_buffer) {
-    const std::int64_t extents[3] = {l.nx, l.ny, l.nz};
-    const std::int64_t na = extents[(d + 1) % 3], nb = extents[(d + 2) % 3];
-    const std::int64_t a = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
-    const std::int64_t b = blockIdx.y * static_cast<std::int64_t>(blockDim.y) + threadIdx.y;
-    if (a >= na || b >= nb) return;
-    std::int64_t ijk[3];
-    ijk[d] = layer;
-    ijk[(d + 1) % 3] = a + 1;
-    ijk[(d + 2) % 3] = b + 1;
-    const std::int64_t c = l.index(ijk[0], ijk[1], ijk[2]);
+// Copies between the layer i = `layer` and an x-face buffer (j fastest, then k); y and z
+// faces need no kernel (rows of the field: pitched copies).
+__global__ void x_face_kernel(double* u, double* buffer, DeviceLayout l, std::int64_t layer, bool into_buffer) {
+    const std::int64_t j = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x;
+    const std::int64_t k = blockIdx.y * static_cast<std::int64_t>(blockDim.y) + threadIdx.y;
+    if (j >= l.ny || k >= l.nz) return;
+    const std::int64_t c = l.index(layer, j + 1, k + 1);
     if (into_buffer)
-        buffer[a + na * b] = u[c];
+        buffer[j + l.ny * k] = u[c];
     else
-        u[c] = buffer[a + na * b];
+        u[c] = buffer[j + l.ny * k];
 }
 
 __global__ void corrupt_kernel(double* u, std::int64_t c) { u[c] = -2.0 * u[c] - 1.0; }
@@ -132,9 +132,9 @@ public:
         for (int face = 0; face < 6; ++face) {
             const int d = face / 2;
             const std::size_t count = local[(d + 1) % 3] * local[(d + 2) % 3];
-            faces_[face] = DeviceBuffer<double>(count);
+            if (d == 0) x_faces_[face] = DeviceBuffer<double>(count);
             send_[face] = PinnedBuffer<double>(count);
-            receive_[face] = PinnedBuffer<double>(count);
+            for (auto& receive : receive_) receive[face] = PinnedBuffer<double>(count);
         }
         // Padding never enters the update; zero it so the device fields are fully defined.
         cuda_check(cudaMemset(u_.get(), 0, u_.bytes()), "cudaMemset(field)");
@@ -157,23 +157,28 @@ public:
     }
 
     FaceBufferView send_buffer(int face) override { return {send_[face].get(), send_[face].size()}; }
-    FaceBufferView receive_buffer(int face) override { return {receive_[face].get(), receive_[face].size()}; }
+    // Two sets, alternating per step: this step's receives may arrive while the previous
+    // step's copy to the device still reads the other set.
+    FaceBufferView receive_buffer(int face) override {
+        const auto& buffer = receive_[parity_][face];
+        return {buffer.get(), buffer.size()};
+    }
 
     void pack(const FaceMask& faces) override {
         DeviceSelection select(device_);
         neighbours_ = faces;
-        for (int face = 0; face < 6; ++face) {
-            if (!faces[face]) continue;
-            copy_face(face, true);
-            cuda_check(cudaMemcpyAsync(send_[face].get(), faces_[face].get(), faces_[face].bytes(), cudaMemcpyDeviceToHost,
-                                       halo_.get()),
-                       "cudaMemcpyAsync(face)");
-        }
+        exchanging_ = false;
+        for (const bool face : faces) exchanging_ = exchanging_ || face;
+        if (!exchanging_) return;
+        // The faces belong to the field the previous step is still writing.
+        cuda_check(cudaStreamWaitEvent(halo_.get(), step_done_.get(), 0), "cudaStreamWaitEvent");
+        for (int face = 0; face < 6; ++face)
+            if (faces[face]) copy_face(face, send_[face].get(), /*to_host=*/true);
     }
 
     void wait_packed() override {
         DeviceSelection select(device_);
-        halo_.synchronize();
+        if (exchanging_) halo_.synchronize();
     }
 
     void start_interior() override {
@@ -183,15 +188,14 @@ public:
 
     void unpack(const FaceMask& faces) override {
         DeviceSelection select(device_);
-        // The interior reads no halo a neighbour sends, so these writes need not wait for it.
+        // The interior reads no halo a neighbour sends, so these writes need not wait for it;
+        // pack() made the halo stream wait for the previous step, the last to read these halos
+        // (two steps back, the same memory was the current field).
         bool any = false;
         for (int face = 0; face < 6; ++face) {
             if (!faces[face]) continue;
             any = true;
-            cuda_check(cudaMemcpyAsync(faces_[face].get(), receive_[face].get(), faces_[face].bytes(), cudaMemcpyHostToDevice,
-                                       halo_.get()),
-                       "cudaMemcpyAsync(face)");
-            copy_face(face, false);
+            copy_face(face, receive_[parity_][face].get(), /*to_host=*/false);
         }
         if (any) {
             cuda_check(cudaEventRecord(unpacked_.get(), halo_.get()), "cudaEventRecord");
@@ -202,12 +206,19 @@ public:
     void finish_step() override {
         DeviceSelection select(device_);
         for (const CellBox& box : shell_boxes(local_, neighbours_)) update_slab(box);
-        compute_.synchronize();
+        cuda_check(cudaEventRecord(step_done_.get(), compute_.get()), "cudaEventRecord");
         std::swap(u_, v_);
+        parity_ ^= 1;
+    }
+
+    void synchronize() override {
+        DeviceSelection select(device_);
+        wait_for_queued_work();
     }
 
     std::vector<double> field() const override {
         DeviceSelection select(device_);
+        wait_for_queued_work();  // the copy below runs on the legacy stream, unordered with ours
         std::vector<double> out(static_cast<std::size_t>((layout_.nx + 2) * (layout_.ny + 2) * (layout_.nz + 2)));
         cuda_check(cudaMemcpy2D(out.data(), (layout_.nx + 2) * sizeof(double), u_.get() + DeviceLayout::lead,
                                 layout_.row * sizeof(double), (layout_.nx + 2) * sizeof(double),
@@ -218,6 +229,7 @@ public:
 
     void corrupt(std::size_t i, std::size_t j, std::size_t k) override {
         DeviceSelection select(device_);
+        wait_for_queued_work();
         corrupt_kernel<<<1, 1, 0, compute_.get()>>>(u_.get() + DeviceLayout::lead,
                                                       layout_.index(static_cast<std::int64_t>(i), static_cast<std::int64_t>(j),
                                                                     static_cast<std::int64_t>(k)));
@@ -226,6 +238,11 @@ public:
     }
 
 private:
+    void wait_for_queued_work() const {
+        compute_.synchronize();
+        halo_.synchronize();
+    }
+
     static Box to_box(const CellBox& cells) {
         return Box{{static_cast<int>(cells.lo[0]), static_cast<int>(cells.lo[1]), static_cast<int>(cells.lo[2])},
                    {static_cast<int>(cells.hi[0]), static_cast<int>(cells.hi[1]), static_cast<int>(cells.hi[2])}};
@@ -262,17 +279,43 @@ private:
         cuda_check(cudaGetLastError(), "stencil shell launch");
     }
 
-    void copy_face(int face, bool into_buffer) {
+    // The boundary layer of the current field -> `host` (to_host), or `host` -> the halo layer
+    // beyond the face, on the halo stream. Buffer order: x face j fastest then k; y face i then
+    // k; z face i then j (what the neighbour's same code expects).
+    void copy_face(int face, double* host, bool to_host) {
         const int d = face / 2;
         const bool high = face % 2 == 1;
         const std::int64_t extents[3] = {layout_.nx, layout_.ny, layout_.nz};
-        const std::int64_t layer = into_buffer ? (high ? extents[d] : 1) : (high ? extents[d] + 1 : 0);
-        const std::int64_t na = extents[(d + 1) % 3], nb = extents[(d + 2) % 3];
-        const dim3 block(32, 8);
-        const dim3 grid(static_cast<unsigned>((na + 31) / 32), static_cast<unsigned>((nb + 7) / 8));
-        face_kernel<<<grid, block, 0, halo_.get()>>>(u_.get() + DeviceLayout::lead, faces_[face].get(), layout_, d, layer,
-                                                     into_buffer);
-        cuda_check(cudaGetLastError(), "face kernel launch");
+        const std::int64_t layer = to_host ? (high ? extents[d] : 1) : (high ? extents[d] + 1 : 0);
+        double* field = u_.get() + DeviceLayout::lead;
+        const std::size_t bytes = static_cast<std::size_t>(extents[(d + 1) % 3] * extents[(d + 2) % 3]) * sizeof(double);
+        if (d == 0) {
+            const dim3 block(32, 8);
+            const dim3 grid(static_cast<unsigned>((layout_.ny + 31) / 32), static_cast<unsigned>((layout_.nz + 7) / 8));
+            double* staging = x_faces_[face].get();
+            if (to_host) {
+                x_face_kernel<<<grid, block, 0, halo_.get()>>>(field, staging, layout_, layer, true);
+                cuda_check(cudaGetLastError(), "face kernel launch");
+                cuda_check(cudaMemcpyAsync(host, staging, bytes, cudaMemcpyDeviceToHost, halo_.get()), "cudaMemcpyAsync(face)");
+            } else {
+                cuda_check(cudaMemcpyAsync(staging, host, bytes, cudaMemcpyHostToDevice, halo_.get()), "cudaMemcpyAsync(face)");
+                x_face_kernel<<<grid, block, 0, halo_.get()>>>(field, staging, layout_, layer, false);
+                cuda_check(cudaGetLastError(), "face kernel launch");
+            }
+            return;
+        }
+        // y face: rows (i = 1..nx) at j = layer, one per k (pitch: a plane); z face: the rows
+        // of plane k = layer (pitch: a row).
+        double* first = field + (d == 1 ? layout_.index(1, layer, 1) : layout_.index(1, 1, layer));
+        const std::size_t device_pitch = static_cast<std::size_t>(d == 1 ? layout_.plane : layout_.row) * sizeof(double);
+        const std::size_t width = static_cast<std::size_t>(layout_.nx) * sizeof(double);
+        const std::size_t rows = static_cast<std::size_t>(d == 1 ? layout_.nz : layout_.ny);
+        if (to_host)
+            cuda_check(cudaMemcpy2DAsync(host, width, first, device_pitch, width, rows, cudaMemcpyDeviceToHost, halo_.get()),
+                       "cudaMemcpy2DAsync(face)");
+        else
+            cuda_check(cudaMemcpy2DAsync(first, device_pitch, host, width, width, rows, cudaMemcpyHostToDevice, halo_.get()),
+                       "cudaMemcpy2DAsync(face)");
     }
 
     int device_;
@@ -282,12 +325,16 @@ private:
     bool narrow_;  // 32-bit indices suffice
     GpuStencilShape shape_;
     FaceMask neighbours_{true, true, true, true, true, true};  // until pack() says otherwise
+    bool exchanging_ = false;  // this step has a neighbour
+    int parity_ = 0;           // which receive set this step uses
     DeviceBuffer<double> u_, v_;
-    std::array<DeviceBuffer<double>, 6> faces_;
-    std::array<PinnedBuffer<double>, 6> send_, receive_;
+    std::array<DeviceBuffer<double>, 6> x_faces_;  // device staging of x faces (allocated for x only)
+    std::array<PinnedBuffer<double>, 6> send_;
+    std::array<std::array<PinnedBuffer<double>, 6>, 2> receive_;
     CudaStream compute_;
     PriorityStream halo_;
     CudaEvent unpacked_;
+    CudaEvent step_done_;  // recorded after each step's last kernel
 };
 
 }  // namespace

@@ -9,7 +9,12 @@
 // pack() has queued its copies and only then waits for the send buffers, so the packing and
 // the transfers hide behind the interior too. The interior (cells that read no halo a
 // neighbour sends) needs no message; the shell next to the neighbour faces is updated after
-// the halos arrive. Every cell gets the same update whatever the split.
+// the halos arrive. Every cell gets the same update whatever the split. A GPU does not wait
+// at the end of a step: the next step's interior queues right behind this step's shell (no
+// idle gap between steps), and without neighbours the host queues all steps and waits once
+// (synchronize()). Receive buffers may change between steps (a GPU alternates two, so a
+// receive posted for step t never lands where step t-1's copy to the device still reads):
+// ask for them every step.
 #pragma once
 
 #include <array>
@@ -30,11 +35,12 @@ struct FaceBufferView {
 
 // Thread-block shape of the GPU update (config parameters gpu_block_x/y, gpu_z_chunk): a
 // block_x x block_y tile of cells over x-y whose threads each walk z_chunk planes along z.
-// The default is a guess to be confirmed by bench/gpu/stencil_probe.cu on an H200.
+// Default: the best of bench/gpu/stencil_probe.cu on an H200 at 512^3 (2026-11-30: 32x4 with
+// 8 planes 0.819 of triad; chunks of 8-16 beat 32 (0.798) for every tile shape).
 struct GpuStencilShape {
     int block_x = 32;
-    int block_y = 8;
-    int z_chunk = 32;
+    int block_y = 4;
+    int z_chunk = 8;
 };
 
 class StencilBackend {
@@ -59,9 +65,14 @@ public:
     virtual void start_interior() = 0;
     // Receive buffers -> halo layers beyond the faces in `faces`.
     virtual void unpack(const FaceMask& faces) = 0;
-    // Updates the boundary shell, waits for everything, makes the new field current.
+    // Updates the boundary shell and makes the new field current. An asynchronous backend
+    // may return with the work queued (the next step's work is ordered behind it); the
+    // host backend returns with the step done.
     virtual void finish_step() = 0;
+    // Waits until every queued step is done (timing ends here).
+    virtual void synchronize() {}
 
+    // Both wait for queued steps first.
     virtual std::vector<double> field() const = 0;
     // Test-only planted fault: overwrite one cell (local indices, 1-based interior).
     virtual void corrupt(std::size_t i, std::size_t j, std::size_t k) = 0;

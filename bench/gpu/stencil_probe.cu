@@ -1,23 +1,29 @@
 // stencil_probe: a tuning probe for the GPU host, not part of shakedown's tests. It times the
-// stencil3d CUDA kernel as it was (128x2x2 blocks, rows of n+2 doubles, 64-bit indices, an
-// interior launch plus six shell launches per step) against candidate kernels on one GPU,
-// validates every candidate against it, and measures triad and copy in the same run, so the
-// product (kernels/cuda/stencil_cuda.cu) can take the best shape. Build (here or there):
+// stencil3d CUDA kernel as it was first shipped (128x2x2 blocks, rows of n+2 doubles, 64-bit
+// indices, an interior launch plus six shell launches per step) against the z-march the
+// product uses now and candidates on one GPU, validates every candidate against it, and
+// measures triad and copy in the same run, so the product (kernels/cuda/stencil_cuda.cu) can
+// take the best shape. Build (here or there):
 //   nvcc -O3 -arch=sm_90 -std=c++17 bench/gpu/stencil_probe.cu -o .device-rt/stencil_probe
-// Run: .device-rt/stencil_probe [n ...]   (interior cells per side; default 512 768)
+// Run: .device-rt/stencil_probe [n ...]   (interior cells per side; default 512 768; < 1 min)
 //
-// Per variant: 3 warm-up steps, then 25 timed steps, each between two CUDA events on one
-// stream (no host synchronisation); Gcell/s from the median step. Effective GB/s = Gcell/s x
-// 16 B (read u, write v: the least a step must move; neighbours come from cache), the same
-// definition as the product. "triad" and "copy" columns: that rate over the median triad
-// (2^28 doubles per array, blocks of 256, as the product's bound) and over the median copy
-// (same arrays): the stencil writes as much as it reads, like copy, so copy is its nearest
-// STREAM relative; the product's bound is triad. "+sync" variants time each step on the host
-// with a stream synchronisation after it, as the product's step loop does.
-// "x_neighbour_emulated": the product's 2-GPU step (neighbour beyond the high x face) on one
-// GPU, MPI replaced by writing zeros into the pinned receive buffer; host-timed like +sync.
-// Its bitwise check shows the sequence computes the right cells; zeros in a zero halo cannot
-// show an ordering fault, which the product's 2- and 4-rank runs validate.
+// Per variant: 3 warm-up steps, then 25 timed steps. Plain variants: each step between two
+// CUDA events on one stream (no host synchronisation), Gcell/s from the median step. "+sync":
+// host time of a step followed by a stream synchronisation (the product's step loop until
+// 2026-11-30). "queued": all 25 steps launched, one synchronisation, wall time / 25 (the
+// product's 1-GPU loop now). Effective GB/s = Gcell/s x 16 B (read u, write v: the least a
+// step must move; neighbours come from cache), the product's definition. "triad" and "copy"
+// columns: that rate over the median triad (2^28 doubles per array, blocks of 256, the
+// product's bound) and over the median copy (same arrays). A "STREAM ceiling" table times
+// copy and triad with other block sizes, double2 and grid-stride loops: the copy-like
+// ceiling of the GPU, which the stencil (one read, one write per cell) cannot pass.
+// "zmarch2_*": two adjacent x cells per thread, double2 loads/stores (see zmarch2_kernel).
+// "x_neighbour_emulated_old": the product's first 2-GPU step (x cut; gather kernel, pinned
+// copies, x slab, host sync), "z_neighbour_emulated_new": the product's 2-GPU step now (z cut,
+// pitched plane copies, one plane slab, pipelined through events, wall / steps); MPI replaced
+// by zeros written into the pinned receive buffer. Their bitwise check shows the sequence
+// computes the right cells; zeros in a zero halo cannot show an ordering fault, which the
+// product's 2- and 4-rank runs validate.
 // Validation: after all 28 steps each variant's field must equal the old kernel's result bit
 // for bit over all interior cells (same update expression, same operand order); mismatches
 // and the largest difference are printed. The old kernel's result itself is checked against
@@ -238,10 +244,53 @@ template <typename Index, int unroll, bool streaming_store>
 __global__ void zmarch_kernel(const double* __restrict__ u, double* __restrict__ v, Index px, Index plane, Box box, int chunk) {
     zmarch_body<Index, unroll, streaming_store>(u, v, px, plane, box, chunk);
 }
-// The same for blocks of 256 threads, registers capped so 8 blocks (all 2048 threads) fit an SM.
-__global__ void __launch_bounds__(256, 8) zmarch_kernel_full_occupancy(const double* __restrict__ u, double* __restrict__ v, int px,
-                                                                        int plane, Box box, int chunk) {
-    zmarch_body<int, 4, false>(u, v, px, plane, box, chunk);
+// The z-march with two adjacent x cells per thread: cells (i, i+1), i odd, are one 16-byte
+// aligned pair on padded rows (base 15 elements into a 128-byte aligned allocation, pitches
+// multiples of 16), loaded and stored as double2: half the load/store instructions of the
+// scalar z-march for the same bytes. x neighbours: the other cell of the pair, and i-1 / i+2
+// either loaded (L1 hits) or, with `shuffle`, taken from the next lanes' pairs (the warp's
+// outer lanes and lanes before the box end load). Needs an even number of x cells from 1
+// (the probe's whole field) and, with `shuffle`, blockDim.x a multiple of 32 (a warp is one
+// row segment, so rows past the box leave whole warps). Same operand order: bitwise equal.
+__device__ __forceinline__ double2 load2(const double* p) { return *reinterpret_cast<const double2*>(p); }
+template <bool shuffle>
+__global__ void zmarch2_kernel(const double* __restrict__ u, double* __restrict__ v, int px, int plane, Box box, int chunk) {
+    const int i = 1 + 2 * int(blockIdx.x * blockDim.x + threadIdx.x);
+    const int j = box.lo[1] + blockIdx.y * blockDim.y + threadIdx.y;
+    if (j >= box.hi[1]) return;
+    const bool active = i < box.hi[0];
+    if (!shuffle && !active) return;
+    const int lane = threadIdx.x & 31;
+    const bool load_right = lane == 31 || i + 2 >= box.hi[0];
+    const int k_begin = box.lo[2] + blockIdx.z * chunk;
+    const int k_end = min(k_begin + chunk, box.hi[2]);
+    int c = i + px * j + plane * k_begin;
+    const double2 zero = make_double2(0.0, 0.0);
+    double2 below = active ? load2(u + c - plane) : zero, at = active ? load2(u + c) : zero;
+#pragma unroll 4
+    for (int k = k_begin; k < k_end; ++k) {
+        const double2 above = active ? load2(u + c + plane) : zero;
+        const double2 ym = active ? load2(u + c - px) : zero, yp = active ? load2(u + c + px) : zero;
+        double left, right;
+        if constexpr (shuffle) {
+            left = __shfl_up_sync(0xffffffffu, at.y, 1);
+            right = __shfl_down_sync(0xffffffffu, at.x, 1);
+            if (active && lane == 0) left = u[c - 1];
+            if (active && load_right) right = u[c + 2];
+        } else {
+            left = u[c - 1];
+            right = u[c + 2];
+        }
+        if (active) {
+            double2 next;
+            next.x = jacobi_update(at.x, left, at.y, ym.x, yp.x, below.x, above.x);
+            next.y = jacobi_update(at.y, at.x, right, ym.y, yp.y, below.y, above.y);
+            *reinterpret_cast<double2*>(v + c) = next;
+        }
+        below = at;
+        at = above;
+        c += plane;
+    }
 }
 
 // A shell slab, one thread per cell counted i fastest (the product's slab_kernel).
@@ -271,6 +320,7 @@ struct Variant {
     std::string name;
     bool padded;
     Step step;
+    bool even_only = false;
 };
 
 Box whole(const Layout& l) { return Box{{1, 1, 1}, {int(l.n) + 1, int(l.n) + 1, int(l.n) + 1}}; }
@@ -293,12 +343,14 @@ Step zmarch_step(Shape s) {
     };
 }
 
-Step zmarch_full_occupancy_step(Shape s) {
+template <bool shuffle>
+Step zmarch2_step(Shape s) {  // s.x threads = 2 s.x cells along x
     return [s](const double* u, double* v, const Layout& l, cudaStream_t st) {
         const Box b = whole(l);
         const int chunk = s.z > 0 ? s.z : int(l.n);
-        const dim3 grid(unsigned((l.n + s.x - 1) / s.x), unsigned((l.n + s.y - 1) / s.y), unsigned((l.n + chunk - 1) / chunk));
-        zmarch_kernel_full_occupancy<<<grid, dim3(s.x, s.y), 0, st>>>(u, v, int(l.px), int(l.plane), b, chunk);
+        const long long pairs = l.n / 2;
+        const dim3 grid(unsigned((pairs + s.x - 1) / s.x), unsigned((l.n + s.y - 1) / s.y), unsigned((l.n + chunk - 1) / chunk));
+        zmarch2_kernel<shuffle><<<grid, dim3(s.x, s.y), 0, st>>>(u, v, int(l.px), int(l.plane), b, chunk);
     };
 }
 
@@ -309,40 +361,34 @@ std::string shape_name(const char* kind, Shape s, const char* extra = "") {
     return buf;
 }
 
+// The 09:28 run (/work/.device/1/stencil.txt) settled the one-thread-per-cell shapes (best
+// 0.737 of triad), unroll 1/4/8 (4 ~= 1 > 8), streaming stores and 256x8 launch bounds
+// (worse), 64-bit indices (equal) and padding (needed); the list now keeps the z-march around
+// its best (chunks 4-32 over three tiles) and adds the two-cells-per-thread z-march.
+// Variants flagged `even_only` need an even n (whole pairs).
 std::vector<Variant> candidates() {
     std::vector<Variant> v;
     v.push_back({"old_128x2x2_one_launch", false, [](const double* u, double* w, const Layout& l, cudaStream_t s) { old_step(u, w, l.n, false, s); }});
-    v.push_back({"old_128x2x2_pad", true, [](const double* u, double* w, const Layout& l, cudaStream_t s) {
-                     const dim3 grid(unsigned((l.n + 127) / 128), unsigned((l.n + 1) / 2), unsigned((l.n + 1) / 2));
-                     cell_kernel<long long><<<grid, dim3(128, 2, 2), 0, s>>>(u, w, l.px, l.plane, whole(l));
-                 }});
-    for (const Shape s : {Shape{128, 2, 2}, Shape{64, 4, 2}, Shape{32, 4, 4}, Shape{32, 8, 2}, Shape{64, 2, 4}, Shape{256, 1, 2},
-                          Shape{128, 4, 1}, Shape{32, 16, 1}})
-        v.push_back({shape_name("cell_i32_pad", s), true, cell_step<int>(s)});
-    v.push_back({shape_name("cell_i32_nopad", Shape{32, 4, 4}), false, cell_step<int>(Shape{32, 4, 4})});
-    // The z-march: block shapes x chunk depths, unrolled 4 with plain stores.
-    for (const Shape xy : {Shape{32, 4, 0}, Shape{32, 8, 0}, Shape{32, 16, 0}, Shape{64, 2, 0}, Shape{64, 4, 0}, Shape{64, 8, 0},
-                           Shape{128, 1, 0}, Shape{128, 2, 0}, Shape{128, 4, 0}, Shape{256, 1, 0}, Shape{256, 2, 0}})
-        for (const int chunk : {0, 128, 64, 32, 16, 8}) {
+    v.push_back({shape_name("cell_i32_pad", Shape{128, 4, 1}), true, cell_step<int>(Shape{128, 4, 1})});
+    for (const Shape xy : {Shape{32, 4, 0}, Shape{32, 8, 0}, Shape{64, 4, 0}})
+        for (const int chunk : {32, 16, 8, 4}) {
             const Shape s{xy.x, xy.y, chunk};
             v.push_back({shape_name("zmarch_i32_pad", s), true, zmarch_step<int, 4, false>(s)});
         }
-    // Single factors around a middle shape: unroll, streaming stores, padding, index width.
-    for (const Shape s : {Shape{64, 4, 32}, Shape{32, 8, 32}, Shape{128, 2, 64}}) {
-        v.push_back({shape_name("zmarch_i32_pad", s, "_unroll1"), true, zmarch_step<int, 1, false>(s)});
-        v.push_back({shape_name("zmarch_i32_pad", s, "_unroll8"), true, zmarch_step<int, 8, false>(s)});
-        v.push_back({shape_name("zmarch_i32_pad", s, "_stcs"), true, zmarch_step<int, 4, true>(s)});
-        v.push_back({shape_name("zmarch_i32_nopad", s), false, zmarch_step<int, 4, false>(s)});
-        v.push_back({shape_name("zmarch_i64_pad", s), true, zmarch_step<long long, 4, false>(s)});
-        if (s.x * s.y == 256) v.push_back({shape_name("zmarch_i32_pad", s, "_lb256x8"), true, zmarch_full_occupancy_step(s)});
-    }
+    // Two cells per thread: the shape counts threads (x cells = 2 x threads).
+    for (const Shape xy : {Shape{32, 4, 0}, Shape{32, 8, 0}, Shape{64, 4, 0}, Shape{32, 2, 0}})
+        for (const int chunk : {16, 8, 4}) {
+            const Shape s{xy.x, xy.y, chunk};
+            v.push_back({shape_name("zmarch2_ld_pad", s), true, zmarch2_step<false>(s), true});
+            v.push_back({shape_name("zmarch2_shfl_pad", s), true, zmarch2_step<true>(s), true});
+        }
     return v;
 }
 
 // The product's z-march default and its neighbours, also timed with a host synchronisation
 // after every step (the product's step loop), to show what that costs.
 std::vector<std::string> synced_names() {
-    return {"old_128x2x2_shells", "zmarch_i32_pad_64x4x32", "zmarch_i32_pad_32x8x32", "zmarch_i32_pad_128x2x64"};
+    return {"zmarch_i32_pad_32x8x32", "zmarch_i32_pad_32x4x8"};
 }
 
 double median(std::vector<double> t) {
@@ -354,7 +400,12 @@ struct Timing {
     double step_s;  // median
     int final_in_u; // after the steps the newest field is u (1) or v (0)
 };
-Timing run_steps(const Step& step, Field& u, Field& v, cudaStream_t s, bool host_synced) {
+// Events: median of per-step CUDA event intervals, no host wait. host_synced: median host
+// time of a step followed by a stream synchronisation. queued: all timed steps launched,
+// one synchronisation, wall time / steps (the product's 1-GPU timing since 2026-11-30).
+enum class Timed { events, host_synced, queued };
+Timing run_steps(const Step& step, Field& u, Field& v, cudaStream_t s, Timed mode) {
+    const bool host_synced = mode == Timed::host_synced;
     double* a = u.base;
     double* b = v.base;
     for (int t = 0; t < warm_steps; ++t) {
@@ -366,6 +417,17 @@ Timing run_steps(const Step& step, Field& u, Field& v, cudaStream_t s, bool host
     std::vector<cudaEvent_t> ev(timed_steps + 1);
     for (auto& e : ev) CHECK(cudaEventCreate(&e));
     std::vector<double> times;
+    if (mode == Timed::queued) {
+        const auto start = std::chrono::steady_clock::now();
+        for (int t = 0; t < timed_steps; ++t) {
+            step(a, b, u.layout, s);
+            std::swap(a, b);
+        }
+        CHECK(cudaStreamSynchronize(s));
+        CHECK(cudaGetLastError());
+        for (auto& e : ev) CHECK(cudaEventDestroy(e));
+        return {std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / timed_steps, a == u.base ? 1 : 0};
+    }
     CHECK(cudaEventRecord(ev[0], s));
     for (int t = 0; t < timed_steps; ++t) {
         const auto start = std::chrono::steady_clock::now();
@@ -443,6 +505,69 @@ Timing run_emulated_neighbour(Shape s, Field& u, Field& v) {
     return {median(times), a == u.base ? 1 : 0};
 }
 
+// The product's 2-GPU step since 2026-11-30 (decomposition along z; neighbour beyond the
+// high z face), MPI replaced by zeros written into the pinned receive buffer as above. Per
+// step: halo stream waits for the previous step (event), one pitched copy of plane k = n
+// to pinned memory (no kernel); interior k = 1..n-1 queued on the compute stream; host
+// waits for the send buffer, "receives" into one of two alternating buffers, pitched copy
+// into plane n+1, event; the compute stream waits for it, runs the plane k = n (one
+// coalesced slab) and records the step's event. No host wait at the end of a step: the
+// next interior queues behind this slab. Time: wall time of the timed steps / steps.
+Timing run_emulated_z_neighbour(Shape s, bool pairs, Field& u, Field& v) {
+    const Layout& l = u.layout;
+    const long long n = l.n;
+    cudaStream_t compute, halo;
+    int least = 0, greatest = 0;
+    CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    CHECK(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking));
+    CHECK(cudaStreamCreateWithPriority(&halo, cudaStreamNonBlocking, greatest));
+    cudaEvent_t unpacked, step_done;
+    CHECK(cudaEventCreateWithFlags(&unpacked, cudaEventDisableTiming));
+    CHECK(cudaEventCreateWithFlags(&step_done, cudaEventDisableTiming));
+    double *send = nullptr, *receive[2] = {nullptr, nullptr};
+    const size_t width = size_t(n) * sizeof(double), face_bytes = width * n, pitch = size_t(l.px) * sizeof(double);
+    CHECK(cudaMallocHost(&send, face_bytes));
+    for (auto& r : receive) CHECK(cudaMallocHost(&r, face_bytes));
+    const Box inner{{1, 1, 1}, {int(n) + 1, int(n) + 1, int(n)}};
+    const Box slab{{1, 1, int(n)}, {int(n) + 1, int(n) + 1, int(n) + 1}};
+    const int chunk = s.z > 0 ? s.z : int(n);
+    const long long x_items = pairs ? n / 2 : n;
+    const dim3 grid(unsigned((x_items + s.x - 1) / s.x), unsigned((n + s.y - 1) / s.y), unsigned((n - 1 + chunk - 1) / chunk));
+    double* a = u.base;
+    double* b = v.base;
+    int parity = 0;
+    auto start = std::chrono::steady_clock::now();
+    for (int t = 0; t < warm_steps + timed_steps; ++t) {
+        if (t == warm_steps) {
+            CHECK(cudaStreamSynchronize(compute));
+            start = std::chrono::steady_clock::now();
+        }
+        CHECK(cudaStreamWaitEvent(halo, step_done, 0));
+        CHECK(cudaMemcpy2DAsync(send, width, a + 1 + l.px + l.plane * n, pitch, width, n, cudaMemcpyDeviceToHost, halo));
+        if (pairs) zmarch2_kernel<true><<<grid, dim3(s.x, s.y), 0, compute>>>(a, b, int(l.px), int(l.plane), inner, chunk);
+        else zmarch_kernel<int, 4, false><<<grid, dim3(s.x, s.y), 0, compute>>>(a, b, int(l.px), int(l.plane), inner, chunk);
+        CHECK(cudaStreamSynchronize(halo));
+        std::memset(receive[parity], 0, face_bytes);  // "MPI": the neighbour's boundary layer arrives
+        CHECK(cudaMemcpy2DAsync(a + 1 + l.px + l.plane * (n + 1), pitch, receive[parity], width, width, n, cudaMemcpyHostToDevice, halo));
+        CHECK(cudaEventRecord(unpacked, halo));
+        CHECK(cudaStreamWaitEvent(compute, unpacked, 0));
+        slab_kernel<<<unsigned((n * n + 255) / 256), 256, 0, compute>>>(a, b, int(l.px), int(l.plane), slab);
+        CHECK(cudaEventRecord(step_done, compute));
+        std::swap(a, b);
+        parity ^= 1;
+    }
+    CHECK(cudaStreamSynchronize(compute));
+    const double step_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / timed_steps;
+    CHECK(cudaGetLastError());
+    CHECK(cudaFreeHost(send));
+    for (auto& r : receive) CHECK(cudaFreeHost(r));
+    CHECK(cudaEventDestroy(unpacked));
+    CHECK(cudaEventDestroy(step_done));
+    CHECK(cudaStreamDestroy(halo));
+    CHECK(cudaStreamDestroy(compute));
+    return {step_s, a == u.base ? 1 : 0};
+}
+
 // ---- STREAM reference: the product's kernels (blocks of 256, one element per thread) ----
 __global__ void triad_kernel(double* a, const double* b, const double* c, double s, size_t n) {
     const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
@@ -504,6 +629,83 @@ StreamRef measure_stream() {
     return {3.0 * 8.0 * n / triad_s * 1e-9, 2.0 * 8.0 * n / copy_s * 1e-9, valid};
 }
 
+// Where the copy-like ceiling of this GPU is: the product's STREAM kernels use blocks of 256
+// and one element per thread (copy 0.885 of triad at 09:28), BabelStream's anchor copy ran at
+// 0.93 of triad with blocks of 1024. Variants: block size, double2 per thread, grid-stride
+// (2 blocks of 1024 per SM); each result array is zeroed first and checked at 4 places.
+__global__ void copy2_kernel(const double2* a, double2* c, size_t n2) {
+    const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+    if (i < n2) c[i] = a[i];
+}
+__global__ void copy2_grid_stride_kernel(const double2* a, double2* c, size_t n2) {
+    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n2; i += size_t(gridDim.x) * blockDim.x) c[i] = a[i];
+}
+__global__ void triad2_kernel(double2* a, const double2* b, const double2* c, double s, size_t n2) {
+    const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+    if (i < n2) {
+        const double2 x = b[i], y = c[i];
+        a[i] = make_double2(x.x + s * y.x, x.y + s * y.y);
+    }
+}
+void print_stream_ceiling(const StreamRef& ref, int sms) {
+    const size_t n = size_t(1) << 28, n2 = n / 2;
+    double *a, *b, *c;
+    CHECK(cudaMalloc(&a, n * 8));
+    CHECK(cudaMalloc(&b, n * 8));
+    CHECK(cudaMalloc(&c, n * 8));
+    fill_kernel<<<unsigned(n / 256), 256>>>(b, 0.2, n);
+    fill_kernel<<<unsigned(n / 256), 256>>>(c, 0.3, n);
+    cudaEvent_t e0, e1;
+    CHECK(cudaEventCreate(&e0));
+    CHECK(cudaEventCreate(&e1));
+    struct Case {
+        const char* name;
+        bool triad;
+        std::function<void()> launch;
+    };
+    const std::vector<Case> cases = {
+        {"copy_1x256 (product)", false, [&] { copy_kernel<<<unsigned(n / 256), 256>>>(b, a, n); }},
+        {"copy_1x1024", false, [&] { copy_kernel<<<unsigned(n / 1024), 1024>>>(b, a, n); }},
+        {"copy_double2x256", false, [&] { copy2_kernel<<<unsigned(n2 / 256), 256>>>((const double2*)b, (double2*)a, n2); }},
+        {"copy_double2x1024", false, [&] { copy2_kernel<<<unsigned(n2 / 1024), 1024>>>((const double2*)b, (double2*)a, n2); }},
+        {"copy_double2_gridstride_2x1024/SM", false,
+         [&] { copy2_grid_stride_kernel<<<unsigned(2 * sms), 1024>>>((const double2*)b, (double2*)a, n2); }},
+        {"triad_1x256 (product)", true, [&] { triad_kernel<<<unsigned(n / 256), 256>>>(a, b, c, 0.4, n); }},
+        {"triad_1x1024", true, [&] { triad_kernel<<<unsigned(n / 1024), 1024>>>(a, b, c, 0.4, n); }},
+        {"triad_double2x256", true,
+         [&] { triad2_kernel<<<unsigned(n2 / 256), 256>>>((double2*)a, (const double2*)b, (const double2*)c, 0.4, n2); }},
+    };
+    std::printf("\n%-40s %9s %7s %7s  %s\n", "STREAM ceiling (2^28 doubles/array)", "GB/s", "/triad", "/copy", "check");
+    for (const Case& k : cases) {
+        CHECK(cudaMemset(a, 0, n * 8));
+        std::vector<double> t;
+        for (int r = 0; r < 22; ++r) {
+            CHECK(cudaEventRecord(e0));
+            k.launch();
+            CHECK(cudaEventRecord(e1));
+            CHECK(cudaEventSynchronize(e1));
+            float ms = 0;
+            CHECK(cudaEventElapsedTime(&ms, e0, e1));
+            if (r >= 2) t.push_back(ms * 1e-3);
+        }
+        CHECK(cudaGetLastError());
+        const double expected = k.triad ? 0.2 + 0.4 * 0.3 : 0.2;
+        bool ok = true;
+        for (const size_t at : {size_t(0), n / 3, n / 2 + 1, n - 1}) {
+            double h = 0;
+            CHECK(cudaMemcpy(&h, a + at, 8, cudaMemcpyDeviceToHost));
+            ok = ok && h == expected;
+        }
+        const double gbs = (k.triad ? 3.0 : 2.0) * 8.0 * n / median(t) * 1e-9;
+        std::printf("%-40s %9.1f %7.3f %7.3f  %s\n", k.name, gbs, gbs / ref.triad_gbs, gbs / ref.copy_gbs, ok ? "ok" : "WRONG VALUES");
+    }
+    CHECK(cudaEventDestroy(e0));
+    CHECK(cudaEventDestroy(e1));
+    CHECK(cudaFree(a));
+    CHECK(cudaFree(b));
+    CHECK(cudaFree(c));
+}
+
 void print_line(const std::string& name, long long n, double step_s, const StreamRef& ref, const char* check) {
     const double gcells = double(n) * n * n / step_s * 1e-9;
     const double gbs = gcells * bytes_per_cell;
@@ -530,6 +732,7 @@ int main(int argc, char** argv) {
     const StreamRef ref = measure_stream();
     std::printf("reference: triad %.1f GB/s, copy %.1f GB/s (2^28 doubles per array, blocks of 256, median of 20)%s\n",
                 ref.triad_gbs, ref.copy_gbs, ref.valid ? "" : "  STREAM VALIDATION FAILED");
+    print_stream_ceiling(ref, prop.multiProcessorCount);
 
     cudaStream_t stream;
     CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -544,7 +747,7 @@ int main(int argc, char** argv) {
         init_field(ou);
         init_field(ov);
         const Step old_shells = [](const double* u, double* v, const Layout& l, cudaStream_t s) { old_step(u, v, l.n, true, s); };
-        const Timing old_t = run_steps(old_shells, ou, ov, stream, false);
+        const Timing old_t = run_steps(old_shells, ou, ov, stream, Timed::events);
         const Field& old_result = old_t.final_in_u ? ou : ov;
         CHECK(cudaMemcpy(reference.alloc, old_result.alloc, reference.layout.elements * sizeof(double), cudaMemcpyDeviceToDevice));
         const double cs = std::cos(3.141592653589793 / double(n + 1));
@@ -560,15 +763,15 @@ int main(int argc, char** argv) {
         print_line("old_128x2x2_shells (as shipped)", n, old_t.step_s, ref, check);
 
         Field pu(make_layout(n, true)), pv(make_layout(n, true));
-        auto run_variant = [&](const std::string& name, bool padded, const Step& step, bool host_synced,
-                               const Shape* emulated_neighbour = nullptr) {
+        using Runner = std::function<Timing(Field&, Field&)>;
+        std::string best_name;
+        double best_s = 1e30;
+        auto run_variant = [&](const std::string& name, bool padded, const Runner& runner) {
             Field& u = padded ? pu : ou;
             Field& v = padded ? pv : ov;
             init_field(u);
             init_field(v);
-            CHECK(cudaDeviceSynchronize());
-            const Timing t = emulated_neighbour ? run_emulated_neighbour(*emulated_neighbour, u, v)
-                                                : run_steps(step, u, v, stream, host_synced);
+            const Timing t = runner(u, v);
             const Compare c = compare(t.final_in_u ? u : v, &reference, 0.0);
             char line[160];
             if (c.mismatches == 0) std::snprintf(line, sizeof line, "bitwise equal to old");
@@ -576,18 +779,39 @@ int main(int argc, char** argv) {
                 std::snprintf(line, sizeof line, "MISMATCH: %llu cells differ, max |diff| %.3g", c.mismatches, bits_to_double(c.max_diff_bits));
                 ++failures;
             }
-            print_line(name + (host_synced && !emulated_neighbour ? "+sync" : ""), n, t.step_s, ref, line);
+            print_line(name, n, t.step_s, ref, line);
+            if (c.mismatches == 0 && t.step_s < best_s) {
+                best_s = t.step_s;
+                best_name = name;
+            }
         };
-        for (const Variant& v : variants) run_variant(v.name, v.padded, v.step, false);
-        for (const std::string& name : synced) {
-            if (name == "old_128x2x2_shells") run_variant(name, false, old_shells, true);
+        auto timed = [&](const Step& step, Timed mode) { return [&, step, mode](Field& u, Field& v) { return run_steps(step, u, v, stream, mode); }; };
+        for (const Variant& v : variants)
+            if (!v.even_only || n % 2 == 0) run_variant(v.name, v.padded, timed(v.step, Timed::events));
+        std::printf("%-40s %5lld  %s\n", "best (events, one GPU)", n, best_name.c_str());
+        for (const std::string& name : synced)
             for (const Variant& v : variants)
-                if (v.name == name) run_variant(v.name, v.padded, v.step, true);
+                if (v.name == name) run_variant(v.name + "+sync", v.padded, timed(v.step, Timed::host_synced));
+        // The product's 1-GPU step loop now: its default shape (kernels/stencil/stencil_backend.hpp),
+        // steps queued, one wait.
+        for (const Shape s : {Shape{32, 4, 8}, Shape{32, 8, 32}})
+            run_variant(shape_name("product_1gpu_queued", s), true, timed(zmarch_step<int, 4, false>(s), Timed::queued));
+        if (n % 2 == 0)
+            for (const Shape s : {Shape{32, 4, 8}, Shape{32, 8, 8}})
+                run_variant(shape_name("zmarch2_shfl_queued", s), true, timed(zmarch2_step<true>(s), Timed::queued));
+        // 2-GPU steps emulated on this GPU: the old (x cut, host sync per step) and the new
+        // (z cut, pitched copies, pipelined) product, the latter also with two cells per thread.
+        {
+            const Shape s{32, 8, 32};
+            run_variant(shape_name("x_neighbour_emulated_old", s), true, [s](Field& u, Field& v) { return run_emulated_neighbour(s, u, v); });
         }
-        for (const Shape s : {Shape{32, 8, 32}, Shape{64, 4, 32}}) {
-            const std::string name = shape_name("x_neighbour_emulated", s);
-            run_variant(name, true, Step{}, true, &s);
-        }
+        for (const Shape s : {Shape{32, 4, 8}, Shape{32, 8, 16}})
+            run_variant(shape_name("z_neighbour_emulated_new", s), true,
+                        [s](Field& u, Field& v) { return run_emulated_z_neighbour(s, false, u, v); });
+        if (n % 2 == 0)
+            for (const Shape s : {Shape{32, 4, 8}, Shape{32, 8, 8}})
+                run_variant(shape_name("z_neighbour_emulated_new_pairs", s), true,
+                            [s](Field& u, Field& v) { return run_emulated_z_neighbour(s, true, u, v); });
     }
     CHECK(cudaStreamDestroy(stream));
     std::printf("\n%s\n", failures == 0 ? "all variants validated" : "VALIDATION FAILURES above");

@@ -1,6 +1,7 @@
 // `gemm_ladder` (GPU): cuBLAS GEMM at fp64, fp32 (pedantic, no TF32), tf32, bf16, fp16 and
-// fp8 e4m3 on the bound GPU, random data, sampled entries validated against an FP64 host
-// reference, TFLOP/s (median of the timed repetitions) against each precision's nominal.
+// fp8 e4m3 on the bound GPU, random data, each rung autotuned over cublasGemmEx and cuBLASLt's
+// top heuristic algorithms, sampled entries validated against an FP64 host reference, TFLOP/s
+// (median of the timed repetitions, a short burst) against each precision's nominal.
 #include "kernels/common/gpu_specs.hpp"
 #include "kernels/common/placement.hpp"
 #include "kernels/common/statistics.hpp"

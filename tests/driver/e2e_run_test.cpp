@@ -1,5 +1,6 @@
 // The quick suite end to end: mpirun -> traces + run.json -> shakedown-analyze -> verdict.
 #include "e2e_support.hpp"
+#include "../support/result_lookup.hpp"
 #include "trace/trace_reader.hpp"
 
 #include <gtest/gtest.h>
@@ -8,18 +9,6 @@
 
 namespace shakedown::testing {
 namespace {
-
-const TestResult* find_test(const Trace& trace, const std::string& key) {
-    for (const auto& test : trace.tests)
-        if (test.key == key) return &test;
-    return nullptr;
-}
-
-const Metric* find_metric(const TestResult& test, const std::string& name) {
-    for (const auto& metric : test.metrics)
-        if (metric.name == name) return &metric;
-    return nullptr;
-}
 
 TEST(EndToEnd, QuickSuiteOnTwoRanksPassesAndLeavesCompleteTraces) {
     const ScratchFolder scratch("quick");

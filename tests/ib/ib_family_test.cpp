@@ -1,6 +1,7 @@
 // The RDMA family through the driver's path (execute_test) under mpirun: ucx_perf for real
 // (shared memory / TCP here), the verbs tests' waiver on a node without an RDMA device, and
 // bad input refused before any work.
+#include "support/result_lookup.hpp"
 #include "support/run_test.hpp"
 
 #include "core/errors.hpp"
@@ -17,12 +18,6 @@ int world_rank() {
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     return rank;
-}
-
-std::optional<double> metric(const TestResult& result, const std::string& name) {
-    const auto found = std::find_if(result.metrics.begin(), result.metrics.end(), [&](const Metric& m) { return m.name == name; });
-    if (found == result.metrics.end()) return std::nullopt;
-    return found->value;
 }
 
 const std::string tiny_ucx =

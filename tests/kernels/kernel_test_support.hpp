@@ -4,6 +4,7 @@
 
 #include "core/registry.hpp"
 #include "core/result.hpp"
+#include "support/result_lookup.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -14,12 +15,6 @@
 #include <vector>
 
 namespace shakedown::testing {
-
-inline std::optional<Metric> find_metric(const TestResult& result, const std::string& name) {
-    for (const auto& metric : result.metrics)
-        if (metric.name == name) return metric;
-    return std::nullopt;
-}
 
 inline int world_rank() {
     int rank = 0;

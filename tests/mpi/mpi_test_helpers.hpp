@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "core/result.hpp"
+#include "support/result_lookup.hpp"
 
 #include <mpi.h>
 
@@ -24,12 +25,6 @@ inline int world_size() {
     int size = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     return size;
-}
-
-inline std::optional<double> metric(const TestResult& result, const std::string& name) {
-    for (const auto& m : result.metrics)
-        if (m.name == name) return m.value;
-    return std::nullopt;
 }
 
 // Bad parameter values are InputErrors before the test runs (the driver exits with 2),

@@ -2,7 +2,7 @@
 # Runs shakedown's GPU work on the GPU host from a runtime bundle made here:
 #   bash bench/gpu/make-bundle.sh            # here: builds (sm_90) and packs .device-rt/rt.tar.xz
 #   bash bench/gpu/run-on-gpu-host.sh PART...  # there: PART = kernels | comm | probe | health | all
-#                                               | gemm-probe | stencil-probe (the tuning probes)
+#                                               | gemm-probe | gemm-timeline | stencil-probe (tuning probes)
 # Figures and logs go to $OUT (the device tool's output folder) or ./gpu-out.
 # Never changes clocks, power limits or modes; NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 set -uo pipefail
@@ -67,6 +67,10 @@ if [[ $parts == *" gemm-probe "* ]]; then
   # cuBLASLt's own errors, hints and info say why it refuses an fp8 set-up.
   run_probe gemm-fp8 gemm_probe CUBLASLT_LOG_MASK=13 CUBLASLT_LOG_FILE="$out/cublaslt-fp8.log" -- fp8
   xz -T0 "$out/cublaslt-fp8.log" 2>/dev/null
+  # Rate per input distribution (does lower-entropy data draw less power, as the anchor's 64.4 suggests?).
+  run_probe gemm-data gemm_probe -- data
+fi
+if [[ $parts == *" gemm-timeline "* ]]; then
   run_probe gemm-timeline gemm_probe -- timeline algos --timeline-reps 1500
 fi
 if [[ $parts == *" stencil-probe "* ]]; then

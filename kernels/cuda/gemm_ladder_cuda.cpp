@@ -1,8 +1,8 @@
-// One rung of the GEMM ladder on a CUDA GPU. The candidates of fp64..fp16 are cublasGemmEx TN
+// One rung of the GEMM ladder on a CUDA GPU. The candidates of fp32..fp16 are cublasGemmEx TN
 // (the call the reference figures were measured with, and what the ladder ran before it was
 // tuned) and cuBLASLt's top heuristic algorithms for TN and NN; fp8 needs cuBLASLt (TN), tried
 // set-up by set-up (kernels/ladder/fp8_setups.hpp says why). The autotune (ladder_autotune.hpp)
-// picks the fastest; the timed repetitions use it.
+// picks the fastest; the timed repetitions use it. fp64 runs cublasGemmEx NN alone (gemm_candidates says why).
 // A is stored as n x n values a[index] once, and read as op(A): TN reads A(i, p) = a[p + i n]
 // (each entry of C a dot product of two contiguous columns), NN reads A(i, p) = a[i + p n];
 // the host reference reads the layout that ran.
@@ -189,24 +189,31 @@ std::vector<double> warm_up_dropping_refusals(std::vector<Candidate>& candidates
     return seconds;
 }
 
-// fp64..fp16: cublasGemmEx TN first, then cuBLASLt's algorithms for TN and NN.
+// fp32..fp16: cublasGemmEx TN first, then cuBLASLt's algorithms for TN and NN. fp64: cublasGemmEx
+// NN alone. On the H200 (2026-11-30) a DGEMM reaches the 700 W cap within a second, so the
+// round-robin ranks fp64 candidates while they are power-capped, and its pick (a smaller tile)
+// ran the cool timed burst at 51.4 TFLOP/s where NN's default gives 56-57; NN's default was also
+// the best of cuBLASLt's top 8 timed cool (bench/gpu/gemm_probe.cu, part algos).
 std::vector<Candidate> gemm_candidates(RungDevice& device, const RungTypes& types, std::size_t n, const AutotuneLimits& limits,
                                        std::vector<std::string>& lt_refusals) {
     std::vector<Candidate> candidates;
     const int dim = static_cast<int>(n);
+    const bool fp64 = types.compute == CUBLAS_COMPUTE_64F;
     Candidate gemm_ex;
-    gemm_ex.label = "cublasGemmEx TN, CUBLAS_GEMM_DEFAULT";
-    gemm_ex.launch = [&device, types, dim] {
+    gemm_ex.transpose_a = !fp64;
+    gemm_ex.label = fp64 ? "cublasGemmEx NN, CUBLAS_GEMM_DEFAULT (fp64: not autotuned)" : "cublasGemmEx TN, CUBLAS_GEMM_DEFAULT";
+    const cublasOperation_t op_a = fp64 ? CUBLAS_OP_N : CUBLAS_OP_T;
+    gemm_ex.launch = [&device, types, dim, op_a] {
         const double alpha64 = 1.0, beta64 = 0.0;
         const float alpha32 = 1.0f, beta32 = 0.0f;
         const void* alpha = types.double_scalars ? static_cast<const void*>(&alpha64) : &alpha32;
         const void* beta = types.double_scalars ? static_cast<const void*>(&beta64) : &beta32;
-        return cublasGemmEx(device.blas.get(), CUBLAS_OP_T, CUBLAS_OP_N, dim, dim, dim, alpha, device.a.get(), types.input, dim,
+        return cublasGemmEx(device.blas.get(), op_a, CUBLAS_OP_N, dim, dim, dim, alpha, device.a.get(), types.input, dim,
                             device.b.get(), types.input, dim, beta, device.c.get(), types.output, dim, types.compute,
                             CUBLAS_GEMM_DEFAULT);
     };
     candidates.push_back(std::move(gemm_ex));
-    if (limits.candidates <= 0) return candidates;
+    if (limits.candidates <= 0 || fp64) return candidates;
     for (const bool transpose_a : {true, false}) {
         LtPlanSpec spec;
         spec.n = n;

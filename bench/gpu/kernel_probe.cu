@@ -1,142 +1,484 @@
-// kernel_probe: a tuning probe for the GPU host, not part of shakedown's tests. It times the
-// variants we choose between (STREAM launch shapes, DGEMM sizes, the FP8 cuBLASLt set-up) in
-// one run so the product's kernels can take the best one. Build here:
-//   nvcc -O3 -arch=sm_90 -std=c++17 bench/gpu/kernel_probe.cu -lcublas -lcublasLt -o kernel_probe
-#include <cublasLt.h>
-#include <cublas_v2.h>
-#include <cuda_fp8.h>
+// kernel_probe: the STREAM launch-shape probe for the GPU host, not part of shakedown's tests.
+// It times, at 2^29 doubles per array (the product's GPU default), every launch shape we choose
+// between for kernels/cuda/stream_cuda.cu, so each kernel can take its own measured best:
+//   copy, scale, add, triad: threads per block 256/512/1024 x one double, one double2 or two
+//     double2 (block-strided, both coalesced) per thread over the whole array ("direct"), and
+//     grid-stride loops with a fixed grid of k blocks per SM (double / double2);
+//   dot: block reduction with one chunk per thread (1/2/4 elements) and a second-pass kernel,
+//     grid-stride with k blocks per SM finished on the host (the product's design), by a
+//     second-pass kernel, or by one atomicAdd per block.
+// Every variant is validated: the inputs are small integers (a[i] = i%1021, b[i] = i%1019,
+// c[i] = (i%1013)/4), the output array is poisoned with NaN first, every element is compared
+// with the same operation applied on the device to that element's start values, and the dot
+// product is exact (integer sums < 2^53) against a host sum. Each variant also runs once on
+// an odd length (1000003: the vector kernels' scalar tail) with 64 guard elements behind the
+// end that must stay untouched. One line per variant: median and best GB/s of 20 timed
+// launches (after 2 warm-ups; bytes from the STREAM table: copy/scale/dot 16, add/triad 24 per
+// element), then the best shape per kernel. About 20 s on an H200.
+// The DGEMM size sweep and the FP8 cuBLASLt set-ups this probe used to time live in
+// bench/gpu/gemm_probe.cu now (its fp8 and data parts); this file is STREAM only.
+// Build here:
+//   nvcc -O3 -arch=sm_90 -std=c++17 bench/gpu/kernel_probe.cu -lcublas -lcublasLt -o .device-rt/kernel_probe
+// Run:  kernel_probe [device]
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
+#include <map>
+#include <string>
+#include <utility>
 #include <vector>
 
-#define CHECK(x) do { auto e = (x); if (e != 0) { std::printf("FAILED %s = %d (line %d)\n", #x, (int)e, __LINE__); } } while (0)
+#define CHECK(x)                                                                                    \
+    do {                                                                                            \
+        cudaError_t e_ = (x);                                                                       \
+        if (e_ != cudaSuccess) {                                                                    \
+            std::printf("FAILED %s: %s (line %d)\n", #x, cudaGetErrorString(e_), __LINE__);         \
+            std::exit(1);                                                                           \
+        }                                                                                           \
+    } while (0)
 
-__global__ void triad_one(double* a, const double* b, const double* c, double s, size_t n) {
-    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (i < n) a[i] = b[i] + s * c[i];
-}
-__global__ void triad_one_int(double* a, const double* b, const double* c, double s, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) a[i] = b[i] + s * c[i];
-}
-__global__ void triad_stride(double* __restrict__ a, const double* __restrict__ b, const double* __restrict__ c, double s, size_t n) {
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)blockDim.x * gridDim.x) a[i] = b[i] + s * c[i];
-}
-__global__ void triad_vec2(double2* __restrict__ a, const double2* __restrict__ b, const double2* __restrict__ c, double s, size_t n2) {
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n2; i += (size_t)blockDim.x * gridDim.x) {
-        double2 x = b[i], y = c[i];
-        a[i] = make_double2(x.x + s * y.x, x.y + s * y.y);
+namespace {
+
+constexpr double scalar = 0.4;
+constexpr std::size_t big_n = std::size_t(1) << 29;
+constexpr std::size_t odd_n = 1000003;  // odd, and its double2 count is no multiple of any block
+constexpr std::size_t guard = 64;       // elements behind an odd-length run that must stay untouched
+constexpr int timed_reps = 20;
+constexpr int warmups = 2;
+
+__host__ __device__ inline double start_a(std::size_t i) { return double(i % 1021); }
+__host__ __device__ inline double start_b(std::size_t i) { return double(i % 1019); }
+__host__ __device__ inline double start_c(std::size_t i) { return double(i % 1013) * 0.25; }
+
+__device__ inline double2 operator+(double2 x, double2 y) { return make_double2(x.x + y.x, x.y + y.y); }
+__device__ inline double2 operator*(double s, double2 y) { return make_double2(s * y.x, s * y.y); }
+
+template <class T>
+constexpr int width = int(sizeof(T) / sizeof(double));
+
+// The four element-wise kernels: which array they write (0 a, 1 b, 2 c) and bytes per element.
+struct Copy {
+    static constexpr const char* name = "copy";
+    static constexpr int out = 2;
+    static constexpr double bytes = 16;
+    template <class T>
+    __device__ static void at(T* __restrict__ a, T* __restrict__, T* __restrict__ c, std::size_t i) { c[i] = a[i]; }
+};
+struct Scale {
+    static constexpr const char* name = "scale";
+    static constexpr int out = 1;
+    static constexpr double bytes = 16;
+    template <class T>
+    __device__ static void at(T* __restrict__, T* __restrict__ b, T* __restrict__ c, std::size_t i) {
+        b[i] = scalar * c[i];
+    }
+};
+struct Add {
+    static constexpr const char* name = "add";
+    static constexpr int out = 2;
+    static constexpr double bytes = 24;
+    template <class T>
+    __device__ static void at(T* __restrict__ a, T* __restrict__ b, T* __restrict__ c, std::size_t i) {
+        c[i] = a[i] + b[i];
+    }
+};
+struct Triad {
+    static constexpr const char* name = "triad";
+    static constexpr int out = 0;
+    static constexpr double bytes = 24;
+    template <class T>
+    __device__ static void at(T* __restrict__ a, T* __restrict__ b, T* __restrict__ c, std::size_t i) {
+        a[i] = b[i] + scalar * c[i];
+    }
+};
+
+// The last n % width elements (n odd), one per thread of block 0, scalar.
+template <class Op, class T>
+__device__ inline void element_tail(double* a, double* b, double* c, std::size_t n) {
+    if constexpr (width<T> > 1) {
+        const std::size_t full = n / width<T> * width<T>;
+        if (blockIdx.x == 0 && threadIdx.x < n - full) Op::at(a, b, c, full + threadIdx.x);
     }
 }
-__global__ void copy_one(const double* a, double* c, size_t n) {
-    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    if (i < n) c[i] = a[i];
-}
-__global__ void copy_vec2(const double2* __restrict__ a, double2* __restrict__ c, size_t n2) {
-    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n2; i += (size_t)blockDim.x * gridDim.x) c[i] = a[i];
+
+// U vectors of T per thread, block-strided (each load instruction of a warp is contiguous).
+template <class Op, class T, int U>
+__global__ void stream_direct(double* __restrict__ a, double* __restrict__ b, double* __restrict__ c, std::size_t n) {
+    const std::size_t vectors = n / width<T>;
+    const std::size_t first = blockIdx.x * std::size_t(blockDim.x) * U + threadIdx.x;
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+        const std::size_t j = first + std::size_t(u) * blockDim.x;
+        if (j < vectors) Op::at(reinterpret_cast<T*>(a), reinterpret_cast<T*>(b), reinterpret_cast<T*>(c), j);
+    }
+    element_tail<Op, T>(a, b, c, n);
 }
 
-template <typename F>
-double best_ms(F launch, int reps = 20) {
-    cudaEvent_t s, e;
-    cudaEventCreate(&s); cudaEventCreate(&e);
-    std::vector<float> t;
-    for (int r = 0; r < reps; ++r) {
-        cudaEventRecord(s); launch(); cudaEventRecord(e); cudaEventSynchronize(e);
-        float ms = 0; cudaEventElapsedTime(&ms, s, e); t.push_back(ms);
-    }
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];  // median
+template <class Op, class T>
+__global__ void stream_stride(double* __restrict__ a, double* __restrict__ b, double* __restrict__ c, std::size_t n) {
+    const std::size_t vectors = n / width<T>;
+    for (std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; j < vectors;
+         j += std::size_t(blockDim.x) * gridDim.x)
+        Op::at(reinterpret_cast<T*>(a), reinterpret_cast<T*>(b), reinterpret_cast<T*>(c), j);
+    element_tail<Op, T>(a, b, c, n);
 }
+
+__device__ inline double warp_sum(double v) {
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
+    return v;
+}
+// Sum over the block; the result is valid in thread 0. blockDim.x is a multiple of 32.
+__device__ inline double block_sum(double v) {
+    __shared__ double warp_sums[32];
+    v = warp_sum(v);
+    if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x / 32] = v;
+    __syncthreads();
+    if (threadIdx.x < 32) v = warp_sum(threadIdx.x < blockDim.x / 32 ? warp_sums[threadIdx.x] : 0.0);
+    return v;
+}
+__device__ inline double product(double x, double y) { return x * y; }
+__device__ inline double product(double2 x, double2 y) { return fma(x.y, y.y, x.x * y.x); }
+
+template <class T>
+__device__ inline double dot_tail(const double* a, const double* b, std::size_t n) {
+    if constexpr (width<T> > 1) {
+        const std::size_t full = n / width<T> * width<T>;
+        if (blockIdx.x == 0 && threadIdx.x < n - full) return a[full + threadIdx.x] * b[full + threadIdx.x];
+    }
+    return 0.0;
+}
+
+template <class T, int U>
+__global__ void dot_direct(const double* __restrict__ a, const double* __restrict__ b, double* __restrict__ partial,
+                           std::size_t n) {
+    const std::size_t vectors = n / width<T>;
+    const std::size_t first = blockIdx.x * std::size_t(blockDim.x) * U + threadIdx.x;
+    double sum = dot_tail<T>(a, b, n);
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+        const std::size_t j = first + std::size_t(u) * blockDim.x;
+        if (j < vectors) sum += product(reinterpret_cast<const T*>(a)[j], reinterpret_cast<const T*>(b)[j]);
+    }
+    sum = block_sum(sum);
+    if (threadIdx.x == 0) partial[blockIdx.x] = sum;
+}
+
+template <class T, bool atomic>
+__global__ void dot_stride(const double* __restrict__ a, const double* __restrict__ b, double* __restrict__ partial,
+                           std::size_t n) {
+    const std::size_t vectors = n / width<T>;
+    double sum = dot_tail<T>(a, b, n);
+    for (std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; j < vectors;
+         j += std::size_t(blockDim.x) * gridDim.x)
+        sum += product(reinterpret_cast<const T*>(a)[j], reinterpret_cast<const T*>(b)[j]);
+    sum = block_sum(sum);
+    if (threadIdx.x == 0) {
+        if constexpr (atomic) atomicAdd(partial, sum);
+        else partial[blockIdx.x] = sum;
+    }
+}
+
+__global__ void sum_partials(const double* __restrict__ partial, std::size_t count, double* __restrict__ result) {
+    double sum = 0.0;
+    for (std::size_t i = threadIdx.x; i < count; i += blockDim.x) sum += partial[i];
+    sum = block_sum(sum);
+    if (threadIdx.x == 0) *result = sum;
+}
+
+__global__ void fill_start(double* a, double* b, double* c, std::size_t n) {
+    const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+    if (i < n) {
+        a[i] = start_a(i);
+        b[i] = start_b(i);
+        c[i] = start_c(i);
+    }
+}
+
+// Every element below n must equal Op applied to its start values; the guard elements behind
+// n must still hold the NaN poison (nothing written past the end).
+template <class Op>
+__global__ void check_output(const double* out, std::size_t n, std::size_t guard_elements, unsigned long long* wrong,
+                             unsigned long long* first_wrong) {
+    const std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+    if (i >= n + guard_elements) return;
+    const double value = out[i];
+    bool bad;
+    if (i < n) {
+        double start[3] = {start_a(i), start_b(i), start_c(i)};
+        Op::at(start + 0, start + 1, start + 2, 0);
+        const double expected = start[Op::out];
+        bad = !(fabs(value - expected) <= 1e-15 * fabs(expected));  // NaN counts as wrong
+    } else {
+        bad = !isnan(value);
+    }
+    if (bad) {
+        atomicAdd(wrong, 1ull);
+        atomicMin(first_wrong, static_cast<unsigned long long>(i));
+    }
+}
+
+struct Device {
+    double* a = nullptr;
+    double* b = nullptr;
+    double* c = nullptr;
+    double* partial = nullptr;  // per-block sums: up to one per 256 elements
+    double* result = nullptr;
+    unsigned long long* counters = nullptr;
+    int sms = 0;
+    double* array(int index) const { return index == 0 ? a : index == 1 ? b : c; }
+};
+
+unsigned blocks_for(std::size_t items, int per_block) {
+    return unsigned(std::max<std::size_t>(1, (items + per_block - 1) / per_block));
+}
+
+struct Timing {
+    double median_ms = 0, best_ms = 0;
+};
+Timing time_launches(const std::function<void()>& launch) {
+    cudaEvent_t start, stop;
+    CHECK(cudaEventCreate(&start));
+    CHECK(cudaEventCreate(&stop));
+    for (int w = 0; w < warmups; ++w) launch();
+    std::vector<float> ms;
+    for (int r = 0; r < timed_reps; ++r) {
+        CHECK(cudaEventRecord(start));
+        launch();
+        CHECK(cudaEventRecord(stop));
+        CHECK(cudaEventSynchronize(stop));
+        float t = 0;
+        CHECK(cudaEventElapsedTime(&t, start, stop));
+        ms.push_back(t);
+    }
+    CHECK(cudaGetLastError());
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    std::sort(ms.begin(), ms.end());
+    return {ms[ms.size() / 2], ms.front()};
+}
+
+// Start values in a, b, c over n + guard elements; the kernel's output array poisoned with NaN.
+void prepare(const Device& d, int out, std::size_t n, std::size_t guard_elements) {
+    fill_start<<<blocks_for(n + guard_elements, 256), 256>>>(d.a, d.b, d.c, n + guard_elements);
+    CHECK(cudaMemset(d.array(out), 0xff, (n + guard_elements) * sizeof(double)));
+}
+
+template <class Op>
+std::pair<unsigned long long, unsigned long long> count_wrong(const Device& d, std::size_t n, std::size_t guard_elements) {
+    const unsigned long long init[2] = {0, ~0ull};
+    CHECK(cudaMemcpy(d.counters, init, sizeof init, cudaMemcpyHostToDevice));
+    check_output<Op><<<blocks_for(n + guard_elements, 256), 256>>>(d.array(Op::out), n, guard_elements, d.counters,
+                                                                    d.counters + 1);
+    unsigned long long found[2];
+    CHECK(cudaMemcpy(found, d.counters, sizeof found, cudaMemcpyDeviceToHost));
+    return {found[0], found[1]};
+}
+
+struct Best {
+    std::string shape;
+    double gbs = 0;
+};
+std::map<std::string, Best> best_per_kernel;
+std::vector<std::string> kernel_order;
+
+void report(const char* kernel, const std::string& shape, double bytes, const Timing& t, const std::string& verdict) {
+    const double gb = bytes * double(big_n) / 1e9;
+    const double median = gb / t.median_ms * 1e3, best = gb / t.best_ms * 1e3;
+    std::printf("%-6s %-34s %8.1f %8.1f  %s\n", kernel, shape.c_str(), median, best, verdict.c_str());
+    std::fflush(stdout);
+    if (!best_per_kernel.count(kernel)) kernel_order.push_back(kernel);
+    Best& b = best_per_kernel[kernel];
+    if (verdict == "ok" && median > b.gbs) b = {shape, median};
+}
+
+std::string verdict_of(std::pair<unsigned long long, unsigned long long> big, std::pair<unsigned long long, unsigned long long> odd) {
+    if (big.first == 0 && odd.first == 0) return "ok";
+    char text[160];
+    std::snprintf(text, sizeof text, "FAIL: 2^29: %llu wrong (first %llu); n=%zu: %llu wrong (first %llu)", big.first,
+                  big.first ? big.second : 0ull, odd_n, odd.first, odd.first ? odd.second : 0ull);
+    return text;
+}
+
+using Launch = std::function<void(std::size_t n)>;
+struct Shape {
+    std::string name;
+    Launch launch;
+};
+
+template <class Op>
+void probe_elementwise(const Device& d) {
+    std::vector<Shape> shapes;
+    char name[64];
+    for (int tb : {256, 512, 1024}) {
+        std::snprintf(name, sizeof name, "direct tb=%d double x1", tb);
+        shapes.push_back({name, [=](std::size_t n) { stream_direct<Op, double, 1><<<blocks_for(n, tb), tb>>>(d.a, d.b, d.c, n); }});
+        std::snprintf(name, sizeof name, "direct tb=%d double2 x1", tb);
+        shapes.push_back({name, [=](std::size_t n) { stream_direct<Op, double2, 1><<<blocks_for(n / 2, tb), tb>>>(d.a, d.b, d.c, n); }});
+        std::snprintf(name, sizeof name, "direct tb=%d double2 x2", tb);
+        shapes.push_back({name, [=](std::size_t n) { stream_direct<Op, double2, 2><<<blocks_for(n / 2, 2 * tb), tb>>>(d.a, d.b, d.c, n); }});
+    }
+    for (int tb : {256, 1024})
+        for (int per_sm : {2, 4, 8, 16}) {
+            const unsigned grid = unsigned(per_sm * d.sms);
+            std::snprintf(name, sizeof name, "stride tb=%d %d/SM double", tb, per_sm);
+            shapes.push_back({name, [=](std::size_t n) { stream_stride<Op, double><<<grid, tb>>>(d.a, d.b, d.c, n); }});
+            std::snprintf(name, sizeof name, "stride tb=%d %d/SM double2", tb, per_sm);
+            shapes.push_back({name, [=](std::size_t n) { stream_stride<Op, double2><<<grid, tb>>>(d.a, d.b, d.c, n); }});
+        }
+    for (const Shape& shape : shapes) {
+        prepare(d, Op::out, big_n, 0);
+        const Timing t = time_launches([&] { shape.launch(big_n); });
+        const auto big = count_wrong<Op>(d, big_n, 0);
+        prepare(d, Op::out, odd_n, guard);
+        shape.launch(odd_n);
+        CHECK(cudaGetLastError());
+        const auto odd = count_wrong<Op>(d, odd_n, guard);
+        report(Op::name, shape.name, Op::bytes, t, verdict_of(big, odd));
+    }
+}
+
+double exact_dot(std::size_t n) {
+    unsigned long long sum = 0;  // products < 2^20, sums < 2^53: exact in double on the device too
+    for (std::size_t i = 0; i < n; ++i) sum += (i % 1021) * (i % 1019);
+    return double(sum);
+}
+
+using DotRun = std::function<double(std::size_t n)>;  // launches, finishes, returns the dot
+struct DotShape {
+    std::string name;
+    DotRun run;
+};
+
+void probe_dot(const Device& d) {
+    std::vector<DotShape> shapes;
+    char name[64];
+    const auto device_finish = [d](unsigned count) {
+        sum_partials<<<1, 1024>>>(d.partial, count, d.result);
+        double value = 0;
+        CHECK(cudaMemcpyAsync(&value, d.result, sizeof value, cudaMemcpyDeviceToHost));
+        return value;
+    };
+    const auto host_finish = [d](unsigned count) {
+        std::vector<double> partial(count);  // pageable, as the product's
+        CHECK(cudaMemcpyAsync(partial.data(), d.partial, count * sizeof(double), cudaMemcpyDeviceToHost));
+        double value = 0;
+        for (const double p : partial) value += p;
+        return value;
+    };
+    for (int tb : {256, 512, 1024}) {
+        std::snprintf(name, sizeof name, "direct tb=%d double x1 +pass2", tb);
+        shapes.push_back({name, [=](std::size_t n) {
+                              const unsigned g = blocks_for(n, tb);
+                              dot_direct<double, 1><<<g, tb>>>(d.a, d.b, d.partial, n);
+                              return device_finish(g);
+                          }});
+        std::snprintf(name, sizeof name, "direct tb=%d double2 x1 +pass2", tb);
+        shapes.push_back({name, [=](std::size_t n) {
+                              const unsigned g = blocks_for(n / 2, tb);
+                              dot_direct<double2, 1><<<g, tb>>>(d.a, d.b, d.partial, n);
+                              return device_finish(g);
+                          }});
+        std::snprintf(name, sizeof name, "direct tb=%d double2 x2 +pass2", tb);
+        shapes.push_back({name, [=](std::size_t n) {
+                              const unsigned g = blocks_for(n / 2, 2 * tb);
+                              dot_direct<double2, 2><<<g, tb>>>(d.a, d.b, d.partial, n);
+                              return device_finish(g);
+                          }});
+    }
+    for (int tb : {256, 512, 1024})
+        for (int per_sm : {1, 2, 4, 8}) {
+            const unsigned g = unsigned(per_sm * d.sms);
+            std::snprintf(name, sizeof name, "stride tb=%d %d/SM double +host", tb, per_sm);
+            shapes.push_back({name, [=](std::size_t n) {
+                                  dot_stride<double, false><<<g, tb>>>(d.a, d.b, d.partial, n);
+                                  return host_finish(g);
+                              }});
+            std::snprintf(name, sizeof name, "stride tb=%d %d/SM double2 +host", tb, per_sm);
+            shapes.push_back({name, [=](std::size_t n) {
+                                  dot_stride<double2, false><<<g, tb>>>(d.a, d.b, d.partial, n);
+                                  return host_finish(g);
+                              }});
+        }
+    for (int tb : {256, 1024})
+        for (int per_sm : {2, 4, 8}) {
+            const unsigned g = unsigned(per_sm * d.sms);
+            std::snprintf(name, sizeof name, "stride tb=%d %d/SM double2 +pass2", tb, per_sm);
+            shapes.push_back({name, [=](std::size_t n) {
+                                  dot_stride<double2, false><<<g, tb>>>(d.a, d.b, d.partial, n);
+                                  return device_finish(g);
+                              }});
+            std::snprintf(name, sizeof name, "stride tb=%d %d/SM double2 +atomic", tb, per_sm);
+            shapes.push_back({name, [=](std::size_t n) {
+                                  CHECK(cudaMemsetAsync(d.result, 0, sizeof(double)));
+                                  dot_stride<double2, true><<<g, tb>>>(d.a, d.b, d.result, n);
+                                  double value = 0;
+                                  CHECK(cudaMemcpyAsync(&value, d.result, sizeof value, cudaMemcpyDeviceToHost));
+                                  return value;
+                              }});
+        }
+    const double gold_big = exact_dot(big_n), gold_odd = exact_dot(odd_n);
+    fill_start<<<blocks_for(big_n, 256), 256>>>(d.a, d.b, d.c, big_n);
+    CHECK(cudaDeviceSynchronize());
+    for (const DotShape& shape : shapes) {
+        double value = 0;
+        const Timing t = time_launches([&] { value = shape.run(big_n); });
+        const double odd = shape.run(odd_n);
+        CHECK(cudaDeviceSynchronize());
+        std::string verdict = "ok";
+        if (value != gold_big || odd != gold_odd) {
+            char text[160];
+            std::snprintf(text, sizeof text, "FAIL: 2^29: %.17g (exact %.17g); n=%zu: %.17g (exact %.17g)", value, gold_big,
+                          odd_n, odd, gold_odd);
+            verdict = text;
+        }
+        report("dot", shape.name, 16, t, verdict);
+    }
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
-    const size_t n = size_t(1) << 29;
-    double *a, *b, *c;
-    CHECK(cudaMalloc(&a, n * 8)); CHECK(cudaMalloc(&b, n * 8)); CHECK(cudaMalloc(&c, n * 8));
-    cudaMemset(a, 0, n * 8); cudaMemset(b, 0, n * 8); cudaMemset(c, 0, n * 8);
-    int sms = 0; cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
-    const double tri = 3.0 * n * 8 / 1e9, cp = 2.0 * n * 8 / 1e9;
-    std::printf("stream n=2^29 doubles, median of 20\n");
-    for (int tb : {256, 512, 1024}) {
-        double ms = best_ms([&] { triad_one<<<(n + tb - 1) / tb, tb>>>(a, b, c, 0.4, n); });
-        std::printf("  triad one/thread size_t tb=%d: %.0f GB/s\n", tb, tri / ms * 1e3);
-        ms = best_ms([&] { triad_one_int<<<(n + tb - 1) / tb, tb>>>(a, b, c, 0.4, (int)n); });
-        std::printf("  triad one/thread int    tb=%d: %.0f GB/s\n", tb, tri / ms * 1e3);
-        ms = best_ms([&] { copy_one<<<(n + tb - 1) / tb, tb>>>(a, c, n); });
-        std::printf("  copy  one/thread size_t tb=%d: %.0f GB/s\n", tb, cp / ms * 1e3);
-    }
-    for (int per_sm : {2, 4, 8, 16, 32}) for (int tb : {256, 512, 1024}) {
-        int g = sms * per_sm;
-        double ms = best_ms([&] { triad_stride<<<g, tb>>>(a, b, c, 0.4, n); });
-        double ms2 = best_ms([&] { triad_vec2<<<g, tb>>>((double2*)a, (double2*)b, (double2*)c, 0.4, n / 2); });
-        double ms3 = best_ms([&] { copy_vec2<<<g, tb>>>((double2*)a, (double2*)c, n / 2); });
-        std::printf("  grid %3d/SM tb=%4d: triad stride %.0f, triad vec2 %.0f, copy vec2 %.0f GB/s\n", per_sm, tb,
-                    tri / ms * 1e3, tri / ms2 * 1e3, cp / ms3 * 1e3);
-    }
-    double ms = best_ms([&] { cudaMemcpy(c, a, n * 8, cudaMemcpyDeviceToDevice); });
-    std::printf("  cudaMemcpy D2D: %.0f GB/s (read+write)\n", cp / ms * 1e3);
-    cudaFree(a); cudaFree(b); cudaFree(c);
+    const int device = argc > 1 ? std::atoi(argv[1]) : 0;
+    CHECK(cudaSetDevice(device));
+    cudaDeviceProp props{};
+    CHECK(cudaGetDeviceProperties(&props, device));
+    Device d;
+    d.sms = props.multiProcessorCount;
+    CHECK(cudaMalloc(&d.a, big_n * sizeof(double)));
+    CHECK(cudaMalloc(&d.b, big_n * sizeof(double)));
+    CHECK(cudaMalloc(&d.c, big_n * sizeof(double)));
+    CHECK(cudaMalloc(&d.partial, (big_n / 256 + 1) * sizeof(double)));
+    CHECK(cudaMalloc(&d.result, sizeof(double)));
+    CHECK(cudaMalloc(&d.counters, 2 * sizeof(unsigned long long)));
+    std::printf("STREAM launch shapes on %s (%d SMs), 2^29 doubles per array, %d timed launches after %d warm-ups\n",
+                props.name, d.sms, timed_reps, warmups);
+    std::printf("every variant validated at 2^29 and at n=%zu (odd: scalar tail, %zu guard elements untouched)\n", odd_n,
+                guard);
+    std::printf("%-6s %-34s %8s %8s  %s\n", "kernel", "shape", "median", "best", "check (GB/s)");
+    probe_elementwise<Copy>(d);
+    probe_elementwise<Scale>(d);
+    probe_elementwise<Add>(d);
+    probe_elementwise<Triad>(d);
+    probe_dot(d);
 
-    cublasHandle_t h; CHECK(cublasCreate(&h));
-    std::printf("dgemm (cublasDgemm), median of 10 after 3 warm-ups\n");
-    for (int m : {8192, 10240, 12288, 12544, 16384}) {
-        double *A, *B, *C;
-        size_t bytes = size_t(m) * m * 8;
-        CHECK(cudaMalloc(&A, bytes)); CHECK(cudaMalloc(&B, bytes)); CHECK(cudaMalloc(&C, bytes));
-        std::vector<double> host(size_t(m) * m);
-        for (size_t i = 0; i < host.size(); ++i) host[i] = (double)((i * 2654435761u) % 1000) / 1000.0 - 0.5;
-        cudaMemcpy(A, host.data(), bytes, cudaMemcpyHostToDevice); cudaMemcpy(B, host.data(), bytes, cudaMemcpyHostToDevice);
-        const double one = 1, zero = 0;
-        for (int w = 0; w < 3; ++w) cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, m, m, &one, A, m, B, m, &zero, C, m);
-        double t = best_ms([&] { cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, m, m, m, &one, A, m, B, m, &zero, C, m); }, 10);
-        std::printf("  n=%d: %.1f TFLOP/s (%.1f ms)\n", m, 2.0 * m * m * (double)m / t / 1e9, t);
-        cudaFree(A); cudaFree(B); cudaFree(C);
-    }
+    const Timing memcpy_time =
+        time_launches([&] { CHECK(cudaMemcpyAsync(d.c, d.a, big_n * sizeof(double), cudaMemcpyDeviceToDevice)); });
+    report("memcpy", "cudaMemcpy D2D (read+write)", 16, memcpy_time, "n/a");
 
-    std::printf("fp8 e4m3 cuBLASLt n=8192 TN\n");
-    cublasLtHandle_t lt; CHECK(cublasLtCreate(&lt));
-    const int m = 8192;
-    void *A8, *B8, *Cbf, *Dbf, *D32, *ws; float* scales;
-    CHECK(cudaMalloc(&A8, size_t(m) * m)); CHECK(cudaMalloc(&B8, size_t(m) * m));
-    CHECK(cudaMalloc(&Cbf, size_t(m) * m * 2)); CHECK(cudaMalloc(&Dbf, size_t(m) * m * 2)); CHECK(cudaMalloc(&D32, size_t(m) * m * 4));
-    const size_t wsb = 64ull << 20; CHECK(cudaMalloc(&ws, wsb)); CHECK(cudaMalloc(&scales, 16));
-    cudaMemset(A8, 0x38, size_t(m) * m); cudaMemset(B8, 0x38, size_t(m) * m);
-    float ones[4] = {1, 1, 1, 1}; cudaMemcpy(scales, ones, 16, cudaMemcpyHostToDevice);
-    struct Variant { const char* name; cudaDataType_t ct, dt; bool inplace; };
-    for (Variant v : {Variant{"C=bf16 D=bf16 in-place", CUDA_R_16BF, CUDA_R_16BF, true},
-                      Variant{"C=bf16 D=bf16 separate", CUDA_R_16BF, CUDA_R_16BF, false},
-                      Variant{"C=fp32 D=fp32 separate", CUDA_R_32F, CUDA_R_32F, false},
-                      Variant{"C=fp32 D=fp32 in-place", CUDA_R_32F, CUDA_R_32F, true}}) {
-        cublasLtMatmulDesc_t d; CHECK(cublasLtMatmulDescCreate(&d, CUBLAS_COMPUTE_32F, CUDA_R_32F));
-        cublasOperation_t t = CUBLAS_OP_T, nn = CUBLAS_OP_N;
-        cublasLtMatmulDescSetAttribute(d, CUBLASLT_MATMUL_DESC_TRANSA, &t, sizeof t);
-        cublasLtMatmulDescSetAttribute(d, CUBLASLT_MATMUL_DESC_TRANSB, &nn, sizeof nn);
-        const float* sa = scales; const float* sb = scales + 1;
-        cublasLtMatmulDescSetAttribute(d, CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, &sa, sizeof sa);
-        cublasLtMatmulDescSetAttribute(d, CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, &sb, sizeof sb);
-        cublasLtMatrixLayout_t la, lb, lc, ld;
-        cublasLtMatrixLayoutCreate(&la, CUDA_R_8F_E4M3, m, m, m); cublasLtMatrixLayoutCreate(&lb, CUDA_R_8F_E4M3, m, m, m);
-        cublasLtMatrixLayoutCreate(&lc, v.ct, m, m, m); cublasLtMatrixLayoutCreate(&ld, v.dt, m, m, m);
-        cublasLtMatmulPreference_t p; cublasLtMatmulPreferenceCreate(&p);
-        cublasLtMatmulPreferenceSetAttribute(p, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &wsb, sizeof wsb);
-        cublasLtMatmulHeuristicResult_t r{}; int found = 0;
-        int hs = cublasLtMatmulAlgoGetHeuristic(lt, d, la, lb, lc, ld, p, 1, &r, &found);
-        void* C = v.ct == CUDA_R_16BF ? Cbf : D32;
-        void* D = v.inplace ? C : (v.dt == CUDA_R_16BF ? Dbf : D32);
-        if (!v.inplace && v.dt == CUDA_R_32F) C = Cbf;  // fp32 C buffer must differ from D: reuse a big one
-        float alpha = 1, beta = 0;
-        int st = -1; double t_ms = 0;
-        if (hs == 0 && found > 0) {
-            st = cublasLtMatmul(lt, d, &alpha, A8, la, B8, lb, &beta, C, lc, D, ld, &r.algo, ws, wsb, 0);
-            cudaDeviceSynchronize();
-            if (st == 0) t_ms = best_ms([&] { cublasLtMatmul(lt, d, &alpha, A8, la, B8, lb, &beta, C, lc, D, ld, &r.algo, ws, wsb, 0); }, 10);
-        }
-        std::printf("  %s: heuristic %d found %d matmul %d: %.1f TFLOP/s\n", v.name, hs, found, st,
-                    t_ms > 0 ? 2.0 * m * m * (double)m / t_ms / 1e9 : 0.0);
-    }
+    std::printf("\nbest validated shape per kernel (median GB/s)\n");
+    for (const std::string& kernel : kernel_order)
+        if (kernel != "memcpy") std::printf("  %-6s %8.1f  %s\n", kernel.c_str(), best_per_kernel[kernel].gbs,
+                                            best_per_kernel[kernel].shape.c_str());
     std::printf("probe done: %s\n", cudaGetErrorString(cudaGetLastError()));
+    cudaFree(d.a);
+    cudaFree(d.b);
+    cudaFree(d.c);
+    cudaFree(d.partial);
+    cudaFree(d.result);
+    cudaFree(d.counters);
     return 0;
 }

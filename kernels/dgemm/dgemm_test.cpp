@@ -118,6 +118,13 @@ std::string inventory_text(const nlohmann::json& inventory, const char* section,
     return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
+MatrixFill fill_of(const TestParams& params) {
+    const std::string& name = params.text("fill");
+    const auto fill = matrix_fill_from(name);
+    if (!fill) throw InputError(fmt::format("dgemm_fp64: fill must be uniform or small_integers, not '{}'", name));
+    return *fill;
+}
+
 class DgemmFp64Test final : public Test {
 public:
     std::string_view key() const override { return "dgemm_fp64"; }
@@ -132,8 +139,11 @@ public:
             {"min_rep_s", ParamKind::real, 0.05, "shortest repetition the automatic size aims for, seconds"},
             {"repetitions", ParamKind::integer, std::int64_t{0}, "timed repetitions after one warm-up; 0 = 5 in quick, else 10"},
             {"nominal_tflops", ParamKind::real, 0.0, "host FP64 peak per node in TFLOP/s (0 = derive from the CPU)"},
+            {"fill", ParamKind::text, std::string("uniform"),
+             "input entries: uniform (random in [-1,1), 53 bits) or small_integers (-2,-1,1,2: less power drawn)"},
         };
     }
+    void check_parameters(const TestParams& params, int /*world_size*/) const override { (void)fill_of(params); }
     std::optional<std::string> waiver(const RunContext& ctx) const override {
         const std::string& device = ctx.params().text("device");
         if (auto gpu_waiver = gpu_request_waiver(ctx, device)) return gpu_waiver;
@@ -162,8 +172,9 @@ public:
 
         const std::size_t n = requested_n > 0 ? static_cast<std::size_t>(requested_n)
                                               : automatic_n(ctx, placement, target_s, limit);
-        const std::vector<double> a = random_matrix(seed_a, n, n);
-        const std::vector<double> b = random_matrix(seed_b, n, n);
+        const MatrixFill fill = fill_of(ctx.params());
+        const std::vector<double> a = random_matrix(seed_a, n, n, fill);
+        const std::vector<double> b = random_matrix(seed_b, n, n, fill);
         auto backend = make_backend(ctx, placement, n);
         backend->load(a, b);
         backend->run_timed();  // warm-up: library initialisation, clocks ramping up
@@ -195,6 +206,7 @@ public:
         result.parameters["device"] = std::string(to_string(placement));
         result.parameters["backend"] = backend->name();
         result.parameters["n_used"] = std::to_string(n);
+        result.parameters["fill"] = to_string(fill);
         result.parameters["repetitions_used"] = std::to_string(repetitions);
         result.parameters["nominal_source"] = nominal.source;
         result.parameters["nominal_detail"] = nominal.detail;

@@ -2,6 +2,8 @@
 #include "kernel_test_support.hpp"
 #include "support/run_test.hpp"
 
+#include "core/errors.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -51,6 +53,20 @@ TEST(DgemmFp64, AutomaticSizeIsAgreedAndAimsAtTheTarget) {
     // Timing on a shared, oversubscribed machine is noisy: only a gross miss is a failure.
     const auto seconds = result.samples.column("seconds");
     EXPECT_GT(*std::max_element(seconds.begin(), seconds.end()), 0.002);
+}
+
+TEST(DgemmFp64, SmallIntegerFillValidatesAndBadFillIsAnInputError) {
+    const TestResult result =
+        run_registered_test("dgemm_fp64", "params: {dgemm_fp64: {device: host, n: 96, repetitions: 2, fill: small_integers}}\n");
+    ASSERT_EQ(result.status, Status::pass) << result.reason;
+    EXPECT_EQ(result.parameters.at("fill"), "small_integers");
+    EXPECT_EQ(run_registered_test("dgemm_fp64", small).parameters.at("fill"), "uniform");
+    try {  // refused before any work, as the driver's exit 2
+        run_registered_test("dgemm_fp64", "params: {dgemm_fp64: {device: host, fill: ones}}\n");
+        ADD_FAILURE() << "fill: ones was accepted";
+    } catch (const InputError& error) {
+        EXPECT_STREQ(error.what(), "dgemm_fp64: fill must be uniform or small_integers, not 'ones'");
+    }
 }
 
 TEST(DgemmFp64, PlantedCorruptionFailsNamingTheElement) {

@@ -39,6 +39,7 @@ if [[ $parts == *" kernels "* || $parts == *" all "* ]]; then
   log "inventory/telemetry tests exit $?"
   run_job kernels-1gpu 1 --tests stream,dgemm_fp64,stencil3d,gemm_ladder
   [ "$gpus" -ge 2 ] && run_job kernels-2gpu 2 --tests stream,dgemm_fp64,stencil3d,gemm_ladder
+  run_job dgemm-small-integers "$gpus" --tests dgemm_fp64 --config "$here/bench/gpu/dgemm-small-integers.yaml"
 fi
 if [[ $parts == *" probe "* ]]; then
   log "kernel probe"

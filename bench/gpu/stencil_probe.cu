@@ -18,6 +18,10 @@
 // copy and triad with other block sizes, double2 and grid-stride loops: the copy-like
 // ceiling of the GPU, which the stencil (one read, one write per cell) cannot pass.
 // "zmarch2_*": two adjacent x cells per thread, double2 loads/stores (see zmarch2_kernel).
+// "product_pairs*": the product's pair kernel (a copy of kernels/cuda/stencil_cuda.cu's
+// zmarch_pairs_kernel), for any n (run an odd n too, e.g. 511) and on an x-cut block; the
+// "queued breakdown" table splits the queued figure into host latency, step variance and a
+// start-up transient (see queued_breakdown).
 // "x_neighbour_emulated_old": the product's first 2-GPU step (x cut; gather kernel, pinned
 // copies, x slab, host sync), "z_neighbour_emulated_new": the product's 2-GPU step now (z cut,
 // pitched plane copies, one plane slab, pipelined through events, wall / steps); MPI replaced
@@ -302,6 +306,49 @@ __global__ void slab_kernel(const double* __restrict__ u, double* __restrict__ v
     const int c = i + row * j + plane * k;
     v[c] = jacobi_update(u[c], u[c - 1], u[c + 1], u[c - row], u[c + row], u[c - plane], u[c + plane]);
 }
+// The product's two-cells-per-thread z-march (kernels/cuda/stencil_cuda.cu:
+// zmarch_pairs_kernel, kept identical; int indices): zmarch2_kernel<true> generalised to
+// boxes of any x extent (a pair half outside the box loads both cells, stores its inside
+// cell; a lane whose neighbour lane holds no cell of the box loads that x neighbour).
+__global__ void product_pairs_kernel(const double* __restrict__ u, double* __restrict__ v, int row, int plane, Box box, int chunk) {
+    const int i = 1 + 2 * static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    const int j = box.lo[1] + blockIdx.y * blockDim.y + threadIdx.y;
+    if (j >= box.hi[1]) return;  // whole warps
+    const bool first_inside = i >= box.lo[0] && i < box.hi[0];
+    const bool second_inside = i + 1 >= box.lo[0] && i + 1 < box.hi[0];
+    const bool loads = first_inside || second_inside;
+    const int lane = threadIdx.x & 31;
+    const bool load_left = first_inside && (lane == 0 || i - 1 < box.lo[0]);
+    const bool load_right = second_inside && (lane == 31 || i + 2 >= box.hi[0]);
+    const int k_begin = box.lo[2] + blockIdx.z * chunk;
+    const int k_end = min(k_begin + chunk, box.hi[2]);
+    int c = i + row * j + plane * k_begin;
+    const double2 zero = make_double2(0.0, 0.0);
+    const auto load2 = [&](int at) { return loads ? *reinterpret_cast<const double2*>(u + at) : zero; };
+    double2 below = load2(c - plane), at = load2(c);
+#pragma unroll 4
+    for (int k = k_begin; k < k_end; ++k) {
+        const double2 above = load2(c + plane);
+        const double2 ym = load2(c - row), yp = load2(c + row);
+        double left = __shfl_up_sync(0xffffffffu, at.y, 1);
+        double right = __shfl_down_sync(0xffffffffu, at.x, 1);
+        if (load_left) left = u[c - 1];
+        if (load_right) right = u[c + 2];
+        double2 next;
+        next.x = jacobi_update(at.x, left, at.y, ym.x, yp.x, below.x, above.x);
+        next.y = jacobi_update(at.y, at.x, right, ym.y, yp.y, below.y, above.y);
+        if (first_inside && second_inside)
+            *reinterpret_cast<double2*>(v + c) = next;
+        else if (first_inside)
+            v[c] = next.x;
+        else if (second_inside)
+            v[c + 1] = next.y;
+        below = at;
+        at = above;
+        c += plane;
+    }
+}
+
 // Layer i = layer <-> face buffer (j fastest), as the product's face_kernel for an x face.
 __global__ void x_face_kernel(double* u, double* buffer, Layout l, long long layer, bool into_buffer) {
     const long long a = blockIdx.x * (long long)blockDim.x + threadIdx.x, b = blockIdx.y * (long long)blockDim.y + threadIdx.y;
@@ -351,6 +398,25 @@ Step zmarch2_step(Shape s) {  // s.x threads = 2 s.x cells along x
         const long long pairs = l.n / 2;
         const dim3 grid(unsigned((pairs + s.x - 1) / s.x), unsigned((l.n + s.y - 1) / s.y), unsigned((l.n + chunk - 1) / chunk));
         zmarch2_kernel<shuffle><<<grid, dim3(s.x, s.y), 0, st>>>(u, v, int(l.px), int(l.plane), b, chunk);
+    };
+}
+
+// The product's pair kernel over the whole field (any n, odd too), or, with `x_cut`, over
+// the interior of a block with neighbours on both x faces (cells 2..n-1: the pair (1,2)
+// computes only cell 2, and for even n the pair (n-1,n) only n-1) and the two x slabs
+// after it with the product's slab kernel: the partial-pair paths, checked bitwise.
+Step product_pairs_step(Shape s, bool x_cut) {
+    return [s, x_cut](const double* u, double* v, const Layout& l, cudaStream_t st) {
+        const int n = int(l.n);
+        const Box b = x_cut ? Box{{2, 1, 1}, {n, n + 1, n + 1}} : whole(l);
+        const int chunk = s.z > 0 ? s.z : n;
+        const dim3 grid(unsigned((b.hi[0] / 2 + s.x - 1) / s.x), unsigned((n + s.y - 1) / s.y), unsigned((n + chunk - 1) / chunk));
+        product_pairs_kernel<<<grid, dim3(s.x, s.y), 0, st>>>(u, v, int(l.px), int(l.plane), b, chunk);
+        if (x_cut)
+            for (const int x : {1, n}) {
+                const Box slab{{x, 1, 1}, {x + 1, n + 1, n + 1}};
+                slab_kernel<<<unsigned((l.n * l.n + 255) / 256), 256, 0, st>>>(u, v, int(l.px), int(l.plane), slab);
+            }
     };
 }
 
@@ -449,6 +515,67 @@ Timing run_steps(const Step& step, Field& u, Field& v, cudaStream_t s, Timed mod
         }
     for (auto& e : ev) CHECK(cudaEventDestroy(e));
     return {median(times), a == u.base ? 1 : 0};
+}
+
+// Where the queued time goes (the "queued" figure came out 0.849 of triad for the pair kernel
+// at 512^3 where its event median was 0.894). The steps are queued as in Timed::queued, with
+// an event after each (events between kernels of one stream add no gap: compare the events
+// column with the span), then one wait. wall: host time from before the first launch until
+// the wait returns (the queued figure); span: first to last event, the GPU time of all steps
+// without the first launch's latency and the wait's wake-up; mean step = span / steps against
+// the median shows slow steps; the first steps over the median show a start-up transient
+// (clocks ramping after the idle host work between variants), which weighs 4 x more in 25
+// steps than in the product's 100.
+struct Breakdown {
+    double wall_s = 0, span_s = 0, median_s = 0, max_s = 0;
+    std::vector<double> first;  // first steps' times
+    int slow = 0;               // steps over 1.05 x the median
+};
+Breakdown queued_breakdown(const Step& step, Field& u, Field& v, cudaStream_t s, int steps) {
+    double* a = u.base;
+    double* b = v.base;
+    for (int t = 0; t < warm_steps; ++t) {
+        step(a, b, u.layout, s);
+        std::swap(a, b);
+    }
+    CHECK(cudaStreamSynchronize(s));
+    std::vector<cudaEvent_t> ev(steps + 1);
+    for (auto& e : ev) CHECK(cudaEventCreate(&e));
+    const auto start = std::chrono::steady_clock::now();
+    CHECK(cudaEventRecord(ev[0], s));
+    for (int t = 0; t < steps; ++t) {
+        step(a, b, u.layout, s);
+        std::swap(a, b);
+        CHECK(cudaEventRecord(ev[t + 1], s));
+    }
+    CHECK(cudaStreamSynchronize(s));
+    Breakdown r;
+    r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    CHECK(cudaGetLastError());
+    std::vector<double> times;
+    for (int t = 0; t < steps; ++t) {
+        float ms = 0;
+        CHECK(cudaEventElapsedTime(&ms, ev[t], ev[t + 1]));
+        times.push_back(ms * 1e-3);
+    }
+    float span_ms = 0;
+    CHECK(cudaEventElapsedTime(&span_ms, ev[0], ev[steps]));
+    for (auto& e : ev) CHECK(cudaEventDestroy(e));
+    r.span_s = span_ms * 1e-3;
+    r.median_s = median(times);
+    r.max_s = *std::max_element(times.begin(), times.end());
+    for (int t = 0; t < steps && t < 4; ++t) r.first.push_back(times[t]);
+    for (const double t : times) r.slow += t > 1.05 * r.median_s ? 1 : 0;
+    return r;
+}
+void print_breakdown(const std::string& name, long long n, int steps, const Breakdown& b, double triad_gbs) {
+    const double cells = double(n) * n * n;
+    auto fraction = [&](double step_s) { return cells / step_s * bytes_per_cell * 1e-9 / triad_gbs; };
+    std::printf("%-34s %5lld %5d %7.3f %7.3f %7.3f %8.1f %6.2f  %3d   ", name.c_str(), n, steps, fraction(b.wall_s / steps),
+                fraction(b.span_s / steps), fraction(b.median_s), (b.wall_s - b.span_s) * 1e6, b.max_s / b.median_s, b.slow);
+    for (const double t : b.first) std::printf(" %.2f", t / b.median_s);
+    std::printf("\n");
+    std::fflush(stdout);
 }
 
 // The product's step with a neighbour beyond the high x face (the 2-GPU split), the MPI
@@ -789,6 +916,33 @@ int main(int argc, char** argv) {
         for (const Variant& v : variants)
             if (!v.even_only || n % 2 == 0) run_variant(v.name, v.padded, timed(v.step, Timed::events));
         std::printf("%-40s %5lld  %s\n", "best (events, one GPU)", n, best_name.c_str());
+        // The product's pair kernel (identical copy), any n: whole field, and an x-cut block
+        // (partial pairs at both ends + two x slabs), bitwise against the old kernel.
+        for (const Shape s : {Shape{32, 8, 8}, Shape{32, 4, 8}}) {
+            run_variant(shape_name("product_pairs", s), true, timed(product_pairs_step(s, false), Timed::events));
+            run_variant(shape_name("product_pairs_xcut", s), true, timed(product_pairs_step(s, true), Timed::events));
+        }
+        run_variant(shape_name("product_pairs_queued", Shape{32, 8, 8}), true, timed(product_pairs_step(Shape{32, 8, 8}, false), Timed::queued));
+        // Queued timing decomposed (timing only: the kernels are validated above).
+        std::printf("\n%-34s %5s %5s %7s %7s %7s %8s %6s  %3s   %s\n", "queued breakdown (/triad)", "n", "steps", "wall", "span",
+                    "median", "wall-span_us", "max/med", "slow", "first steps / median");
+        for (const int steps : {25, 100}) {
+            const Shape one{32, 4, 8}, two{32, 8, 8};
+            init_field(pu);
+            init_field(pv);
+            print_breakdown(shape_name("one_cell", one), n, steps, queued_breakdown(zmarch_step<int, 4, false>(one), pu, pv, stream, steps), ref.triad_gbs);
+            init_field(pu);
+            init_field(pv);
+            print_breakdown(shape_name("product_pairs", two), n, steps, queued_breakdown(product_pairs_step(two, false), pu, pv, stream, steps), ref.triad_gbs);
+        }
+        {  // back to back without an idle gap: the second run starts with warm clocks
+            const Shape two{32, 8, 8};
+            init_field(pu);
+            init_field(pv);
+            queued_breakdown(product_pairs_step(two, false), pu, pv, stream, 100);
+            print_breakdown(shape_name("product_pairs_after_100", two), n, 25, queued_breakdown(product_pairs_step(two, false), pu, pv, stream, 25), ref.triad_gbs);
+        }
+        std::printf("\n");
         for (const std::string& name : synced)
             for (const Variant& v : variants)
                 if (v.name == name) run_variant(v.name + "+sync", v.padded, timed(v.step, Timed::host_synced));

@@ -6,7 +6,9 @@
 //   field has fewer than 2^31 elements (every size that fits one GPU today up to ~1290^3).
 // - The update is a z-march: 2-D thread blocks over x-y, each thread walking z_chunk planes
 //   along z with the cells below, at and above it in registers, so each plane is read from
-//   memory once; x and y neighbours come from L1/L2.
+//   memory once; x and y neighbours come from L1/L2. By default each thread owns two adjacent
+//   x cells (one 16-byte load/store per plane, x neighbours by warp shuffles:
+//   zmarch_pairs_kernel); gpu_cells_per_thread 1 keeps the one-cell z-march (zmarch_kernel).
 // - The interior reaches every face without a neighbour (its halo is the fixed boundary), so
 //   one rank alone runs one launch per step; only slabs next to neighbour faces wait for
 //   the halos, each as one launch over its cells.
@@ -23,6 +25,8 @@
 #include "kernels/stencil/stencil_update.hpp"
 
 #include "kernels/cuda/cuda_raii.hpp"
+
+#include "core/errors.hpp"
 
 #include <cstdint>
 #include <limits>
@@ -71,6 +75,61 @@ __global__ void zmarch_kernel(const double* __restrict__ u, double* __restrict__
     for (int k = k_begin; k < k_end; ++k) {
         const double above = u[c + plane];
         v[c] = jacobi_update(at, u[c - 1], u[c + 1], u[c - row], u[c + row], below, above);
+        below = at;
+        at = above;
+        c += plane;
+    }
+}
+
+// The z-march with two adjacent x cells per thread (bench/gpu/stencil_probe.cu:
+// zmarch2_kernel<true>, 0.89 of triad at 512^3 where the one-cell z-march reached 0.82).
+// Thread t owns cells (i, i+1), i = 1 + 2t odd: on the padded layout every such pair is
+// 16-byte aligned (lead 15, pitches multiples of 16), so the pair is one double2 load or
+// store, half the memory instructions of one cell per thread for the same bytes. The x
+// neighbours beyond the pair come from the adjacent lanes' pairs through warp shuffles;
+// only where that lane has no pair in the box (the warp's first/last lane, the box edges)
+// is the neighbour loaded. Needs blockDim.x a multiple of 32 (a warp is one row segment,
+// so a row past the box drops whole warps and every lane left reaches the shuffles).
+// Boxes of any x extent: a pair with one cell outside the box (odd widths, an interior
+// starting at i = 2 next to an x neighbour) loads the pair and stores only its cell inside.
+// Same operands in the same order as zmarch_kernel: bitwise the same field.
+template <typename Index>
+__global__ void zmarch_pairs_kernel(const double* __restrict__ u, double* __restrict__ v, Index row, Index plane, Box box,
+                                    int chunk) {
+    const int i = 1 + 2 * static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    const int j = box.lo[1] + blockIdx.y * blockDim.y + threadIdx.y;
+    if (j >= box.hi[1]) return;  // whole warps
+    const bool first_inside = i >= box.lo[0] && i < box.hi[0];
+    const bool second_inside = i + 1 >= box.lo[0] && i + 1 < box.hi[0];
+    const bool loads = first_inside || second_inside;
+    const int lane = threadIdx.x & 31;
+    // The previous lane holds cell i-1 when its pair touches the box (i-1 >= lo); the next
+    // lane holds cell i+2 when i+2 < hi.
+    const bool load_left = first_inside && (lane == 0 || i - 1 < box.lo[0]);
+    const bool load_right = second_inside && (lane == 31 || i + 2 >= box.hi[0]);
+    const int k_begin = box.lo[2] + blockIdx.z * chunk;
+    const int k_end = min(k_begin + chunk, box.hi[2]);
+    Index c = Index(i) + row * Index(j) + plane * Index(k_begin);
+    const double2 zero = make_double2(0.0, 0.0);
+    const auto load2 = [&](Index at) { return loads ? *reinterpret_cast<const double2*>(u + at) : zero; };
+    double2 below = load2(c - plane), at = load2(c);
+#pragma unroll 4
+    for (int k = k_begin; k < k_end; ++k) {
+        const double2 above = load2(c + plane);
+        const double2 ym = load2(c - row), yp = load2(c + row);
+        double left = __shfl_up_sync(0xffffffffu, at.y, 1);
+        double right = __shfl_down_sync(0xffffffffu, at.x, 1);
+        if (load_left) left = u[c - 1];
+        if (load_right) right = u[c + 2];
+        double2 next;
+        next.x = jacobi_update(at.x, left, at.y, ym.x, yp.x, below.x, above.x);
+        next.y = jacobi_update(at.y, at.x, right, ym.y, yp.y, below.y, above.y);
+        if (first_inside && second_inside)
+            *reinterpret_cast<double2*>(v + c) = next;
+        else if (first_inside)
+            v[c] = next.x;
+        else if (second_inside)
+            v[c + 1] = next.y;
         below = at;
         at = above;
         c += plane;
@@ -142,7 +201,14 @@ public:
     }
 
     std::string name() const override { return "cuda"; }
-    void set_gpu_shape(const GpuStencilShape& shape) override { shape_ = shape; }
+    void set_gpu_shape(const GpuStencilShape& shape) override {
+        // stencil3d's parameter check refuses these first; a backend used otherwise says so too.
+        if (shape.cells_per_thread != 1 && shape.cells_per_thread != 2)
+            throw InputError("stencil3d: gpu_cells_per_thread must be 1 or 2");
+        if (shape.cells_per_thread == 2 && shape.block_x % 32 != 0)
+            throw InputError("stencil3d: two cells per thread need gpu_block_x a multiple of 32 (x neighbours cross lanes by warp shuffles)");
+        shape_ = shape;
+    }
     bool interior_runs_asynchronously() const override { return true; }
 
     void load(const std::vector<double>& field) override {
@@ -255,10 +321,18 @@ private:
         const Box box = to_box(cells);
         const int chunk = shape_.z_chunk > 0 ? shape_.z_chunk : box.hi[2] - box.lo[2];
         const dim3 block(static_cast<unsigned>(shape_.block_x), static_cast<unsigned>(shape_.block_y));
-        const dim3 grid((static_cast<unsigned>(box.hi[0] - 1) + block.x - 1) / block.x,
-                        (static_cast<unsigned>(box.hi[1] - box.lo[1]) + block.y - 1) / block.y,
+        // x work items from cell 1 up to the box end: cells, or pairs of cells.
+        const unsigned x_items = static_cast<unsigned>(shape_.cells_per_thread == 2 ? box.hi[0] / 2 : box.hi[0] - 1);
+        const dim3 grid((x_items + block.x - 1) / block.x, (static_cast<unsigned>(box.hi[1] - box.lo[1]) + block.y - 1) / block.y,
                         (static_cast<unsigned>(box.hi[2] - box.lo[2]) + chunk - 1) / chunk);
-        if (narrow_)
+        if (shape_.cells_per_thread == 2) {
+            if (narrow_)
+                zmarch_pairs_kernel<int><<<grid, block, 0, compute_.get()>>>(current(), next(), static_cast<int>(layout_.row),
+                                                                             static_cast<int>(layout_.plane), box, chunk);
+            else
+                zmarch_pairs_kernel<std::int64_t><<<grid, block, 0, compute_.get()>>>(current(), next(), layout_.row, layout_.plane,
+                                                                                      box, chunk);
+        } else if (narrow_)
             zmarch_kernel<int><<<grid, block, 0, compute_.get()>>>(current(), next(), static_cast<int>(layout_.row),
                                                                    static_cast<int>(layout_.plane), box, chunk);
         else

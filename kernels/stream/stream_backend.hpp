@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace shakedown::kernels {
 
@@ -25,6 +27,9 @@ public:
     virtual StreamArrayCheck check(StreamArray array, double gold, double tolerance, std::size_t cap) const = 0;
     // Test-only planted fault: overwrite one element as a broken memory or kernel would.
     virtual void corrupt(StreamArray array, std::size_t index) = 0;
+    // How each kernel was launched, for the trace ("launch_copy" -> "256 threads/block, ...");
+    // empty where there is nothing to choose (host loops).
+    virtual std::vector<std::pair<std::string, std::string>> launch_parameters() const { return {}; }
 };
 
 // Host backend: Kokkos in its default execution space when built with Kokkos, otherwise

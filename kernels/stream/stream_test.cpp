@@ -35,17 +35,24 @@ StreamPlan plan_from(const RunContext& ctx) {
     if (mib < 0) throw InputError(fmt::format("stream: array_mib must be positive (0 = automatic), not {}", mib));
     if (mib == 0) mib = plan.placement == Placement::gpu ? gpu_default_mib : host_default_mib;
     plan.elements = static_cast<std::size_t>(mib) * 1024 * 1024 / sizeof(double);
+    // An exact length (odd ones included) overrides the MiB: it shows the kernels' tails are done.
+    const std::int64_t exact = ctx.params().integer("array_elements");
+    if (exact < 0) throw InputError(fmt::format("stream: array_elements must be positive (0 = from array_mib), not {}", exact));
+    if (exact > 0) plan.elements = static_cast<std::size_t>(exact);
+    if (plan.elements > (std::uint64_t{1} << 56))  // 3 arrays of 2^56 doubles: more than any node holds
+        throw InputError(fmt::format("stream: {} elements per array is more than any node holds", plan.elements));
 
-    const std::uint64_t needed = 3ull * static_cast<std::uint64_t>(mib) * 1024 * 1024;
+    const std::uint64_t needed = 3ull * plan.elements * sizeof(double);
+    const double needed_mib = static_cast<double>(plan.elements * sizeof(double)) / 1048576.0;
     if (plan.placement == Placement::host) {
         const std::uint64_t share = host_memory_bytes(ctx) / static_cast<std::uint64_t>(ctx.session().identity().local_size);
         if (needed > share)
-            throw InputError(fmt::format("stream: array_mib={} needs {:.1f} GiB per rank; this node has {:.1f} GiB per rank",
-                                         mib, needed / 1073741824.0, share / 1073741824.0));
+            throw InputError(fmt::format("stream: {:.0f} MiB per array needs {:.1f} GiB per rank; this node has {:.1f} GiB per rank",
+                                         needed_mib, needed / 1073741824.0, share / 1073741824.0));
     } else {
         const auto facts = query_gpu_facts(*usable_gpu(ctx));
         if (needed > facts.memory_bytes)
-            throw InputError(fmt::format("stream: array_mib={} needs {:.1f} GiB; {} has {:.1f} GiB", mib,
+            throw InputError(fmt::format("stream: {:.0f} MiB per array needs {:.1f} GiB; {} has {:.1f} GiB", needed_mib,
                                          needed / 1073741824.0, facts.name, facts.memory_bytes / 1073741824.0));
     }
 
@@ -84,6 +91,8 @@ public:
             {"device", ParamKind::text, std::string("auto"), "auto (GPU when one is bound), host or gpu"},
             {"array_mib", ParamKind::integer, std::int64_t{0},
              "MiB per array (3 arrays); 0 = 64 on the host, 4096 on a GPU"},
+            {"array_elements", ParamKind::integer, std::int64_t{0},
+             "exact elements per array, odd lengths allowed (overrides array_mib); 0 = from array_mib"},
             {"repetitions", ParamKind::integer, std::int64_t{0}, "repetitions of the 5 kernels; 0 = 10 in quick, else 20"},
             {"nominal_gbs", ParamKind::real, 0.0, "host memory bandwidth per node in GB/s (0 = unknown)"},
         };
@@ -120,6 +129,7 @@ public:
         result.parameters["repetitions_used"] = std::to_string(plan.repetitions);
         result.parameters["nominal_source"] = nominal.source;
         result.parameters["kernel_ids"] = "0 copy, 1 scale, 2 add, 3 triad, 4 dot";
+        for (const auto& [key, value] : backend->launch_parameters()) result.parameters[key] = value;
         return result;
     }
 };

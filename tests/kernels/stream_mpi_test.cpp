@@ -56,6 +56,22 @@ TEST(Stream, PlantedCorruptionFailsNamingKernelAndElement) {
     }
 }
 
+TEST(Stream, OddLengthIsFullyProcessedAndValidated) {
+    // Not a multiple of any vector width or block: a kernel that dropped its tail would leave the
+    // last element at its start value, and a planted fault there is found by index.
+    const std::string odd = "params: {stream: {device: host, array_elements: 100003, repetitions: 2}}\n";
+    const TestResult result = run_registered_test("stream", odd);
+    ASSERT_EQ(result.status, Status::pass) << result.reason;
+    EXPECT_EQ(result.parameters.at("elements"), "100003");
+    EXPECT_EQ(result.parameters.at("array_bytes"), std::to_string(100003 * 8));
+
+    const TestResult corrupt = run_registered_test("stream", odd + "faults: [{kind: corrupt, test: stream, rank: 0}]\n");
+    if (world_rank() == 0) {
+        ASSERT_EQ(corrupt.status, Status::fail);
+        EXPECT_NE(corrupt.reason.find("a[50001]"), std::string::npos) << corrupt.reason;
+    }
+}
+
 TEST(Stream, ImpossibleSizesAndUnknownDevicesAreClearErrors) {
     auto negative = run_registered_test("stream", "params: {stream: {array_mib: -4}}\n");
     EXPECT_EQ(negative.status, Status::error);
@@ -64,6 +80,15 @@ TEST(Stream, ImpossibleSizesAndUnknownDevicesAreClearErrors) {
     auto huge = run_registered_test("stream", "params: {stream: {device: host, array_mib: 1073741824}}\n");
     EXPECT_EQ(huge.status, Status::error);
     EXPECT_NE(huge.reason.find("GiB per rank"), std::string::npos) << huge.reason;
+
+    auto negative_elements = run_registered_test("stream", "params: {stream: {array_elements: -3}}\n");
+    EXPECT_EQ(negative_elements.status, Status::error);
+    EXPECT_NE(negative_elements.reason.find("array_elements must be positive"), std::string::npos)
+        << negative_elements.reason;
+
+    auto absurd = run_registered_test("stream", "params: {stream: {device: host, array_elements: 4611686018427387904}}\n");
+    EXPECT_EQ(absurd.status, Status::error);
+    EXPECT_NE(absurd.reason.find("more than any node holds"), std::string::npos) << absurd.reason;
 
     auto unknown = run_registered_test("stream", "params: {stream: {device: tpu}}\n");
     EXPECT_EQ(unknown.status, Status::error);

@@ -324,7 +324,7 @@ __global__ void product_pairs_kernel(const double* __restrict__ u, double* __res
     const int k_end = min(k_begin + chunk, box.hi[2]);
     int c = i + row * j + plane * k_begin;
     const double2 zero = make_double2(0.0, 0.0);
-    const auto load2 = [&](int at) { return loads ? *reinterpret_cast<const double2*>(u + at) : zero; };
+    const auto load2 = [&](int offset) { return loads ? *reinterpret_cast<const double2*>(u + offset) : zero; };
     double2 below = load2(c - plane), at = load2(c);
 #pragma unroll 4
     for (int k = k_begin; k < k_end; ++k) {

@@ -111,7 +111,7 @@ __global__ void zmarch_pairs_kernel(const double* __restrict__ u, double* __rest
     const int k_end = min(k_begin + chunk, box.hi[2]);
     Index c = Index(i) + row * Index(j) + plane * Index(k_begin);
     const double2 zero = make_double2(0.0, 0.0);
-    const auto load2 = [&](Index at) { return loads ? *reinterpret_cast<const double2*>(u + at) : zero; };
+    const auto load2 = [&](Index offset) { return loads ? *reinterpret_cast<const double2*>(u + offset) : zero; };
     double2 below = load2(c - plane), at = load2(c);
 #pragma unroll 4
     for (int k = k_begin; k < k_end; ++k) {

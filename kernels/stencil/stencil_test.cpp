@@ -80,9 +80,12 @@ public:
             {"steps", ParamKind::integer, std::int64_t{0}, "timed Jacobi steps; 0 = 20 in quick, else 100"},
             {"triad_mib", ParamKind::integer, std::int64_t{0}, "MiB per array of the bound's triad; 0 = 64 host, 2048 GPU"},
             {"triad_repetitions", ParamKind::integer, std::int64_t{3}, "repetitions of the bound's STREAM run"},
-            {"gpu_block_x", ParamKind::integer, std::int64_t{0}, "GPU thread-block width along x; 0 = 32"},
-            {"gpu_block_y", ParamKind::integer, std::int64_t{0}, "GPU thread-block height along y; 0 = 4"},
+            {"gpu_block_x", ParamKind::integer, std::int64_t{0},
+             "GPU thread-block width along x in threads (a multiple of 32 with 2 cells per thread); 0 = 32"},
+            {"gpu_block_y", ParamKind::integer, std::int64_t{0}, "GPU thread-block height along y; 0 = 8"},
             {"gpu_z_chunk", ParamKind::integer, std::int64_t{0}, "planes each GPU thread walks along z; 0 = 8"},
+            {"gpu_cells_per_thread", ParamKind::integer, std::int64_t{0},
+             "adjacent x cells per GPU thread, 1 or 2 (double2 loads, shuffled x neighbours); 0 = 2"},
         };
     }
     std::optional<std::string> waiver(const RunContext& ctx) const override {
@@ -183,7 +186,9 @@ public:
                                                   : "per step on the host, the last including the wait for queued work";
         result.parameters["warmup_steps"] = std::to_string(warmup_steps);
         if (placement == Placement::gpu)
-            result.parameters["gpu_shape"] = fmt::format("{}x{}, {} planes per thread", shape.block_x, shape.block_y, shape.z_chunk);
+            result.parameters["gpu_shape"] = fmt::format("{}x{} threads, {} x cell{} and {} planes per thread", shape.block_x,
+                                                         shape.block_y, shape.cells_per_thread,
+                                                         shape.cells_per_thread == 1 ? "" : "s", shape.z_chunk);
         result.parameters["bytes_per_cell"] = fmt::format("{}", stencil_bytes_per_cell);
         result.parameters["triad_gbs"] = fmt::format("{:.17g}", bound.triad_gbs);
         result.parameters["copy_gbs"] = fmt::format("{:.17g}", bound.copy_gbs);
@@ -199,10 +204,19 @@ private:
         const std::int64_t x = positive_or_default(ctx, "gpu_block_x", defaults.block_x);
         const std::int64_t y = positive_or_default(ctx, "gpu_block_y", defaults.block_y);
         const std::int64_t chunk = positive_or_default(ctx, "gpu_z_chunk", defaults.z_chunk);
+        const std::int64_t cells = positive_or_default(ctx, "gpu_cells_per_thread", defaults.cells_per_thread);
         if (x > 1024 || y > 1024 || x * y > 1024)
             throw InputError(fmt::format("stencil3d: a GPU block of {}x{} threads exceeds 1024", x, y));
         if (chunk > (std::int64_t{1} << 30)) throw InputError(fmt::format("stencil3d: gpu_z_chunk {} is absurd", chunk));
-        return {static_cast<int>(x), static_cast<int>(y), static_cast<int>(chunk)};
+        if (cells != 1 && cells != 2)
+            throw InputError(fmt::format("stencil3d: gpu_cells_per_thread must be 1 or 2, not {}", cells));
+        // Two cells per thread take the x neighbours from the adjacent lanes: a warp must be
+        // one row segment. (Refused, not quietly run with one cell: the shape asked for is
+        // the shape measured.)
+        if (cells == 2 && x % 32 != 0)
+            throw InputError(fmt::format(
+                "stencil3d: gpu_block_x {} with 2 cells per thread must be a multiple of 32 (or set gpu_cells_per_thread: 1)", x));
+        return {static_cast<int>(x), static_cast<int>(y), static_cast<int>(chunk), static_cast<int>(cells)};
     }
 
     static void check_memory(const RunContext& ctx, Placement placement, const StencilGeometry& geometry) {

@@ -111,6 +111,18 @@ TEST(Stencil3d, ImpossibleSizesAreClearErrors) {
     const auto chunk = run_registered_test("stencil3d", "params: {stencil3d: {device: host, gpu_z_chunk: -1}}\n");
     EXPECT_EQ(chunk.status, Status::error);
     EXPECT_NE(chunk.reason.find("gpu_z_chunk must be positive"), std::string::npos) << chunk.reason;
+    const auto three = run_registered_test("stencil3d", "params: {stencil3d: {device: host, gpu_cells_per_thread: 3}}\n");
+    EXPECT_EQ(three.status, Status::error);
+    EXPECT_NE(three.reason.find("gpu_cells_per_thread must be 1 or 2, not 3"), std::string::npos) << three.reason;
+    // Two cells per thread shuffle x neighbours between lanes: the block width must be whole warps.
+    const auto ragged = run_registered_test("stencil3d", "params: {stencil3d: {device: host, gpu_block_x: 48}}\n");
+    EXPECT_EQ(ragged.status, Status::error);
+    EXPECT_NE(ragged.reason.find("gpu_block_x 48 with 2 cells per thread must be a multiple of 32"), std::string::npos)
+        << ragged.reason;
+    const auto single = run_registered_test(
+        "stencil3d", "params: {stencil3d: {device: host, global_n: 9, steps: 2, triad_mib: 1, triad_repetitions: 2, "
+                     "gpu_block_x: 48, gpu_cells_per_thread: 1}}\n");
+    EXPECT_EQ(single.status, Status::pass) << single.reason;
 }
 
 TEST(Stencil3d, GpuRequestWaivesWithoutCudaDevice) {

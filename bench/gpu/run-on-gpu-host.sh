@@ -3,6 +3,7 @@
 #   bash bench/gpu/make-bundle.sh            # here: builds (sm_90) and packs .device-rt/rt.tar.xz
 #   bash bench/gpu/run-on-gpu-host.sh PART...  # there: PART = kernels | comm | probe | health | all
 #                                               | gemm-probe | gemm-timeline | stencil-probe (tuning probes)
+#                                               | checks (tuned kernels on odd shapes)
 # Figures and logs go to $OUT (the device tool's output folder) or ./gpu-out.
 # Never changes clocks, power limits or modes; NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 set -uo pipefail
@@ -41,6 +42,13 @@ if [[ $parts == *" kernels "* || $parts == *" all "* ]]; then
   [ "$gpus" -ge 2 ] && run_job kernels-2gpu 2 --tests stream,dgemm_fp64,stencil3d,gemm_ladder
   run_job dgemm-small-integers "$gpus" --tests dgemm_fp64 --config "$here/bench/gpu/dgemm-small-integers.yaml"
 fi
+if [[ $parts == *" checks "* ]]; then  # correctness of the tuned kernels on awkward shapes
+  run_job stencil-odd-1gpu 1 --tests stencil3d --config "$here/bench/gpu/stencil-odd-widths.yaml"
+  run_job stencil-odd-2gpu 2 --tests stencil3d --config "$here/bench/gpu/stencil-odd-widths.yaml"
+  run_job stencil-odd-4ranks 4 --tests stencil3d --config "$here/bench/gpu/stencil-odd-global.yaml"
+  run_job stencil-one-cell 1 --tests stencil3d --config "$here/bench/gpu/stencil-one-cell.yaml"
+  run_job stream-odd 1 --tests stream --config "$here/bench/gpu/stream-odd-length.yaml"
+fi
 if [[ $parts == *" probe "* ]]; then
   log "kernel probe"
   "$here/.device-rt/kernel_probe" >>"$out/log.txt" 2>&1
@@ -75,7 +83,7 @@ if [[ $parts == *" gemm-timeline "* ]]; then
   run_probe gemm-timeline gemm_probe -- timeline algos --timeline-reps 1500
 fi
 if [[ $parts == *" stencil-probe "* ]]; then
-  run_probe stencil stencil_probe --
+  run_probe stencil stencil_probe -- 512 511
 fi
 if [[ $parts == *" comm "* || $parts == *" all "* ]]; then
   run_job nccl-reference 2 --config "$here/mpi/configs/nccl-h200-reference.yaml"
@@ -88,3 +96,6 @@ if [[ $parts == *" health "* ]]; then
 fi
 tar -C "$runs" -czf "$out/runs.tgz" .
 log "done"
+# The device tool returns a handful of files: the probes' outputs travel as one archive.
+( cd "$out" && shopt -s nullglob && files=(*.txt *.csv *.log.xz) && [ ${#files[@]} -gt 0 ] &&
+  tar -czf probes.tgz --exclude log.txt "${files[@]}" && for f in "${files[@]}"; do [ "$f" = log.txt ] || rm -f "$f"; done )

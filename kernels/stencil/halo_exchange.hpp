@@ -2,13 +2,23 @@
 // sent with MPI_Isend, the interior updated while the messages travel, then the halos
 // unpacked and the boundary shell updated. Faces on the domain boundary have no neighbour
 // (MPI_PROC_NULL) and keep their zero halos (Dirichlet). Messages go through host
-// buffers, so no GPU-aware MPI is assumed.
+// buffers, so no GPU-aware MPI is assumed. A backend that exchanges halos on the device
+// (halo_path nccl) gets the same step without MPI: everything queued, no host wait.
 #pragma once
 
 #include "kernels/stencil/stencil_backend.hpp"
 #include "kernels/stencil/stencil_geometry.hpp"
 
+#include <string>
+
 namespace shakedown::kernels {
+
+// How halos travel between ranks (stencil3d's parameter halo_path).
+enum class HaloPath { host, nccl };
+// "host" or "nccl"; anything else is an InputError naming the choices.
+HaloPath parse_halo_path(const std::string& text);
+// True when this binary can exchange halos GPU to GPU (CUDA kernels and NCCL built in).
+bool device_halo_exchange_built();
 
 struct StepTiming {
     double halo_s = 0.0;     // packing, posting, waiting beyond the interior's work, unpacking
@@ -22,6 +32,8 @@ public:
     StepTiming step(StencilBackend& backend);
 
 private:
+    StepTiming device_step(StencilBackend& backend) const;
+
     const StencilGeometry& geometry_;
     FaceMask faces_{};
 };

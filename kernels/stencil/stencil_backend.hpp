@@ -15,7 +15,16 @@
 // (synchronize()). Receive buffers may change between steps (a GPU alternates two, so a
 // receive posted for step t never lands where step t-1's copy to the device still reads):
 // ask for them every step.
+//
+// halo_path nccl (opt-in, CUDA backend in a build with NCCL): after use_device_halo_exchange()
+// the backend moves the faces itself, GPU to GPU, ordered on its own streams; HaloExchange
+// then posts no MPI message and never waits:
+//   pack(faces) -> start_interior() -> exchange(faces) -> unpack(faces) -> finish_step()
 #pragma once
+
+#include "core/errors.hpp"
+
+#include <mpi.h>
 
 #include <array>
 #include <cstddef>
@@ -75,6 +84,16 @@ public:
     virtual void finish_step() = 0;
     // Waits until every queued step is done (timing ends here).
     virtual void synchronize() {}
+
+    // Device-resident halo exchange (halo_path nccl). Collective over `comm`, whose ranks
+    // neighbour_ranks names (MPI_PROC_NULL: no neighbour). Backends without it refuse.
+    virtual void use_device_halo_exchange(MPI_Comm /*comm*/, const std::array<int, 6>& /*neighbour_ranks*/) {
+        throw InputError("stencil3d: halo_path nccl needs the CUDA backend; " + name() + " exchanges halos through the host");
+    }
+    virtual bool exchanges_halos_on_device() const { return false; }
+    // Device path only: queues this step's sends (faces of the current field, after pack())
+    // and receives (before unpack()) for the faces in `faces`.
+    virtual void exchange(const FaceMask& /*faces*/) {}
 
     // Both wait for queued steps first.
     virtual std::vector<double> field() const = 0;

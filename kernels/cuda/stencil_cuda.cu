@@ -21,6 +21,18 @@
 // - No host wait at the end of a step: the next interior queues behind this step's shell on
 //   the compute stream, and the next packing waits for this step through an event. Without
 //   neighbours every step is queued at once and the host waits once (synchronize()).
+// - halo_path nccl (opt-in, builds with NCCL): the faces travel GPU to GPU with ncclSend/
+//   ncclRecv in one group on the halo stream, from and into device memory, and the host
+//   never waits per step. A z face goes straight from the field: the span from cell (1,1) to
+//   (nx,ny) of the boundary plane is contiguous on the device and lands on the same span of
+//   the neighbour's halo plane (the x halos and padding between the rows travel along and
+//   land on edge cells of that halo plane, which no 7-point update reads). y and x faces are
+//   gathered into device buffers (pitched copy / face kernel) and scattered back the same
+//   way. Order, all on the halo stream unless said: wait for the previous step (its shell
+//   wrote the faces) -> pack -> group(send, receive) -> unpack -> event the shell waits for
+//   on the compute stream. So the sends read this step's field, the shell reads halos that
+//   have arrived, and a buffer is reused only after the group that used it (stream order);
+//   the next step's interior, which overwrites this field, queues behind the shell.
 #include "kernels/stencil/stencil_backend.hpp"
 #include "kernels/stencil/stencil_update.hpp"
 
@@ -28,7 +40,12 @@
 
 #include "core/errors.hpp"
 
+#ifdef SHAKEDOWN_KERNELS_HAVE_NCCL
+#include "kernels/stencil/stencil_nccl_communicator.hpp"
+#endif
+
 #include <cstdint>
+#include <memory>
 #include <limits>
 #include <utility>
 
@@ -238,13 +255,18 @@ public:
         if (!exchanging_) return;
         // The faces belong to the field the previous step is still writing.
         cuda_check(cudaStreamWaitEvent(halo_.get(), step_done_.get(), 0), "cudaStreamWaitEvent");
-        for (int face = 0; face < 6; ++face)
-            if (faces[face]) copy_face(face, send_[face].get(), /*to_host=*/true);
+        for (int face = 0; face < 6; ++face) {
+            if (!faces[face]) continue;
+            if (!on_device_)
+                copy_face(face, send_[face].get(), /*from_field=*/true, /*buffer_on_device=*/false);
+            else if (face / 2 != 2)  // z faces are sent straight from the field
+                copy_face(face, device_send_[face].get(), /*from_field=*/true, /*buffer_on_device=*/true);
+        }
     }
 
     void wait_packed() override {
         DeviceSelection select(device_);
-        if (exchanging_) halo_.synchronize();
+        if (exchanging_ && !on_device_) halo_.synchronize();  // the host sends from pinned memory
     }
 
     void start_interior() override {
@@ -261,7 +283,10 @@ public:
         for (int face = 0; face < 6; ++face) {
             if (!faces[face]) continue;
             any = true;
-            copy_face(face, receive_[parity_][face].get(), /*to_host=*/false);
+            if (!on_device_)
+                copy_face(face, receive_[parity_][face].get(), /*from_field=*/false, /*buffer_on_device=*/false);
+            else if (face / 2 != 2)  // z faces were received straight into the halo plane
+                copy_face(face, device_receive_[face].get(), /*from_field=*/false, /*buffer_on_device=*/true);
         }
         if (any) {
             cuda_check(cudaEventRecord(unpacked_.get(), halo_.get()), "cudaEventRecord");
@@ -280,6 +305,48 @@ public:
     void synchronize() override {
         DeviceSelection select(device_);
         wait_for_queued_work();
+    }
+
+    void use_device_halo_exchange(MPI_Comm comm, const std::array<int, 6>& neighbour_ranks) override {
+#ifdef SHAKEDOWN_KERNELS_HAVE_NCCL
+        DeviceSelection select(device_);
+        for (int face = 0; face < 6; ++face) {
+            const int d = face / 2;
+            if (neighbour_ranks[face] == MPI_PROC_NULL || d == 2) continue;
+            const std::size_t count = local_[(d + 1) % 3] * local_[(d + 2) % 3];
+            device_send_[face] = DeviceBuffer<double>(count);
+            device_receive_[face] = DeviceBuffer<double>(count);
+        }
+        neighbour_ranks_ = neighbour_ranks;
+        nccl_ = std::make_unique<StencilNcclCommunicator>(comm);
+        on_device_ = true;
+#else
+        (void)comm;
+        (void)neighbour_ranks;
+        throw InputError("stencil3d: halo_path nccl needs a build with NCCL; this one has none (use halo_path: host)");
+#endif
+    }
+    bool exchanges_halos_on_device() const override { return on_device_; }
+
+    void exchange(const FaceMask& faces) override {
+#ifdef SHAKEDOWN_KERNELS_HAVE_NCCL
+        DeviceSelection select(device_);
+        if (!on_device_ || !exchanging_) return;
+        // One group: NCCL pairs a send with the neighbour's receive per peer in issue order;
+        // each peer is one face here (no periodic wrap), so faces in order match on both sides.
+        nccl_check(ncclGroupStart(), "ncclGroupStart");
+        for (int face = 0; face < 6; ++face) {
+            if (!faces[face]) continue;
+            const int peer = neighbour_ranks_[face];
+            const DeviceFace out = device_face(face, /*outgoing=*/true);
+            const DeviceFace in = device_face(face, /*outgoing=*/false);
+            nccl_check(ncclSend(out.data, out.count, ncclDouble, peer, nccl_->get(), halo_.get()), "ncclSend(face)");
+            nccl_check(ncclRecv(in.data, in.count, ncclDouble, peer, nccl_->get(), halo_.get()), "ncclRecv(face)");
+        }
+        nccl_check(ncclGroupEnd(), "ncclGroupEnd");
+#else
+        (void)faces;
+#endif
     }
 
     std::vector<double> field() const override {
@@ -353,26 +420,32 @@ private:
         cuda_check(cudaGetLastError(), "stencil shell launch");
     }
 
-    // The boundary layer of the current field -> `host` (to_host), or `host` -> the halo layer
-    // beyond the face, on the halo stream. Buffer order: x face j fastest then k; y face i then
+    // The boundary layer of the current field -> `buffer` (from_field), or `buffer` -> the
+    // halo layer beyond the face, on the halo stream; `buffer` is pinned host memory or, on
+    // the device path, device memory. Buffer order: x face j fastest then k; y face i then
     // k; z face i then j (what the neighbour's same code expects).
-    void copy_face(int face, double* host, bool to_host) {
+    void copy_face(int face, double* buffer, bool from_field, bool buffer_on_device) {
         const int d = face / 2;
         const bool high = face % 2 == 1;
         const std::int64_t extents[3] = {layout_.nx, layout_.ny, layout_.nz};
-        const std::int64_t layer = to_host ? (high ? extents[d] : 1) : (high ? extents[d] + 1 : 0);
+        const std::int64_t layer = from_field ? (high ? extents[d] : 1) : (high ? extents[d] + 1 : 0);
         double* field = u_.get() + DeviceLayout::lead;
         const std::size_t bytes = static_cast<std::size_t>(extents[(d + 1) % 3] * extents[(d + 2) % 3]) * sizeof(double);
         if (d == 0) {
             const dim3 block(32, 8);
             const dim3 grid(static_cast<unsigned>((layout_.ny + 31) / 32), static_cast<unsigned>((layout_.nz + 7) / 8));
+            if (buffer_on_device) {  // the face kernel reads or writes the device buffer itself
+                x_face_kernel<<<grid, block, 0, halo_.get()>>>(field, buffer, layout_, layer, from_field);
+                cuda_check(cudaGetLastError(), "face kernel launch");
+                return;
+            }
             double* staging = x_faces_[face].get();
-            if (to_host) {
+            if (from_field) {
                 x_face_kernel<<<grid, block, 0, halo_.get()>>>(field, staging, layout_, layer, true);
                 cuda_check(cudaGetLastError(), "face kernel launch");
-                cuda_check(cudaMemcpyAsync(host, staging, bytes, cudaMemcpyDeviceToHost, halo_.get()), "cudaMemcpyAsync(face)");
+                cuda_check(cudaMemcpyAsync(buffer, staging, bytes, cudaMemcpyDeviceToHost, halo_.get()), "cudaMemcpyAsync(face)");
             } else {
-                cuda_check(cudaMemcpyAsync(staging, host, bytes, cudaMemcpyHostToDevice, halo_.get()), "cudaMemcpyAsync(face)");
+                cuda_check(cudaMemcpyAsync(staging, buffer, bytes, cudaMemcpyHostToDevice, halo_.get()), "cudaMemcpyAsync(face)");
                 x_face_kernel<<<grid, block, 0, halo_.get()>>>(field, staging, layout_, layer, false);
                 cuda_check(cudaGetLastError(), "face kernel launch");
             }
@@ -384,12 +457,32 @@ private:
         const std::size_t device_pitch = static_cast<std::size_t>(d == 1 ? layout_.plane : layout_.row) * sizeof(double);
         const std::size_t width = static_cast<std::size_t>(layout_.nx) * sizeof(double);
         const std::size_t rows = static_cast<std::size_t>(d == 1 ? layout_.nz : layout_.ny);
-        if (to_host)
-            cuda_check(cudaMemcpy2DAsync(host, width, first, device_pitch, width, rows, cudaMemcpyDeviceToHost, halo_.get()),
+        if (from_field)
+            cuda_check(cudaMemcpy2DAsync(buffer, width, first, device_pitch, width, rows,
+                                         buffer_on_device ? cudaMemcpyDeviceToDevice : cudaMemcpyDeviceToHost, halo_.get()),
                        "cudaMemcpy2DAsync(face)");
         else
-            cuda_check(cudaMemcpy2DAsync(first, device_pitch, host, width, width, rows, cudaMemcpyHostToDevice, halo_.get()),
+            cuda_check(cudaMemcpy2DAsync(first, device_pitch, buffer, width, width, rows,
+                                         buffer_on_device ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, halo_.get()),
                        "cudaMemcpy2DAsync(face)");
+    }
+
+    // What NCCL sends through / receives at `face` on the device path: a z face is the
+    // contiguous span (1,1)..(nx,ny) of the boundary plane (outgoing) or of the halo plane
+    // beyond it (incoming), rows at the device pitch; other faces are their device buffers.
+    struct DeviceFace {
+        double* data;
+        std::size_t count;
+    };
+    DeviceFace device_face(int face, bool outgoing) {
+        if (face / 2 != 2) {
+            auto& buffer = outgoing ? device_send_[face] : device_receive_[face];
+            return {buffer.get(), buffer.size()};
+        }
+        const bool high = face % 2 == 1;
+        const std::int64_t plane = outgoing ? (high ? layout_.nz : 1) : (high ? layout_.nz + 1 : 0);
+        double* field = u_.get() + DeviceLayout::lead;
+        return {field + layout_.index(1, 1, plane), static_cast<std::size_t>((layout_.ny - 1) * layout_.row + layout_.nx)};
     }
 
     int device_;
@@ -409,6 +502,15 @@ private:
     PriorityStream halo_;
     CudaEvent unpacked_;
     CudaEvent step_done_;  // recorded after each step's last kernel
+    // Device halo path (halo_path nccl): x/y face buffers on the GPU (z faces need none), the
+    // neighbours' NCCL ranks, and the communicator, declared last so that it is finalized
+    // (its queued operations complete) before the buffers and streams go.
+    bool on_device_ = false;
+    std::array<DeviceBuffer<double>, 6> device_send_, device_receive_;
+    std::array<int, 6> neighbour_ranks_{};
+#ifdef SHAKEDOWN_KERNELS_HAVE_NCCL
+    std::unique_ptr<StencilNcclCommunicator> nccl_;
+#endif
 };
 
 }  // namespace

@@ -86,11 +86,24 @@ public:
             {"gpu_z_chunk", ParamKind::integer, std::int64_t{0}, "planes each GPU thread walks along z; 0 = 8"},
             {"gpu_cells_per_thread", ParamKind::integer, std::int64_t{0},
              "adjacent x cells per GPU thread, 1 or 2 (double2 loads, shuffled x neighbours); 0 = 2"},
+            {"halo_path", ParamKind::text, std::string("host"),
+             "how halos travel between ranks: host (pinned host buffers and MPI) or nccl (GPU to GPU, CUDA backend, built with NCCL)"},
         };
+    }
+    // The halo path is checked before any rank starts: a name typo or a path this build or
+    // this device cannot take is an input error (exit 2), never a silent fallback to host.
+    void check_parameters(const TestParams& params, int /*world_size*/) const override {
+        if (parse_halo_path(params.text("halo_path")) != HaloPath::nccl) return;
+        if (!device_halo_exchange_built())
+            throw InputError("stencil3d: halo_path nccl needs a build with CUDA and NCCL; this shakedown was built without NCCL (use halo_path: host)");
+        if (params.text("device") == "host")
+            throw InputError("stencil3d: halo_path nccl exchanges GPU memory, but device host runs the Kokkos host backend (use halo_path: host or device: gpu)");
     }
     std::optional<std::string> waiver(const RunContext& ctx) const override {
         const std::string& device = ctx.params().text("device");
         if (auto gpu_waiver = gpu_request_waiver(ctx, device)) return gpu_waiver;
+        // GPU to GPU halos need a GPU: without one the test is waived, as device gpu is.
+        if (ctx.params().text("halo_path") == "nccl" && !usable_gpu(ctx)) return std::string(no_cuda_device);
         const bool runs_on_host = device == "host" || (device == "auto" && !usable_gpu(ctx));
         if (runs_on_host && !kokkos_kernels_built()) return std::string("built without Kokkos (host stencil needs Kokkos)");
         return std::nullopt;
@@ -98,6 +111,9 @@ public:
 
     TestResult run(const RunContext& ctx) const override {
         const Placement placement = choose_placement(ctx, ctx.params().text("device"));
+        const HaloPath halo_path = parse_halo_path(ctx.params().text("halo_path"));
+        if (halo_path == HaloPath::nccl && placement != Placement::gpu)
+            throw InputError("stencil3d: halo_path nccl needs the GPU placement (the host backend exchanges through MPI)");
         const std::int64_t steps = positive_or_default(ctx, "steps", ctx.config().suite == "quick" ? 20 : 100);
         const std::int64_t global_n = ctx.params().integer("global_n");
         if (global_n < 0) throw InputError(fmt::format("stencil3d: global_n must be positive (0 = automatic), not {}", global_n));
@@ -119,6 +135,13 @@ public:
                                                    : make_host_stencil(geometry.local());
         backend->set_gpu_shape(shape);
         backend->load(geometry.initial_field());
+        // Once per run, collective: NCCL over the test's ranks. The Cartesian communicator has
+        // them in ctx.comm()'s order (no reorder), so its neighbour ranks are the NCCL ranks.
+        if (halo_path == HaloPath::nccl) {
+            std::array<int, 6> neighbour_ranks{};
+            for (int face = 0; face < stencil_faces; ++face) neighbour_ranks[face] = geometry.neighbour(face);
+            backend->use_device_halo_exchange(geometry.cart(), neighbour_ranks);
+        }
         HaloExchange halos(geometry);
         for (std::int64_t step = 0; step < warmup_steps; ++step) halos.step(*backend);
         backend->synchronize();  // queued warm-up steps must not spill into the timed ones
@@ -129,7 +152,10 @@ public:
         // without neighbours queues all steps and waits once: its per-step rows are the
         // total / steps (the host saw only launches); otherwise a row is the host time of
         // that step, the last one including the wait for queued work.
-        const bool queued = backend->interior_runs_asynchronously() && !has_neighbour(geometry);
+        // The device halo path queues everything too (the host never waits per step), so its
+        // halo work cannot be told apart from the host: rows are total / steps as well.
+        const bool device_halos = backend->exchanges_halos_on_device();
+        const bool queued = backend->interior_runs_asynchronously() && (!has_neighbour(geometry) || device_halos);
         std::vector<StepTiming> per_step;
         per_step.reserve(static_cast<std::size_t>(steps));
         MPI_Barrier(geometry.cart());
@@ -169,7 +195,8 @@ public:
         const double bound_gcells = bound.triad_gbs / stencil_bytes_per_cell;
         result.add_metric("stencil3d.gcells_per_s", "Gcell/s", gcells, Better::higher, bound_gcells);
         result.add_metric("stencil3d.effective_gbs", "GB/s", effective_gbs, Better::higher, bound.triad_gbs);
-        result.add_metric("stencil3d.halo_time_share", "fraction", halo_total / total, Better::lower);
+        if (!device_halos)  // not measurable there (see above): absent rather than a false 0
+            result.add_metric("stencil3d.halo_time_share", "fraction", halo_total / total, Better::lower);
         result.add_metric("stencil3d.bandwidth_bound_fraction", "fraction", effective_gbs / bound.triad_gbs, Better::higher, 1.0);
         // The stencil reads as many bytes as it writes, like copy and unlike triad (2:1);
         // where writes cost more than reads (HBM) copy is the tighter, equally fair bound.
@@ -182,8 +209,11 @@ public:
         result.parameters["decomposition"] = fmt::format("{}x{}x{}", geometry.dims()[0], geometry.dims()[1], geometry.dims()[2]);
         result.parameters["local_cells"] = fmt::format("{}x{}x{}", geometry.local()[0], geometry.local()[1], geometry.local()[2]);
         result.parameters["steps_used"] = std::to_string(steps);
-        result.parameters["step_timing"] = queued ? "queued: all steps launched, one wait, time / steps"
-                                                  : "per step on the host, the last including the wait for queued work";
+        result.parameters["halo_path"] = halo_path == HaloPath::nccl ? "nccl" : "host";
+        result.parameters["step_timing"] =
+            device_halos ? "queued with device halos (nccl): no host wait per step, time / steps, halo share not separable"
+            : queued     ? "queued: all steps launched, one wait, time / steps"
+                         : "per step on the host, the last including the wait for queued work";
         result.parameters["warmup_steps"] = std::to_string(warmup_steps);
         if (placement == Placement::gpu)
             result.parameters["gpu_shape"] = fmt::format("{}x{} threads, {} x cell{} and {} planes per thread", shape.block_x,

@@ -4,6 +4,9 @@
 #include "kernel_test_support.hpp"
 #include "support/run_test.hpp"
 
+#include "core/errors.hpp"
+
+#include "kernels/stencil/halo_exchange.hpp"
 #include "kernels/stencil/stencil_geometry.hpp"
 #include "kernels/stencil/stencil_update.hpp"
 #include "kernels/stencil/stencil_validation.hpp"
@@ -53,6 +56,7 @@ TEST(Stencil3d, EveryDecompositionMatchesTheSerialReferenceAndTheExactSolution) 
     // Same operations in the same order on every decomposition: the same answer.
     EXPECT_NEAR(error, serial_reference_error(total), 1e-15);
     EXPECT_DOUBLE_EQ(find_metric(result, "stencil3d.max_rel_error")->value, error);
+    EXPECT_EQ(result.parameters.at("halo_path"), "host");  // the default: today's path
 }
 
 TEST(Stencil3d, RatesAreSaneAndCarryTheTriadBound) {
@@ -123,6 +127,36 @@ TEST(Stencil3d, ImpossibleSizesAreClearErrors) {
         "stencil3d", "params: {stencil3d: {device: host, global_n: 9, steps: 2, triad_mib: 1, triad_repetitions: 2, "
                      "gpu_block_x: 48, gpu_cells_per_thread: 1}}\n");
     EXPECT_EQ(single.status, Status::pass) << single.reason;
+}
+
+// The message an InputError carries (the driver prints it and exits 2), or "" if none is thrown.
+std::string input_error_of(const std::string& yaml) {
+    try {
+        run_registered_test("stencil3d", yaml);
+    } catch (const InputError& error) {
+        return error.what();
+    }
+    return "";
+}
+
+TEST(Stencil3d, HaloPathIsCheckedBeforeAnyWork) {
+    const std::string bogus = input_error_of("params: {stencil3d: {halo_path: bogus}}\n");
+    EXPECT_NE(bogus.find("halo_path must be host (pinned host buffers and MPI) or nccl (GPU to GPU), not 'bogus'"),
+              std::string::npos)
+        << bogus;
+    // GPU-to-GPU halos on the Kokkos host backend: refused, whatever this build has.
+    const std::string on_host = input_error_of("params: {stencil3d: {device: host, halo_path: nccl}}\n");
+    EXPECT_NE(on_host.find("halo_path nccl"), std::string::npos) << on_host;
+    if (kernels::device_halo_exchange_built()) {
+        EXPECT_NE(on_host.find("device host runs the Kokkos host backend"), std::string::npos) << on_host;
+        // Built in but no GPU here: waived like any GPU request, never run on the host.
+        const TestResult result = run_registered_test("stencil3d", "params: {stencil3d: {halo_path: nccl}}\n");
+        EXPECT_EQ(result.status, Status::waived);
+        EXPECT_EQ(result.reason, "no CUDA device");
+    } else {
+        EXPECT_NE(on_host.find("built without NCCL"), std::string::npos) << on_host;
+        EXPECT_NE(input_error_of("params: {stencil3d: {halo_path: nccl}}\n").find("built without NCCL"), std::string::npos);
+    }
 }
 
 TEST(Stencil3d, GpuRequestWaivesWithoutCudaDevice) {

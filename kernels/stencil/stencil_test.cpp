@@ -14,6 +14,7 @@
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
+#include "core/gpu_runtime.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 
@@ -114,6 +115,14 @@ public:
         const HaloPath halo_path = parse_halo_path(ctx.params().text("halo_path"));
         if (halo_path == HaloPath::nccl && placement != Placement::gpu)
             throw InputError("stencil3d: halo_path nccl needs the GPU placement (the host backend exchanges through MPI)");
+        if (halo_path == HaloPath::nccl) {
+            // NCCL refuses two ranks of one communicator on one GPU ("Duplicate GPU"): every
+            // rank says why instead (agreed over the ranks, so none waits alone in NCCL's init).
+            int shared = ctx.session().identity().local_size > visible_gpu_count() ? 1 : 0;
+            MPI_Allreduce(MPI_IN_PLACE, &shared, 1, MPI_INT, MPI_MAX, ctx.comm());
+            if (shared != 0)
+                throw InputError("stencil3d: halo_path nccl needs one rank per GPU (NCCL refuses ranks sharing a GPU); use halo_path: host");
+        }
         const std::int64_t steps = positive_or_default(ctx, "steps", ctx.config().suite == "quick" ? 20 : 100);
         const std::int64_t global_n = ctx.params().integer("global_n");
         if (global_n < 0) throw InputError(fmt::format("stencil3d: global_n must be positive (0 = automatic), not {}", global_n));

@@ -1,5 +1,6 @@
 #include "core/clock.hpp"
 #include "telemetry/host_telemetry.hpp"
+#include "telemetry_test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,14 +12,6 @@ namespace shakedown {
 namespace {
 
 namespace fs = std::filesystem;
-
-double column(const HostTelemetry& host, const std::vector<double>& row, const std::string& name) {
-    const auto columns = host.columns();
-    for (std::size_t i = 0; i < columns.size(); ++i)
-        if (columns[i].name == name) return row.at(i);
-    ADD_FAILURE() << "no column " << name;
-    return std::nan("");
-}
 
 TEST(HostTelemetry, SamplesThisMachine) {
     HostTelemetry host;

@@ -1,6 +1,7 @@
 #include "telemetry/gpu_telemetry.hpp"
 #include "telemetry/nvml.hpp"
 #include "telemetry/telemetry_source.hpp"
+#include "telemetry_test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,14 +12,6 @@
 
 namespace shakedown {
 namespace {
-
-double column(const TelemetrySource& source, const std::vector<double>& row, const std::string& name) {
-    const auto columns = source.columns();
-    for (std::size_t i = 0; i < columns.size(); ++i)
-        if (columns[i].name == name) return row.at(i);
-    ADD_FAILURE() << "no column " << name;
-    return std::nan("");
-}
 
 TEST(Nvml, DefaultSourcesFollowWhatNvmlSees) {
     std::string why;

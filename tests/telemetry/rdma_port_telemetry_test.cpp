@@ -4,6 +4,7 @@
 #include "telemetry/rdma_port_names.hpp"
 #include "telemetry/rdma_port_telemetry.hpp"
 #include "telemetry/sampler.hpp"
+#include "telemetry_test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,14 +19,6 @@ namespace shakedown {
 namespace {
 
 namespace fs = std::filesystem;
-
-double column(const TelemetrySource& source, const std::vector<double>& row, const std::string& name) {
-    const auto columns = source.columns();
-    for (std::size_t i = 0; i < columns.size(); ++i)
-        if (columns[i].name == name) return row.at(i);
-    ADD_FAILURE() << "no column " << name;
-    return std::nan("");
-}
 
 bool has_column(const TelemetrySource& source, const std::string& name) {
     for (const auto& column : source.columns())

@@ -21,6 +21,29 @@
 namespace shakedown::kernels {
 namespace {
 
+// Every value the ladder takes, checked before any work and on GPU-less ranks too (where the
+// test is waived), so a bad config is the driver's exit 2 rather than a silent pass.
+void check_ladder_parameters(const TestParams& params) {
+    (void)parse_precisions(params.text("precisions"));
+    const std::int64_t n = params.integer("n");
+    const std::int64_t repetitions = params.integer("repetitions");
+    const std::int64_t warmup = params.integer("warmup");
+    const std::int64_t samples = params.integer("samples");
+    const std::int64_t candidates = params.integer("autotune_candidates");
+    const std::int64_t rounds = params.integer("autotune_rounds");
+    const double budget_s = params.real("autotune_budget_s");
+    const double cooldown_s = params.real("cooldown_s");
+    if (n < 16) throw InputError(fmt::format("gemm_ladder: n must be at least 16, not {}", n));
+    if (repetitions < 1) throw InputError(fmt::format("gemm_ladder: repetitions must be at least 1, not {}", repetitions));
+    if (warmup < 0) throw InputError(fmt::format("gemm_ladder: warmup must not be negative, not {}", warmup));
+    if (samples < 3) throw InputError(fmt::format("gemm_ladder: samples must be at least 3, not {}", samples));
+    if (candidates < 0 || candidates > 16)
+        throw InputError(fmt::format("gemm_ladder: autotune_candidates must be 0..16, not {}", candidates));
+    if (rounds < 1) throw InputError(fmt::format("gemm_ladder: autotune_rounds must be at least 1, not {}", rounds));
+    if (!(budget_s > 0.0)) throw InputError(fmt::format("gemm_ladder: autotune_budget_s must be positive, not {}", budget_s));
+    if (!(cooldown_s >= 0.0)) throw InputError(fmt::format("gemm_ladder: cooldown_s must not be negative, not {}", cooldown_s));
+}
+
 class GemmLadderTest final : public Test {
 public:
     std::string_view key() const override { return "gemm_ladder"; }
@@ -44,6 +67,7 @@ public:
              "cuBLASLt FP8 fast accumulation (no periodic FP32 promotion; off is the precise default)"},
         };
     }
+    void check_parameters(const TestParams& params, int /*world_size*/) const override { check_ladder_parameters(params); }
     std::optional<std::string> waiver(const RunContext& ctx) const override {
         if (!usable_gpu(ctx)) return std::string(no_cuda_device);
         return std::nullopt;
@@ -56,19 +80,10 @@ public:
         const std::int64_t repetitions = ctx.params().integer("repetitions");
         const std::int64_t warmup = ctx.params().integer("warmup");
         const std::int64_t samples = ctx.params().integer("samples");
-        if (n < 16) throw InputError(fmt::format("gemm_ladder: n must be at least 16, not {}", n));
-        if (repetitions < 1) throw InputError(fmt::format("gemm_ladder: repetitions must be at least 1, not {}", repetitions));
-        if (warmup < 0) throw InputError(fmt::format("gemm_ladder: warmup must not be negative, not {}", warmup));
-        if (samples < 3) throw InputError(fmt::format("gemm_ladder: samples must be at least 3, not {}", samples));
         const std::int64_t candidates = ctx.params().integer("autotune_candidates");
         const std::int64_t rounds = ctx.params().integer("autotune_rounds");
         const double budget_s = ctx.params().real("autotune_budget_s");
         const double cooldown_s = ctx.params().real("cooldown_s");
-        if (candidates < 0 || candidates > 16)
-            throw InputError(fmt::format("gemm_ladder: autotune_candidates must be 0..16, not {}", candidates));
-        if (rounds < 1) throw InputError(fmt::format("gemm_ladder: autotune_rounds must be at least 1, not {}", rounds));
-        if (!(budget_s > 0.0)) throw InputError(fmt::format("gemm_ladder: autotune_budget_s must be positive, not {}", budget_s));
-        if (!(cooldown_s >= 0.0)) throw InputError(fmt::format("gemm_ladder: cooldown_s must not be negative, not {}", cooldown_s));
         const int device = *usable_gpu(ctx);
         const GpuFacts facts = query_gpu_facts(device);
         // The largest rung (fp64: three n x n matrices of 8 bytes) must fit with room to spare.

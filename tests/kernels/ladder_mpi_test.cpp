@@ -2,6 +2,8 @@
 #include "kernel_test_support.hpp"
 #include "support/run_test.hpp"
 
+#include "core/errors.hpp"
+
 #include <gtest/gtest.h>
 
 namespace shakedown::testing {
@@ -13,6 +15,22 @@ TEST(GemmLadder, WaivesWithoutCudaDevice) {
     EXPECT_EQ(result.status, Status::waived);
     EXPECT_EQ(result.reason, "no CUDA device");
     EXPECT_TRUE(result.metrics.empty());
+}
+
+// A bad config is refused before any work even where the ladder would be waived: an unknown
+// precision must not pass silently on a GPU-less node.
+TEST(GemmLadder, BadValuesAreInputErrorsEvenWithoutCudaDevice) {
+    const auto refused = [](const std::string& yaml, const std::string& message) {
+        try {
+            run_registered_test("gemm_ladder", yaml);
+            ADD_FAILURE() << yaml << " was accepted";
+        } catch (const InputError& error) {
+            EXPECT_NE(std::string(error.what()).find(message), std::string::npos) << error.what();
+        }
+    };
+    refused("params: {gemm_ladder: {precisions: \"fp64,fp7\"}}\n", "unknown precision 'fp7'");
+    refused("params: {gemm_ladder: {n: 8}}\n", "gemm_ladder: n must be at least 16, not 8");
+    refused("params: {gemm_ladder: {autotune_candidates: 17}}\n", "gemm_ladder: autotune_candidates must be 0..16, not 17");
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include "kernels/common/cpu_nominal.hpp"
 #include "kernels/common/gpu_specs.hpp"
 #include "kernels/common/matrix_fill.hpp"
+#include "kernels/common/parameter_checks.hpp"
 #include "kernels/common/placement.hpp"
 #include "kernels/common/statistics.hpp"
 #include "kernels/dgemm/blas_threads.hpp"
@@ -143,7 +144,14 @@ public:
              "input entries: uniform (random in [-1,1), 53 bits) or small_integers (-2,-1,1,2: less power drawn)"},
         };
     }
-    void check_parameters(const TestParams& params, int /*world_size*/) const override { (void)fill_of(params); }
+    void check_parameters(const TestParams& params, int /*world_size*/) const override {
+        check_device_name(key(), params.text("device"));
+        (void)zero_or_positive(params, key(), "n");
+        (void)zero_or_positive(params, key(), "repetitions");
+        const double target_s = params.real("min_rep_s");
+        if (!(target_s > 0.0)) throw InputError(fmt::format("dgemm_fp64: min_rep_s must be positive, not {}", target_s));
+        (void)fill_of(params);
+    }
     std::optional<std::string> waiver(const RunContext& ctx) const override {
         const std::string& device = ctx.params().text("device");
         if (auto gpu_waiver = gpu_request_waiver(ctx, device)) return gpu_waiver;
@@ -155,15 +163,12 @@ public:
     TestResult run(const RunContext& ctx) const override {
         const Placement placement = choose_placement(ctx, ctx.params().text("device"));
         const std::size_t limit = largest_n_for(memory_budget(ctx, placement));
-        const std::int64_t requested_n = ctx.params().integer("n");
-        if (requested_n < 0) throw InputError(fmt::format("dgemm_fp64: n must be positive (0 = automatic), not {}", requested_n));
+        const std::int64_t requested_n = ctx.params().integer("n");  // values checked in check_parameters
         if (requested_n > 0 && static_cast<std::size_t>(requested_n) > limit)
             throw InputError(fmt::format("dgemm_fp64: n={} needs {:.1f} GiB for three matrices; at most n={} fits here",
                                          requested_n, 3.0 * 8 * requested_n * requested_n / 1073741824.0, limit));
         const double target_s = ctx.params().real("min_rep_s");
-        if (!(target_s > 0.0)) throw InputError(fmt::format("dgemm_fp64: min_rep_s must be positive, not {}", target_s));
         std::int64_t repetitions = ctx.params().integer("repetitions");
-        if (repetitions < 0) throw InputError(fmt::format("dgemm_fp64: repetitions must be positive (0 = automatic), not {}", repetitions));
         if (repetitions == 0) repetitions = ctx.config().suite == "quick" ? 5 : 10;
 
         // One rank per core: OpenBLAS gets this rank's share of the node's cores.

@@ -2,6 +2,7 @@
 // ranks (MPI Cartesian decomposition, halo exchange every step), on the host through Kokkos
 // or on the bound GPU through CUDA. Validated against the exact discrete solution; its rate
 // is compared with the memory-bandwidth bound from a short triad measured in the same test.
+#include "kernels/common/parameter_checks.hpp"
 #include "kernels/common/placement.hpp"
 #include "kernels/common/statistics.hpp"
 #include "kernels/stencil/halo_exchange.hpp"
@@ -40,10 +41,33 @@ bool has_neighbour(const StencilGeometry& geometry) {
     return false;
 }
 
-std::int64_t positive_or_default(const RunContext& ctx, const char* name, std::int64_t fallback) {
-    const std::int64_t value = ctx.params().integer(name);
-    if (value < 0) throw InputError(fmt::format("stencil3d: {} must be positive (0 = automatic), not {}", name, value));
+// The sizes and counts where 0 asks for the automatic value.
+constexpr const char* automatic_counts[] = {"global_n", "local_n", "steps", "triad_mib", "triad_repetitions"};
+
+std::int64_t positive_or_default(const TestParams& params, const char* name, std::int64_t fallback) {
+    const std::int64_t value = zero_or_positive(params, "stencil3d", name);
     return value == 0 ? fallback : value;
+}
+
+// Checked on every placement, so a bad value is an error wherever the test runs.
+GpuStencilShape gpu_shape(const TestParams& params) {
+    const GpuStencilShape defaults;
+    const std::int64_t x = positive_or_default(params, "gpu_block_x", defaults.block_x);
+    const std::int64_t y = positive_or_default(params, "gpu_block_y", defaults.block_y);
+    const std::int64_t chunk = positive_or_default(params, "gpu_z_chunk", defaults.z_chunk);
+    const std::int64_t cells = positive_or_default(params, "gpu_cells_per_thread", defaults.cells_per_thread);
+    if (x > 1024 || y > 1024 || x * y > 1024)
+        throw InputError(fmt::format("stencil3d: a GPU block of {}x{} threads exceeds 1024", x, y));
+    if (chunk > (std::int64_t{1} << 30)) throw InputError(fmt::format("stencil3d: gpu_z_chunk {} is absurd", chunk));
+    if (cells != 1 && cells != 2)
+        throw InputError(fmt::format("stencil3d: gpu_cells_per_thread must be 1 or 2, not {}", cells));
+    // Two cells per thread take the x neighbours from the adjacent lanes: a warp must be
+    // one row segment. (Refused, not quietly run with one cell: the shape asked for is
+    // the shape measured.)
+    if (cells == 2 && x % 32 != 0)
+        throw InputError(fmt::format(
+            "stencil3d: gpu_block_x {} with 2 cells per thread must be a multiple of 32 (or set gpu_cells_per_thread: 1)", x));
+    return {static_cast<int>(x), static_cast<int>(y), static_cast<int>(chunk), static_cast<int>(cells)};
 }
 
 struct BandwidthBound {
@@ -55,10 +79,10 @@ struct BandwidthBound {
 // The short triad (with the other STREAM kernels, so its arrays validate) on the same device.
 BandwidthBound measure_bound(const RunContext& ctx, Placement placement) {
     const std::int64_t mib =
-        positive_or_default(ctx, "triad_mib", placement == Placement::gpu ? gpu_triad_mib : host_triad_mib);
+        positive_or_default(ctx.params(), "triad_mib", placement == Placement::gpu ? gpu_triad_mib : host_triad_mib);
     StreamRunOptions options;
     options.elements = static_cast<std::size_t>(mib) * 1024 * 1024 / sizeof(double);
-    options.repetitions = positive_or_default(ctx, "triad_repetitions", 3);
+    options.repetitions = positive_or_default(ctx.params(), "triad_repetitions", 3);
     auto backend = placement == Placement::gpu ? make_cuda_stream(options.elements, *usable_gpu(ctx))
                                                : make_host_stream(options.elements);
     const StreamMeasurement measured = measure_stream(*backend, options, ctx.comm());
@@ -91,9 +115,13 @@ public:
              "how halos travel between ranks: host (pinned host buffers and MPI) or nccl (GPU to GPU, CUDA backend, built with NCCL)"},
         };
     }
-    // The halo path is checked before any rank starts: a name typo or a path this build or
-    // this device cannot take is an input error (exit 2), never a silent fallback to host.
+    // Every value is checked before any rank starts; so is the halo path: a name typo or a
+    // path this build or this device cannot take is an input error (exit 2), never a silent
+    // fallback to host. What needs the node (memory, GPUs per rank) is checked in run().
     void check_parameters(const TestParams& params, int /*world_size*/) const override {
+        check_device_name(key(), params.text("device"));
+        for (const char* name : automatic_counts) (void)zero_or_positive(params, key(), name);
+        (void)gpu_shape(params);
         if (parse_halo_path(params.text("halo_path")) != HaloPath::nccl) return;
         if (!device_halo_exchange_built())
             throw InputError("stencil3d: halo_path nccl needs a build with CUDA and NCCL; this shakedown was built without NCCL (use halo_path: host)");
@@ -123,11 +151,10 @@ public:
             if (shared != 0)
                 throw InputError("stencil3d: halo_path nccl needs one rank per GPU (NCCL refuses ranks sharing a GPU); use halo_path: host");
         }
-        const std::int64_t steps = positive_or_default(ctx, "steps", ctx.config().suite == "quick" ? 20 : 100);
+        const std::int64_t steps = positive_or_default(ctx.params(), "steps", ctx.config().suite == "quick" ? 20 : 100);
         const std::int64_t global_n = ctx.params().integer("global_n");
-        if (global_n < 0) throw InputError(fmt::format("stencil3d: global_n must be positive (0 = automatic), not {}", global_n));
         const std::int64_t local_n =
-            positive_or_default(ctx, "local_n", placement == Placement::gpu ? gpu_local_n : host_local_n);
+            positive_or_default(ctx.params(), "local_n", placement == Placement::gpu ? gpu_local_n : host_local_n);
 
         const std::array<int, 3> dims = StencilGeometry::decomposition(ctx.size());
         std::array<std::size_t, 3> global{};
@@ -136,7 +163,7 @@ public:
         const StencilGeometry geometry(ctx.comm(), global);
         check_memory(ctx, placement, geometry);
 
-        const GpuStencilShape shape = gpu_shape(ctx);
+        const GpuStencilShape shape = gpu_shape(ctx.params());
 
         const BandwidthBound bound = measure_bound(ctx, placement);
 
@@ -237,27 +264,6 @@ public:
     }
 
 private:
-    // Checked on every placement, so a bad value is an error wherever the test runs.
-    static GpuStencilShape gpu_shape(const RunContext& ctx) {
-        const GpuStencilShape defaults;
-        const std::int64_t x = positive_or_default(ctx, "gpu_block_x", defaults.block_x);
-        const std::int64_t y = positive_or_default(ctx, "gpu_block_y", defaults.block_y);
-        const std::int64_t chunk = positive_or_default(ctx, "gpu_z_chunk", defaults.z_chunk);
-        const std::int64_t cells = positive_or_default(ctx, "gpu_cells_per_thread", defaults.cells_per_thread);
-        if (x > 1024 || y > 1024 || x * y > 1024)
-            throw InputError(fmt::format("stencil3d: a GPU block of {}x{} threads exceeds 1024", x, y));
-        if (chunk > (std::int64_t{1} << 30)) throw InputError(fmt::format("stencil3d: gpu_z_chunk {} is absurd", chunk));
-        if (cells != 1 && cells != 2)
-            throw InputError(fmt::format("stencil3d: gpu_cells_per_thread must be 1 or 2, not {}", cells));
-        // Two cells per thread take the x neighbours from the adjacent lanes: a warp must be
-        // one row segment. (Refused, not quietly run with one cell: the shape asked for is
-        // the shape measured.)
-        if (cells == 2 && x % 32 != 0)
-            throw InputError(fmt::format(
-                "stencil3d: gpu_block_x {} with 2 cells per thread must be a multiple of 32 (or set gpu_cells_per_thread: 1)", x));
-        return {static_cast<int>(x), static_cast<int>(y), static_cast<int>(chunk), static_cast<int>(cells)};
-    }
-
     static void check_memory(const RunContext& ctx, Placement placement, const StencilGeometry& geometry) {
         double field_bytes = sizeof(double);  // in floating point: an absurd size must not wrap around
         for (const std::size_t extent : geometry.local()) field_bytes *= static_cast<double>(extent + 2);

@@ -3,6 +3,7 @@
 // Every rank measures at the same time (a barrier starts each kernel), as a job would use
 // the node: the per-rank figures add up to what the node delivers.
 #include "kernels/common/gpu_specs.hpp"
+#include "kernels/common/parameter_checks.hpp"
 #include "kernels/common/placement.hpp"
 #include "kernels/common/statistics.hpp"
 #include "kernels/stream/stream_backend.hpp"
@@ -28,19 +29,34 @@ struct StreamPlan {
     std::int64_t repetitions = 0;
 };
 
+constexpr std::int64_t elements_per_mib = 1024 * 1024 / sizeof(double);
+constexpr std::int64_t absurd_elements = std::int64_t{1} << 56;  // 3 arrays of 2^56 doubles: more than any node holds
+
+// Everything that needs only the values; run by check_parameters before any work.
+void check_stream_parameters(const TestParams& params) {
+    check_device_name("stream", params.text("device"));
+    const std::int64_t mib = zero_or_positive(params, "stream", "array_mib");
+    const std::int64_t exact = zero_or_positive(params, "stream", "array_elements", "from array_mib");
+    (void)zero_or_positive(params, "stream", "repetitions");
+    if (exact > absurd_elements)
+        throw InputError(fmt::format("stream: array_elements {} per array is more than any node holds", exact));
+    if (mib > absurd_elements / elements_per_mib)  // compared before multiplying, which would overflow
+        throw InputError(fmt::format("stream: array_mib {} per array is more than any node holds", mib));
+}
+
+// Elements per array: an exact length (odd ones included) overrides the MiB, which shows
+// the kernels' tails are done; 0 MiB takes the placement's default.
+std::size_t elements_asked(const TestParams& params, Placement placement) {
+    if (const std::int64_t exact = params.integer("array_elements"); exact > 0) return static_cast<std::size_t>(exact);
+    std::int64_t mib = params.integer("array_mib");
+    if (mib == 0) mib = placement == Placement::gpu ? gpu_default_mib : host_default_mib;
+    return static_cast<std::size_t>(mib * elements_per_mib);
+}
+
 StreamPlan plan_from(const RunContext& ctx) {
-    StreamPlan plan;
+    StreamPlan plan;  // parameter values were checked in check_parameters
     plan.placement = choose_placement(ctx, ctx.params().text("device"));
-    std::int64_t mib = ctx.params().integer("array_mib");
-    if (mib < 0) throw InputError(fmt::format("stream: array_mib must be positive (0 = automatic), not {}", mib));
-    if (mib == 0) mib = plan.placement == Placement::gpu ? gpu_default_mib : host_default_mib;
-    plan.elements = static_cast<std::size_t>(mib) * 1024 * 1024 / sizeof(double);
-    // An exact length (odd ones included) overrides the MiB: it shows the kernels' tails are done.
-    const std::int64_t exact = ctx.params().integer("array_elements");
-    if (exact < 0) throw InputError(fmt::format("stream: array_elements must be positive (0 = from array_mib), not {}", exact));
-    if (exact > 0) plan.elements = static_cast<std::size_t>(exact);
-    if (plan.elements > (std::uint64_t{1} << 56))  // 3 arrays of 2^56 doubles: more than any node holds
-        throw InputError(fmt::format("stream: {} elements per array is more than any node holds", plan.elements));
+    plan.elements = elements_asked(ctx.params(), plan.placement);
 
     const std::uint64_t needed = 3ull * plan.elements * sizeof(double);
     const double needed_mib = static_cast<double>(plan.elements * sizeof(double)) / 1048576.0;
@@ -57,8 +73,6 @@ StreamPlan plan_from(const RunContext& ctx) {
     }
 
     plan.repetitions = ctx.params().integer("repetitions");
-    if (plan.repetitions < 0)
-        throw InputError(fmt::format("stream: repetitions must be positive (0 = automatic), not {}", plan.repetitions));
     if (plan.repetitions == 0) plan.repetitions = ctx.config().suite == "quick" ? 10 : 20;
     return plan;
 }
@@ -97,6 +111,7 @@ public:
             {"nominal_gbs", ParamKind::real, 0.0, "host memory bandwidth per node in GB/s (0 = unknown)"},
         };
     }
+    void check_parameters(const TestParams& params, int /*world_size*/) const override { check_stream_parameters(params); }
     std::optional<std::string> waiver(const RunContext& ctx) const override {
         return gpu_request_waiver(ctx, ctx.params().text("device"));
     }

@@ -150,6 +150,9 @@ public:
         (void)zero_or_positive(params, key(), "repetitions");
         const double target_s = params.real("min_rep_s");
         if (!(target_s > 0.0)) throw InputError(fmt::format("dgemm_fp64: min_rep_s must be positive, not {}", target_s));
+        const double nominal = params.real("nominal_tflops");
+        if (!(nominal >= 0.0))
+            throw InputError(fmt::format("dgemm_fp64: nominal_tflops must not be negative (0 = derive from the CPU), not {}", nominal));
         (void)fill_of(params);
     }
     std::optional<std::string> waiver(const RunContext& ctx) const override {

@@ -38,6 +38,8 @@ void check_stream_parameters(const TestParams& params) {
     const std::int64_t mib = zero_or_positive(params, "stream", "array_mib");
     const std::int64_t exact = zero_or_positive(params, "stream", "array_elements", "from array_mib");
     (void)zero_or_positive(params, "stream", "repetitions");
+    if (const double nominal = params.real("nominal_gbs"); !(nominal >= 0.0))
+        throw InputError(fmt::format("stream: nominal_gbs must not be negative (0 = unknown), not {}", nominal));
     if (exact > absurd_elements)
         throw InputError(fmt::format("stream: array_elements {} per array is more than any node holds", exact));
     if (mib > absurd_elements / elements_per_mib)  // compared before multiplying, which would overflow

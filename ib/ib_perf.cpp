@@ -35,10 +35,7 @@ std::vector<Operation> parse_operations(const std::string& text) {
 }
 
 int bounded(const TestParams& params, const char* name, int least, int most) {
-    const auto value = params.integer(name);
-    if (value < least || value > most)
-        throw InputError(fmt::format("parameter '{}' must be between {} and {}, got {}", name, least, most, value));
-    return static_cast<int>(value);
+    return static_cast<int>(params.integer_between(name, least, most));
 }
 
 SweepPlan sweep_plan(const TestParams& params) {

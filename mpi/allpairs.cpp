@@ -35,13 +35,17 @@ public:
         };
     }
 
+    void check_parameters(const TestParams& params, int /*world_size*/) const override { (void)read_spec(params); }
+
     std::optional<std::string> waiver(const RunContext& ctx) const override {
         if (ctx.session().world_size() < 2) return "allpairs needs at least 2 ranks";
         return std::nullopt;
     }
 
     TestResult run(const RunContext& ctx) const override {
-        const auto spec = read_spec(ctx);
+        ShiftSpec spec = read_spec(ctx.params());
+        spec.delay_s = ctx.faults().delay_s();
+        spec.corrupt = ctx.faults().corrupt();
         const auto placement = gather_placement(ctx.comm(), ctx.session());
         RankMeasurements mine;
         std::vector<std::string> mismatches;
@@ -79,13 +83,10 @@ public:
     }
 
 private:
-    static ShiftSpec read_spec(const RunContext& ctx) {
-        const auto& p = ctx.params();
+    // Every value checked; called from check_parameters too, so a bad one is the driver's exit 2.
+    static ShiftSpec read_spec(const TestParams& p) {
         const auto read = [&](const char* name, std::int64_t least, std::int64_t most) {
-            const auto value = p.integer(name);
-            if (value < least || value > most)
-                throw InputError(fmt::format("parameter '{}' must be between {} and {}, got {}", name, least, most, value));
-            return value;
+            return p.integer_between(name, least, most);
         };
         constexpr std::int64_t max_message = std::int64_t{1} << 30;
         ShiftSpec spec;
@@ -98,8 +99,6 @@ private:
         spec.bandwidth_warmup = static_cast<int>(read("bandwidth_warmup", 0, 1'000'000));
         if (spec.bandwidth_bytes * static_cast<std::size_t>(spec.bandwidth_window) > (std::size_t{4} << 30))
             throw InputError("bandwidth_bytes x bandwidth_window must stay within 4 GiB of receive buffers");
-        spec.delay_s = ctx.faults().delay_s();
-        spec.corrupt = ctx.faults().corrupt();
         return spec;
     }
 

@@ -21,10 +21,7 @@ std::vector<ParamSpec> iteration_parameters(IterationCounts defaults) {
 
 IterationCounts iteration_counts(const TestParams& params) {
     const auto read = [&](const char* name, std::int64_t least) {
-        const auto value = params.integer(name);
-        if (value < least || value > 100'000'000)
-            throw InputError(fmt::format("parameter '{}' must be between {} and 100000000, got {}", name, least, value));
-        return static_cast<int>(value);
+        return static_cast<int>(params.integer_between(name, least, most_iterations));
     };
     IterationCounts counts;
     counts.small = {read("warmup_small", 0), read("iterations_small", 1)};

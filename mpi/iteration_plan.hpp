@@ -6,11 +6,13 @@
 #include "core/params.hpp"
 
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace shakedown::mpi {
 
 inline constexpr std::size_t large_message_bytes = 8192;  // OSU's LARGE_MESSAGE_SIZE
+inline constexpr std::int64_t most_iterations = 100'000'000;  // far beyond any useful count; keeps an int
 
 struct IterationPlan {
     int warmup = 0;
@@ -26,6 +28,7 @@ struct IterationCounts {
 
 // The parameter declarations shared by ping-pong style tests and reading them back.
 std::vector<ParamSpec> iteration_parameters(IterationCounts defaults);
-IterationCounts iteration_counts(const TestParams& params);  // throws InputError when < 1
+// Throws InputError when a count is out of range: call it from check_parameters too.
+IterationCounts iteration_counts(const TestParams& params);
 
 }  // namespace shakedown::mpi

@@ -30,8 +30,14 @@ public:
         return specs;
     }
 
+    void check_parameters(const TestParams& params, int /*world_size*/) const override {
+        (void)parse_size_list(params.text("sizes"), "sizes");
+        (void)iteration_counts(params);
+        (void)params.integer_between("batch", 1, most_iterations);
+    }
+
     TestResult run(const RunContext& ctx) const override {
-        LatencySweepSpec spec;
+        LatencySweepSpec spec;  // values checked in check_parameters
         spec.sizes = parse_size_list(ctx.params().text("sizes"), "sizes");
         spec.counts = iteration_counts(ctx.params());
         spec.batch = static_cast<int>(ctx.params().integer("batch"));

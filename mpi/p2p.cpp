@@ -67,10 +67,13 @@ public:
         return specs;
     }
 
-    // Sizes and pairs checked before any rank starts (exit 2); run() checks the pairs again
-    // against the ranks that did not waive the test.
+    // Sizes, counts and pairs checked before any rank starts (exit 2); run() checks the pairs
+    // again against the ranks that did not waive the test.
     void check_parameters(const TestParams& params, int world_size) const override {
         (void)size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), 2);
+        (void)iteration_counts(params);
+        (void)bandwidth_counts(params);
+        (void)positive(params, "window", 1);
         if (params.text("pairs").empty()) return;
         std::vector<RankPlacement> everyone(static_cast<std::size_t>(world_size));
         for (int rank = 0; rank < world_size; ++rank) everyone[static_cast<std::size_t>(rank)].world_rank = rank;
@@ -83,9 +86,7 @@ public:
         if (sizes.back() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
             throw InputError(fmt::format("max_bytes {} is above what one MPI message of bytes can carry", sizes.back()));
         const auto latency_counts = iteration_counts(params);
-        const IterationCounts bandwidth_counts{
-            {positive(params, "bw_warmup_small", 0), positive(params, "bw_iterations_small", 1)},
-            {positive(params, "bw_warmup_large", 0), positive(params, "bw_iterations_large", 1)}};
+        const IterationCounts bandwidth = bandwidth_counts(params);
         const int window = positive(params, "window", 1);
 
         const auto placement = gather_placement(ctx.comm(), ctx.session());
@@ -120,7 +121,7 @@ public:
                     for (const double s : pingpong.half_round_trip_s) micros.push_back(s * 1e6);
                     figures.latency_us = summarize(micros);
 
-                    WindowSpec stream{bytes, bandwidth_counts.for_size(bytes), window, false, ctx.faults().delay_s(),
+                    WindowSpec stream{bytes, bandwidth.for_size(bytes), window, false, ctx.faults().delay_s(),
                                       ctx.faults().corrupt()};
                     const auto uni = window_bandwidth(ctx.comm(), role->peer, role->initiator, stream);
                     note(uni.mismatch, "bandwidth");
@@ -150,10 +151,12 @@ public:
 
 private:
     static int positive(const TestParams& params, const char* name, int least) {
-        const auto value = params.integer(name);
-        if (value < least || value > 100'000'000)
-            throw InputError(fmt::format("parameter '{}' must be between {} and 100000000, got {}", name, least, value));
-        return static_cast<int>(value);
+        return static_cast<int>(params.integer_between(name, least, most_iterations));
+    }
+
+    static IterationCounts bandwidth_counts(const TestParams& params) {
+        return {{positive(params, "bw_warmup_small", 0), positive(params, "bw_iterations_small", 1)},
+                {positive(params, "bw_warmup_large", 0), positive(params, "bw_iterations_large", 1)}};
     }
 
     // The worst of this rank's pairs of one kind: latency at the smallest size, bandwidth at

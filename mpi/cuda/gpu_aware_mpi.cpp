@@ -29,6 +29,12 @@ public:
         return specs;
     }
 
+    // Checked on every rank, also where the test is waived: a bad value is never a silent pass.
+    void check_parameters(const TestParams& params, int /*world_size*/) const override {
+        (void)parse_size_list(params.text("sizes"), "sizes");
+        (void)iteration_counts(params);
+    }
+
     std::optional<std::string> waiver(const RunContext& ctx) const override { return gpu_aware_mpi_waiver(ctx, true); }
 
     TestResult run(const RunContext& ctx) const override {

@@ -86,7 +86,12 @@ public:
     // Names, sizes and counts checked before any rank starts: bad input exits with 2.
     void check_parameters(const TestParams& p, int /*world_size*/) const override {
         (void)parse_nccl_op_list(p.text("collectives"));
-        if (p.integer("max_bytes") != 0) (void)size_sweep(p.integer("min_bytes"), p.integer("max_bytes"), p.integer("step_factor"));
+        // max_bytes 0 takes the suite's top at run time; min_bytes and the factor are checked
+        // against the largest such top, so they are never taken unchecked.
+        const std::int64_t max_bytes =
+            p.integer("max_bytes") != 0 ? p.integer("max_bytes")
+                                        : std::max<std::int64_t>(p.integer("min_bytes"), static_cast<std::int64_t>(full_max_bytes));
+        (void)size_sweep(p.integer("min_bytes"), max_bytes, p.integer("step_factor"));
         if (p.integer("iterations") < 1 || p.integer("warmup") < 0) throw InputError("nccl needs iterations >= 1 and warmup >= 0");
     }
 

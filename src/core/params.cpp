@@ -1,5 +1,7 @@
 #include "core/params.hpp"
 
+#include "core/errors.hpp"
+
 #include <fmt/format.h>
 
 #include <stdexcept>
@@ -39,6 +41,13 @@ double TestParams::real(const std::string& name) const {
 
 const std::string& TestParams::text(const std::string& name) const { return std::get<std::string>(at(name)); }
 bool TestParams::flag(const std::string& name) const { return std::get<bool>(at(name)); }
+
+std::int64_t TestParams::integer_between(const std::string& name, std::int64_t least, std::int64_t most) const {
+    const std::int64_t value = integer(name);
+    if (value < least || value > most)
+        throw InputError(fmt::format("parameter '{}' must be between {} and {}, got {}", name, least, most, value));
+    return value;
+}
 
 std::map<std::string, std::string> TestParams::as_text() const {
     std::map<std::string, std::string> out;

@@ -34,6 +34,9 @@ public:
     double real(const std::string& name) const;  // an integer given for a real is accepted
     const std::string& text(const std::string& name) const;
     bool flag(const std::string& name) const;
+    // The integer, or InputError "parameter 'name' must be between least and most, got v"
+    // (for the tests' check_parameters, so a value out of range is the driver's exit 2).
+    std::int64_t integer_between(const std::string& name, std::int64_t least, std::int64_t most) const;
 
     // What the test actually used, for the trace's /tests/<key> attributes.
     std::map<std::string, std::string> as_text() const;

@@ -1,6 +1,7 @@
 #include "core/test_runner.hpp"
 
 #include "core/clock.hpp"
+#include "core/errors.hpp"
 #include "core/run_context.hpp"
 
 #include <nlohmann/json.hpp>
@@ -51,6 +52,17 @@ TestResult execute_test(const Test& test, const Session& session, const Config& 
     result.start_utc = start;
     result.end_utc = now_utc();
     return result;
+}
+
+void check_test_parameters(const Test& test, const TestParams& params, int world_size) {
+    try {
+        test.check_parameters(params, world_size);
+    } catch (const InputError& error) {
+        const std::string message = error.what();
+        const std::string prefix = std::string(test.key()) + ": ";
+        if (message.starts_with(prefix)) throw;
+        throw InputError(prefix + message);
+    }
 }
 
 }  // namespace shakedown

@@ -13,6 +13,10 @@
 
 namespace shakedown {
 
+// Runs test.check_parameters(); an InputError comes back naming the test ("allpairs:
+// parameter 'window' ..."), so one line says which test of a suite refused the value.
+void check_test_parameters(const Test& test, const TestParams& params, int world_size);
+
 // Collective over session.world().
 TestResult execute_test(const Test& test, const Session& session, const Config& config,
                         const nlohmann::json& inventory);

@@ -58,7 +58,7 @@ int run_selected_tests(const Config& config, const std::vector<const Test*>& tes
     const double start_utc = now_utc();
     const Session session(MPI_COMM_WORLD, visible_gpu_count());
     const bool is_root = session.world_rank() == 0;
-    for (const auto* test : tests) test->check_parameters(config.params_for(*test), session.world_size());
+    for (const auto* test : tests) check_test_parameters(*test, config.params_for(*test), session.world_size());
     const RunFolder folder = create_run_folder(config, session.world());
     const nlohmann::json inventory = collect_inventory();
 

@@ -47,7 +47,7 @@ TEST(BadInput, ParameterValuesAreCheckedBeforeAnyWork) {
     const auto result = run_process(mpirun(2, {SHAKEDOWN_DRIVER, "run", "--tests", "mpi_coll", "--config", config.string(),
                                                "--out", (scratch.path() / "runs").string()}));
     EXPECT_EQ(result.exit_code, 2) << result.output;
-    EXPECT_NE(result.output.find("shakedown: unknown collective 'allreduse' in parameter 'collectives'"), std::string::npos)
+    EXPECT_NE(result.output.find("shakedown: mpi_coll: unknown collective 'allreduse' in parameter 'collectives'"), std::string::npos)
         << result.output;
     EXPECT_FALSE(std::filesystem::exists(scratch.path() / "runs")) << "a run folder was made for a run that never started";
 }

@@ -73,19 +73,19 @@ std::string input_error(const std::string& key, const std::string& yaml) {
 
 TEST(RdmaBadInput, ValueChecksNameTheValidRange) {
     EXPECT_EQ(input_error("ib_perf", "params: {ib_perf: {port: 300}}\n"),
-              "parameter 'port' must be 0 (automatic) or an HCA port 1..255, got 300");
+              "ib_perf: parameter 'port' must be 0 (automatic) or an HCA port 1..255, got 300");
     EXPECT_EQ(input_error("ib_perf", "params: {ib_perf: {gid_index: -7}}\n"),
-              "parameter 'gid_index' must be -1 (automatic) or a GID table index 0..65535, got -7");
+              "ib_perf: parameter 'gid_index' must be -1 (automatic) or a GID table index 0..65535, got -7");
     EXPECT_EQ(input_error("ib_perf", "params: {ib_perf: {operations: \"write,atomic\"}}\n"),
-              "parameter 'operations': unknown operation 'atomic' (valid: write, read, send)");
+              "ib_perf: parameter 'operations': unknown operation 'atomic' (valid: write, read, send)");
     EXPECT_EQ(input_error("ib_perf", "params: {ib_perf: {min_bytes: 1}}\n"),
-              "parameter 'min_bytes' must be at least 2 (arrival is seen on the last byte), got 1");
+              "ib_perf: parameter 'min_bytes' must be at least 2 (arrival is seen on the last byte), got 1");
     EXPECT_EQ(input_error("gpudirect_rdma", "params: {gpudirect_rdma: {port: 256}}\n"),
-              "parameter 'port' must be 0 (automatic) or an HCA port 1..255, got 256");
+              "gpudirect_rdma: parameter 'port' must be 0 (automatic) or an HCA port 1..255, got 256");
     EXPECT_EQ(input_error("ib_inventory", "params: {ib_inventory: {expected_mtu: 1500}}\n"),
-              "parameter 'expected_mtu' must be 0 or one of 256, 512, 1024, 2048, 4096, got 1500");
+              "ib_inventory: parameter 'expected_mtu' must be 0 or one of 256, 512, 1024, 2048, 4096, got 1500");
     EXPECT_EQ(input_error("ucx_perf", "params: {ucx_perf: {min_bytes: 4096, max_bytes: 8}}\n"),
-              "size range is upside down: min_bytes 4096 > max_bytes 8");
+              "ucx_perf: size range is upside down: min_bytes 4096 > max_bytes 8");
 }
 
 }  // namespace

@@ -4,9 +4,7 @@
 
 #include "core/registry.hpp"
 #include "core/result.hpp"
-#include "core/errors.hpp"
 #include "support/result_lookup.hpp"
-#include "support/run_test.hpp"
 
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -28,17 +26,6 @@ inline int world_size() {
     int size = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     return size;
-}
-
-// Runs `key` with `yaml` and expects it refused before any work (the driver's exit 2): an
-// InputError whose text contains `message`.
-inline void expect_refused(const std::string& key, const std::string& yaml, const std::string& message) {
-    try {
-        run_registered_test(key, yaml);
-        ADD_FAILURE() << yaml << " was accepted";
-    } catch (const InputError& error) {
-        EXPECT_NE(std::string(error.what()).find(message), std::string::npos) << error.what() << "\nwanted: " << message;
-    }
 }
 
 }  // namespace shakedown::testing

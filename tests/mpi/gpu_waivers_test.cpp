@@ -27,5 +27,20 @@ TEST(GpuTestsWithoutAGpu, GpuAwareMpiIsWaivedWithTheReason) {
 #endif
 }
 
+// A bad value is refused on every rank before any work, also where the test would be waived:
+// a GPU-less login node must not pass a config that would fail on the GPU nodes.
+TEST(GpuTestsWithoutAGpu, BadValuesAreRefusedThoughTheTestIsWaived) {
+#ifdef SHAKEDOWN_TEST_HAVE_NCCL
+    // max_bytes 0 (the suite's top, known only at run time) leaves min_bytes still checked.
+    expect_refused("nccl", "params: {nccl: {min_bytes: -7}}\n", "size range -7..");
+    expect_refused("nccl", "params: {nccl: {step_factor: 1}}\n", "size step factor must be at least 2, got 1");
+#endif
+#ifdef SHAKEDOWN_TEST_HAVE_CUDA
+    expect_refused("gpu_aware_mpi", "params: {gpu_aware_mpi: {iterations_small: 0}}\n",
+                   "parameter 'iterations_small' must be between 1 and 100000000, got 0");
+    expect_refused("gpu_aware_mpi", "params: {gpu_aware_mpi: {sizes: \"8,lots\"}}\n", "'lots' is not a size in bytes");
+#endif
+}
+
 }  // namespace
 }  // namespace shakedown::testing

@@ -55,10 +55,13 @@ TEST(MpiPingPong, PlantedDelayShowsInTheLatency) {
     }
 }
 
-TEST(MpiPingPong, SizeThatIsNotANumberIsAnError) {
-    const auto result = run_registered_test("mpi_pingpong", "params: {mpi_pingpong: {sizes: \"8,lots\"}}\n");
-    EXPECT_EQ(result.status, Status::error);
-    EXPECT_NE(result.reason.find("'lots' is not a size in bytes"), std::string::npos) << result.reason;
+// Refused before any work: the driver's exit 2, no run folder.
+TEST(MpiPingPong, BadValuesAreRefusedBeforeAnyWork) {
+    expect_refused("mpi_pingpong", "params: {mpi_pingpong: {sizes: \"8,lots\"}}\n", "'lots' is not a size in bytes");
+    expect_refused("mpi_pingpong", "params: {mpi_pingpong: {warmup_large: -7}}\n",
+                   "parameter 'warmup_large' must be between 0 and 100000000, got -7");
+    expect_refused("mpi_pingpong", "params: {mpi_pingpong: {batch: 0}}\n",
+                   "parameter 'batch' must be between 1 and 100000000, got 0");
 }
 
 }  // namespace

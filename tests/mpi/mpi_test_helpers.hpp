@@ -27,16 +27,4 @@ inline int world_size() {
     return size;
 }
 
-// Bad parameter values are InputErrors before the test runs (the driver exits with 2),
-// thrown alike on every rank.
-template <typename Call>
-void expect_input_error(Call call, const std::string& message) {
-    try {
-        call();
-        ADD_FAILURE() << "no InputError; expected: " << message;
-    } catch (const InputError& error) {
-        EXPECT_EQ(std::string(error.what()), message);
-    }
-}
-
 }  // namespace shakedown::testing

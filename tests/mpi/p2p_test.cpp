@@ -55,12 +55,22 @@ TEST(P2p, PlantedCorruptionFails) {
 }
 
 TEST(P2p, UpsideDownSizeRangeIsAClearError) {
-    expect_input_error([&] { (void)run_registered_test("p2p", "params: {p2p: {min_bytes: 4096, max_bytes: 8}}\n"); }, "size range is upside down: min_bytes 4096 > max_bytes 8");
+    expect_refused("p2p", "params: {p2p: {min_bytes: 4096, max_bytes: 8}}\n",
+                   "size range is upside down: min_bytes 4096 > max_bytes 8");
+}
+
+TEST(P2p, BadCountsAreRefusedBeforeAnyWork) {
+    expect_refused("p2p", "params: {p2p: {window: 0}}\n", "parameter 'window' must be between 1 and 100000000, got 0");
+    expect_refused("p2p", "params: {p2p: {bw_warmup_large: -7}}\n",
+                   "parameter 'bw_warmup_large' must be between 0 and 100000000, got -7");
+    expect_refused("p2p", "params: {p2p: {iterations_small: -7}}\n",
+                   "parameter 'iterations_small' must be between 1 and 100000000, got -7");
 }
 
 TEST(P2p, PairNamingANonexistentRankIsAClearError) {
-    expect_input_error([&] { (void)run_registered_test("p2p", "params: {p2p: {pairs: \"0-1,1-99\"}}\n"); }, "pair '1-99' in parameter 'pairs' names rank 99, but the job has ranks 0.." +
-                                 std::to_string(world_size() - 1));
+    expect_refused("p2p", "params: {p2p: {pairs: \"0-1,1-99\"}}\n",
+                   "pair '1-99' in parameter 'pairs' names rank 99, but the job has ranks 0.." +
+                       std::to_string(world_size() - 1));
 }
 
 }  // namespace

@@ -3,10 +3,12 @@
 #pragma once
 
 #include "core/config.hpp"
+#include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "core/session.hpp"
 #include "core/test_runner.hpp"
 
+#include <gtest/gtest.h>
 #include <mpi.h>
 #include <nlohmann/json.hpp>
 
@@ -22,8 +24,19 @@ inline TestResult run_registered_test(const std::string& key, const std::string&
     const Config config = parse_config_text(yaml, "test-config", cli, Registry::instance());
     const Session session(MPI_COMM_WORLD, 0);
     const Test& test = *Registry::instance().find(key);
-    test.check_parameters(config.params_for(test), session.world_size());  // InputError: as the driver's exit 2
+    check_test_parameters(test, config.params_for(test), session.world_size());  // InputError: as the driver's exit 2
     return execute_test(test, session, config, inventory);
+}
+
+// Runs `key` with `yaml` and expects it refused before any work (the driver's exit 2): an
+// InputError whose text contains `message`.
+inline void expect_refused(const std::string& key, const std::string& yaml, const std::string& message) {
+    try {
+        run_registered_test(key, yaml);
+        ADD_FAILURE() << yaml << " was accepted";
+    } catch (const InputError& error) {
+        EXPECT_NE(std::string(error.what()).find(message), std::string::npos) << error.what() << "\nwanted: " << message;
+    }
 }
 
 }  // namespace shakedown::testing

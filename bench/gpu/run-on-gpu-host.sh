@@ -4,6 +4,7 @@
 #   bash bench/gpu/run-on-gpu-host.sh PART...  # there: PART = kernels | comm | probe | health | all
 #                                               | gemm-probe | gemm-timeline | stencil-probe (tuning probes)
 #                                               | checks (tuned kernels on odd shapes)
+#                                               | ladder-spread (the ladder alone, 3 runs each cool-down)
 # Figures and logs go to $OUT (the device tool's output folder) or ./gpu-out.
 # Never changes clocks, power limits or modes; NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 set -uo pipefail
@@ -48,6 +49,11 @@ if [[ $parts == *" checks "* ]]; then  # correctness of the tuned kernels on awk
   run_job stencil-odd-4ranks 4 --tests stencil3d --config "$here/bench/gpu/stencil-odd-global.yaml"
   run_job stencil-one-cell 1 --tests stencil3d --config "$here/bench/gpu/stencil-one-cell.yaml"
   run_job stream-odd 1 --tests stream --config "$here/bench/gpu/stream-odd-length.yaml"
+  run_job refused-stencil-shape 1 --tests stencil3d --config "$here/bench/gpu/refused-stencil-shape.yaml"  # exit 2 expected
+fi
+if [[ $parts == *" ladder-spread "* ]]; then  # run-to-run spread of the ladder's bursts
+  for i in 1 2 3; do run_job "ladder-alone-$i" 1 --tests gemm_ladder; done
+  for i in 1 2 3; do run_job "ladder-cooldown-5s-$i" 1 --tests gemm_ladder --config "$here/bench/gpu/ladder-cooldown-5s.yaml"; done
 fi
 if [[ $parts == *" probe "* ]]; then
   log "kernel probe"

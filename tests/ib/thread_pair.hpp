@@ -6,6 +6,8 @@
 #include "ib/peer_channel.hpp"
 #include "ib/verbs_api.hpp"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <condition_variable>
 #include <exception>
@@ -20,6 +22,10 @@ namespace shakedown::ib::testing {
 
 class ThreadChannel final : public PeerChannel {
 public:
+    // Only ends a side whose peer died: generous, since CI runs these beside the virtual
+    // cluster on 2 cores, where a live thread can wait its turn for seconds.
+    static constexpr std::chrono::seconds answer_deadline{10};
+
     struct Shared {
         std::mutex mutex;
         std::condition_variable changed;
@@ -44,8 +50,8 @@ public:
 private:
     template <typename Ready>
     void wait(std::unique_lock<std::mutex>& lock, Ready ready) {
-        if (!shared_->changed.wait_for(lock, std::chrono::seconds(3), ready))
-            throw VerbsError("thread channel: the other side did not answer within 3 s");
+        if (!shared_->changed.wait_for(lock, answer_deadline, ready))
+            throw VerbsError(fmt::format("thread channel: the other side did not answer within {} s", answer_deadline.count()));
     }
 
     std::shared_ptr<Shared> shared_;

@@ -4,7 +4,8 @@
 // PCI part on the real inventory and on a made-up sysfs tree with a downtrained NIC, burn-in
 // on the host cores in validated windows with a planted wrong product caught, and the GPU
 // tests waived with the reason.
-#include "../kernels/kernel_test_support.hpp"
+#include "support/mpi_world.hpp"
+#include "support/result_lookup.hpp"
 #include "support/run_test.hpp"
 #include "temp_folder.hpp"
 

@@ -1,6 +1,7 @@
 // The RDMA family through the driver's path (execute_test) under mpirun: ucx_perf for real
 // (shared memory / TCP here), the verbs tests' waiver on a node without an RDMA device, and
 // bad input refused before any work.
+#include "support/mpi_world.hpp"
 #include "support/result_lookup.hpp"
 #include "support/run_test.hpp"
 
@@ -13,12 +14,6 @@
 
 namespace shakedown::testing {
 namespace {
-
-int world_rank() {
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    return rank;
-}
 
 const std::string tiny_ucx =
     "params: {ucx_perf: {min_bytes: 8, max_bytes: 65536, size_factor: 16, latency_iterations: 50, latency_warmup: 5, "

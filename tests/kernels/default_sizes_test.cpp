@@ -1,7 +1,8 @@
 // Manual check of the quick suite's default sizes on this machine (how long each kernel
 // test takes, what it measures). Disabled in CI; run with
 //   mpirun -np 2 kernels_mpi_tests --gtest_also_run_disabled_tests --gtest_filter='*DefaultSizes*'
-#include "kernel_test_support.hpp"
+#include "support/mpi_world.hpp"
+#include "support/result_lookup.hpp"
 #include "support/run_test.hpp"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,6 @@
 // `dgemm_fp64` through the driver's path on 1, 2 and 4 ranks with small matrices.
-#include "kernel_test_support.hpp"
+#include "support/mpi_world.hpp"
+#include "support/result_lookup.hpp"
 #include "support/run_test.hpp"
 
 #include "core/errors.hpp"

@@ -1,5 +1,6 @@
 // `gemm_ladder` through the driver's path.
-#include "kernel_test_support.hpp"
+#include "support/mpi_world.hpp"
+#include "support/result_lookup.hpp"
 #include "support/run_test.hpp"
 
 #include "core/errors.hpp"

@@ -1,7 +1,8 @@
 // `stencil3d` through the driver's path on 1, 2 and 4 ranks: the same global problem on
 // every decomposition gives the same answer as a serial reference, within the analytic
 // tolerance; a planted corruption fails naming the cell; bad sizes are clear errors.
-#include "kernel_test_support.hpp"
+#include "support/mpi_world.hpp"
+#include "support/result_lookup.hpp"
 #include "support/run_test.hpp"
 
 #include "core/errors.hpp"

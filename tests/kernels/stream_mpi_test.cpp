@@ -1,7 +1,8 @@
 // `stream` through the driver's path on 1, 2 and 4 ranks with tiny arrays: it validates,
 // its rates are sane, a planted corruption fails with the element named, bad parameters
 // are errors that say what is wrong, and a GPU request waives on a node without one.
-#include "kernel_test_support.hpp"
+#include "support/mpi_world.hpp"
+#include "support/result_lookup.hpp"
 #include "support/run_test.hpp"
 
 #include <gtest/gtest.h>

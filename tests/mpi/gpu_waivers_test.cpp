@@ -1,5 +1,6 @@
 // Without a GPU the GPU tests must say so, never pass silently.
-#include "mpi_test_helpers.hpp"
+#include "support/mpi_world.hpp"
+#include "support/result_lookup.hpp"
 #include "support/run_test.hpp"
 
 #include <gtest/gtest.h>

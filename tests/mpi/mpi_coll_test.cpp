@@ -1,4 +1,5 @@
-#include "mpi_test_helpers.hpp"
+#include "support/mpi_world.hpp"
+#include "support/result_lookup.hpp"
 #include "support/run_test.hpp"
 
 #include <gtest/gtest.h>

@@ -1,17 +1,7 @@
-// Small helpers for the communication family's MPI tests.
+// This process's place in MPI_COMM_WORLD, for the MPI tests (one helper for every family).
 #pragma once
 
-#include "core/errors.hpp"
-
-#include <gtest/gtest.h>
-
-#include "core/result.hpp"
-#include "support/result_lookup.hpp"
-
 #include <mpi.h>
-
-#include <optional>
-#include <string>
 
 namespace shakedown::testing {
 

@@ -5,6 +5,7 @@
 #                                               | gemm-probe | gemm-timeline | stencil-probe (tuning probes)
 #                                               | checks (tuned kernels on odd shapes)
 #                                               | ladder-spread (the ladder alone, 3 runs each cool-down)
+#                                               | stencil-auto (halo_path auto on 1, 2 and 4 ranks)
 # Figures and logs go to $OUT (the device tool's output folder) or ./gpu-out.
 # Never changes clocks, power limits or modes; NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 set -uo pipefail
@@ -54,6 +55,13 @@ fi
 if [[ $parts == *" ladder-spread "* ]]; then  # run-to-run spread of the ladder's bursts
   for i in 1 2 3; do run_job "ladder-alone-$i" 1 --tests gemm_ladder; done
   for i in 1 2 3; do run_job "ladder-cooldown-5s-$i" 1 --tests gemm_ladder --config "$here/bench/gpu/ladder-cooldown-5s.yaml"; done
+fi
+if [[ $parts == *" stencil-auto "* ]]; then  # halo_path auto: which path it takes, and its rate
+  for i in 1 2 3; do run_job "stencil-auto-2gpu-$i" 2 --tests stencil3d --config "$here/bench/gpu/stencil-default-100-steps.yaml"; done
+  run_job stencil-host-2gpu 2 --tests stencil3d --config "$here/bench/gpu/stencil-halo-host.yaml"
+  run_job stencil-auto-1gpu 1 --tests stencil3d
+  run_job stencil-auto-4ranks-2gpus 4 --tests stencil3d  # ranks share GPUs: auto must take host
+  run_job stencil-nccl-4ranks-2gpus 4 --tests stencil3d --config "$here/bench/gpu/stencil-halo-nccl.yaml"  # must be an error
 fi
 if [[ $parts == *" probe "* ]]; then
   log "kernel probe"

@@ -8,11 +8,15 @@
 
 namespace shakedown::kernels {
 
-HaloPath parse_halo_path(const std::string& text) {
+std::optional<HaloPath> parse_halo_path(const std::string& text) {
+    if (text == "auto") return std::nullopt;
     if (text == "host") return HaloPath::host;
     if (text == "nccl") return HaloPath::nccl;
-    throw InputError(fmt::format("stencil3d: halo_path must be host (pinned host buffers and MPI) or nccl (GPU to GPU), not '{}'", text));
+    throw InputError(fmt::format("stencil3d: halo_path must be auto, host (pinned host buffers and MPI) or nccl (GPU to GPU), not '{}'",
+                                 text));
 }
+
+std::string_view to_string(HaloPath path) { return path == HaloPath::nccl ? "nccl" : "host"; }
 
 bool device_halo_exchange_built() {
 #ifdef SHAKEDOWN_KERNELS_HAVE_NCCL

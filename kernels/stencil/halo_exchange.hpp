@@ -9,14 +9,18 @@
 #include "kernels/stencil/stencil_backend.hpp"
 #include "kernels/stencil/stencil_geometry.hpp"
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace shakedown::kernels {
 
 // How halos travel between ranks (stencil3d's parameter halo_path).
 enum class HaloPath { host, nccl };
-// "host" or "nccl"; anything else is an InputError naming the choices.
-HaloPath parse_halo_path(const std::string& text);
+// "host" or "nccl", or nothing for "auto" (the test decides once it knows the ranks' GPUs);
+// anything else is an InputError naming the choices.
+std::optional<HaloPath> parse_halo_path(const std::string& text);
+std::string_view to_string(HaloPath path);
 // True when this binary can exchange halos GPU to GPU (CUDA kernels and NCCL built in).
 bool device_halo_exchange_built();
 

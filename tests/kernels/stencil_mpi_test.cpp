@@ -57,7 +57,9 @@ TEST(Stencil3d, EveryDecompositionMatchesTheSerialReferenceAndTheExactSolution) 
     // Same operations in the same order on every decomposition: the same answer.
     EXPECT_NEAR(error, serial_reference_error(total), 1e-15);
     EXPECT_DOUBLE_EQ(find_metric(result, "stencil3d.max_rel_error")->value, error);
-    EXPECT_EQ(result.parameters.at("halo_path"), "host");  // the default: today's path
+    // The default, auto, takes the host path where the ranks have no GPUs of their own.
+    EXPECT_EQ(result.parameters.at("halo_path_requested"), "auto");
+    EXPECT_EQ(result.parameters.at("halo_path"), "host");
 }
 
 TEST(Stencil3d, RatesAreSaneAndCarryTheTriadBound) {
@@ -131,7 +133,7 @@ TEST(Stencil3d, ImpossibleSizesAreClearErrors) {
 
 TEST(Stencil3d, HaloPathIsCheckedBeforeAnyWork) {
     expect_refused("stencil3d", "params: {stencil3d: {halo_path: bogus}}\n",
-                   "halo_path must be host (pinned host buffers and MPI) or nccl (GPU to GPU), not 'bogus'");
+                   "halo_path must be auto, host (pinned host buffers and MPI) or nccl (GPU to GPU), not 'bogus'");
     // GPU-to-GPU halos on the Kokkos host backend: refused, whatever this build has.
     const std::string on_host = "params: {stencil3d: {device: host, halo_path: nccl}}\n";
     if (kernels::device_halo_exchange_built()) {

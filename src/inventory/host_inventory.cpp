@@ -3,6 +3,7 @@
 #include "inventory/inventory_sections.hpp"
 
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -130,9 +131,20 @@ nlohmann::json cpu_section(const HwlocTopology& topology) {
     return cpu;
 }
 
+// total_bytes is the larger of the NUMA nodes' sum (hwloc, from sysfs) and the OS's total
+// (sysconf, from /proc/meminfo). They agree on a plain machine; in a VM whose memory is
+// hot-plugged after boot (seen on the Firecracker GPU host: 8.2 GiB in the node, 251 GiB in
+// /proc/meminfo) the node's count lags, and sizing by it refused runs that fit.
 nlohmann::json memory_section(const HwlocTopology& topology) {
     nlohmann::json memory;
-    memory["total_bytes"] = hwloc_get_root_obj(topology.get())->total_memory;
+    const std::uint64_t numa_total = hwloc_get_root_obj(topology.get())->total_memory;
+    const auto pages = sysconf(_SC_PHYS_PAGES);
+    const auto page_bytes = sysconf(_SC_PAGESIZE);
+    const std::uint64_t os_total =
+        pages > 0 && page_bytes > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_bytes) : 0;
+    memory["total_bytes"] = std::max(numa_total, os_total);
+    memory["numa_total_bytes"] = numa_total;
+    memory["os_total_bytes"] = os_total;
     nlohmann::json numa = nlohmann::json::array();
     for (hwloc_obj_t node = hwloc_get_next_obj_by_type(topology.get(), HWLOC_OBJ_NUMANODE, nullptr); node != nullptr;
          node = hwloc_get_next_obj_by_type(topology.get(), HWLOC_OBJ_NUMANODE, node)) {

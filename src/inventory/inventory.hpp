@@ -7,7 +7,8 @@
 //   os          {pretty_name, kernel, kernel_version, machine}
 //   cpu         {model, vendor, sockets, cores, pus, allowed_pus, numa_nodes, max_mhz,
 //                max_mhz_source ("cpufreq" | "proc_cpuinfo" | "unknown"), flags[], vector_flags[]}
-//   memory      {total_bytes, numa[{index, bytes, pus}]}
+//   memory      {total_bytes (max of the two below), numa_total_bytes (hwloc), os_total_bytes
+//                (sysconf), numa[{index, bytes, pus}]}
 //   pci         {devices[{bus_id, class, class_id, vendor_id, device_id, numa_node (-1: none),
 //                os_devices[], link_gbytes_per_s?}], omitted}
 //   network     [{name, mtu, speed_mbps (-1: unknown), operstate, address, type}]

@@ -6,6 +6,7 @@
 #                                               | checks (tuned kernels on odd shapes)
 #                                               | ladder-spread (the ladder alone, 3 runs each cool-down)
 #                                               | stencil-auto (halo_path auto on 1, 2 and 4 ranks)
+#                                               | stencil-shared (auto with ranks sharing GPUs)
 # Figures and logs go to $OUT (the device tool's output folder) or ./gpu-out.
 # Never changes clocks, power limits or modes; NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 set -uo pipefail
@@ -62,6 +63,10 @@ if [[ $parts == *" stencil-auto "* ]]; then  # halo_path auto: which path it tak
   run_job stencil-auto-1gpu 1 --tests stencil3d
   run_job stencil-auto-4ranks-2gpus 4 --tests stencil3d  # ranks share GPUs: auto must take host
   run_job stencil-nccl-4ranks-2gpus 4 --tests stencil3d --config "$here/bench/gpu/stencil-halo-nccl.yaml"  # must be an error
+fi
+if [[ $parts == *" stencil-shared "* ]]; then  # ranks sharing GPUs: auto must take host
+  run_job stencil-auto-4ranks-2gpus 4 --tests stencil3d
+  CUDA_VISIBLE_DEVICES=0 run_job stencil-auto-2ranks-1gpu 2 --tests stencil3d
 fi
 if [[ $parts == *" probe "* ]]; then
   log "kernel probe"

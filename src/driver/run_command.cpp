@@ -104,7 +104,11 @@ int run_selected_tests(const Config& config, const std::vector<const Test*>& tes
         any_failed = any_failed || outcome.worst == Status::fail || outcome.worst == Status::error;
         progress.finished(index, key, outcome);
     }
-    sampler.reset();
+    if (sampler) {  // the end-of-run readings (port counters read afresh) go into the trace too
+        sampler->stop();
+        record_telemetry(&*sampler, trace);
+        sampler.reset();
+    }
     const double end_utc = now_utc();
     trace.finish(TraceStatus::complete, end_utc);
     MPI_Barrier(session.world());

@@ -119,6 +119,11 @@ void RdmaPortTelemetry::read_sysfs(double t) {
         reading_[leading_columns + i] = counters_[i].file.read_number(buffer_).value_or(not_available);
 }
 
+std::vector<double> RdmaPortTelemetry::final_sample() {
+    last_read_.reset();
+    return sample();
+}
+
 std::vector<double> RdmaPortTelemetry::sample() {
     const double t = now_utc();
     const auto now = std::chrono::steady_clock::now();

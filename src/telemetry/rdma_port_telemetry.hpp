@@ -40,6 +40,7 @@ public:
     std::vector<SampleTable::Column> columns() const override;
     // Rows between two sysfs readings repeat the last reading (counters_t says when it was taken).
     std::vector<double> sample() override;
+    std::vector<double> final_sample() override;  // always reads sysfs
     std::map<std::string, std::string> attributes() const override;
 
     std::size_t counter_count() const { return counters_.size(); }

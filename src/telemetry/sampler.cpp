@@ -31,13 +31,15 @@ TelemetrySampler::TelemetrySampler(double rate_hz, std::vector<std::unique_ptr<T
     thread_ = std::thread([this] { run(); });
 }
 
-TelemetrySampler::~TelemetrySampler() {
+TelemetrySampler::~TelemetrySampler() { stop(); }
+
+void TelemetrySampler::stop() {
     {
         std::lock_guard lock(mutex_);
         stop_ = true;
     }
     wake_.notify_all();
-    thread_.join();
+    if (thread_.joinable()) thread_.join();
 }
 
 std::map<std::string, SampleTable> TelemetrySampler::drain() {
@@ -67,20 +69,22 @@ void TelemetrySampler::run() {
     std::unique_lock lock(mutex_);
     while (!stop_) {
         lock.unlock();
-        sample_all();  // sources are read without the lock: drain() never waits on a device
+        sample_all(false);  // sources are read without the lock: drain() never waits on a device
         lock.lock();
         next += period_;
         const auto now = std::chrono::steady_clock::now();
         if (next < now) next += ((now - next) / period_ + 1) * period_;  // skip missed ticks, no burst
         wake_.wait_until(lock, next, [this] { return stop_; });
     }
+    lock.unlock();
+    sample_all(true);
 }
 
-void TelemetrySampler::sample_all() {
+void TelemetrySampler::sample_all(bool final_reading) {
     for (std::size_t i = 0; i < channels_.size(); ++i) {
         Channel& channel = channels_[i];
         try {
-            std::vector<double> row = channel.source->sample();
+            std::vector<double> row = final_reading ? channel.source->final_sample() : channel.source->sample();
             std::lock_guard lock(mutex_);
             tables_[i].add_row(std::move(row));
             channel.failing = false;

@@ -1,6 +1,8 @@
 // Samples every telemetry source at a fixed rate on its own thread, from construction to
-// destruction. The schedule follows the steady clock (tick k at start + k/rate), so a slow
-// sample does not shift later ticks, and stopping wakes the thread at once.
+// stop() (or destruction), and once more as it stops (each source's final_sample()), so the
+// last reading is the state at the end, not up to a period before it. The schedule follows
+// the steady clock (tick k at start + k/rate), so a slow sample does not shift later ticks,
+// and stopping wakes the thread at once.
 #pragma once
 
 #include "core/result.hpp"
@@ -26,6 +28,9 @@ public:
     TelemetrySampler& operator=(const TelemetrySampler&) = delete;
     ~TelemetrySampler();  // stops and joins
 
+    // Takes the final readings and ends the thread; drain() then hands them over. Idempotent.
+    void stop();
+
     // Hands over the rows collected since the last drain, one table per device (tables
     // without rows included, so the columns are known), and starts empty tables.
     std::map<std::string, SampleTable> drain();
@@ -47,7 +52,7 @@ private:
     };
 
     void run();
-    void sample_all();
+    void sample_all(bool final_reading);
 
     std::chrono::steady_clock::duration period_;
     std::vector<Channel> channels_;

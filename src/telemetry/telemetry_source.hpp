@@ -22,6 +22,9 @@ public:
     virtual std::vector<SampleTable::Column> columns() const = 0;
     // One row matching columns(); NaN where a counter cannot be read this time.
     virtual std::vector<double> sample() = 0;
+    // The row taken as sampling stops: a source that repeats a cached reading between reads
+    // (RDMA port counters) reads afresh here, so what happened in the last moments counts.
+    virtual std::vector<double> final_sample() { return sample(); }
     // Facts that identify the device (GPU UUID, PCI bus id, model): trace attributes, so the
     // analyzer can match telemetry to the GPU a rank was bound to.
     virtual std::map<std::string, std::string> attributes() const { return {}; }

@@ -132,6 +132,16 @@ TEST_F(RdmaPortTelemetryFakeSysfs, ReadsSysfsAtMostOncePerReadPeriod) {
     EXPECT_GE(second[0], first[0]);
 }
 
+// An error in the run's last second must not hide behind the read period: the reading taken
+// as sampling stops goes to sysfs whatever the period.
+TEST_F(RdmaPortTelemetryFakeSysfs, FinalSampleReadsSysfsAfresh) {
+    RdmaPortTelemetry port("mlx5_0", 1, root_ / "mlx5_0/ports/1", std::chrono::hours(1));
+    (void)port.sample();
+    write("mlx5_0/ports/1/counters/symbol_error", "9\n");
+    EXPECT_DOUBLE_EQ(column(port, port.sample(), "error_symbol_error"), 7.0);  // within the period: cached
+    EXPECT_DOUBLE_EQ(column(port, port.final_sample(), "error_symbol_error"), 9.0);
+}
+
 TEST(RdmaPortTelemetryNoSysfs, NoTreeMeansNoSources) {
     EXPECT_TRUE(rdma_port_sources("/nonexistent/sys/class/infiniband").empty());
     // This CI machine has no RDMA device: the real folder gives nothing either (if it exists

@@ -101,6 +101,26 @@ TEST(TelemetrySampler, DestructorStopsPromptly) {
     EXPECT_LT(stopping.seconds(), 0.5);
 }
 
+// The last reading is taken as sampling stops, through final_sample(): at 0.5 Hz the only
+// other row is the first tick's.
+TEST(TelemetrySampler, StopTakesAFinalReadingThatDrainHandsOver) {
+    class MarksItsFinalRow final : public FakeSource {
+    public:
+        std::vector<double> final_sample() override { return {now_utc(), -1.0, -1.0}; }
+    };
+    TelemetrySampler sampler(0.5, sources_of(std::make_unique<MarksItsFinalRow>()));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    const Stopwatch stopping;
+    sampler.stop();
+    EXPECT_LT(stopping.seconds(), 0.5);  // not a wait for the next tick
+    sampler.stop();                      // idempotent
+    const auto tables = sampler.drain();
+    const SampleTable& table = tables.at("fake");
+    ASSERT_EQ(table.size(), 2u);
+    EXPECT_DOUBLE_EQ(table.rows().front()[1], 1.0);
+    EXPECT_DOUBLE_EQ(table.rows().back()[1], -1.0);
+}
+
 TEST(TelemetrySampler, RejectsBadRateAndDuplicateDevices) {
     EXPECT_THROW(TelemetrySampler(0.0, sources_of(std::make_unique<FakeSource>())), std::invalid_argument);
     EXPECT_THROW(TelemetrySampler(-5.0, sources_of(std::make_unique<FakeSource>())), std::invalid_argument);

@@ -7,9 +7,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <optional>
+#include <string_view>
+#include <utility>
 
 namespace shakedown::analysis {
 namespace {
@@ -42,6 +45,7 @@ struct Drop {
 // step backwards (a reset or wrap: the counts lost there are unknown, so never a negative delta).
 struct CounterHistory {
     double rise = 0.0;
+    double peak = 0.0;  // the highest reading
     int readings = 0;
     std::vector<Drop> drops;
 };
@@ -53,6 +57,7 @@ CounterHistory history_of(const SampleTable& table, std::size_t column, std::siz
         const double value = row[column];
         if (!std::isfinite(value)) continue;  // a read that failed or raced a rewrite
         ++history.readings;
+        history.peak = std::max(history.peak, value);
         if (previous) {
             if (value < *previous) history.drops.push_back({row[time_column], *previous, value});
             else history.rise += value - *previous;
@@ -60,6 +65,67 @@ CounterHistory history_of(const SampleTable& table, std::size_t column, std::siz
         previous = value;
     }
     return history;
+}
+
+// The IBA PortCounters error counters stop at their width's maximum instead of wrapping (the
+// kernel shows them as read). At the ceiling, further errors cannot show. hw_counters and the
+// traffic counters are 64-bit: never there in practice.
+std::optional<double> counter_ceiling(std::string_view counter) {
+    constexpr std::array<std::pair<std::string_view, int>, 12> widths{{
+        {"symbol_error", 16},
+        {"link_error_recovery", 8},
+        {"link_downed", 8},
+        {"port_rcv_errors", 16},
+        {"port_rcv_remote_physical_errors", 16},
+        {"port_rcv_switch_relay_errors", 16},
+        {"port_xmit_discards", 16},
+        {"port_xmit_constraint_errors", 8},
+        {"port_rcv_constraint_errors", 8},
+        {"local_link_integrity_errors", 4},
+        {"excessive_buffer_overrun_errors", 4},
+        {"VL15_dropped", 16},
+    }};
+    for (const auto& [name, bits] : widths)
+        if (name == counter) return std::ldexp(1.0, bits) - 1.0;
+    return std::nullopt;
+}
+
+// The port's state as the kernel names it (sysfs "4: ACTIVE"), for the state column's codes.
+std::string state_name(double code) {
+    switch (static_cast<int>(code)) {
+        case 1: return "DOWN";
+        case 2: return "INIT";
+        case 3: return "ARMED";
+        case 4: return "ACTIVE";
+        case 5: return "ACTIVE_DEFER";
+        default: return fmt::format("state {}", format_number(code));
+    }
+}
+
+constexpr double active_state = 4.0;
+
+// Every change of the port's state between readings, "DOWN at 08:02:03" (at most `most`, then
+// "and N more"), when the port was ACTIVE at some reading: a port that flaps or drops during
+// the run. A port never ACTIVE (an unused second port) is the inventory's business, not this.
+std::optional<std::string> state_changes(const SampleTable& table, std::size_t time_column) {
+    const auto state_column = table.column_index("state");
+    if (!state_column) return std::nullopt;
+    std::vector<std::string> changes;
+    std::optional<double> previous;
+    bool ever_active = false;
+    for (const auto& row : table.rows()) {
+        const double state = row[*state_column];
+        if (!std::isfinite(state)) continue;
+        ever_active = ever_active || state == active_state;
+        if (previous && state != *previous) changes.push_back(fmt::format("{} at {}", state_name(state), clock_time(row[time_column])));
+        previous = state;
+    }
+    if (changes.empty() || !ever_active) return std::nullopt;
+    constexpr std::size_t most = 4;
+    std::string text;
+    for (std::size_t i = 0; i < std::min(changes.size(), most); ++i) text += (i == 0 ? "" : ", ") + changes[i];
+    if (changes.size() > most) text += fmt::format(" and {} more", changes.size() - most);
+    return text;
 }
 
 // The run's window as the counters saw it: the first and last reading's time.
@@ -84,6 +150,7 @@ void judge_port(const std::string& node, int rank, const PortName& port, const S
 
     std::vector<std::string> risen;
     std::vector<std::string> dropped;
+    std::vector<std::string> saturated;
     const auto& columns = table.columns();
     for (std::size_t index = 0; index < columns.size(); ++index) {
         if (!is_rdma_error_column(columns[index].name)) continue;
@@ -98,6 +165,8 @@ void judge_port(const std::string& node, int rank, const PortName& port, const S
         for (const Drop& drop : history.drops)
             dropped.push_back(fmt::format("{} went backwards from {} to {} at {}", counter, format_number(drop.from),
                                           format_number(drop.to), clock_time(drop.t)));
+        if (const auto ceiling = counter_ceiling(counter); ceiling && history.peak >= *ceiling)
+            saturated.push_back(fmt::format("{} at its ceiling {}", counter, format_number(*ceiling)));
     }
     const std::string window = fmt::format("({}-{})", clock_time(first_t), clock_time(last_t));
     auto join = [](const std::vector<std::string>& parts) {
@@ -108,6 +177,20 @@ void judge_port(const std::string& node, int rank, const PortName& port, const S
     if (!risen.empty()) {
         Finding finding = make_finding(node, rank, port_counter_check, "", std::nullopt, "", std::nullopt, Level::fail,
                                        fmt::format("{}: {} during the run {}", where, join(risen), window));
+        finding.source = FindingSource::port_counters;
+        findings.push_back(std::move(finding));
+    }
+    if (const auto changes = state_changes(table, *time_column)) {
+        Finding finding = make_finding(node, rank, port_counter_check, "", std::nullopt, "", std::nullopt, Level::fail,
+                                       fmt::format("{}: the port left ACTIVE during the run: {} {}", where, *changes, window));
+        finding.source = FindingSource::port_counters;
+        findings.push_back(std::move(finding));
+    }
+    if (!saturated.empty()) {
+        Finding finding = make_finding(
+            node, rank, port_counter_check, "", std::nullopt, "", std::nullopt, Level::warn,
+            fmt::format("{}: {}: errors beyond it cannot show (clear the port counters before an acceptance run) {}", where,
+                        join(saturated), window));
         finding.source = FindingSource::port_counters;
         findings.push_back(std::move(finding));
     }

@@ -4,7 +4,9 @@
 // above the allowance (port_counters.allowed_increase, 0 by default) FAILs the node:
 //   "mlx5_0 port 1: symbol_error +12, port_rcv_errors +3 during the run (08:01:02-08:04:40)"
 // A counter that went backwards (cleared by someone, a driver reload, a wrap) is a WARN saying so,
-// never a negative delta; rises on either side of the drop still count.
+// never a negative delta; rises on either side of the drop still count. A 16/8/4-bit PortCounters
+// error counter at its ceiling is a WARN (errors beyond it cannot show). A port that was ACTIVE
+// and changed state during the run FAILs the node ("left ACTIVE during the run: DOWN at ...").
 #pragma once
 
 #include "analysis/analysis_settings.hpp"

@@ -26,7 +26,8 @@ constexpr double run_start = 1764480000.5;  // 2025-11-30 05:20:00.5 UTC, inside
 
 // A port table as the telemetry source writes it: one reading per second, the symbol_error
 // column following `symbol_errors`, port_rcv_errors rising by `rcv_rise` over the run.
-SampleTable fake_sysfs_port_table(const std::vector<double>& symbol_errors, double rcv_rise = 0.0) {
+SampleTable fake_sysfs_port_table(const std::vector<double>& symbol_errors, double rcv_rise = 0.0,
+                                  const std::vector<double>& states = {}) {
     SampleTable table({{"t", "s"},
                        {"counters_t", "s"},
                        {"state", "1"},
@@ -38,7 +39,8 @@ SampleTable fake_sysfs_port_table(const std::vector<double>& symbol_errors, doub
     for (std::size_t i = 0; i < symbol_errors.size(); ++i) {
         const double t = run_start + static_cast<double>(i);
         const double rcv = i + 1 == symbol_errors.size() ? 5.0 + rcv_rise : 5.0;
-        table.add_row({t, t, 4, 5, 200, symbol_errors[i], rcv, 1e6 * static_cast<double>(i)});
+        const double state = states.empty() ? 4.0 : states[i];  // 4: ACTIVE
+        table.add_row({t, t, state, 5, 200, symbol_errors[i], rcv, 1e6 * static_cast<double>(i)});
     }
     return table;
 }
@@ -56,6 +58,37 @@ TEST(PortCounterRuleFakeSysfs, GrowthFailsNamingPortCounterAndWindow) {
     EXPECT_EQ(finding.test, "rdma_port_counters");
     EXPECT_EQ(finding.source, FindingSource::port_counters);
     EXPECT_EQ(finding.reason, "mlx5_0 port 1: symbol_error +12, port_rcv_errors +3 during the run (05:20:00-05:20:03)");
+}
+
+TEST(PortCounterRuleFakeSysfs, PortLeavingActiveFailsWithWhenAndWhatState) {
+    const auto findings = port_counter_findings(
+        "node0001", 2, {{"mlx5_0_port1", fake_sysfs_port_table({0, 0, 0, 0}, 0, {4, 4, 1, 4})}}, default_settings());
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_EQ(findings[0].level, Level::fail);
+    EXPECT_EQ(findings[0].reason,
+              "mlx5_0 port 1: the port left ACTIVE during the run: DOWN at 05:20:02, ACTIVE at 05:20:03 (05:20:00-05:20:03)");
+}
+
+TEST(PortCounterRuleFakeSysfs, PortNeverActiveIsTheInventorysBusiness) {
+    // An unconnected second port stays DOWN: no telemetry finding (ib_inventory judges ports).
+    EXPECT_TRUE(port_counter_findings("node0001", 2, {{"mlx5_0_port2", fake_sysfs_port_table({0, 0, 0}, 0, {1, 1, 1})}},
+                                      default_settings())
+                    .empty());
+}
+
+TEST(PortCounterRuleFakeSysfs, CounterAtItsCeilingWarnsThatErrorsCannotShow) {
+    // symbol_error is 16 bits wide and stops at 65535: steady there, yet blind.
+    const auto findings = port_counter_findings(
+        "node0002", 4, {{"mlx5_0_port1", fake_sysfs_port_table({65535, 65535, 65535})}}, default_settings());
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_EQ(findings[0].level, Level::warn);
+    EXPECT_EQ(findings[0].reason,
+              "mlx5_0 port 1: symbol_error at its ceiling 65535: errors beyond it cannot show (clear the port counters "
+              "before an acceptance run) (05:20:00-05:20:02)");
+    // One below the ceiling is an ordinary steady counter.
+    EXPECT_TRUE(port_counter_findings("node0002", 4, {{"mlx5_0_port1", fake_sysfs_port_table({65534, 65534})}},
+                                      default_settings())
+                    .empty());
 }
 
 TEST(PortCounterRuleFakeSysfs, SteadyCountersAndTrafficAreNoFinding) {

@@ -174,34 +174,18 @@ void judge_port(const std::string& node, int rank, const PortName& port, const S
         for (const std::string& part : parts) text += (text.empty() ? "" : ", ") + part;
         return text;
     };
-    if (!risen.empty()) {
-        Finding finding = make_finding(node, rank, port_counter_check, "", std::nullopt, "", std::nullopt, Level::fail,
-                                       fmt::format("{}: {} during the run {}", where, join(risen), window));
+    const auto report = [&](Level level, const std::string& what) {
+        Finding finding = make_finding(node, rank, port_counter_check, "", std::nullopt, "", std::nullopt, level,
+                                       fmt::format("{}: {} {}", where, what, window));
         finding.source = FindingSource::port_counters;
         findings.push_back(std::move(finding));
-    }
-    if (const auto changes = state_changes(table, *time_column)) {
-        Finding finding = make_finding(node, rank, port_counter_check, "", std::nullopt, "", std::nullopt, Level::fail,
-                                       fmt::format("{}: the port left ACTIVE during the run: {} {}", where, *changes, window));
-        finding.source = FindingSource::port_counters;
-        findings.push_back(std::move(finding));
-    }
-    if (!saturated.empty()) {
-        Finding finding = make_finding(
-            node, rank, port_counter_check, "", std::nullopt, "", std::nullopt, Level::warn,
-            fmt::format("{}: {}: errors beyond it cannot show (clear the port counters before an acceptance run) {}", where,
-                        join(saturated), window));
-        finding.source = FindingSource::port_counters;
-        findings.push_back(std::move(finding));
-    }
-    if (!dropped.empty()) {
-        Finding finding = make_finding(
-            node, rank, port_counter_check, "", std::nullopt, "", std::nullopt, Level::warn,
-            fmt::format("{}: {} (cleared, driver reload or wrap): errors lost across the drop are not counted {}", where,
-                        join(dropped), window));
-        finding.source = FindingSource::port_counters;
-        findings.push_back(std::move(finding));
-    }
+    };
+    if (!risen.empty()) report(Level::fail, join(risen) + " during the run");
+    if (const auto changes = state_changes(table, *time_column)) report(Level::fail, "the port left ACTIVE during the run: " + *changes);
+    if (!saturated.empty())
+        report(Level::warn, join(saturated) + ": errors beyond it cannot show (clear the port counters before an acceptance run)");
+    if (!dropped.empty())
+        report(Level::warn, join(dropped) + " (cleared, driver reload or wrap): errors lost across the drop are not counted");
 }
 
 // The rank whose trace holds a node's telemetry: local rank 0, else its first rank with a trace

@@ -75,6 +75,9 @@ struct TestResult {
     std::map<std::string, std::string> parameters;  // what the test actually used
     std::vector<Metric> metrics;
     SampleTable samples;
+    // Status error from an InputError thrown by run(): a value only this node could judge
+    // impossible (a size its memory cannot hold, a device it lacks). The driver exits 2.
+    bool bad_input = false;
 
     // Builders used inside tests. fail() keeps the first reason and appends later ones.
     Metric& add_metric(std::string name, std::string unit, double value, Better better,

@@ -41,6 +41,11 @@ TestResult execute_test(const Test& test, const Session& session, const Config& 
         if (faults.hang()) hang_forever();
         try {
             result = test.run(ctx);
+        } catch (const InputError& error) {
+            result = TestResult{};
+            result.status = Status::error;
+            result.reason = error.what();
+            result.bad_input = true;
         } catch (const std::exception& error) {
             result = TestResult{};
             result.status = Status::error;

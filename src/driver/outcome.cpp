@@ -41,6 +41,11 @@ TestOutcome gather_outcome(const TestResult& mine, MPI_Comm world) {
     outcome.reason = rank == outcome.first_rank_with_worst ? mine.reason : std::string();
     broadcast_text(outcome.reason, outcome.first_rank_with_worst, world);
 
+    const int my_bad_input = mine.bad_input ? 1 : 0;
+    int any_bad_input = 0;
+    MPI_Allreduce(&my_bad_input, &any_bad_input, 1, MPI_INT, MPI_MAX, world);
+    outcome.bad_input = any_bad_input != 0;
+
     const double seconds = mine.end_utc - mine.start_utc;
     MPI_Allreduce(&seconds, &outcome.seconds, 1, MPI_DOUBLE, MPI_MAX, world);
     return outcome;

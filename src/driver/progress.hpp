@@ -18,6 +18,7 @@ struct TestOutcome {
     int first_rank_with_worst = 0;
     std::string reason;
     double seconds = 0.0;
+    bool bad_input = false;  // some rank's error was an InputError (TestResult::bad_input)
 };
 
 class Progress {

@@ -88,6 +88,7 @@ int run_selected_tests(const Config& config, const std::vector<const Test*>& tes
     progress.message(fmt::format("shakedown {}: {} test(s) on {} rank(s), {} node(s); run folder {}", SHAKEDOWN_VERSION,
                                  tests.size(), session.world_size(), session.identity().node_count, folder.path.string()));
     bool any_failed = false;
+    bool any_bad_input = false;
     for (std::size_t index = 0; index < tests.size(); ++index) {
         const Test& test = *tests[index];
         const std::string key(test.key());
@@ -102,6 +103,7 @@ int run_selected_tests(const Config& config, const std::vector<const Test*>& tes
         record_outcome_event(result, trace);
         record_telemetry(sampler ? &*sampler : nullptr, trace);
         any_failed = any_failed || outcome.worst == Status::fail || outcome.worst == Status::error;
+        any_bad_input = any_bad_input || outcome.bad_input;
         progress.finished(index, key, outcome);
     }
     if (sampler) {  // the end-of-run readings (port counters read afresh) go into the trace too
@@ -119,6 +121,9 @@ int run_selected_tests(const Config& config, const std::vector<const Test*>& tes
         write_json_atomically(folder.path / "run.json", manifest);
         progress.message(fmt::format("run folder: {}", folder.path.string()));
     }
+    // Input only a node could judge impossible still makes the run an input error (exit 2), after
+    // every test has run and the run folder records it.
+    if (any_bad_input) return exit_code::bad_input;
     return any_failed ? exit_code::failures : exit_code::ok;
 }
 

@@ -52,6 +52,25 @@ TEST(BadInput, ParameterValuesAreCheckedBeforeAnyWork) {
     EXPECT_FALSE(std::filesystem::exists(scratch.path() / "runs")) << "a run folder was made for a run that never started";
 }
 
+// A value only the node can judge (a matrix its memory cannot hold) is found once the run has
+// started: the test errors with the line, the other tests still run, the run folder records
+// it all, and the exit code is still bad input's.
+TEST(BadInput, ImpossibleOnThisNodeIsExit2AfterARecordedRun) {
+    const ScratchFolder scratch("node-values");
+    const auto config = scratch.write("huge.yaml", "params: {dgemm_fp64: {device: host, n: 10000000}, "
+                                                   "stream: {array_mib: 1, repetitions: 2}}\n");
+    const auto result = run_process(mpirun(2, {SHAKEDOWN_DRIVER, "run", "--tests", "dgemm_fp64,stream", "--config",
+                                               config.string(), "--out", scratch.path().string(), "--name", "huge"}));
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_NE(result.output.find("dgemm_fp64: n=10000000 needs"), std::string::npos) << result.output;
+    EXPECT_NE(result.output.find("at most n="), std::string::npos) << result.output;
+    const auto manifest = read_json(scratch.path() / "huge" / "run.json");
+    EXPECT_EQ(manifest.at("status"), "complete");
+    EXPECT_TRUE(std::filesystem::exists(scratch.path() / "huge" / "rank-00001.h5"));
+    EXPECT_NE(result.output.find("[2/2] stream           pass"), std::string::npos) << "the next test did not run:\n"
+                                                                                   << result.output;
+}
+
 TEST(BadInput, UnwritableOutputFolder) {
     const ScratchFolder scratch("unwritable");
     const auto file = scratch.write("a-file", "not a folder\n");

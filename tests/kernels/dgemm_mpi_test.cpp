@@ -91,6 +91,7 @@ TEST(DgemmFp64, ImpossibleSizesAreClearErrors) {
                    "dgemm_fp64: unknown device 'fpga' (known: auto, host, gpu)");
     const auto huge = run_registered_test("dgemm_fp64", "params: {dgemm_fp64: {device: host, n: 10000000}}\n");
     EXPECT_EQ(huge.status, Status::error);
+    EXPECT_TRUE(huge.bad_input);  // the driver's exit 2, after the run
     EXPECT_NE(huge.reason.find("fits here"), std::string::npos) << huge.reason;
 }
 

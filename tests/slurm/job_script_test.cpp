@@ -1,8 +1,13 @@
 #include "slurm/job_script.hpp"
+#include "slurm/process.hpp"
 
 #include "core/errors.hpp"
 
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 
 namespace shakedown::slurm {
 namespace {
@@ -192,6 +197,42 @@ TEST(RenderJob, SrunScriptHasTheAllocationAndThePmixLaunch) {
     EXPECT_FALSE(contains(script, "@SUITE@"));
     EXPECT_FALSE(contains(script, "@JOB_BODY@"));
     EXPECT_TRUE(contains(script, "\"${launcher[@]}\""));
+}
+
+// The rendered script run by bash as Slurm would, with stand-ins: `srun` drops its options and
+// runs the rest; `shakedown` and `shakedown-analyze` exit with the codes they are given. The
+// job's exit code is the analyzer's, except that the driver's bad input (2) outranks it.
+TEST(JobScript, ExitCodeIsTheAnalyzersUnlessTheRunSaidBadInput) {
+    const auto folder = std::filesystem::temp_directory_path() / ("shakedown-job-exit-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(folder);
+    const auto write_tool = [&](const std::string& name, const std::string& text) {
+        std::ofstream(folder / name) << text;
+        std::filesystem::permissions(folder / name, std::filesystem::perms::owner_all);
+    };
+    write_tool("srun", "#!/bin/sh\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n");
+    write_tool("shakedown", "#!/bin/sh\nexit \"$RUN_EXIT\"\n");
+    write_tool("shakedown-analyze", "#!/bin/sh\nexit \"$ANALYZE_EXIT\"\n");
+    auto options = three_nodes();
+    options.out_parent = folder / "runs";
+    options.shakedown_binary = folder / "shakedown";
+    options.analyzer_binary = folder / "shakedown-analyze";
+    write_tool("job.sbatch", render_job_script(validate_job_options(options)));
+
+    const auto job_exit = [&](int run_exit, int analyze_exit) {
+        const auto result = run_process({"env", "PATH=" + folder.string() + ":/usr/bin:/bin", "SLURM_JOB_ID=7",
+                                         "SLURM_JOB_NUM_NODES=3", "SLURM_JOB_NODELIST=node[1-3]",
+                                         "RUN_EXIT=" + std::to_string(run_exit), "ANALYZE_EXIT=" + std::to_string(analyze_exit),
+                                         "bash", (folder / "job.sbatch").string()});
+        EXPECT_NE(result.out.find("run ended with exit code " + std::to_string(run_exit)), std::string::npos)
+            << result.out << result.err;
+        return result.exit_code;
+    };
+    EXPECT_EQ(job_exit(0, 0), 0);
+    EXPECT_EQ(job_exit(1, 1), 1);
+    EXPECT_EQ(job_exit(137, 3), 3);  // a rank killed: the analyzer names what is missing
+    EXPECT_EQ(job_exit(2, 1), 2);    // a size no node could hold: errored tests, but bad input
+    EXPECT_EQ(job_exit(2, 2), 2);    // refused before the run: no run folder for the analyzer
+    std::filesystem::remove_all(folder);
 }
 
 TEST(RenderJob, MpirunScriptMapsRanksPerNodeAndAddsArguments) {

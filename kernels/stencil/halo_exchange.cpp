@@ -30,57 +30,58 @@ HaloExchange::HaloExchange(const StencilGeometry& geometry) : geometry_(geometry
     for (int face = 0; face < stencil_faces; ++face) faces_[face] = geometry.neighbour(face) != MPI_PROC_NULL;
 }
 
+namespace {
+
+// Runs `work` and adds its wall time to `into` (a StepTiming phase).
+template <class Work>
+void timed(double& into, Work&& work) {
+    const Stopwatch watch;
+    work();
+    into += watch.seconds();
+}
+
+}  // namespace
+
 StepTiming HaloExchange::step(StencilBackend& backend) {
     if (backend.exchanges_halos_on_device()) return device_step(backend);
     StepTiming timing;
-    Stopwatch watch;
     // What this rank sends through its face f arrives at the neighbour's opposite face
     // f ^ 1; the tag is the sender's face, so a receive on face g expects tag g ^ 1.
     std::array<MPI_Request, 2 * stencil_faces> requests{};
     int count = 0;
-    for (int face = 0; face < stencil_faces; ++face) {
-        if (!faces_[face]) continue;
-        const auto buffer = backend.receive_buffer(face);
-        MPI_Irecv(buffer.data, static_cast<int>(buffer.size), MPI_DOUBLE, geometry_.neighbour(face), face ^ 1,
-                  geometry_.cart(), &requests[count++]);
-    }
-    backend.pack(faces_);
-    timing.halo_s += watch.seconds();
+    timed(timing.halo_s, [&] {
+        for (int face = 0; face < stencil_faces; ++face) {
+            if (!faces_[face]) continue;
+            const auto buffer = backend.receive_buffer(face);
+            MPI_Irecv(buffer.data, static_cast<int>(buffer.size), MPI_DOUBLE, geometry_.neighbour(face), face ^ 1,
+                      geometry_.cart(), &requests[count++]);
+        }
+        backend.pack(faces_);
+    });
 
     // A GPU queues the interior behind the packing at once, then waits for the send
     // buffers: packing, copies and transfers all overlap the interior. The host packs
     // first and sends before its (synchronous) interior.
     const bool overlap = backend.interior_runs_asynchronously();
-    if (overlap) {
-        watch.restart();
-        backend.start_interior();
-        timing.compute_s += watch.seconds();
-    }
+    if (overlap) timed(timing.compute_s, [&] { backend.start_interior(); });
 
-    watch.restart();
-    backend.wait_packed();
-    for (int face = 0; face < stencil_faces; ++face) {
-        if (!faces_[face]) continue;
-        const auto buffer = backend.send_buffer(face);
-        MPI_Isend(buffer.data, static_cast<int>(buffer.size), MPI_DOUBLE, geometry_.neighbour(face), face,
-                  geometry_.cart(), &requests[count++]);
-    }
-    timing.halo_s += watch.seconds();
+    timed(timing.halo_s, [&] {
+        backend.wait_packed();
+        for (int face = 0; face < stencil_faces; ++face) {
+            if (!faces_[face]) continue;
+            const auto buffer = backend.send_buffer(face);
+            MPI_Isend(buffer.data, static_cast<int>(buffer.size), MPI_DOUBLE, geometry_.neighbour(face), face,
+                      geometry_.cart(), &requests[count++]);
+        }
+    });
 
-    if (!overlap) {
-        watch.restart();
-        backend.start_interior();
-        timing.compute_s += watch.seconds();
-    }
+    if (!overlap) timed(timing.compute_s, [&] { backend.start_interior(); });
 
-    watch.restart();
-    MPI_Waitall(count, requests.data(), MPI_STATUSES_IGNORE);
-    backend.unpack(faces_);
-    timing.halo_s += watch.seconds();
-
-    watch.restart();
-    backend.finish_step();
-    timing.compute_s += watch.seconds();
+    timed(timing.halo_s, [&] {
+        MPI_Waitall(count, requests.data(), MPI_STATUSES_IGNORE);
+        backend.unpack(faces_);
+    });
+    timed(timing.compute_s, [&] { backend.finish_step(); });
     return timing;
 }
 
@@ -88,22 +89,13 @@ StepTiming HaloExchange::step(StencilBackend& backend) {
 // host moves on to the next step at once; the times are the host's launch costs.
 StepTiming HaloExchange::device_step(StencilBackend& backend) const {
     StepTiming timing;
-    Stopwatch watch;
-    backend.pack(faces_);
-    timing.halo_s += watch.seconds();
-
-    watch.restart();
-    backend.start_interior();
-    timing.compute_s += watch.seconds();
-
-    watch.restart();
-    backend.exchange(faces_);
-    backend.unpack(faces_);
-    timing.halo_s += watch.seconds();
-
-    watch.restart();
-    backend.finish_step();
-    timing.compute_s += watch.seconds();
+    timed(timing.halo_s, [&] { backend.pack(faces_); });
+    timed(timing.compute_s, [&] { backend.start_interior(); });
+    timed(timing.halo_s, [&] {
+        backend.exchange(faces_);
+        backend.unpack(faces_);
+    });
+    timed(timing.compute_s, [&] { backend.finish_step(); });
     return timing;
 }
 

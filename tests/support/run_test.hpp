@@ -28,15 +28,21 @@ inline TestResult run_registered_test(const std::string& key, const std::string&
     return execute_test(test, session, config, inventory);
 }
 
-// Runs `key` with `yaml` and expects it refused before any work (the driver's exit 2): an
-// InputError whose text contains `message`.
-inline void expect_refused(const std::string& key, const std::string& yaml, const std::string& message) {
+// The text of the InputError that running `key` with `yaml` throws (before any work, as the
+// driver's exit 2), or "(no InputError)" when the test ran.
+inline std::string input_error_of(const std::string& key, const std::string& yaml) {
     try {
         run_registered_test(key, yaml);
-        ADD_FAILURE() << yaml << " was accepted";
     } catch (const InputError& error) {
-        EXPECT_NE(std::string(error.what()).find(message), std::string::npos) << error.what() << "\nwanted: " << message;
+        return error.what();
     }
+    return "(no InputError)";
+}
+
+// Expects `key` with `yaml` refused with an InputError whose text contains `message`.
+inline void expect_refused(const std::string& key, const std::string& yaml, const std::string& message) {
+    const std::string refusal = input_error_of(key, yaml);
+    EXPECT_NE(refusal.find(message), std::string::npos) << yaml << " gave: " << refusal << "\nwanted: " << message;
 }
 
 }  // namespace shakedown::testing

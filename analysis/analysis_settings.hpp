@@ -27,7 +27,7 @@ struct AnalysisSettings {
     std::optional<double> min_clock_fraction;   // SM clock median below this fraction of max is mentioned
     // links: {slow_fraction: F} — a link (or a node's links) below F x its peers' median is slow.
     std::optional<double> link_slow_fraction;
-    // collectives: {slow_rank_ratio: R, fail_ratio: R2} — mpi_coll's slowest rank at R x the median rank.
+    // collectives: {slow_rank_ratio: R, fail_ratio: R2} — mpi_coll's slowest rank at R x the other ranks' median.
     std::optional<double> slow_rank_ratio;
     std::optional<double> slow_rank_fail_ratio;
     // price: {per_node_hour: X} or {per_node_month: X}, currency: "EUR"

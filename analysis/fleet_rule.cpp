@@ -1,6 +1,6 @@
 #include "analysis/fleet_rule.hpp"
 
-#include "analysis/statistics.hpp"
+#include "stats/summary.hpp"
 
 #include <fmt/format.h>
 
@@ -36,7 +36,7 @@ UnitValue node_unit(const std::vector<UnitValue>& ranks) {
     UnitValue unit = ranks.front();
     std::vector<double> values;
     for (const UnitValue& rank : ranks) values.push_back(rank.value);
-    unit.value = median_of(std::move(values));
+    unit.value = stats::median(values);
     unit.ranks = static_cast<int>(ranks.size());
     return unit;
 }
@@ -97,17 +97,17 @@ FleetAnalysis analyze_fleet(const LoadedRun& run, const Thresholds& thresholds, 
                 values.push_back(unit.value);
                 if (unit.nominal) nominals.push_back(*unit.nominal);
             }
-            const double median = median_of(values);
-            const double mad = mad_of(values, median);
+            const double median = stats::median(values);
+            const double mad = stats::mad(values, median);
             FleetReference reference{name, population.unit, population.better, static_cast<int>(group->size()),
                                      group == &units && per_gpu, median, mad, std::nullopt};
-            if (!nominals.empty()) reference.nominal = median_of(nominals);
+            if (!nominals.empty()) reference.nominal = stats::median(nominals);
             analysis.references.push_back(reference);
             if (median <= 0.0) continue;
 
             const FleetBand& band = *population.band;
             const bool lower_is_better = population.better == Better::lower;
-            const double sigma = mad_to_sigma * mad;
+            const double sigma = stats::mad_to_sigma * mad;
             for (const UnitValue& unit : *group) {
                 const double deviation = lower_is_better ? (unit.value - median) / median : (median - unit.value) / median;
                 const double distance = lower_is_better ? unit.value - median : median - unit.value;

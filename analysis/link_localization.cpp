@@ -1,6 +1,6 @@
 #include "analysis/link_localization.hpp"
 
-#include "analysis/statistics.hpp"
+#include "stats/summary.hpp"
 
 #include <fmt/format.h>
 
@@ -58,7 +58,7 @@ std::vector<NodeLink> node_links(const SampleTable& matrix, const LoadedRun& run
     }
     std::vector<NodeLink> links;
     for (auto& [key, samples] : pairs)
-        links.push_back({nodes[key.first], nodes[key.second], median_of(samples.bandwidth), median_of(samples.latency),
+        links.push_back({nodes[key.first], nodes[key.second], stats::median(samples.bandwidth), stats::median(samples.latency),
                          static_cast<int>(samples.bandwidth.size())});
     return links;
 }
@@ -86,7 +86,7 @@ double healthy_level(std::vector<double> values, double slow_fraction) {
         }
     }
     if (largest_ratio >= 1.0 / slow_fraction && split < values.size()) values.resize(split);
-    return median_of(std::move(values));
+    return stats::median(values);
 }
 
 // Nodes connected by healthy links, as sets (union-find by repeated labelling: fleets are small
@@ -168,11 +168,11 @@ LinkLocalization localize_links(const SampleTable& matrix, const LoadedRun& run,
         for (const NodeLink& link : result.links) (touches(link, node) ? own : others).push_back(&link);
         if (own.empty() || others.empty()) continue;
         const std::vector<double> own_values = bandwidths(own);
-        const double others_median = median_of(bandwidths(others));
+        const double others_median = stats::median(bandwidths(others));
         const double highest = *std::max_element(own_values.begin(), own_values.end());
         if (others_median <= 0.0 || highest >= slow_fraction * others_median) continue;
         slow.insert(node);
-        result.slow_nodes.push_back({node, static_cast<int>(own.size()), median_of(own_values),
+        result.slow_nodes.push_back({node, static_cast<int>(own.size()), stats::median(own_values),
                                      *std::min_element(own_values.begin(), own_values.end()), highest, others_median});
     }
 
@@ -216,7 +216,7 @@ LinkLocalization localize_links(const SampleTable& matrix, const LoadedRun& run,
                         explained.insert(link);
                     }
                 SlowGroup group{*component, switch_holding_exactly(topology, *component, healthy_nodes),
-                                static_cast<int>(cross.size()), median_of(cross), median_of(inside)};
+                                static_cast<int>(cross.size()), stats::median(cross), stats::median(inside)};
                 result.slow_groups.push_back(std::move(group));
             }
         }
@@ -227,7 +227,7 @@ LinkLocalization localize_links(const SampleTable& matrix, const LoadedRun& run,
         std::vector<double> values;
         for (const NodeLink* link : remaining)
             if (link != except && touches(*link, node)) values.push_back(link->bandwidth_gbs);
-        return median_of(std::move(values));
+        return stats::median(values);
     };
     for (const NodeLink* link : slow_links)
         if (!explained.count(link))
@@ -243,7 +243,7 @@ LinkLocalization localize_links(const SampleTable& matrix, const LoadedRun& run,
             for (const NodeLink& link : result.links)
                 (slow.count(link.a) || slow.count(link.b) ? cross : inside).push_back(link.bandwidth_gbs);
             result.slow_groups.push_back(
-                {slow_names, leaf, static_cast<int>(cross.size()), median_of(cross), median_of(inside)});
+                {slow_names, leaf, static_cast<int>(cross.size()), stats::median(cross), stats::median(inside)});
             result.slow_nodes.clear();
         }
     }

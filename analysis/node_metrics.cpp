@@ -1,6 +1,6 @@
 #include "analysis/node_metrics.hpp"
 
-#include "analysis/statistics.hpp"
+#include "stats/summary.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -59,9 +59,9 @@ std::vector<NodeMetrics> summarize_node_metrics(const LoadedRun& run) {
             metric.min = *std::min_element(values.values.begin(), values.values.end());
             metric.max = *std::max_element(values.values.begin(), values.values.end());
             metric.sum = std::accumulate(values.values.begin(), values.values.end(), 0.0);
-            metric.median = median_of(values.values);
+            metric.median = stats::median(values.values);
             if (!values.nominals.empty()) {
-                metric.nominal = median_of(values.nominals);
+                metric.nominal = stats::median(values.nominals);
                 metric.nominal_sum = std::accumulate(values.nominals.begin(), values.nominals.end(), 0.0);
             }
             summary.metrics.push_back(std::move(metric));

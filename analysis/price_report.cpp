@@ -1,6 +1,6 @@
 #include "analysis/price_report.hpp"
 
-#include "analysis/statistics.hpp"
+#include "stats/summary.hpp"
 
 #include <array>
 
@@ -75,7 +75,7 @@ std::optional<PriceReport> make_price_report(const std::vector<NodeMetrics>& nod
                     line.per_nominal_hour = per(*hour_price * sum.nodes, line.nominal);
                 }
             } else {
-                line.usable = median_of(sum.medians);
+                line.usable = stats::median(sum.medians);
                 line.per_usable_hour = per(*hour_price, line.usable);
             }
         }

@@ -50,7 +50,7 @@ std::vector<Finding> slow_rank_findings(const LoadedRun& run, const AnalysisSett
                                ? fmt::format("; rank 0 also named it the slowest rank ({:.2f}x)", *slowest_ratio)
                                : fmt::format("; the slowest was rank {} at {:.2f}x", static_cast<int>(*slowest_rank),
                                              *slowest_ratio);
-            finding.reason = fmt::format("slow rank: {} spent {:.2f}x the median rank's time in the MPI collectives "
+            finding.reason = fmt::format("slow rank: {} spent {:.2f}x the other ranks' median time in the MPI collectives "
                                          "(warn from {:.2f}x, fail from {:.2f}x){}",
                                          rank_label(finding), *ratio, settings.rank_ratio(), settings.rank_fail_ratio(),
                                          evidence);

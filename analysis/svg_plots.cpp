@@ -2,12 +2,13 @@
 
 #include "analysis/judgement.hpp"
 #include "analysis/markup.hpp"
-#include "analysis/statistics.hpp"
+#include "stats/summary.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <set>
 
 namespace shakedown::analysis {
@@ -46,7 +47,8 @@ std::string svg_link_heatmap(const LinkLocalization& links, std::size_t max_node
             std::vector<double> values;
             for (const NodeLink& link : links.links)
                 if (link.a == node || link.b == node) values.push_back(link.bandwidth_gbs);
-            ranked.push_back({median_of(values), node});
+            // A node without any measured link ranks lowest: it is the first to look at.
+            ranked.push_back({values.empty() ? -std::numeric_limits<double>::infinity() : stats::median(values), node});
         }
         std::sort(ranked.begin(), ranked.end());
         std::set<std::string> kept;

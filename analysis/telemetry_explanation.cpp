@@ -1,6 +1,6 @@
 #include "analysis/telemetry_explanation.hpp"
 
-#include "analysis/statistics.hpp"
+#include "stats/summary.hpp"
 
 #include <fmt/format.h>
 
@@ -134,7 +134,7 @@ WindowExplanation explain_gpu(const Finding& finding, const TestResult& test, co
     std::string clock_text;
     bool clock_low = false;
     if (!clocks.empty()) {
-        const double clock = median_of(clocks);
+        const double clock = stats::median(clocks);
         clock_text = max_clock ? fmt::format("SM clock median {} of {} MHz", format_number(clock), format_number(*max_clock))
                                : fmt::format("SM clock median {} MHz", format_number(clock));
         clock_low = max_clock && clock < settings.clock_fraction() * *max_clock;
@@ -182,16 +182,16 @@ WindowExplanation explain_host(const Finding& finding, const TestResult& test, c
             const std::vector<double> mhz = column_in(table, rows, "cpu_mhz_mean");
             const auto max_mhz = inventory_number(node.inventory, "cpu", "max_mhz");
             if (!mhz.empty() && max_mhz && *max_mhz > 0) {
-                const double clock = median_of(mhz);
+                const double clock = stats::median(mhz);
                 const std::string text = fmt::format("CPU clock median {} of {} MHz", format_number(clock), format_number(*max_mhz));
                 if (clock < settings.clock_fraction() * *max_mhz) coincided.push_back(text);
                 else normal = text;
             }
             const std::vector<double> load = column_in(table, rows, "loadavg_1m");
             const auto pus = inventory_number(node.inventory, "cpu", "pus");
-            if (!load.empty() && pus && *pus > 0 && median_of(load) > *pus)
+            if (!load.empty() && pus && *pus > 0 && stats::median(load) > *pus)
                 coincided.push_back(fmt::format("load average {} on {} hardware threads (oversubscribed)",
-                                                format_number(median_of(load)), format_number(*pus)));
+                                                format_number(stats::median(load)), format_number(*pus)));
             const std::vector<double> thermal = column_in(table, rows, "max_thermal_c");
             if (!thermal.empty()) {
                 const double hottest = *std::max_element(thermal.begin(), thermal.end());

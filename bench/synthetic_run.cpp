@@ -2,6 +2,7 @@
 
 #include "bench/run_folder_writer.hpp"
 #include "core/errors.hpp"
+#include "stats/summary.hpp"
 
 #include <fmt/format.h>
 
@@ -154,13 +155,6 @@ Link link_between(const SyntheticRunSpec& spec, int src, int dst) {
     return {intra, latency, bandwidth};
 }
 
-double median(std::vector<double> values) {
-    if (values.empty()) return 0.0;
-    std::sort(values.begin(), values.end());
-    const std::size_t middle = values.size() / 2;
-    return values.size() % 2 ? values[middle] : (values[middle - 1] + values[middle]) / 2;
-}
-
 // allpairs on one rank: its worst link against the job median, per link kind; rank 0 holds the matrix.
 TestResult synthetic_allpairs(const SyntheticRunSpec& spec, int rank, double start_utc) {
     TestResult result;
@@ -191,15 +185,15 @@ TestResult synthetic_allpairs(const SyntheticRunSpec& spec, int rank, double sta
     for (std::size_t kind = 0; kind < 2; ++kind) {
         if (my_bandwidth[kind].empty()) continue;
         const std::string prefix = kind == 1 ? "allpairs.intra_node_" : "allpairs.inter_node_";
-        const double job_median = median(job_bandwidth[kind]);
+        const double job_median = stats::median(job_bandwidth[kind]);
         const double my_min = *std::min_element(my_bandwidth[kind].begin(), my_bandwidth[kind].end());
         result.add_metric(prefix + "bandwidth_min_gbs", "GB/s", my_min, higher);
         result.add_metric(prefix + "bandwidth_median_gbs", "GB/s", job_median, higher);
         result.add_metric(prefix + "min_over_median", "ratio", my_min / job_median, higher);
-        result.add_metric(prefix + "rank_median_over_median", "ratio", median(my_bandwidth[kind]) / job_median, higher);
+        result.add_metric(prefix + "rank_median_over_median", "ratio", stats::median(my_bandwidth[kind]) / job_median, higher);
         result.add_metric(prefix + "latency_max_us", "us",
                           *std::max_element(my_latency[kind].begin(), my_latency[kind].end()), lower);
-        result.add_metric(prefix + "latency_median_us", "us", median(job_latency[kind]), lower);
+        result.add_metric(prefix + "latency_median_us", "us", stats::median(job_latency[kind]), lower);
     }
     return result;
 }

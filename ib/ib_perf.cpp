@@ -11,7 +11,7 @@
 #include "ib/rdma_context.hpp"
 #include "ib/rdma_waiver.hpp"
 #include "inventory/inventory_sections.hpp"
-#include "mpi/sizes.hpp"
+#include "comm/sizes.hpp"
 
 #include <fmt/format.h>
 
@@ -45,7 +45,7 @@ SweepPlan sweep_plan(const TestParams& params) {
                                      params.integer("min_bytes")));
     if (params.integer("max_bytes") > (std::int64_t{1} << 30))
         throw InputError("parameter 'max_bytes' must be at most 1 GiB");
-    plan.sizes = mpi::size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), 2);
+    plan.sizes = comm::size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), 2);
     plan.operations = parse_operations(params.text("operations"));
     plan.latency_warmup = bounded(params, "latency_warmup", 0, 1'000'000);
     plan.latency_iterations = bounded(params, "latency_iterations", 0, 100'000'000);
@@ -108,7 +108,7 @@ public:
         const auto choice = resolve_endpoint(*api, endpoint_request(params), preferred_numa_node_for(ctx));
         const auto nominal = inventory_detail::ib_rate_gbps(choice.port_info.speed_code, choice.port_info.width_code);
 
-        const auto placement = mpi::gather_placement(ctx.comm(), ctx.session());
+        const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
         const auto rounds = rdma_pair_rounds(ctx, placement, params.text("pairs"), params.flag("allow_intra_node"));
 
         TestResult result;
@@ -122,7 +122,7 @@ public:
             result.waive("no pair of ranks on different nodes (set allow_intra_node to pair ranks of one node)");
             return result;
         }
-        result.parameters["pairs_run"] = mpi::describe_rounds(rounds, placement);
+        result.parameters["pairs_run"] = comm::describe_rounds(rounds, placement);
         if (choice.port_info.state != "ACTIVE")
             result.fail(fmt::format("{} port {} is {} ({})", choice.device, choice.port, choice.port_info.state,
                                     choice.port_info.physical_state));
@@ -130,7 +130,7 @@ public:
         const auto counters_before = api->port_counters(choice.device, choice.port);
         std::vector<PairSweep> sweeps;
         for (const auto& round : rounds) {
-            if (const auto role = mpi::role_in(round, ctx.rank())) {
+            if (const auto role = comm::role_in(round, ctx.rank())) {
                 const auto world = [&](int rank) { return placement[rank].world_rank; };
                 const auto label = fmt::format("ranks {}-{}", world(role->pair.first), world(role->pair.second));
                 MpiPeerChannel channel(ctx.comm(), role->peer);

@@ -24,7 +24,7 @@ SampleTable perf_sample_table() {
 void add_pair_samples(SampleTable& samples, const PairSweep& sweep) {
     for (const auto& f : sweep.outcome.figures)
         samples.add_row({static_cast<double>(f.bytes), static_cast<double>(sweep.peer_world_rank),
-                         static_cast<double>(f.operation), f.latency_us.min, f.latency_us.median, f.latency_us.average,
+                         static_cast<double>(f.operation), f.latency_us.min, f.latency_us.median, f.latency_us.mean,
                          f.latency_us.p99, f.latency_us.p99_9, f.bandwidth_gbps, f.bibandwidth_gbps, f.message_rate_mps});
 }
 

@@ -2,8 +2,8 @@
 
 #include "core/clock.hpp"
 #include "ib/mismatch_notes.hpp"
-#include "mpi/payload.hpp"
-#include "mpi/pingpong.hpp"
+#include "comm/payload.hpp"
+#include "core/planted_delay.hpp"
 
 #include <fmt/format.h>
 
@@ -39,7 +39,7 @@ enum class Phase : std::uint64_t { latency_ping, latency_pong, read_source, stre
 // iteration, size or operation never validates.
 std::uint64_t seed_for(Operation operation, Phase phase, int iteration, std::size_t bytes) {
     const auto tag = static_cast<std::uint64_t>(operation) * 4 + static_cast<std::uint64_t>(phase);
-    return mpi::payload_seed(static_cast<std::uint64_t>(iteration) * 16 + tag, bytes);
+    return comm::payload_seed(static_cast<std::uint64_t>(iteration) * 16 + tag, bytes);
 }
 
 unsigned char& last_byte(std::byte* message, std::size_t bytes) {
@@ -98,18 +98,18 @@ private:
     // The payload this side provides; the planted fault flips its first byte once per
     // operation and size (the first timed message), which the receiver must catch.
     void provide(int index, std::size_t bytes, std::uint64_t seed, bool first_timed) {
-        mpi::fill_payload({slot(index), bytes}, seed);
+        comm::fill_payload({slot(index), bytes}, seed);
         if (faults_.corrupt && first_timed) slot(index)[0] = ~slot(index)[0];
     }
 
     // Makes the last byte differ from what message `seed` will bring, so its arrival shows.
     void arm(int index, std::size_t bytes, std::uint64_t seed) {
-        const auto expected = static_cast<unsigned char>(mpi::expected_byte(seed, bytes - 1));
+        const auto expected = static_cast<unsigned char>(comm::expected_byte(seed, bytes - 1));
         std::atomic_ref<unsigned char>(last_byte(slot(index), bytes)).store(~expected, std::memory_order_relaxed);
     }
 
     void wait_for_arrival(int index, std::size_t bytes, std::uint64_t seed, std::string_view what) {
-        const auto expected = static_cast<unsigned char>(mpi::expected_byte(seed, bytes - 1));
+        const auto expected = static_cast<unsigned char>(comm::expected_byte(seed, bytes - 1));
         const std::atomic_ref<unsigned char> flag(last_byte(slot(index), bytes));
         const Stopwatch clock;
         for (std::size_t spins = 1; flag.load(std::memory_order_acquire) != expected; ++spins)
@@ -119,17 +119,17 @@ private:
 
     // `message`: the timed iteration (negative in the warm-up), or the receive slot of a stream.
     void check(int index, std::size_t bytes, std::uint64_t seed, std::string_view what, int message) {
-        const auto bad = mpi::first_mismatch({slot(index), bytes}, seed);
+        const auto bad = comm::first_mismatch({slot(index), bytes}, seed);
         if (!bad || mismatch_noted_) return;
         mismatch_noted_ = true;  // one note per operation, size and phase
         mismatches_.push_back(fmt::format("payload mismatch in {} {} B, message {}: byte {} is 0x{:02x}, expected 0x{:02x}",
                                           what, bytes, message, *bad, static_cast<unsigned>(slot(index)[*bad]),
-                                          static_cast<unsigned>(mpi::expected_byte(seed, *bad))));
+                                          static_cast<unsigned>(comm::expected_byte(seed, *bad))));
     }
 
     // Write or send ping-pong: the initiator times post -> the echo's arrival; one-way latency
     // is half of it. Receive slots alternate so a message is checked while the next lands.
-    LatencyStats pingpong_latency(Operation operation, std::size_t bytes) {
+    stats::Summary pingpong_latency(Operation operation, std::size_t bytes) {
         const int warmup = plan_.latency_warmup;
         const int total = warmup + plan_.latency_iterations;
         const auto incoming = [&](int j) { return seed_for(operation, initiator_ ? Phase::latency_pong : Phase::latency_ping, j, bytes); };
@@ -158,7 +158,7 @@ private:
                     wait_for_arrival(receive_slot_0 + parity, bytes, incoming(j), what);
             };
             if (initiator_) {
-                mpi::planted_delay(faults_.delay_s);
+                planted_delay(faults_.delay_s);
                 const Stopwatch round_trip;
                 post(kind, send_slot_0 + parity, bytes, receive_slot_0 + parity, static_cast<std::uint64_t>(j));
                 arrive();
@@ -167,7 +167,7 @@ private:
                 if (j >= warmup) micros.push_back(seconds / 2 * 1e6);
             } else {
                 arrive();
-                mpi::planted_delay(faults_.delay_s);
+                planted_delay(faults_.delay_s);
                 post(kind, send_slot_0 + parity, bytes, receive_slot_0 + parity, static_cast<std::uint64_t>(j));
                 ep_.wait(ep_.send_cq(), plan_.timeout_s, what);
             }
@@ -181,12 +181,12 @@ private:
             if (j + 1 < total) provide(send_slot_0 + (j + 1) % 2, bytes, outgoing(j + 1), j + 1 == warmup);
         }
         channel_.barrier();
-        return latency_stats(micros);
+        return stats::summarize(micros);
     }
 
     // RDMA read round trip: the initiator reads the responder's slot and waits for the
     // completion; the responder only provides the data.
-    LatencyStats read_latency(std::size_t bytes) {
+    stats::Summary read_latency(std::size_t bytes) {
         const auto seed = seed_for(Operation::read, Phase::read_source, 0, bytes);
         if (!initiator_) provide(send_slot_0, bytes, seed, true);
         channel_.barrier();
@@ -195,7 +195,7 @@ private:
             const int total = plan_.latency_warmup + plan_.latency_iterations;
             for (int j = 0; j < total; ++j) {
                 arm(receive_slot_0, bytes, seed);  // an unanswered read shows as a mismatch
-                slot(receive_slot_0)[0] = ~mpi::expected_byte(seed, 0);
+                slot(receive_slot_0)[0] = ~comm::expected_byte(seed, 0);
                 const Stopwatch round_trip;
                 post(WorkKind::rdma_read, receive_slot_0, bytes, send_slot_0, static_cast<std::uint64_t>(j));
                 ep_.wait(ep_.send_cq(), plan_.timeout_s, "read latency");
@@ -205,7 +205,7 @@ private:
             }
         }
         channel_.barrier();
-        return latency_stats(micros);
+        return stats::summarize(micros);
     }
 
     struct StreamRates {
@@ -227,7 +227,7 @@ private:
         if (lands_here)
             for (int k = 0; k < 2; ++k) {  // an unfilled slot shows as a mismatch
                 arm(receive_slot_0 + k, bytes, seed);
-                slot(receive_slot_0 + k)[0] = ~mpi::expected_byte(seed, 0);
+                slot(receive_slot_0 + k)[0] = ~comm::expected_byte(seed, 0);
             }
         if (plan_.bandwidth_warmup > 0) run_stream(operation, bytes, posts, lands_here, plan_.bandwidth_warmup, what);
         const double seconds = run_stream(operation, bytes, posts, lands_here, plan_.bandwidth_iterations, what);

@@ -5,7 +5,7 @@
 // depends on (operation, iteration, size) and is checked on arrival, outside the timed window.
 #pragma once
 
-#include "ib/latency_stats.hpp"
+#include "stats/summary.hpp"
 #include "ib/peer_channel.hpp"
 #include "ib/rc_endpoint.hpp"
 
@@ -41,7 +41,7 @@ struct PlantedFaults {
 struct SizeFigures {
     Operation operation = Operation::write;
     std::size_t bytes = 0;
-    LatencyStats latency_us;        // one-way for write and send (half the round trip), round trip for read
+    stats::Summary latency_us;        // one-way for write and send (half the round trip), round trip for read
     double bandwidth_gbps = 0.0;    // one way, initiator -> responder (read: data flows back)
     double bibandwidth_gbps = 0.0;  // both ways at once, sum of the two directions
     double message_rate_mps = 0.0;  // million messages per second, one way

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/run_context.hpp"
-#include "mpi/pairs.hpp"
+#include "comm/pairs.hpp"
 
 #include <string>
 #include <vector>
@@ -12,7 +12,7 @@ namespace shakedown::ib {
 
 // Named pairs, else node-local pairs and node neighbours in a ring; intra-node pairs are
 // dropped unless `allow_intra_node`. Empty rounds are removed. Collective over ctx.comm().
-mpi::PairRounds rdma_pair_rounds(const RunContext& ctx, const std::vector<mpi::RankPlacement>& placement,
+comm::PairRounds rdma_pair_rounds(const RunContext& ctx, const std::vector<comm::RankPlacement>& placement,
                                  const std::string& named_pairs, bool allow_intra_node);
 
 // NUMA node of this rank's GPU (inventory pci_bus_id), else of the CPU it runs on; -1 if unknown.

@@ -46,7 +46,7 @@ public:
         ShiftSpec spec = read_spec(ctx.params());
         spec.delay_s = ctx.faults().delay_s();
         spec.corrupt = ctx.faults().corrupt();
-        const auto placement = gather_placement(ctx.comm(), ctx.session());
+        const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
         RankMeasurements mine;
         std::vector<std::string> mismatches;
         for (int shift = 1; shift < ctx.size(); ++shift) {

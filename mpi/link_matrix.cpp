@@ -1,6 +1,6 @@
 #include "mpi/link_matrix.hpp"
 
-#include "mpi/statistics.hpp"
+#include "stats/summary.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,7 +14,7 @@ constexpr int figures_per_kind = 5;
 
 std::optional<double> present(double value) { return std::isnan(value) ? std::nullopt : std::optional(value); }
 
-std::vector<Link> assemble(const std::vector<double>& gathered, int size, const std::vector<RankPlacement>& placement) {
+std::vector<Link> assemble(const std::vector<double>& gathered, int size, const std::vector<comm::RankPlacement>& placement) {
     // gathered: per rank, P-1 latencies then P-1 bandwidths
     const auto rounds = static_cast<std::size_t>(size - 1);
     std::vector<Link> links(static_cast<std::size_t>(size) * rounds);
@@ -59,18 +59,18 @@ std::vector<double> per_rank_figures(const std::vector<Link>& links, int size) {
             }
         }
         if (bandwidths.empty()) continue;
-        const double job_bw = summarize(bandwidths).median;
-        const double job_lat = summarize(latencies).median;
+        const double job_bw = stats::summarize(bandwidths).median;
+        const double job_lat = stats::summarize(latencies).median;
         for (int rank = 0; rank < size; ++rank) {
             double* f = out.data() + (static_cast<std::size_t>(rank) * 2 + static_cast<std::size_t>(kind)) * figures_per_kind;
             f[0] = job_bw;
             f[1] = job_lat;
             const auto& bw = rank_bw[static_cast<std::size_t>(rank)];
             if (bw.empty()) continue;
-            const auto mine = summarize(bw);
+            const auto mine = stats::summarize(bw);
             f[2] = mine.min;
             f[3] = mine.median;
-            f[4] = summarize(rank_lat[static_cast<std::size_t>(rank)]).max;
+            f[4] = stats::summarize(rank_lat[static_cast<std::size_t>(rank)]).max;
         }
     }
     return out;
@@ -79,7 +79,7 @@ std::vector<double> per_rank_figures(const std::vector<Link>& links, int size) {
 }  // namespace
 
 LinkMatrixResult gather_link_matrix(MPI_Comm comm, const RankMeasurements& mine,
-                                    const std::vector<RankPlacement>& placement) {
+                                    const std::vector<comm::RankPlacement>& placement) {
     int me = 0, size = 1;
     MPI_Comm_rank(comm, &me);
     MPI_Comm_size(comm, &size);

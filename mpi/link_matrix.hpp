@@ -3,7 +3,7 @@
 // analyzer can tell a bad node (all its links slow) from a bad link (one slow pair).
 #pragma once
 
-#include "mpi/pairs.hpp"
+#include "comm/pairs.hpp"
 
 #include <mpi.h>
 
@@ -46,7 +46,7 @@ struct LinkMatrixResult {
 
 // Collective over `comm`. `placement` tells which ranks share a node.
 LinkMatrixResult gather_link_matrix(MPI_Comm comm, const RankMeasurements& mine,
-                                    const std::vector<RankPlacement>& placement);
+                                    const std::vector<comm::RankPlacement>& placement);
 
 // Links sorted worst first by bandwidth (ties: higher latency first).
 std::vector<Link> worst_links_first(std::vector<Link> links);

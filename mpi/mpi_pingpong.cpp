@@ -3,7 +3,7 @@
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 #include "mpi/pair_latency.hpp"
-#include "mpi/sizes.hpp"
+#include "comm/sizes.hpp"
 
 #include <fmt/format.h>
 
@@ -24,32 +24,32 @@ public:
     std::vector<ParamSpec> parameters() const override {
         // Modest counts (OSU uses 10000/100 and 1000/10): this test is in the quick suite, and
         // 2000 samples still give a meaningful p99.
-        auto specs = iteration_parameters(IterationCounts{{20, 2000}, {5, 200}});
+        auto specs = comm::iteration_parameters(comm::IterationCounts{{20, 2000}, {5, 200}});
         specs.push_back({"sizes", ParamKind::text, std::string("8,1024,65536"), "message sizes in bytes"});
         specs.push_back({"batch", ParamKind::integer, std::int64_t{100}, "timed iterations per sample row"});
         return specs;
     }
 
     void check_parameters(const TestParams& params, int /*world_size*/) const override {
-        (void)parse_size_list(params.text("sizes"), "sizes");
-        (void)iteration_counts(params);
-        (void)params.integer_between("batch", 1, most_iterations);
+        (void)comm::parse_size_list(params.text("sizes"), "sizes");
+        (void)comm::iteration_counts(params);
+        (void)params.integer_between("batch", 1, comm::most_iterations);
     }
 
     TestResult run(const RunContext& ctx) const override {
         LatencySweepSpec spec;  // values checked in check_parameters
-        spec.sizes = parse_size_list(ctx.params().text("sizes"), "sizes");
-        spec.counts = iteration_counts(ctx.params());
+        spec.sizes = comm::parse_size_list(ctx.params().text("sizes"), "sizes");
+        spec.counts = comm::iteration_counts(ctx.params());
         spec.batch = static_cast<int>(ctx.params().integer("batch"));
         spec.delay_s = ctx.faults().delay_s();
         spec.corrupt = ctx.faults().corrupt();
 
-        const auto placement = gather_placement(ctx.comm(), ctx.session());
-        const auto rounds = local_then_ring_rounds(placement);
+        const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
+        const auto rounds = comm::local_then_ring_rounds(placement);
         TestResult result;
         result.samples = latency_sample_table();
         const auto sweep = run_latency_sweep(ctx.comm(), rounds, placement, spec, result.samples);
-        result.parameters["pairs_run"] = describe_rounds(rounds, placement);
+        result.parameters["pairs_run"] = comm::describe_rounds(rounds, placement);
 
         const auto smallest = *std::min_element(spec.sizes.begin(), spec.sizes.end());
         add_latency_metrics(result, sweep, smallest, true, "latency");

@@ -5,10 +5,10 @@
 #include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
-#include "mpi/pairs.hpp"
+#include "comm/pairs.hpp"
 #include "mpi/pingpong.hpp"
-#include "mpi/sizes.hpp"
-#include "mpi/statistics.hpp"
+#include "comm/sizes.hpp"
+#include "stats/summary.hpp"
 #include "mpi/window_bandwidth.hpp"
 
 #include <fmt/format.h>
@@ -23,7 +23,7 @@ namespace {
 struct PairFigures {
     bool intra_node = false;
     std::size_t bytes = 0;
-    Summary latency_us;
+    stats::Summary latency_us;
     double bandwidth_gbs = 0.0;
     double bibandwidth_gbs = 0.0;
     double message_rate_mps = 0.0;  // million messages per second
@@ -51,7 +51,7 @@ public:
     double default_deadline_s() const override { return 900.0; }
 
     std::vector<ParamSpec> parameters() const override {
-        auto specs = iteration_parameters(IterationCounts{});
+        auto specs = comm::iteration_parameters(comm::IterationCounts{});
         const std::vector<ParamSpec> more = {
             {"min_bytes", ParamKind::integer, std::int64_t{1}, "smallest message size"},
             {"max_bytes", ParamKind::integer, std::int64_t{4} << 20, "largest message size"},
@@ -70,38 +70,38 @@ public:
     // Sizes, counts and pairs checked before any rank starts (exit 2); run() checks the pairs
     // again against the ranks that did not waive the test.
     void check_parameters(const TestParams& params, int world_size) const override {
-        (void)size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), 2);
-        (void)iteration_counts(params);
+        (void)comm::size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), 2);
+        (void)comm::iteration_counts(params);
         (void)bandwidth_counts(params);
         (void)positive(params, "window", 1);
         if (params.text("pairs").empty()) return;
-        std::vector<RankPlacement> everyone(static_cast<std::size_t>(world_size));
+        std::vector<comm::RankPlacement> everyone(static_cast<std::size_t>(world_size));
         for (int rank = 0; rank < world_size; ++rank) everyone[static_cast<std::size_t>(rank)].world_rank = rank;
-        (void)parse_pair_list(params.text("pairs"), everyone, world_size);
+        (void)comm::parse_pair_list(params.text("pairs"), everyone, world_size);
     }
 
     TestResult run(const RunContext& ctx) const override {
         const auto& params = ctx.params();
-        const auto sizes = size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), 2);
+        const auto sizes = comm::size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), 2);
         if (sizes.back() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
             throw InputError(fmt::format("max_bytes {} is above what one MPI message of bytes can carry", sizes.back()));
-        const auto latency_counts = iteration_counts(params);
-        const IterationCounts bandwidth = bandwidth_counts(params);
+        const auto latency_counts = comm::iteration_counts(params);
+        const comm::IterationCounts bandwidth = bandwidth_counts(params);
         const int window = positive(params, "window", 1);
 
-        const auto placement = gather_placement(ctx.comm(), ctx.session());
+        const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
         const auto rounds = params.text("pairs").empty()
-                                ? local_then_ring_rounds(placement)
-                                : parse_pair_list(params.text("pairs"), placement, ctx.session().world_size());
+                                ? comm::local_then_ring_rounds(placement)
+                                : comm::parse_pair_list(params.text("pairs"), placement, ctx.session().world_size());
 
         TestResult result;
         result.samples = p2p_sample_table();
-        result.parameters["pairs_run"] = describe_rounds(rounds, placement);
+        result.parameters["pairs_run"] = comm::describe_rounds(rounds, placement);
         std::vector<PairFigures> mine;
         std::vector<std::string> mismatches;
         const int me = ctx.rank();
         for (const auto& round : rounds) {
-            if (const auto role = role_in(round, me)) {
+            if (const auto role = comm::role_in(round, me)) {
                 const auto world = [&](int rank) { return placement[rank].world_rank; };
                 const auto note = [&](const std::optional<PayloadMismatch>& mismatch, std::string_view what) {
                     if (mismatch)
@@ -119,7 +119,7 @@ public:
                     note(pingpong.mismatch, "latency");
                     std::vector<double> micros;
                     for (const double s : pingpong.half_round_trip_s) micros.push_back(s * 1e6);
-                    figures.latency_us = summarize(micros);
+                    figures.latency_us = stats::summarize(micros);
 
                     WindowSpec stream{bytes, bandwidth.for_size(bytes), window, false, ctx.faults().delay_s(),
                                       ctx.faults().corrupt()};
@@ -151,10 +151,10 @@ public:
 
 private:
     static int positive(const TestParams& params, const char* name, int least) {
-        return static_cast<int>(params.integer_between(name, least, most_iterations));
+        return static_cast<int>(params.integer_between(name, least, comm::most_iterations));
     }
 
-    static IterationCounts bandwidth_counts(const TestParams& params) {
+    static comm::IterationCounts bandwidth_counts(const TestParams& params) {
         return {{positive(params, "bw_warmup_small", 0), positive(params, "bw_iterations_small", 1)},
                 {positive(params, "bw_warmup_large", 0), positive(params, "bw_iterations_large", 1)}};
     }

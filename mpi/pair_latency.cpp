@@ -16,13 +16,13 @@ SampleTable latency_sample_table() {
                         {"latency_us", "us"}});
 }
 
-LatencySweep run_latency_sweep(MPI_Comm comm, const PairRounds& rounds, const std::vector<RankPlacement>& placement,
+LatencySweep run_latency_sweep(MPI_Comm comm, const comm::PairRounds& rounds, const std::vector<comm::RankPlacement>& placement,
                                const LatencySweepSpec& spec, SampleTable& samples) {
     int me = 0;
     MPI_Comm_rank(comm, &me);
     LatencySweep sweep;
     for (const auto& round : rounds) {
-        if (const auto role = role_in(round, me)) {
+        if (const auto role = comm::role_in(round, me)) {
             const int peer_world = placement[role->peer].world_rank;
             for (const auto bytes : spec.sizes) {
                 const PingPongSpec kernel{bytes, spec.counts.for_size(bytes), spec.delay_s, spec.corrupt};
@@ -34,7 +34,7 @@ LatencySweep run_latency_sweep(MPI_Comm comm, const PairRounds& rounds, const st
                 std::vector<double> micros(outcome.half_round_trip_s.size());
                 std::transform(outcome.half_round_trip_s.begin(), outcome.half_round_trip_s.end(), micros.begin(),
                                [](double s) { return s * 1e6; });
-                sweep.mine.push_back({role->pair, peer_world, bytes, summarize(micros)});
+                sweep.mine.push_back({role->pair, peer_world, bytes, stats::summarize(micros)});
 
                 const auto batch = static_cast<std::size_t>(std::max(1, spec.batch));
                 for (std::size_t begin = 0; begin < micros.size(); begin += batch) {

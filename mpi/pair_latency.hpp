@@ -3,9 +3,9 @@
 #pragma once
 
 #include "core/result.hpp"
-#include "mpi/iteration_plan.hpp"
-#include "mpi/pairs.hpp"
-#include "mpi/statistics.hpp"
+#include "comm/iteration_plan.hpp"
+#include "comm/pairs.hpp"
+#include "stats/summary.hpp"
 
 #include <mpi.h>
 
@@ -16,10 +16,10 @@
 namespace shakedown::mpi {
 
 struct PairLatency {
-    RankPair pair;
+    comm::RankPair pair;
     int peer_world_rank = 0;
     std::size_t bytes = 0;
-    Summary half_round_trip_us;
+    stats::Summary half_round_trip_us;
 };
 
 struct LatencySweep {
@@ -29,7 +29,7 @@ struct LatencySweep {
 
 struct LatencySweepSpec {
     std::vector<std::size_t> sizes;
-    IterationCounts counts;
+    comm::IterationCounts counts;
     int batch = 100;  // timed iterations per sample row
     double delay_s = 0.0;
     bool corrupt = false;
@@ -37,7 +37,7 @@ struct LatencySweepSpec {
 
 // Collective over `comm`. Appends rows (size, peer, intra_node, batch, seconds, latency_us)
 // to `samples`, which must have been made by latency_sample_table().
-LatencySweep run_latency_sweep(MPI_Comm comm, const PairRounds& rounds, const std::vector<RankPlacement>& placement,
+LatencySweep run_latency_sweep(MPI_Comm comm, const comm::PairRounds& rounds, const std::vector<comm::RankPlacement>& placement,
                                const LatencySweepSpec& spec, SampleTable& samples);
 
 SampleTable latency_sample_table();

@@ -1,6 +1,7 @@
 #include "mpi/pingpong.hpp"
 
-#include "mpi/payload.hpp"
+#include "core/planted_delay.hpp"
+#include "comm/payload.hpp"
 
 #include <fmt/format.h>
 
@@ -12,7 +13,7 @@ namespace {
 
 constexpr int ping_tag = 0x5150;
 
-void check_arrival(MessageBuffer& buffer, std::uint64_t seed, int me, const PingPongSpec& spec, int iteration,
+void check_arrival(comm::MessageBuffer& buffer, std::uint64_t seed, int me, const PingPongSpec& spec, int iteration,
                    bool& corrupt_pending, std::optional<PayloadMismatch>& mismatch) {
     if (corrupt_pending) {
         buffer.flip_one_byte();
@@ -43,12 +44,8 @@ std::string PayloadMismatch::describe(int first, int second, int detector) const
                        first, second, bytes, iteration < 0 ? "warm-up" : "timed", iteration, index, detector);
 }
 
-void planted_delay(double seconds) {
-    if (seconds > 0.0) std::this_thread::sleep_for(std::chrono::duration<double>(seconds));
-}
-
-PingPongOutcome ping_pong(MPI_Comm comm, int peer, bool initiator, const PingPongSpec& spec, MessageBuffer& send,
-                          MessageBuffer& receive) {
+PingPongOutcome ping_pong(MPI_Comm comm, int peer, bool initiator, const PingPongSpec& spec, comm::MessageBuffer& send,
+                          comm::MessageBuffer& receive) {
     int me = 0;
     MPI_Comm_rank(comm, &me);
     const int count = static_cast<int>(spec.bytes);
@@ -60,7 +57,7 @@ PingPongOutcome ping_pong(MPI_Comm comm, int peer, bool initiator, const PingPon
 
     for (int step = 0; step < total; ++step) {
         const int iteration = step - spec.plan.warmup;  // negative during warm-up
-        const auto seed = payload_seed(static_cast<std::uint64_t>(step), spec.bytes);
+        const auto seed = comm::payload_seed(static_cast<std::uint64_t>(step), spec.bytes);
         if (initiator) {
             send.fill(seed);
             planted_delay(spec.delay_s);
@@ -92,8 +89,8 @@ PingPongOutcome ping_pong(MPI_Comm comm, int peer, bool initiator, const PingPon
 }
 
 PingPongOutcome ping_pong(MPI_Comm comm, int peer, bool initiator, const PingPongSpec& spec) {
-    HostBuffer send(initiator ? spec.bytes : 0);
-    HostBuffer receive(spec.bytes);
+    comm::HostBuffer send(initiator ? spec.bytes : 0);
+    comm::HostBuffer receive(spec.bytes);
     return ping_pong(comm, peer, initiator, spec, send, receive);
 }
 

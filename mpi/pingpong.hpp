@@ -5,8 +5,8 @@
 // the echo after stopping its clock.
 #pragma once
 
-#include "mpi/iteration_plan.hpp"
-#include "mpi/message_buffer.hpp"
+#include "comm/iteration_plan.hpp"
+#include "comm/message_buffer.hpp"
 
 #include <mpi.h>
 
@@ -19,7 +19,7 @@ namespace shakedown::mpi {
 
 struct PingPongSpec {
     std::size_t bytes = 8;
-    IterationPlan plan;
+    comm::IterationPlan plan;
     double delay_s = 0.0;  // planted slowness: sleep before every message this rank sends
     bool corrupt = false;  // planted corruption: flip a byte of the first received payload
 };
@@ -41,12 +41,9 @@ struct PingPongOutcome {
 // Collective over the pair (me, peer) of `comm`. Buffers must hold spec.bytes; the responder
 // only uses `receive`.
 PingPongOutcome ping_pong(MPI_Comm comm, int peer, bool initiator, const PingPongSpec& spec,
-                          MessageBuffer& send, MessageBuffer& receive);
+                          comm::MessageBuffer& send, comm::MessageBuffer& receive);
 
 // Same with host buffers.
 PingPongOutcome ping_pong(MPI_Comm comm, int peer, bool initiator, const PingPongSpec& spec);
-
-// Sleeps for the planted delay; nothing when zero.
-void planted_delay(double seconds);
 
 }  // namespace shakedown::mpi

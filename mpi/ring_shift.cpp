@@ -1,8 +1,9 @@
 #include "mpi/ring_shift.hpp"
 
-#include "mpi/payload.hpp"
+#include "core/planted_delay.hpp"
+#include "comm/payload.hpp"
 #include "mpi/pingpong.hpp"
-#include "mpi/statistics.hpp"
+#include "stats/summary.hpp"
 
 #include <fmt/format.h>
 
@@ -28,11 +29,11 @@ public:
     // Applies the planted corruption to the first payload this rank receives, then checks it.
     void check(std::span<std::byte> received, std::uint64_t seed, int from, std::string_view what, int iteration) {
         if (corrupt_pending_) {
-            flip_one_byte(received);
+            comm::flip_one_byte(received);
             corrupt_pending_ = false;
         }
         if (first_) return;
-        if (const auto index = first_mismatch(received, seed))
+        if (const auto index = comm::first_mismatch(received, seed))
             first_ = fmt::format("payload mismatch on the link {} -> {} ({} {} B, iteration {}, byte {})", from, n_.me,
                                  what, received.size(), iteration, *index);
     }
@@ -50,8 +51,8 @@ double measure_latency(MPI_Comm comm, const Neighbours& n, const ShiftSpec& spec
     std::vector<std::byte> ping_out(bytes), ping_in(bytes), pong_in(bytes);
     std::vector<double> half_round_trips_us;
     for (int step = 0; step < spec.latency_warmup + spec.latency_iterations; ++step) {
-        const auto seed = payload_seed(static_cast<std::uint64_t>(step), bytes);
-        fill_payload(ping_out, seed);
+        const auto seed = comm::payload_seed(static_cast<std::uint64_t>(step), bytes);
+        comm::fill_payload(ping_out, seed);
         MPI_Request incoming[2];
         MPI_Request outgoing[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
         MPI_Barrier(comm);  // every iteration starts together: no lag carried around the ring
@@ -77,16 +78,16 @@ double measure_latency(MPI_Comm comm, const Neighbours& n, const ShiftSpec& spec
         note.check(pong_in, seed, n.send_to, "pong", iteration);
         if (iteration >= 0) half_round_trips_us.push_back(elapsed / 2.0 * 1e6);
     }
-    return summarize(half_round_trips_us).median;
+    return stats::summarize(half_round_trips_us).median;
 }
 
 double measure_bandwidth(MPI_Comm comm, const Neighbours& n, const ShiftSpec& spec, MismatchNote& note) {
     const auto bytes = spec.bandwidth_bytes;
     const int count = static_cast<int>(bytes);
     const auto window = static_cast<std::size_t>(spec.bandwidth_window);
-    const auto seed = payload_seed(0, bytes);
+    const auto seed = comm::payload_seed(0, bytes);
     std::vector<std::byte> outgoing(bytes);
-    fill_payload(outgoing, seed);
+    comm::fill_payload(outgoing, seed);
     std::vector<std::byte> slots(bytes * window);
     std::vector<MPI_Request> receives(window), sends(window);
     std::vector<double> rates_gbs;
@@ -108,7 +109,7 @@ double measure_bandwidth(MPI_Comm comm, const Neighbours& n, const ShiftSpec& sp
             note.check(std::span(slots.data() + w * bytes, bytes), seed, n.receive_from, "stream", iteration);
         if (iteration >= 0) rates_gbs.push_back(static_cast<double>(bytes * window) / elapsed / 1e9);
     }
-    return summarize(rates_gbs).median;
+    return stats::summarize(rates_gbs).median;
 }
 
 }  // namespace

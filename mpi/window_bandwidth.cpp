@@ -1,6 +1,7 @@
 #include "mpi/window_bandwidth.hpp"
 
-#include "mpi/payload.hpp"
+#include "core/planted_delay.hpp"
+#include "comm/payload.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -25,8 +26,8 @@ public:
     std::optional<std::size_t> first_mismatch(std::uint64_t seed, bool corrupt) {
         for (std::size_t s = 0; s < count_; ++s) {
             std::span<std::byte> bytes(storage_.data() + s * bytes_, bytes_);
-            if (corrupt && s == 0) flip_one_byte(bytes);
-            if (const auto index = mpi::first_mismatch(bytes, seed)) return s * bytes_ + *index;
+            if (corrupt && s == 0) comm::flip_one_byte(bytes);
+            if (const auto index = comm::first_mismatch(bytes, seed)) return s * bytes_ + *index;
         }
         return std::nullopt;
     }
@@ -43,12 +44,12 @@ WindowOutcome window_bandwidth(MPI_Comm comm, int peer, bool initiator, const Wi
     int me = 0;
     MPI_Comm_rank(comm, &me);
     const int count = static_cast<int>(spec.bytes);
-    const auto seed = payload_seed(0, spec.bytes);
+    const auto seed = comm::payload_seed(0, spec.bytes);
     const bool sends = initiator || spec.bidirectional;
     const bool receives = !initiator || spec.bidirectional;
 
     std::vector<std::byte> send_buffer(sends ? spec.bytes : 0);
-    fill_payload(send_buffer, seed);
+    comm::fill_payload(send_buffer, seed);
     WindowSlots slots(receives ? spec.bytes : 0, spec.window);
     std::vector<MPI_Request> requests(static_cast<std::size_t>(2 * spec.window));
     char ack = 0;

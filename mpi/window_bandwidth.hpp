@@ -3,7 +3,7 @@
 // once. The receiver's slots are checked against the known payload after the timed loop.
 #pragma once
 
-#include "mpi/iteration_plan.hpp"
+#include "comm/iteration_plan.hpp"
 #include "mpi/pingpong.hpp"
 
 #include <mpi.h>
@@ -20,7 +20,7 @@ inline constexpr std::size_t receive_slot_budget_bytes = std::size_t{64} << 20;
 
 struct WindowSpec {
     std::size_t bytes = 0;
-    IterationPlan plan{10, 100};
+    comm::IterationPlan plan{10, 100};
     int window = 64;
     bool bidirectional = false;
     double delay_s = 0.0;  // planted slowness: sleep before each window this rank sends

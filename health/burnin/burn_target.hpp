@@ -4,7 +4,7 @@
 // answer under heat or power stress is caught in the window it happened.
 #pragma once
 
-#include "kernels/dgemm/dgemm_backend.hpp"
+#include "gemm/dgemm_engine.hpp"
 
 #include <cstddef>
 #include <memory>
@@ -24,7 +24,7 @@ struct WindowWork {
 
 class BurnTarget {
 public:
-    BurnTarget(std::unique_ptr<kernels::DgemmBackend> backend, std::size_t n);
+    BurnTarget(std::unique_ptr<gemm::DgemmEngine> backend, std::size_t n);
     // Multiplies until `seconds` have passed (at least once), then validates the last
     // product; `plant_corruption` (test-only) overwrites one element first.
     WindowWork run_window(double seconds, bool plant_corruption);
@@ -32,7 +32,7 @@ public:
     std::size_t n() const { return n_; }
 
 private:
-    std::unique_ptr<kernels::DgemmBackend> backend_;
+    std::unique_ptr<gemm::DgemmEngine> backend_;
     std::size_t n_;
     std::vector<double> a_;
     std::vector<double> b_;

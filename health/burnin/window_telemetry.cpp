@@ -1,5 +1,7 @@
 #include "health/burnin/window_telemetry.hpp"
 
+#include "stats/summary.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -27,22 +29,15 @@ TelemetryRoles gpu_telemetry_roles() {
 
 TelemetryRoles host_telemetry_roles() { return {"cpu_mhz_mean", "max_thermal_c", "", {}, {}}; }
 
-double median_of(std::vector<double> values) {
-    if (values.empty()) return nan;
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
 WindowTelemetry summarize_window(const SampleTable& table, const TelemetryRoles& roles) {
     WindowTelemetry window;
     window.samples = table.size();
     const auto clocks = finite_column(table, roles.clock);
-    window.clock_median_mhz = median_of(clocks);
+    window.clock_median_mhz = stats::median(clocks);
     window.clock_min_mhz = clocks.empty() ? nan : *std::min_element(clocks.begin(), clocks.end());
     const auto temperatures = finite_column(table, roles.temperature);
     window.temperature_max_c = temperatures.empty() ? nan : *std::max_element(temperatures.begin(), temperatures.end());
-    window.power_median_w = median_of(finite_column(table, roles.power));
+    window.power_median_w = stats::median(finite_column(table, roles.power));
     for (const auto& flag : roles.throttle_flags) {
         const auto values = finite_column(table, flag);
         const auto set = std::count_if(values.begin(), values.end(), [](double v) { return v != 0.0; });

@@ -38,6 +38,5 @@ struct WindowTelemetry {
 
 WindowTelemetry summarize_window(const SampleTable& table, const TelemetryRoles& roles);
 
-double median_of(std::vector<double> values);  // NaN when empty
 
 }  // namespace shakedown::health

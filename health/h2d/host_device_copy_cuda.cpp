@@ -4,7 +4,7 @@
 #include "health/h2d/host_device_copy.hpp"
 
 #include "inventory/hwloc_topology.hpp"
-#include "kernels/cuda/cuda_raii.hpp"
+#include "gpu/cuda_owners.hpp"
 
 #include <fmt/format.h>
 #include <hwloc.h>
@@ -16,7 +16,6 @@
 namespace shakedown::health {
 namespace {
 
-using kernels::cuda_check;
 
 // hwloc bitmap owner.
 struct Bitmap {
@@ -46,7 +45,7 @@ public:
         std::memset(data_, 0, bytes);  // first touch under the binding: the pages land on the node
         if (const auto status = cudaHostRegister(data_, bytes, cudaHostRegisterDefault); status != cudaSuccess) {
             hwloc_free(topology.get(), data_, bytes);
-            cuda_check(status, "cudaHostRegister");
+            gpu::check_cuda(status, "cudaHostRegister", __FILE__, __LINE__);
         }
     }
     ~NumaPinnedBuffer() {
@@ -87,33 +86,32 @@ bool host_device_copy_built() { return true; }
 
 CopyFigures measure_host_device_copies(const CopyRequest& request) {
     const HwlocTopology topology;
-    const kernels::DeviceSelection select(request.device);
+    const gpu::DeviceSelection select(request.device);
     const NumaPinnedBuffer sent(topology, request.numa_node, request.bytes);
     const NumaPinnedBuffer received(topology, request.numa_node, request.bytes);
-    const kernels::DeviceBuffer<unsigned char> device(request.bytes);
-    const kernels::CudaStream stream;
+    const gpu::DeviceBuffer<unsigned char> device(request.bytes);
+    const gpu::CudaStream stream;
 
     for (std::size_t i = 0; i < request.bytes; ++i) sent.get()[i] = pattern_byte(i);
 
     CopyFigures figures;
     figures.memory_found_on = sent.nodes_found();
-    kernels::EventTimer timer(stream.get());
+    gpu::EventTimer timer(stream.get());
     // One untimed round trip first: lazy mappings and link retraining are not part of the figure.
-    cuda_check(cudaMemcpyAsync(device.get(), sent.get(), request.bytes, cudaMemcpyHostToDevice, stream.get()), "cudaMemcpyAsync H2D");
+    SHAKEDOWN_CUDA(cudaMemcpyAsync(device.get(), sent.get(), request.bytes, cudaMemcpyHostToDevice, stream.get()));
     stream.synchronize();
     for (int rep = 0; rep < request.repetitions; ++rep) {
         timer.start();
-        cuda_check(cudaMemcpyAsync(device.get(), sent.get(), request.bytes, cudaMemcpyHostToDevice, stream.get()), "cudaMemcpyAsync H2D");
+        SHAKEDOWN_CUDA(cudaMemcpyAsync(device.get(), sent.get(), request.bytes, cudaMemcpyHostToDevice, stream.get()));
         figures.h2d_gbs.push_back(gbs(request.bytes, timer.stop_seconds()));
         timer.start();
-        cuda_check(cudaMemcpyAsync(received.get(), device.get(), request.bytes, cudaMemcpyDeviceToHost, stream.get()), "cudaMemcpyAsync D2H");
+        SHAKEDOWN_CUDA(cudaMemcpyAsync(received.get(), device.get(), request.bytes, cudaMemcpyDeviceToHost, stream.get()));
         figures.d2h_gbs.push_back(gbs(request.bytes, timer.stop_seconds()));
     }
     if (request.plant_corruption) {  // as a flipped bit on the device would: caught on the way back
         const std::size_t victim = request.bytes / 2;
-        cuda_check(cudaMemsetAsync(device.get() + victim, static_cast<unsigned char>(~pattern_byte(victim)), 1, stream.get()),
-                   "cudaMemsetAsync");
-        cuda_check(cudaMemcpyAsync(received.get(), device.get(), request.bytes, cudaMemcpyDeviceToHost, stream.get()), "cudaMemcpyAsync D2H");
+        SHAKEDOWN_CUDA(cudaMemsetAsync(device.get() + victim, static_cast<unsigned char>(~pattern_byte(victim)), 1, stream.get()));
+        SHAKEDOWN_CUDA(cudaMemcpyAsync(received.get(), device.get(), request.bytes, cudaMemcpyDeviceToHost, stream.get()));
         stream.synchronize();
     }
     if (std::memcmp(sent.get(), received.get(), request.bytes) != 0) {

@@ -4,7 +4,7 @@
 #include "health/storage/storage_target.hpp"
 
 #include "core/clock.hpp"
-#include "kernels/common/matrix_fill.hpp"
+#include "core/counter_hash.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -95,7 +95,7 @@ void drop_cache(const ScratchFile& file) {
 }  // namespace
 
 std::uint64_t pattern_word(std::uint64_t seed, std::uint64_t word_index) {
-    return kernels::mix64(seed * 0x9E3779B97F4A7C15ull + word_index);
+    return mix64(seed * 0x9E3779B97F4A7C15ull + word_index);
 }
 
 StorageFigures measure_storage(const std::filesystem::path& folder, const StorageOptions& options) {
@@ -145,7 +145,7 @@ StorageFigures measure_storage(const std::filesystem::path& folder, const Storag
     const std::uint64_t words_per_read = random_read_bytes / sizeof(std::uint64_t);
     const Stopwatch phase;
     while (phase.seconds() < options.random_seconds && figures.random_reads < options.random_read_cap) {
-        const std::uint64_t slot = kernels::mix64(options.seed ^ (figures.random_reads + 1)) % slots;
+        const std::uint64_t slot = mix64(options.seed ^ (figures.random_reads + 1)) % slots;
         const Stopwatch watch;
         read_all(file, buffer, random_read_bytes, slot * random_read_bytes);
         figures.random_seconds += watch.seconds();

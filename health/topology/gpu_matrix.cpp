@@ -1,6 +1,6 @@
 #include "health/topology/gpu_matrix.hpp"
 
-#include "health/common/gpu_binding.hpp"
+#include "placement/gpu_binding.hpp"
 
 #include <fmt/format.h>
 
@@ -26,9 +26,9 @@ std::string link_label(unsigned nvlinks, std::optional<nvml_abi::GpuTopologyLeve
 }
 
 unsigned links_to(const std::vector<std::string>& remote_bus_ids, const std::string& peer_bus_id) {
-    const std::string peer = normalize_bus_id(peer_bus_id);
+    const std::string peer = placement::normalize_bus_id(peer_bus_id);
     return static_cast<unsigned>(std::count_if(remote_bus_ids.begin(), remote_bus_ids.end(),
-                                               [&](const std::string& id) { return normalize_bus_id(id) == peer; }));
+                                               [&](const std::string& id) { return placement::normalize_bus_id(id) == peer; }));
 }
 
 GpuMatrix gpu_matrix(const Nvml& nvml) {
@@ -38,7 +38,7 @@ GpuMatrix gpu_matrix(const Nvml& nvml) {
         auto device = nvml.device(i);
         if (!device) continue;
         const auto pci = device->pci_info();
-        matrix.gpus.push_back({i, pci ? normalize_bus_id(pci->bus_id) : "", device->name().value_or("GPU")});
+        matrix.gpus.push_back({i, pci ? placement::normalize_bus_id(pci->bus_id) : "", device->name().value_or("GPU")});
         devices.push_back(*device);
     }
     const std::size_t n = devices.size();

@@ -1,7 +1,7 @@
 // Host-to-device copies on a thread of their own while the caller reads the link state.
 #include "health/topology/pcie_traffic.hpp"
 
-#include "kernels/cuda/cuda_raii.hpp"
+#include "gpu/cuda_owners.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -19,19 +19,17 @@ constexpr auto ramp = std::chrono::milliseconds(200);
 bool pcie_traffic_built() { return true; }
 
 void with_pcie_traffic(int device, const std::function<void()>& while_busy) {
-    using namespace kernels;
-    const DeviceSelection select(device);
-    const PinnedBuffer<char> host(copy_bytes);
-    const DeviceBuffer<char> target(copy_bytes);
-    const CudaStream stream;
+    const gpu::DeviceSelection select(device);
+    const gpu::PinnedBuffer<char> host(copy_bytes);
+    const gpu::DeviceBuffer<char> target(copy_bytes);
+    const gpu::CudaStream stream;
     std::atomic<bool> stop{false};
     std::exception_ptr copy_error;
     std::thread copier([&] {
         try {
-            const DeviceSelection on_device(device);
+            const gpu::DeviceSelection on_device(device);
             while (!stop) {
-                cuda_check(cudaMemcpyAsync(target.get(), host.get(), copy_bytes, cudaMemcpyHostToDevice, stream.get()),
-                           "cudaMemcpyAsync");
+                SHAKEDOWN_CUDA(cudaMemcpyAsync(target.get(), host.get(), copy_bytes, cudaMemcpyHostToDevice, stream.get()));
                 stream.synchronize();
             }
         } catch (...) {

@@ -11,8 +11,8 @@
 #include "ib/rdma_context.hpp"
 #include "ib/rdma_waiver.hpp"
 #include "inventory/inventory_sections.hpp"
-#include "mpi/cuda/device_resources.hpp"
-#include "mpi/payload.hpp"
+#include "gpu/cuda_owners.hpp"
+#include "comm/payload.hpp"
 
 #include <fmt/format.h>
 
@@ -74,7 +74,7 @@ public:
         const auto api = make_system_verbs();
         const auto choice = resolve_endpoint(*api, endpoint_request(params), preferred_numa_node_for(ctx));
         const auto nominal = inventory_detail::ib_rate_gbps(choice.port_info.speed_code, choice.port_info.width_code);
-        const auto placement = mpi::gather_placement(ctx.comm(), ctx.session());
+        const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
         const auto rounds = rdma_pair_rounds(ctx, placement, params.text("pairs"), params.flag("allow_intra_node"));
 
         TestResult result;
@@ -83,11 +83,11 @@ public:
             result.waive("no pair of ranks on different nodes (set allow_intra_node to pair ranks of one node)");
             return result;
         }
-        result.parameters["pairs_run"] = mpi::describe_rounds(rounds, placement);
+        result.parameters["pairs_run"] = comm::describe_rounds(rounds, placement);
         SHAKEDOWN_CUDA(cudaSetDevice(*ctx.session().gpu()));
         std::optional<GpuFigures> worst;
         for (const auto& round : rounds) {
-            if (const auto role = mpi::role_in(round, ctx.rank())) {
+            if (const auto role = comm::role_in(round, ctx.rank())) {
                 const auto label = fmt::format("ranks {}-{}", placement[role->pair.first].world_rank,
                                                placement[role->pair.second].world_rank);
                 MpiPeerChannel channel(ctx.comm(), role->peer);
@@ -120,13 +120,13 @@ private:
         const std::size_t slot = (bytes + registration_granule - 1) / registration_granule * registration_granule;
 
         // GPU memory first: it must outlive the endpoint that registers it.
-        const mpi::DeviceBuffer gpu(2 * slot);  // slot 0 receives, slot 1 is the source
+        const gpu::DeviceBuffer<std::byte> gpu_memory(2 * slot);  // slot 0 receives, slot 1 is the source
         std::unique_ptr<RcEndpoint> endpoint;
         GpuRegistration registration;
         std::string setup_error;
         try {
             endpoint = std::make_unique<RcEndpoint>(api, choice, depth);
-            registration = register_gpu_memory(endpoint->pd(), *ctx.session().gpu(), gpu.get(), gpu.bytes());
+            registration = register_gpu_memory(endpoint->pd(), *ctx.session().gpu(), gpu_memory.get(), gpu_memory.bytes());
             if (!registration.region) setup_error = registration.why_none();
             else endpoint->use_region(std::move(registration.region));
         } catch (const VerbsError& error) {
@@ -143,9 +143,9 @@ private:
         GpuFigures figures;
         try {
             endpoint->connect(channel);
-            figures.write_gbps = gpu_stream(*endpoint, channel, initiator, gpu, slot, WorkKind::rdma_write, bytes, messages,
+            figures.write_gbps = gpu_stream(*endpoint, channel, initiator, gpu_memory, slot, WorkKind::rdma_write, bytes, messages,
                                             depth, timeout, ctx.faults().corrupt(), label, result);
-            figures.read_gbps = gpu_stream(*endpoint, channel, initiator, gpu, slot, WorkKind::rdma_read, bytes, messages,
+            figures.read_gbps = gpu_stream(*endpoint, channel, initiator, gpu_memory, slot, WorkKind::rdma_read, bytes, messages,
                                            depth, timeout, ctx.faults().corrupt(), label, result);
             figures.host_write_gbps = host_stream(api, choice, channel, initiator, bytes, messages, depth, timeout);
         } catch (const std::exception& error) {
@@ -157,16 +157,16 @@ private:
 
     // Write: the initiator's GPU source -> the responder's GPU slot 0, checked by the responder.
     // Read: the responder's GPU source -> the initiator's GPU slot 0, checked by the initiator.
-    static double gpu_stream(RcEndpoint& endpoint, PeerChannel& channel, bool initiator, const mpi::DeviceBuffer& gpu,
+    static double gpu_stream(RcEndpoint& endpoint, PeerChannel& channel, bool initiator, const gpu::DeviceBuffer<std::byte>& gpu_memory,
                              std::size_t slot, WorkKind kind, std::size_t bytes, int messages, int depth, double timeout,
                              bool corrupt, const std::string& label, TestResult& result) {
         const bool write = kind == WorkKind::rdma_write;
-        const std::uint64_t seed = mpi::payload_seed(write ? 1 : 2, bytes);
+        const std::uint64_t seed = comm::payload_seed(write ? 1 : 2, bytes);
         const bool provides = write == initiator;
         std::vector<std::byte> host(bytes);
-        auto* base = static_cast<std::byte*>(gpu.get());
+        auto* base = gpu_memory.get();
         if (provides) {
-            mpi::fill_payload(host, seed);
+            comm::fill_payload(host, seed);
             if (corrupt) host[0] = ~host[0];
             SHAKEDOWN_CUDA(cudaMemcpy(base + slot, host.data(), bytes, cudaMemcpyHostToDevice));
         } else {
@@ -183,7 +183,7 @@ private:
         channel.barrier();
         if (!provides) {
             SHAKEDOWN_CUDA(cudaMemcpy(host.data(), base, bytes, cudaMemcpyDeviceToHost));
-            if (const auto bad = mpi::first_mismatch(host, seed))
+            if (const auto bad = comm::first_mismatch(host, seed))
                 result.fail(fmt::format("{}: GPU payload mismatch after RDMA {} of {} B: byte {}", label, to_string(kind), bytes, *bad));
         }
         return channel.swap(gbps) + gbps;  // only the initiator measured: both sides keep its figure

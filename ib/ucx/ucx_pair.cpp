@@ -5,8 +5,8 @@
 #include "ib/rc_endpoint.hpp"
 #include "ib/ucx/ucx_handles.hpp"
 #include "ib/ucx/ucx_transports.hpp"
-#include "mpi/payload.hpp"
-#include "mpi/pingpong.hpp"
+#include "comm/payload.hpp"
+#include "core/planted_delay.hpp"
 
 #include <fmt/format.h>
 
@@ -72,28 +72,28 @@ private:
     std::uint64_t remote_slot(int index) const { return remote_address_ + static_cast<std::uint64_t>(index) * slot_bytes_; }
 
     static std::uint64_t seed(UcxOperation operation, int phase, int iteration, std::size_t bytes) {
-        return mpi::payload_seed(static_cast<std::uint64_t>(iteration) * 16 + static_cast<std::uint64_t>(operation) * 4 +
+        return comm::payload_seed(static_cast<std::uint64_t>(iteration) * 16 + static_cast<std::uint64_t>(operation) * 4 +
                                      static_cast<std::uint64_t>(phase),
                                  bytes);
     }
 
     void provide(int index, std::size_t bytes, std::uint64_t pattern, bool first_timed) {
-        mpi::fill_payload({slot(index), bytes}, pattern);
+        comm::fill_payload({slot(index), bytes}, pattern);
         if (faults_.corrupt && first_timed) slot(index)[0] = ~slot(index)[0];
     }
 
     void poison(int index, std::size_t bytes, std::uint64_t pattern) {  // a transfer that never lands shows
-        slot(index)[0] = ~mpi::expected_byte(pattern, 0);
-        slot(index)[bytes - 1] = ~mpi::expected_byte(pattern, bytes - 1);
+        slot(index)[0] = ~comm::expected_byte(pattern, 0);
+        slot(index)[bytes - 1] = ~comm::expected_byte(pattern, bytes - 1);
     }
 
     void check(int index, std::size_t bytes, std::uint64_t pattern, std::string_view what, int message) {
-        const auto bad = mpi::first_mismatch({slot(index), bytes}, pattern);
+        const auto bad = comm::first_mismatch({slot(index), bytes}, pattern);
         if (!bad || noted_) return;
         noted_ = true;
         mismatches_.push_back(fmt::format("payload mismatch in UCX {} {} B, message {}: byte {} is 0x{:02x}, expected 0x{:02x}",
                                           what, bytes, message, *bad, static_cast<unsigned>(slot(index)[*bad]),
-                                          static_cast<unsigned>(mpi::expected_byte(pattern, *bad))));
+                                          static_cast<unsigned>(comm::expected_byte(pattern, *bad))));
     }
 
     ucs_status_ptr_t send(int index, std::size_t bytes, ucp_tag_t tag) {
@@ -124,7 +124,7 @@ private:
         wait(ucp_tag_send_nbx(endpoint_.get(), &word, sizeof word, done_tag, &params), "the done message");
     }
 
-    LatencyStats tag_latency(std::size_t bytes) {
+    stats::Summary tag_latency(std::size_t bytes) {
         const int warmup = plan_.latency_warmup;
         const int total = warmup + plan_.latency_iterations;
         const auto incoming = [&](int j) { return seed(UcxOperation::tag, initiator_ ? 1 : 0, j, bytes); };
@@ -135,7 +135,7 @@ private:
         for (int j = 0; j < total; ++j) {
             const int parity = j % 2;
             if (initiator_) {
-                mpi::planted_delay(faults_.delay_s);
+                planted_delay(faults_.delay_s);
                 const Stopwatch round_trip;
                 auto* echo = receive(parity, bytes, data_tag);
                 wait(send(2 + parity, bytes, data_tag), "tag send");
@@ -143,19 +143,19 @@ private:
                 if (j >= warmup) micros.push_back(round_trip.seconds() / 2 * 1e6);
             } else {
                 wait(receive(parity, bytes, data_tag), "tag receive");
-                mpi::planted_delay(faults_.delay_s);
+                planted_delay(faults_.delay_s);
                 wait(send(2 + parity, bytes, data_tag), "tag send");
             }
             check(parity, bytes, incoming(j), "tag latency", j - warmup);
             if (j + 1 < total) provide(2 + (j + 1) % 2, bytes, outgoing(j + 1), j + 1 == warmup);
         }
         channel_.barrier();
-        return latency_stats(micros);
+        return stats::summarize(micros);
     }
 
     // put: the initiator's data must land in the responder's slot 0; get: the responder's slot 2
     // must land in the initiator's slot 0.
-    LatencyStats rma_latency(UcxOperation operation, std::size_t bytes) {
+    stats::Summary rma_latency(UcxOperation operation, std::size_t bytes) {
         const bool put = operation == UcxOperation::put;
         const auto pattern = seed(operation, 2, 0, bytes);
         const bool provides = put == initiator_;
@@ -168,7 +168,7 @@ private:
             const int total = plan_.latency_warmup + plan_.latency_iterations;
             for (int j = 0; j < total; ++j) {
                 if (!put) poison(0, bytes, pattern);
-                mpi::planted_delay(faults_.delay_s);
+                planted_delay(faults_.delay_s);
                 const Stopwatch round_trip;
                 ucp_request_param_t params{};
                 if (put) {
@@ -186,7 +186,7 @@ private:
             if (put) check(0, bytes, pattern, what, plan_.latency_iterations - 1);
         }
         channel_.barrier();
-        return latency_stats(micros);
+        return stats::summarize(micros);
     }
 
     // Tag bandwidth: windows of sends against windows of posted receives; the initiator's

@@ -5,7 +5,7 @@
 // for the endpoint are recorded.
 #pragma once
 
-#include "ib/latency_stats.hpp"
+#include "stats/summary.hpp"
 #include "ib/peer_channel.hpp"
 #include "ib/rc_protocol.hpp"
 
@@ -30,7 +30,7 @@ struct UcxPlan {
 struct UcxFigures {
     UcxOperation operation = UcxOperation::tag;
     std::size_t bytes = 0;
-    LatencyStats latency_us;
+    stats::Summary latency_us;
     double bandwidth_gbs = 0.0;  // GB/s, one way
     double message_rate_mps = 0.0;
 };

@@ -7,8 +7,8 @@
 #include "core/run_context.hpp"
 #include "ib/ucx/ucx_handles.hpp"
 #include "ib/ucx/ucx_pair.hpp"
-#include "mpi/pairs.hpp"
-#include "mpi/sizes.hpp"
+#include "comm/pairs.hpp"
+#include "comm/sizes.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -27,7 +27,7 @@ UcxPlan ucx_plan(const TestParams& params) {
     UcxPlan plan;
     if (params.integer("min_bytes") < 1) throw InputError("parameter 'min_bytes' must be at least 1");
     if (params.integer("max_bytes") > (std::int64_t{1} << 30)) throw InputError("parameter 'max_bytes' must be at most 1 GiB");
-    plan.sizes = mpi::size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), params.integer("size_factor"));
+    plan.sizes = comm::size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), params.integer("size_factor"));
     plan.latency_warmup = bounded(params, "latency_warmup", 0, 1'000'000);
     plan.latency_iterations = bounded(params, "latency_iterations", 1, 100'000'000);
     plan.bandwidth_iterations = bounded(params, "bw_iterations", 1, 100'000'000);
@@ -74,12 +74,12 @@ public:
 
     TestResult run(const RunContext& ctx) const override {
         const auto plan = ucx_plan(ctx.params());
-        const auto placement = mpi::gather_placement(ctx.comm(), ctx.session());
+        const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
         const auto& pairs = ctx.params().text("pairs");
-        const auto rounds = pairs.empty() ? mpi::local_then_ring_rounds(placement)
-                                          : mpi::parse_pair_list(pairs, placement, ctx.session().world_size());
+        const auto rounds = pairs.empty() ? comm::local_then_ring_rounds(placement)
+                                          : comm::parse_pair_list(pairs, placement, ctx.session().world_size());
         TestResult result;
-        result.parameters["pairs_run"] = mpi::describe_rounds(rounds, placement);
+        result.parameters["pairs_run"] = comm::describe_rounds(rounds, placement);
         result.parameters["ucx_version"] = ucp_get_version_string();
         result.samples = SampleTable({{"size", "B"},
                                       {"peer", "rank"},
@@ -94,7 +94,7 @@ public:
         std::vector<UcxFigures> mine;
         std::vector<std::string> transports;
         for (const auto& round : rounds) {
-            if (const auto role = mpi::role_in(round, ctx.rank())) {
+            if (const auto role = comm::role_in(round, ctx.rank())) {
                 const auto world = [&](int rank) { return placement[rank].world_rank; };
                 const auto label = fmt::format("ranks {}-{}", world(role->pair.first), world(role->pair.second));
                 MpiPeerChannel channel(ctx.comm(), role->peer);
@@ -104,7 +104,7 @@ public:
                     mine.push_back(f);
                     result.samples.add_row({static_cast<double>(f.bytes), static_cast<double>(world(role->peer)),
                                             static_cast<double>(f.operation), f.latency_us.min, f.latency_us.median,
-                                            f.latency_us.average, f.latency_us.p99, f.latency_us.p99_9, f.bandwidth_gbs,
+                                            f.latency_us.mean, f.latency_us.p99, f.latency_us.p99_9, f.bandwidth_gbs,
                                             f.message_rate_mps});
                 }
                 for (const auto& t : outcome.transports)

@@ -9,7 +9,7 @@
 // tuning hit every candidate alike, and measures with the fastest by median.
 #pragma once
 
-#include "kernels/common/statistics.hpp"
+#include "stats/summary.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -56,7 +56,7 @@ inline AutotuneChoice choose_fastest(const std::vector<CandidateTimes>& candidat
     std::vector<double> medians;
     for (const CandidateTimes& candidate : candidates)
         medians.push_back(candidate.rounds_s.empty() ? std::numeric_limits<double>::infinity()
-                                                     : spread_of(candidate.rounds_s).median);
+                                                     : stats::median(candidate.rounds_s));
     AutotuneChoice choice;
     for (std::size_t index = 1; index < medians.size(); ++index)
         if (medians[index] < medians[choice.best]) choice.best = index;

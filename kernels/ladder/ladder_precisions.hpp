@@ -1,6 +1,6 @@
 // The GEMM ladder's rungs as data: each precision's name, the spec-table key of its
 // nominal, and the tolerance its validation admits. The CUDA types of each rung live
-// beside the cuBLASLt call (kernels/cuda/gemm_ladder_cuda.cpp).
+// beside the cuBLASLt call (kernels/ladder/gemm_ladder_cuda.cpp).
 //
 // Tolerances bound |C_gpu - C_ref| / sum_k |a_ik b_kj| for a sampled entry, where C_ref is
 // the FP64 (compensated) product of the inputs as the GPU sees them (already rounded to

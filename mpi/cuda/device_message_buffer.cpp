@@ -1,22 +1,22 @@
 #include "mpi/cuda/device_message_buffer.hpp"
 
-#include "mpi/payload.hpp"
+#include "comm/payload.hpp"
 
 namespace shakedown::mpi {
 
 void DeviceMessageBuffer::fill(std::uint64_t seed) {
-    fill_payload(staging_, seed);
+    comm::fill_payload(staging_, seed);
     SHAKEDOWN_CUDA(cudaMemcpy(device_.get(), staging_.data(), staging_.size(), cudaMemcpyHostToDevice));
 }
 
 std::optional<std::size_t> DeviceMessageBuffer::first_mismatch(std::uint64_t seed) const {
     SHAKEDOWN_CUDA(cudaMemcpy(staging_.data(), device_.get(), staging_.size(), cudaMemcpyDeviceToHost));
-    return mpi::first_mismatch(staging_, seed);
+    return comm::first_mismatch(staging_, seed);
 }
 
 void DeviceMessageBuffer::flip_one_byte() {
     SHAKEDOWN_CUDA(cudaMemcpy(staging_.data(), device_.get(), staging_.size(), cudaMemcpyDeviceToHost));
-    mpi::flip_one_byte(staging_);
+    comm::flip_one_byte(staging_);
     SHAKEDOWN_CUDA(cudaMemcpy(device_.get(), staging_.data(), staging_.size(), cudaMemcpyHostToDevice));
 }
 

@@ -2,14 +2,14 @@
 // into device memory; filling and checking go through a host copy, outside the timed window.
 #pragma once
 
-#include "mpi/cuda/device_resources.hpp"
-#include "mpi/message_buffer.hpp"
+#include "gpu/cuda_owners.hpp"
+#include "comm/message_buffer.hpp"
 
 #include <vector>
 
 namespace shakedown::mpi {
 
-class DeviceMessageBuffer final : public MessageBuffer {
+class DeviceMessageBuffer final : public comm::MessageBuffer {
 public:
     explicit DeviceMessageBuffer(std::size_t bytes) : device_(bytes), staging_(bytes) {}
     void* data() override { return device_.get(); }
@@ -19,7 +19,7 @@ public:
     void flip_one_byte() override;
 
 private:
-    DeviceBuffer device_;
+    gpu::DeviceBuffer<std::byte> device_;
     mutable std::vector<std::byte> staging_;
 };
 

@@ -5,10 +5,10 @@
 #include "core/run_context.hpp"
 #include "mpi/cuda/device_message_buffer.hpp"
 #include "mpi/gpu_aware_mpi_waiver.hpp"
-#include "mpi/pairs.hpp"
+#include "comm/pairs.hpp"
 #include "mpi/pingpong.hpp"
-#include "mpi/sizes.hpp"
-#include "mpi/statistics.hpp"
+#include "comm/sizes.hpp"
+#include "stats/summary.hpp"
 
 #include <fmt/format.h>
 
@@ -24,28 +24,28 @@ public:
     std::vector<std::string> suites() const override { return {"full"}; }
 
     std::vector<ParamSpec> parameters() const override {
-        auto specs = iteration_parameters(IterationCounts{{10, 1000}, {5, 100}});
+        auto specs = comm::iteration_parameters(comm::IterationCounts{{10, 1000}, {5, 100}});
         specs.push_back({"sizes", ParamKind::text, std::string("8,65536,4194304,67108864"), "message sizes in bytes"});
         return specs;
     }
 
     // Checked on every rank, also where the test is waived: a bad value is never a silent pass.
     void check_parameters(const TestParams& params, int /*world_size*/) const override {
-        (void)parse_size_list(params.text("sizes"), "sizes");
-        (void)iteration_counts(params);
+        (void)comm::parse_size_list(params.text("sizes"), "sizes");
+        (void)comm::iteration_counts(params);
     }
 
     std::optional<std::string> waiver(const RunContext& ctx) const override { return gpu_aware_mpi_waiver(ctx, true); }
 
     TestResult run(const RunContext& ctx) const override {
-        const auto sizes = parse_size_list(ctx.params().text("sizes"), "sizes");
-        const auto counts = iteration_counts(ctx.params());
+        const auto sizes = comm::parse_size_list(ctx.params().text("sizes"), "sizes");
+        const auto counts = comm::iteration_counts(ctx.params());
         SHAKEDOWN_CUDA(cudaSetDevice(*ctx.session().gpu()));
-        const auto placement = gather_placement(ctx.comm(), ctx.session());
-        const auto rounds = local_then_ring_rounds(placement);
+        const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
+        const auto rounds = comm::local_then_ring_rounds(placement);
 
         TestResult result;
-        result.parameters["pairs_run"] = describe_rounds(rounds, placement);
+        result.parameters["pairs_run"] = comm::describe_rounds(rounds, placement);
         result.samples = SampleTable({{"size", "B"},
                                       {"peer", "rank"},
                                       {"intra_node", "flag"},
@@ -55,7 +55,7 @@ public:
                                       {"bandwidth_gbs", "GB/s"}});
         std::optional<double> smallest_latency_us, largest_bandwidth_gbs;
         for (const auto& round : rounds) {
-            if (const auto role = role_in(round, ctx.rank())) {
+            if (const auto role = comm::role_in(round, ctx.rank())) {
                 for (const auto bytes : sizes) {
                     DeviceMessageBuffer send(role->initiator ? bytes : 0), receive(bytes);
                     const PingPongSpec spec{bytes, counts.for_size(bytes), ctx.faults().delay_s(), ctx.faults().corrupt()};
@@ -66,7 +66,7 @@ public:
                                                                placement[outcome.mismatch->detected_by].world_rank));
                     std::vector<double> micros;
                     for (const double s : outcome.half_round_trip_s) micros.push_back(s * 1e6);
-                    const auto latency = summarize(micros);
+                    const auto latency = stats::summarize(micros);
                     const double bandwidth = latency.median > 0 ? static_cast<double>(bytes) / latency.median / 1e3 : 0.0;
                     result.samples.add_row({static_cast<double>(bytes),
                                             static_cast<double>(placement[role->peer].world_rank),

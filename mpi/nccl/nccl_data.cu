@@ -1,7 +1,7 @@
 #include "mpi/nccl/nccl_data.hpp"
 
-#include "mpi/cuda/cuda_check.hpp"
-#include "mpi/cuda/device_resources.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/cuda_owners.hpp"
 
 namespace shakedown::mpi {
 namespace {
@@ -85,7 +85,7 @@ NcclWrong count_nccl_wrong(const NcclDataSpec& spec, float* output, std::size_t 
         const float wrong_value = -7.0f;  // no input or result is negative
         SHAKEDOWN_CUDA(cudaMemcpyAsync(output + count / 2, &wrong_value, sizeof wrong_value, cudaMemcpyHostToDevice, stream));
     }
-    DeviceBuffer counters(sizeof(Counters));
+    gpu::DeviceBuffer<std::byte> counters(sizeof(Counters));
     const Counters initial{0, no_index};
     SHAKEDOWN_CUDA(cudaMemcpyAsync(counters.get(), &initial, sizeof initial, cudaMemcpyHostToDevice, stream));
     check_kernel<<<blocks_for(count), threads, 0, stream>>>(spec, output, count, counters.as<Counters>());

@@ -2,8 +2,8 @@
 
 #include "core/errors.hpp"
 
-#include "mpi/cuda/cuda_check.hpp"
-#include "mpi/nccl/nccl_check.hpp"
+#include "gpu/cuda_check.hpp"
+#include "gpu/nccl_communicator.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -51,7 +51,7 @@ struct NcclPlacement {
 NcclPlacement nccl_placement(NcclOpKind kind, const NcclLayout& layout, float* input_allocation,
                              float* output_allocation, bool in_place, int rank);
 
-// Enqueues one collective on `stream`; throws DeviceError on an NCCL error.
+// Enqueues one collective on `stream`; throws gpu::GpuError on an NCCL error.
 void launch_nccl_op(NcclOpKind kind, const NcclPlacement& where, const NcclLayout& layout, int rank, int ranks,
                     ncclComm_t comm, cudaStream_t stream);
 

@@ -1,7 +1,6 @@
 // Link localization on hand-made matrices (no files): the rules for slow nodes, links and
 // groups, and that a healthy or too small fleet yields none.
 #include "analysis/link_localization.hpp"
-#include "analysis/statistics.hpp"
 #include "analysis/topology.hpp"
 #include "analysis_fixtures.hpp"
 #include "core/errors.hpp"
@@ -26,13 +25,6 @@ Matrix matrix(int nodes, const std::function<double(int, int)>& bandwidth) {
         for (int b = 0; b < nodes; ++b)
             if (a != b) m.samples.add_row({double(a), double(b), 0.0, 2.0, bandwidth(std::min(a, b), std::max(a, b))});
     return m;
-}
-
-TEST(Statistics, MedianAndMad) {
-    EXPECT_DOUBLE_EQ(median_of({3, 1, 2}), 2.0);
-    EXPECT_DOUBLE_EQ(median_of({4, 1, 3, 2}), 2.5);
-    EXPECT_DOUBLE_EQ(median_of({}), 0.0);
-    EXPECT_DOUBLE_EQ(mad_of({1, 2, 3, 4, 100}, 3.0), 1.0);
 }
 
 TEST(Localization, HealthyFleetHasNothingSlow) {

@@ -5,7 +5,6 @@
 #include "core/errors.hpp"
 #include "ib/endpoint_selection.hpp"
 #include "ib/inventory_report.hpp"
-#include "ib/latency_stats.hpp"
 #include "ib/sysfs_rdma.hpp"
 #include "ib/ucx/ucx_transports.hpp"
 
@@ -162,19 +161,6 @@ TEST_F(SysfsTree, CountersGidTypesNumaAndPciAreRead) {
     EXPECT_EQ(pci_numa_node("0000:17:00.0", root_ / "pci"), 1);
     EXPECT_EQ(read_numa_node(root_, "mlx5_9"), -1);
     EXPECT_TRUE(read_port_counters(root_, "mlx5_9", 1).empty());
-}
-
-TEST(LatencyStats, PerftestPercentilesByNearestRank) {
-    std::vector<double> values(2000);
-    std::iota(values.begin(), values.end(), 1.0);  // 1 .. 2000
-    std::reverse(values.begin(), values.end());
-    const auto stats = latency_stats(values);
-    EXPECT_EQ(stats.min, 1.0);
-    EXPECT_EQ(stats.median, 1000.0);
-    EXPECT_EQ(stats.average, 1000.5);
-    EXPECT_EQ(stats.p99, 1980.0);
-    EXPECT_EQ(stats.p99_9, 1998.0);
-    EXPECT_EQ(latency_stats({}).p99_9, 0.0);
 }
 
 TEST(UcxTransports, LaneLinesNameTransportAndDevice) {

@@ -12,7 +12,7 @@ namespace {
 TEST(LinkMatrix, EveryMeasurementLandsOnItsOrderedPair) {
     const int p = testing::world_size();
     const int me = testing::world_rank();
-    std::vector<RankPlacement> placement;
+    std::vector<comm::RankPlacement> placement;
     for (int r = 0; r < p; ++r) placement.push_back({r, r / 2});
     // Encode the link in the value: 1000 x src + dst.
     RankMeasurements mine;

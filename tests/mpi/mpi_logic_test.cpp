@@ -1,9 +1,8 @@
 // The communication family's pure logic: pair lists, rounds, size sweeps, payloads, statistics.
 #include "core/errors.hpp"
-#include "mpi/pairs.hpp"
-#include "mpi/payload.hpp"
-#include "mpi/sizes.hpp"
-#include "mpi/statistics.hpp"
+#include "comm/pairs.hpp"
+#include "comm/payload.hpp"
+#include "comm/sizes.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,8 +12,8 @@
 namespace shakedown::mpi {
 namespace {
 
-std::vector<RankPlacement> nodes_of(const std::vector<int>& node_of_rank) {
-    std::vector<RankPlacement> placement;
+std::vector<comm::RankPlacement> nodes_of(const std::vector<int>& node_of_rank) {
+    std::vector<comm::RankPlacement> placement;
     for (std::size_t r = 0; r < node_of_rank.size(); ++r) placement.push_back({static_cast<int>(r), node_of_rank[r]});
     return placement;
 }
@@ -31,7 +30,7 @@ std::string input_error_of(F&& f) {
 
 TEST(Pairs, LocalPairsFirstThenARingOfNodeRepresentatives) {
     // 3 nodes: ranks 0,1 | 2 | 3,4,5
-    const auto rounds = local_then_ring_rounds(nodes_of({0, 0, 1, 2, 2, 2}));
+    const auto rounds = comm::local_then_ring_rounds(nodes_of({0, 0, 1, 2, 2, 2}));
     ASSERT_GE(rounds.size(), 2u);
     ASSERT_EQ(rounds[0].size(), 2u);  // node 1 has one rank: no local pair there
     EXPECT_EQ(rounds[0][0].first, 0);
@@ -50,59 +49,48 @@ TEST(Pairs, LocalPairsFirstThenARingOfNodeRepresentatives) {
     EXPECT_EQ(ring, (std::set<std::pair<int, int>>{{0, 2}, {2, 3}, {3, 0}}));
 }
 
-TEST(Pairs, OneRankOnOneNodeHasNoPairs) { EXPECT_TRUE(local_then_ring_rounds(nodes_of({0})).empty()); }
+TEST(Pairs, OneRankOnOneNodeHasNoPairs) { EXPECT_TRUE(comm::local_then_ring_rounds(nodes_of({0})).empty()); }
 
 TEST(Pairs, PairListInWorldRanks) {
     const auto placement = nodes_of({0, 0, 1, 1});
-    const auto rounds = parse_pair_list("0-1, 2-3,1-2", placement, 4);
+    const auto rounds = comm::parse_pair_list("0-1, 2-3,1-2", placement, 4);
     ASSERT_EQ(rounds.size(), 3u);
     EXPECT_TRUE(rounds[0][0].intra_node);
     EXPECT_FALSE(rounds[2][0].intra_node);
-    EXPECT_EQ(describe_rounds(rounds, placement), "0-1 (intra-node), 2-3 (intra-node), 1-2 (inter-node)");
+    EXPECT_EQ(comm::describe_rounds(rounds, placement), "0-1 (intra-node), 2-3 (intra-node), 1-2 (inter-node)");
 }
 
 TEST(Pairs, BadPairListsAreInputErrors) {
     const auto placement = nodes_of({0, 0});
-    EXPECT_EQ(input_error_of([&] { parse_pair_list("0-7", placement, 2); }),
+    EXPECT_EQ(input_error_of([&] { comm::parse_pair_list("0-7", placement, 2); }),
               "pair '0-7' in parameter 'pairs' names rank 7, but the job has ranks 0..1");
-    EXPECT_NE(input_error_of([&] { parse_pair_list("0:1", placement, 2); }).find("not of the form A-B"),
+    EXPECT_NE(input_error_of([&] { comm::parse_pair_list("0:1", placement, 2); }).find("not of the form A-B"),
               std::string::npos);
-    EXPECT_NE(input_error_of([&] { parse_pair_list("1-1", placement, 2); }).find("with itself"), std::string::npos);
-    EXPECT_NE(input_error_of([&] { parse_pair_list("", placement, 2); }).find("names no pair"), std::string::npos);
+    EXPECT_NE(input_error_of([&] { comm::parse_pair_list("1-1", placement, 2); }).find("with itself"), std::string::npos);
+    EXPECT_NE(input_error_of([&] { comm::parse_pair_list("", placement, 2); }).find("names no pair"), std::string::npos);
 }
 
 TEST(Sizes, SweepDoublesUpToTheMaximum) {
-    EXPECT_EQ(size_sweep(1, 16, 2), (std::vector<std::size_t>{1, 2, 4, 8, 16}));
-    EXPECT_EQ(size_sweep(3, 20, 4), (std::vector<std::size_t>{3, 12, 20}));
-    EXPECT_EQ(size_sweep(8, 8, 2), (std::vector<std::size_t>{8}));
+    EXPECT_EQ(comm::size_sweep(1, 16, 2), (std::vector<std::size_t>{1, 2, 4, 8, 16}));
+    EXPECT_EQ(comm::size_sweep(3, 20, 4), (std::vector<std::size_t>{3, 12, 20}));
+    EXPECT_EQ(comm::size_sweep(8, 8, 2), (std::vector<std::size_t>{8}));
 }
 
 TEST(Sizes, UpsideDownRangeIsAnInputError) {
-    EXPECT_EQ(input_error_of([] { size_sweep(4096, 8, 2); }),
+    EXPECT_EQ(input_error_of([] { comm::size_sweep(4096, 8, 2); }),
               "size range is upside down: min_bytes 4096 > max_bytes 8");
-    EXPECT_NE(input_error_of([] { size_sweep(1, 8, 1); }).find("factor"), std::string::npos);
-    EXPECT_NE(input_error_of([] { parse_size_list("8,x", "sizes"); }).find("'x' is not a size"), std::string::npos);
+    EXPECT_NE(input_error_of([] { comm::size_sweep(1, 8, 1); }).find("factor"), std::string::npos);
+    EXPECT_NE(input_error_of([] { comm::parse_size_list("8,x", "sizes"); }).find("'x' is not a size"), std::string::npos);
 }
 
 TEST(Payload, PatternDependsOnSeedAndCatchesAFlippedByte) {
     std::vector<std::byte> buffer(100);
-    fill_payload(buffer, payload_seed(3, 100));
-    EXPECT_FALSE(first_mismatch(buffer, payload_seed(3, 100)).has_value());
-    EXPECT_TRUE(first_mismatch(buffer, payload_seed(4, 100)).has_value());  // stale iteration
-    EXPECT_TRUE(first_mismatch(buffer, payload_seed(3, 101)).has_value());  // other size
-    flip_one_byte(buffer);
-    EXPECT_EQ(first_mismatch(buffer, payload_seed(3, 100)), std::optional<std::size_t>(50));
-}
-
-TEST(Statistics, NearestRankPercentiles) {
-    std::vector<double> values;
-    for (int i = 100; i >= 1; --i) values.push_back(i);
-    const auto s = summarize(values);
-    EXPECT_EQ(s.min, 1.0);
-    EXPECT_EQ(s.median, 50.0);
-    EXPECT_EQ(s.p99, 99.0);
-    EXPECT_EQ(s.max, 100.0);
-    EXPECT_DOUBLE_EQ(s.mean, 50.5);
+    comm::fill_payload(buffer, comm::payload_seed(3, 100));
+    EXPECT_FALSE(comm::first_mismatch(buffer, comm::payload_seed(3, 100)).has_value());
+    EXPECT_TRUE(comm::first_mismatch(buffer, comm::payload_seed(4, 100)).has_value());  // stale iteration
+    EXPECT_TRUE(comm::first_mismatch(buffer, comm::payload_seed(3, 101)).has_value());  // other size
+    comm::flip_one_byte(buffer);
+    EXPECT_EQ(comm::first_mismatch(buffer, comm::payload_seed(3, 100)), std::optional<std::size_t>(50));
 }
 
 }  // namespace

@@ -1,0 +1,237 @@
+// `dgemm_fp64`: C = A * B in FP64 on this rank's device (host BLAS through KokkosKernels,
+// or cuBLAS on the bound GPU), sized so that one repetition lasts at least 50 ms, random
+// inputs, every element of C validated by checksums; TFLOP/s against the nominal.
+#include "hardware/cpu_nominal.hpp"
+#include "hardware/gpu_specs.hpp"
+#include "gemm/matrix_fill.hpp"
+#include "kernels/common/parameter_checks.hpp"
+#include "kokkos/kokkos_runtime.hpp"
+#include "placement/placement.hpp"
+#include "stats/summary.hpp"
+#include "gemm/blas_threads.hpp"
+#include "gemm/dgemm_engine.hpp"
+#include "gemm/gemm_checksum.hpp"
+
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+#include "core/run_context.hpp"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+namespace shakedown::kernels {
+namespace {
+
+constexpr std::uint64_t seed_a = 11;
+constexpr std::uint64_t seed_b = 23;
+
+double tflops(std::size_t n, double seconds) {
+    const double flops = 2.0 * std::pow(static_cast<double>(n), 3);
+    return seconds > 0.0 ? flops / seconds * 1e-12 : 0.0;
+}
+
+std::unique_ptr<gemm::DgemmEngine> make_backend(const RunContext& ctx, placement::Placement placement, std::size_t n) {
+    return placement == placement::Placement::gpu ? gemm::make_cuda_dgemm(n, *placement::usable_gpu(ctx)) : gemm::make_host_dgemm(n);
+}
+
+// Bytes this rank may spend on three n x n matrices (plus host copies for validation).
+std::uint64_t memory_budget(const RunContext& ctx, placement::Placement placement) {
+    if (placement == placement::Placement::gpu) return gpu::query_gpu_facts(*placement::usable_gpu(ctx)).memory_bytes / 10 * 8;
+    return placement::host_memory_bytes(ctx) / static_cast<std::uint64_t>(ctx.session().identity().local_size) / 4;
+}
+
+std::size_t largest_n_for(std::uint64_t bytes) {
+    return static_cast<std::size_t>(std::sqrt(static_cast<double>(bytes) / (3.0 * sizeof(double))));
+}
+
+// Predicts the order at which one repetition lasts `target_s` from a timing at order n
+// (aiming 25 % above, so noise does not land it below), rounded to the granule.
+std::size_t predict_n(std::size_t n, double seconds, double target_s, std::size_t granule) {
+    const double rate = 2.0 * std::pow(static_cast<double>(n), 3) / seconds;
+    const auto predicted = static_cast<std::size_t>(std::cbrt(1.25 * target_s * rate / 2.0));
+    return std::max<std::size_t>(granule, (predicted + granule - 1) / granule * granule);
+}
+
+std::size_t agreed_max(std::size_t n, MPI_Comm comm) {
+    unsigned long long mine = n, agreed = 0;
+    MPI_Allreduce(&mine, &agreed, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, comm);
+    return static_cast<std::size_t>(agreed);
+}
+
+double timed_once(const RunContext& ctx, placement::Placement placement, std::size_t n) {
+    auto backend = make_backend(ctx, placement, n);
+    backend->load(gemm::random_matrix(seed_a, n, n), gemm::random_matrix(seed_b, n, n));
+    backend->run_timed();  // first call: library and thread start-up
+    return backend->run_timed();
+}
+
+// Picks n from a small probe; on the host a second round at the predicted size corrects
+// the prediction (a small probe runs from cache and overestimates the rate; on a GPU it
+// underestimates it, which only errs long). All ranks
+// use the largest choice, so every repetition on every rank lasts at least the target.
+std::size_t automatic_n(const RunContext& ctx, placement::Placement placement, double target_s, std::size_t limit) {
+    const std::size_t granule = placement == placement::Placement::gpu ? 256 : 64;
+    const std::size_t floor_n = placement == placement::Placement::gpu ? 8192 : 0;  // cuBLAS reaches its peak from 8192
+    limit = std::max(granule, limit / granule * granule);
+    std::size_t n = std::min<std::size_t>(placement == placement::Placement::gpu ? 4096 : 256, limit);
+    const int rounds = placement == placement::Placement::gpu ? 1 : 2;
+    for (int round = 0; round < rounds; ++round) {
+        const std::size_t next = std::clamp(predict_n(n, timed_once(ctx, placement, n), target_s, granule), std::min(floor_n, limit), limit);
+        n = agreed_max(next, ctx.comm());
+    }
+    return n;
+}
+
+struct DgemmNominal {
+    std::optional<double> tflops;
+    std::string source;
+    std::string detail;
+};
+
+DgemmNominal nominal_for(const RunContext& ctx, placement::Placement placement) {
+    if (placement == placement::Placement::gpu) {
+        const hardware::GpuNominal gpu = hardware::gpu_nominal(gpu::query_gpu_facts(*placement::usable_gpu(ctx)));
+        // cuBLAS DGEMM runs on the FP64 tensor cores where a part has them.
+        return {gpu.tflops_for("fp64_tensor"), gpu.derived ? "derived" : "spec table", gpu.part + ": " + gpu.source};
+    }
+    const double local = ctx.session().identity().local_size;
+    const double configured = ctx.params().real("nominal_tflops");
+    if (configured > 0.0) return {configured / local, "config", "nominal_tflops per node / ranks on the node"};
+    const hardware::CpuNominal cpu = hardware::derive_cpu_nominal(ctx.inventory());
+    if (!cpu.node_gflops) return {std::nullopt, "unknown", cpu.explanation};
+    return {*cpu.node_gflops * 1e-3 / local, "derived", cpu.explanation + ", shared by the node's ranks"};
+}
+
+int blas_thread_share(const RunContext& ctx) {
+    const auto& inventory = ctx.inventory();
+    int cores = inventory.contains("cpu") ? inventory["cpu"].value("cores", 0) : 0;
+    if (cores <= 0) cores = static_cast<int>(std::thread::hardware_concurrency());
+    return std::max(1, cores / ctx.session().identity().local_size);
+}
+
+std::string inventory_text(const nlohmann::json& inventory, const char* section, const char* field) {
+    if (!inventory.contains(section) || !inventory[section].contains(field)) return "unknown";
+    const auto& value = inventory[section][field];
+    return value.is_string() ? value.get<std::string>() : value.dump();
+}
+
+gemm::MatrixFill fill_of(const TestParams& params) {
+    const std::string& name = params.text("fill");
+    const auto fill = gemm::matrix_fill_from(name);
+    if (!fill) throw InputError(fmt::format("dgemm_fp64: fill must be uniform or small_integers, not '{}'", name));
+    return *fill;
+}
+
+class DgemmFp64Test final : public Test {
+public:
+    std::string_view key() const override { return "dgemm_fp64"; }
+    std::string_view description() const override {
+        return "FP64 DGEMM (host BLAS via KokkosKernels, cuBLAS on GPUs), checksum-validated, TFLOP/s vs nominal";
+    }
+    std::vector<std::string> suites() const override { return {"quick", "full"}; }
+    std::vector<ParamSpec> parameters() const override {
+        return {
+            {"device", ParamKind::text, std::string("auto"), "auto (GPU when one is bound), host or gpu"},
+            {"n", ParamKind::integer, std::int64_t{0}, "matrix order; 0 = chosen so one repetition lasts >= min_rep_s"},
+            {"min_rep_s", ParamKind::real, 0.05, "shortest repetition the automatic size aims for, seconds"},
+            {"repetitions", ParamKind::integer, std::int64_t{0}, "timed repetitions after one warm-up; 0 = 5 in quick, else 10"},
+            {"nominal_tflops", ParamKind::real, 0.0, "host FP64 peak per node in TFLOP/s (0 = derive from the CPU)"},
+            {"fill", ParamKind::text, std::string("uniform"),
+             "input entries: uniform (random in [-1,1), 53 bits) or small_integers (-2,-1,1,2: less power drawn)"},
+        };
+    }
+    void check_parameters(const TestParams& params, int /*world_size*/) const override {
+        check_device_name(key(), params.text("device"));
+        (void)zero_or_positive(params, key(), "n");
+        (void)zero_or_positive(params, key(), "repetitions");
+        const double target_s = params.real("min_rep_s");
+        if (!(target_s > 0.0)) throw InputError(fmt::format("dgemm_fp64: min_rep_s must be positive, not {}", target_s));
+        const double nominal = params.real("nominal_tflops");
+        if (!(nominal >= 0.0))
+            throw InputError(fmt::format("dgemm_fp64: nominal_tflops must not be negative (0 = derive from the CPU), not {}", nominal));
+        (void)fill_of(params);
+    }
+    std::optional<std::string> waiver(const RunContext& ctx) const override {
+        const std::string& device = ctx.params().text("device");
+        if (auto gpu_waiver = placement::gpu_request_waiver(ctx, device)) return gpu_waiver;
+        const bool runs_on_host = device == "host" || (device == "auto" && !placement::usable_gpu(ctx));
+        if (runs_on_host && !kokkos::built()) return std::string("built without Kokkos (host DGEMM needs KokkosKernels)");
+        return std::nullopt;
+    }
+
+    TestResult run(const RunContext& ctx) const override {
+        const placement::Placement placement = placement::choose_placement(ctx, ctx.params().text("device"));
+        const std::size_t limit = largest_n_for(memory_budget(ctx, placement));
+        const std::int64_t requested_n = ctx.params().integer("n");  // values checked in check_parameters
+        if (requested_n > 0 && static_cast<std::size_t>(requested_n) > limit)
+            throw InputError(fmt::format("dgemm_fp64: n={} needs {:.1f} GiB for three matrices; at most n={} fits here",
+                                         requested_n, 3.0 * 8 * requested_n * requested_n / 1073741824.0, limit));
+        const double target_s = ctx.params().real("min_rep_s");
+        std::int64_t repetitions = ctx.params().integer("repetitions");
+        if (repetitions == 0) repetitions = ctx.config().suite == "quick" ? 5 : 10;
+
+        // One rank per core: OpenBLAS gets this rank's share of the node's cores.
+        std::optional<gemm::BlasThreadShare> blas_threads;
+        if (placement == placement::Placement::host) blas_threads.emplace(blas_thread_share(ctx));
+
+        const std::size_t n = requested_n > 0 ? static_cast<std::size_t>(requested_n)
+                                              : automatic_n(ctx, placement, target_s, limit);
+        const gemm::MatrixFill fill = fill_of(ctx.params());
+        const std::vector<double> a = gemm::random_matrix(seed_a, n, n, fill);
+        const std::vector<double> b = gemm::random_matrix(seed_b, n, n, fill);
+        auto backend = make_backend(ctx, placement, n);
+        backend->load(a, b);
+        backend->run_timed();  // warm-up: library initialisation, clocks ramping up
+
+        TestResult result;
+        result.samples = SampleTable({{"repetition", "count"}, {"seconds", "s"}, {"tflops", "TFLOP/s"}});
+        std::vector<double> rates;
+        for (std::int64_t rep = 0; rep < repetitions; ++rep) {
+            MPI_Barrier(ctx.comm());
+            double seconds = backend->run_timed();
+            if (const double delay = ctx.faults().delay_s(); delay > 0.0) {  // planted slowness
+                std::this_thread::sleep_for(std::chrono::duration<double>(delay));
+                seconds += delay;
+            }
+            rates.push_back(tflops(n, seconds));
+            result.samples.add_row({static_cast<double>(rep), seconds, rates.back()});
+        }
+
+        if (ctx.faults().corrupt()) backend->corrupt(n / 3, n / 2);
+        const gemm::GemmCheck check = gemm::check_gemm_by_checksums(a, b, backend->result(), n, n, n);
+        if (!check.ok()) result.fail("dgemm_fp64 produced a wrong product: " + gemm::describe_failure(check));
+
+        const DgemmNominal nominal = nominal_for(ctx, placement);
+        const stats::Summary spread = stats::summarize(rates);
+        result.add_metric("dgemm_fp64.tflops", "TFLOP/s", spread.median, Better::higher, nominal.tflops);
+        result.add_metric("dgemm_fp64.tflops_max", "TFLOP/s", spread.max, Better::higher, nominal.tflops);
+        result.add_metric("dgemm_fp64.tflops_min", "TFLOP/s", spread.min, Better::higher, nominal.tflops);
+
+        result.parameters["device"] = std::string(to_string(placement));
+        result.parameters["backend"] = backend->name();
+        result.parameters["n_used"] = std::to_string(n);
+        result.parameters["fill"] = to_string(fill);
+        result.parameters["repetitions_used"] = std::to_string(repetitions);
+        result.parameters["nominal_source"] = nominal.source;
+        result.parameters["nominal_detail"] = nominal.detail;
+        result.parameters["checksum_worst_ratio"] = fmt::format("{:.3g}", check.worst_column_error);
+        if (placement == placement::Placement::host) {
+            result.parameters["blas_library"] = inventory_text(ctx.inventory(), "blas", "library");
+            result.parameters["openblas_core"] = inventory_text(ctx.inventory(), "blas", "openblas_core");
+            result.parameters["openblas_core_in_use"] = gemm::BlasThreadShare::openblas_core().value_or("not OpenBLAS");
+            result.parameters["blas_threads"] =
+                blas_threads->threads() ? std::to_string(*blas_threads->threads()) : std::string("not OpenBLAS");
+        }
+        return result;
+    }
+};
+
+SHAKEDOWN_REGISTER_TEST(DgemmFp64Test);
+
+}  // namespace
+}  // namespace shakedown::kernels

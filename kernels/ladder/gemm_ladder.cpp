@@ -1,0 +1,162 @@
+// `gemm_ladder` (GPU): cuBLAS GEMM at fp64, fp32 (pedantic, no TF32), tf32, bf16, fp16 and
+// fp8 e4m3 on the bound GPU, random data, each rung autotuned over cublasGemmEx and cuBLASLt's
+// top heuristic algorithms, sampled entries validated against an FP64 host reference, TFLOP/s
+// (median of the timed repetitions, a short burst) against each precision's nominal.
+#include "hardware/gpu_specs.hpp"
+#include "placement/placement.hpp"
+#include "stats/summary.hpp"
+#include "kernels/ladder/ladder_backend.hpp"
+#include "kernels/ladder/ladder_precisions.hpp"
+
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+#include "core/run_context.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+namespace shakedown::kernels {
+namespace {
+
+// Every value the ladder takes, checked before any work and on GPU-less ranks too (where the
+// test is waived), so a bad config is the driver's exit 2 rather than a silent pass.
+void check_ladder_parameters(const TestParams& params) {
+    (void)parse_precisions(params.text("precisions"));
+    const std::int64_t n = params.integer("n");
+    const std::int64_t repetitions = params.integer("repetitions");
+    const std::int64_t warmup = params.integer("warmup");
+    const std::int64_t samples = params.integer("samples");
+    const std::int64_t candidates = params.integer("autotune_candidates");
+    const std::int64_t rounds = params.integer("autotune_rounds");
+    const double budget_s = params.real("autotune_budget_s");
+    const double cooldown_s = params.real("cooldown_s");
+    if (n < 16) throw InputError(fmt::format("gemm_ladder: n must be at least 16, not {}", n));
+    if (repetitions < 1) throw InputError(fmt::format("gemm_ladder: repetitions must be at least 1, not {}", repetitions));
+    if (warmup < 0) throw InputError(fmt::format("gemm_ladder: warmup must not be negative, not {}", warmup));
+    if (samples < 3) throw InputError(fmt::format("gemm_ladder: samples must be at least 3, not {}", samples));
+    if (candidates < 0 || candidates > 16)
+        throw InputError(fmt::format("gemm_ladder: autotune_candidates must be 0..16, not {}", candidates));
+    if (rounds < 1) throw InputError(fmt::format("gemm_ladder: autotune_rounds must be at least 1, not {}", rounds));
+    if (!(budget_s > 0.0)) throw InputError(fmt::format("gemm_ladder: autotune_budget_s must be positive, not {}", budget_s));
+    if (!(cooldown_s >= 0.0)) throw InputError(fmt::format("gemm_ladder: cooldown_s must not be negative, not {}", cooldown_s));
+}
+
+class GemmLadderTest final : public Test {
+public:
+    std::string_view key() const override { return "gemm_ladder"; }
+    std::string_view description() const override {
+        return "GPU GEMM at fp64/fp32/tf32/bf16/fp16/fp8 (cuBLAS, cuBLASLt), sampled FP64 validation, TFLOP/s vs nominal";
+    }
+    std::vector<std::string> suites() const override { return {"quick", "full"}; }
+    std::vector<ParamSpec> parameters() const override {
+        return {
+            {"precisions", ParamKind::text, std::string("fp64,fp32,tf32,bf16,fp16,fp8"), "comma-separated rungs to run"},
+            {"n", ParamKind::integer, std::int64_t{8192}, "m = n = k of every GEMM"},
+            {"repetitions", ParamKind::integer, std::int64_t{10}, "timed repetitions per precision"},
+            {"warmup", ParamKind::integer, std::int64_t{2}, "untimed repetitions first"},
+            {"samples", ParamKind::integer, std::int64_t{256}, "entries of C checked against the FP64 reference"},
+            {"autotune_candidates", ParamKind::integer, std::int64_t{8},
+             "cuBLASLt heuristic algorithms timed per layout beside cublasGemmEx (0 = no tuning, 16 at most)"},
+            {"autotune_rounds", ParamKind::integer, std::int64_t{3}, "round-robin timings of each candidate (median decides)"},
+            {"autotune_budget_s", ParamKind::real, 3.0, "GPU seconds the autotune rounds may take per precision"},
+            {"cooldown_s", ParamKind::real, 2.0, "idle seconds between the autotune and the timed repetitions"},
+            {"fp8_fast_accumulation", ParamKind::flag, false,
+             "cuBLASLt FP8 fast accumulation (no periodic FP32 promotion; off is the precise default)"},
+        };
+    }
+    void check_parameters(const TestParams& params, int /*world_size*/) const override { check_ladder_parameters(params); }
+    std::optional<std::string> waiver(const RunContext& ctx) const override {
+        if (!placement::usable_gpu(ctx)) return std::string(placement::no_cuda_device);
+        return std::nullopt;
+    }
+
+    TestResult run(const RunContext& ctx) const override {
+        const auto precisions = parse_precisions(ctx.params().text("precisions"));
+        LadderRunOptions options;
+        const std::int64_t n = ctx.params().integer("n");
+        const std::int64_t repetitions = ctx.params().integer("repetitions");
+        const std::int64_t warmup = ctx.params().integer("warmup");
+        const std::int64_t samples = ctx.params().integer("samples");
+        const std::int64_t candidates = ctx.params().integer("autotune_candidates");
+        const std::int64_t rounds = ctx.params().integer("autotune_rounds");
+        const double budget_s = ctx.params().real("autotune_budget_s");
+        const double cooldown_s = ctx.params().real("cooldown_s");
+        const int device = *placement::usable_gpu(ctx);
+        const gpu::GpuFacts facts = gpu::query_gpu_facts(device);
+        // The largest rung (fp64: three n x n matrices of 8 bytes) must fit with room to spare.
+        if (3.0 * 8.0 * static_cast<double>(n) * static_cast<double>(n) > 0.8 * static_cast<double>(facts.memory_bytes))
+            throw InputError(fmt::format("gemm_ladder: n={} does not fit in {}'s {:.1f} GiB", n, facts.name,
+                                         facts.memory_bytes / 1073741824.0));
+        options.n = static_cast<std::size_t>(n);
+        options.repetitions = repetitions;
+        options.warmup = warmup;
+        options.samples = static_cast<std::size_t>(samples);
+        options.autotune = {static_cast<int>(candidates), static_cast<int>(rounds), budget_s};
+        options.cooldown_s = cooldown_s;
+        options.fp8_fast_accumulation = ctx.params().flag("fp8_fast_accumulation");
+        const hardware::GpuNominal nominal = hardware::gpu_nominal(facts);
+        const bool has_fp8 = facts.compute_major > 8 || (facts.compute_major == 8 && facts.compute_minor >= 9);
+
+        TestResult result;
+        result.samples = SampleTable({{"precision", "rung"}, {"repetition", "count"}, {"seconds", "s"}, {"tflops", "TFLOP/s"}});
+        std::string rung_ids;
+        for (const LadderPrecision precision : precisions) {
+            const LadderRung& info = rung(precision);
+            rung_ids += fmt::format("{}{} {}", rung_ids.empty() ? "" : ", ", static_cast<int>(precision), info.name);
+            if (precision == LadderPrecision::fp8 && !has_fp8) {
+                result.parameters["fp8_status"] = fmt::format("not measured: compute capability {}.{} has no fp8 tensor cores",
+                                                              facts.compute_major, facts.compute_minor);
+                continue;
+            }
+            options.corrupt = ctx.faults().corrupt() && precision == precisions.front();
+            MPI_Barrier(ctx.comm());
+            // One rung the library cannot run (an unsupported type combination, say) fails that
+            // rung with the library's words; the other precisions are still measured.
+            LadderRunResult run;
+            try {
+                run = run_ladder_rung(precision, options, device);
+            } catch (const RungNotSupported& refused) {
+                result.parameters[fmt::format("{}_status", info.name)] = fmt::format("not measured: {}", refused.what());
+                continue;
+            } catch (const std::exception& error) {
+                result.fail(fmt::format("{}: {}", info.name, error.what()));
+                continue;
+            }
+            std::vector<double> rates;
+            const double flops = 2.0 * std::pow(static_cast<double>(options.n), 3);
+            for (std::size_t rep = 0; rep < run.seconds.size(); ++rep) {
+                double seconds = run.seconds[rep];
+                if (const double delay = ctx.faults().delay_s(); delay > 0.0) {  // planted slowness
+                    std::this_thread::sleep_for(std::chrono::duration<double>(delay));
+                    seconds += delay;
+                }
+                rates.push_back(flops / seconds * 1e-12);
+                result.samples.add_row({static_cast<double>(precision), static_cast<double>(rep), seconds, rates.back()});
+            }
+            const stats::Summary spread = stats::summarize(rates);
+            const auto rung_nominal = nominal.tflops_for(info.nominal_key);
+            result.add_metric(fmt::format("gemm_ladder.{}_tflops", info.name), "TFLOP/s", spread.median, Better::higher, rung_nominal);
+            result.add_metric(fmt::format("gemm_ladder.{}_tflops_max", info.name), "TFLOP/s", spread.max, Better::higher, rung_nominal);
+            result.parameters[fmt::format("{}_types", info.name)] = std::string(info.what);
+            result.parameters[fmt::format("{}_worst_error_ratio", info.name)] = fmt::format("{:.3g}", run.worst_error);
+            // Below 1 when the GPU slowed within the burst (power cap): the median is a short burst.
+            result.parameters[fmt::format("{}_last_over_first_rep", info.name)] = fmt::format("{:.3f}", last_over_first(run.seconds));
+            for (const auto& [key, value] : run.details) result.parameters[fmt::format("{}_{}", info.name, key)] = value;
+            if (!run.failure.empty()) result.fail(fmt::format("{} GEMM wrong: {}", info.name, run.failure));
+        }
+        result.parameters["device"] = "gpu";
+        result.parameters["gpu"] = facts.name;
+        result.parameters["nominal_source"] = nominal.derived ? "derived" : "spec table";
+        result.parameters["nominal_detail"] = nominal.part + ": " + nominal.source;
+        result.parameters["precision_ids"] = rung_ids;
+        return result;
+    }
+};
+
+SHAKEDOWN_REGISTER_TEST(GemmLadderTest);
+
+}  // namespace
+}  // namespace shakedown::kernels

@@ -1,0 +1,299 @@
+// `stencil3d`: a 7-point 3-D Jacobi heat-diffusion step over a global grid split across the
+// ranks (MPI Cartesian decomposition, halo exchange every step), on the host through Kokkos
+// or on the bound GPU through CUDA. Validated against the exact discrete solution; its rate
+// is compared with the memory-bandwidth bound from a short triad measured in the same test.
+#include "kernels/common/parameter_checks.hpp"
+#include "kokkos/kokkos_runtime.hpp"
+#include "placement/placement.hpp"
+#include "stats/summary.hpp"
+#include "kernels/stencil/halo_exchange.hpp"
+#include "kernels/stencil/stencil_backend.hpp"
+#include "kernels/stencil/stencil_geometry.hpp"
+#include "kernels/stencil/stencil_update.hpp"
+#include "kernels/stencil/stencil_validation.hpp"
+#include "gpu/gpu_facts.hpp"
+#include "kernels/stream/stream_run.hpp"
+
+#include "core/clock.hpp"
+#include "core/errors.hpp"
+#include "core/gpu_runtime.hpp"
+#include "core/registry.hpp"
+#include "core/run_context.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <thread>
+
+namespace shakedown::kernels {
+namespace {
+
+constexpr std::int64_t host_local_n = 128;   // 2 fields of 17 MiB per rank: beyond a core's cache share
+constexpr std::int64_t gpu_local_n = 512;    // 2 fields of 1 GiB: 30 x the L2, halo traffic small beside the sweep
+constexpr std::int64_t host_triad_mib = 64;
+constexpr std::int64_t gpu_triad_mib = 2048;
+// Untimed steps before the timed ones (first launches load kernels, fill caches and TLBs);
+// validation counts them: the field is checked after warmup + timed steps.
+constexpr std::int64_t warmup_steps = 2;
+
+bool has_neighbour(const StencilGeometry& geometry) {
+    for (int face = 0; face < stencil_faces; ++face)
+        if (geometry.neighbour(face) != MPI_PROC_NULL) return true;
+    return false;
+}
+
+// The sizes and counts where 0 asks for the automatic value.
+constexpr const char* automatic_counts[] = {"global_n", "local_n", "steps", "triad_mib", "triad_repetitions"};
+
+std::int64_t positive_or_default(const TestParams& params, const char* name, std::int64_t fallback) {
+    const std::int64_t value = zero_or_positive(params, "stencil3d", name);
+    return value == 0 ? fallback : value;
+}
+
+// Checked on every placement, so a bad value is an error wherever the test runs.
+GpuStencilShape gpu_shape(const TestParams& params) {
+    const GpuStencilShape defaults;
+    const std::int64_t x = positive_or_default(params, "gpu_block_x", defaults.block_x);
+    const std::int64_t y = positive_or_default(params, "gpu_block_y", defaults.block_y);
+    const std::int64_t chunk = positive_or_default(params, "gpu_z_chunk", defaults.z_chunk);
+    const std::int64_t cells = positive_or_default(params, "gpu_cells_per_thread", defaults.cells_per_thread);
+    if (x > 1024 || y > 1024 || x * y > 1024)
+        throw InputError(fmt::format("stencil3d: a GPU block of {}x{} threads exceeds 1024", x, y));
+    if (chunk > (std::int64_t{1} << 30)) throw InputError(fmt::format("stencil3d: gpu_z_chunk {} is absurd", chunk));
+    if (cells != 1 && cells != 2)
+        throw InputError(fmt::format("stencil3d: gpu_cells_per_thread must be 1 or 2, not {}", cells));
+    // Two cells per thread take the x neighbours from the adjacent lanes: a warp must be
+    // one row segment. (Refused, not quietly run with one cell: the shape asked for is
+    // the shape measured.)
+    if (cells == 2 && x % 32 != 0)
+        throw InputError(fmt::format(
+            "stencil3d: gpu_block_x {} with 2 cells per thread must be a multiple of 32 (or set gpu_cells_per_thread: 1)", x));
+    return {static_cast<int>(x), static_cast<int>(y), static_cast<int>(chunk), static_cast<int>(cells)};
+}
+
+struct BandwidthBound {
+    double triad_gbs = 0.0;
+    double copy_gbs = 0.0;  // same run: the STREAM kernel with the stencil's 1:1 read/write mix
+    std::string failure;
+};
+
+// The short triad (with the other STREAM kernels, so its arrays validate) on the same device.
+BandwidthBound measure_bound(const RunContext& ctx, placement::Placement placement) {
+    const std::int64_t mib =
+        positive_or_default(ctx.params(), "triad_mib", placement == placement::Placement::gpu ? gpu_triad_mib : host_triad_mib);
+    StreamRunOptions options;
+    options.elements = static_cast<std::size_t>(mib) * 1024 * 1024 / sizeof(double);
+    options.repetitions = positive_or_default(ctx.params(), "triad_repetitions", 3);
+    auto backend = placement == placement::Placement::gpu ? make_cuda_stream(options.elements, *placement::usable_gpu(ctx))
+                                               : make_host_stream(options.elements);
+    const StreamMeasurement measured = measure_stream(*backend, options, ctx.comm());
+    return {stats::median(measured.gbs.at(StreamKernel::triad)), stats::median(measured.gbs.at(StreamKernel::copy)),
+            measured.failure};
+}
+
+// The halo path this run takes. host and nccl as asked (nccl refused where it cannot work);
+// auto takes nccl where it measured best (0.855-0.861 of the bound on 2 H200s against 0.77-0.86
+// through host buffers): at least 2 ranks, each on a GPU of its own, NCCL built in; else host.
+// Collective: every rank learns whether all ranks have their own GPU, so all take one path.
+HaloPath choose_halo_path(const RunContext& ctx, placement::Placement placement) {
+    // NCCL refuses two ranks of one communicator on one GPU ("Duplicate GPU").
+    const bool own_gpu = placement == placement::Placement::gpu && ctx.session().identity().local_size <= visible_gpu_count();
+    int all_own_gpus = own_gpu ? 1 : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &all_own_gpus, 1, MPI_INT, MPI_MIN, ctx.comm());
+    const std::optional<HaloPath> requested = parse_halo_path(ctx.params().text("halo_path"));
+    if (!requested)
+        return all_own_gpus != 0 && ctx.size() > 1 && device_halo_exchange_built() ? HaloPath::nccl : HaloPath::host;
+    if (*requested == HaloPath::nccl && all_own_gpus == 0)  // every rank says why; none waits alone in NCCL's init
+        throw InputError("stencil3d: halo_path nccl needs every rank on a GPU of its own (NCCL refuses ranks sharing a GPU); "
+                         "use halo_path: host");
+    return *requested;
+}
+
+class Stencil3dTest final : public Test {
+public:
+    std::string_view key() const override { return "stencil3d"; }
+    std::string_view description() const override {
+        return "7-point 3-D Jacobi with MPI halo exchange (Kokkos host / CUDA GPU), exact-solution validated, vs triad bound";
+    }
+    std::vector<std::string> suites() const override { return {"quick", "full"}; }
+    std::vector<ParamSpec> parameters() const override {
+        return {
+            {"device", ParamKind::text, std::string("auto"), "auto (GPU when one is bound), host or gpu"},
+            {"global_n", ParamKind::integer, std::int64_t{0}, "cells per side of the global cube; 0 = local_n per rank"},
+            {"local_n", ParamKind::integer, std::int64_t{0}, "cells per side per rank when global_n is 0; 0 = 128 host, 512 GPU"},
+            {"steps", ParamKind::integer, std::int64_t{0}, "timed Jacobi steps; 0 = 20 in quick, else 100"},
+            {"triad_mib", ParamKind::integer, std::int64_t{0}, "MiB per array of the bound's triad; 0 = 64 host, 2048 GPU"},
+            {"triad_repetitions", ParamKind::integer, std::int64_t{3}, "repetitions of the bound's STREAM run"},
+            {"gpu_block_x", ParamKind::integer, std::int64_t{0},
+             "GPU thread-block width along x in threads (a multiple of 32 with 2 cells per thread); 0 = 32"},
+            {"gpu_block_y", ParamKind::integer, std::int64_t{0}, "GPU thread-block height along y; 0 = 8"},
+            {"gpu_z_chunk", ParamKind::integer, std::int64_t{0}, "planes each GPU thread walks along z; 0 = 8"},
+            {"gpu_cells_per_thread", ParamKind::integer, std::int64_t{0},
+             "adjacent x cells per GPU thread, 1 or 2 (double2 loads, shuffled x neighbours); 0 = 2"},
+            {"halo_path", ParamKind::text, std::string("auto"),
+             "how halos travel between ranks: host (pinned host buffers and MPI), nccl (GPU to GPU, CUDA backend, built with "
+             "NCCL), or auto: nccl where 2 or more ranks each run on a GPU of their own and NCCL is built in, else host"},
+        };
+    }
+    // Every value is checked before any rank starts; so is the halo path: a name typo or a
+    // path this build or this device cannot take is an input error (exit 2), never a silent
+    // fallback to host. What needs the node (memory, GPUs per rank) is checked in run().
+    void check_parameters(const TestParams& params, int /*world_size*/) const override {
+        check_device_name(key(), params.text("device"));
+        for (const char* name : automatic_counts) (void)zero_or_positive(params, key(), name);
+        (void)gpu_shape(params);
+        if (parse_halo_path(params.text("halo_path")) != HaloPath::nccl) return;  // auto decides in run()
+        if (!device_halo_exchange_built())
+            throw InputError("stencil3d: halo_path nccl needs a build with CUDA and NCCL; this shakedown was built without NCCL (use halo_path: host)");
+        if (params.text("device") == "host")
+            throw InputError("stencil3d: halo_path nccl exchanges GPU memory, but device host runs the Kokkos host backend (use halo_path: host or device: gpu)");
+    }
+    std::optional<std::string> waiver(const RunContext& ctx) const override {
+        const std::string& device = ctx.params().text("device");
+        if (auto gpu_waiver = placement::gpu_request_waiver(ctx, device)) return gpu_waiver;
+        // GPU to GPU halos need a GPU: without one the test is waived, as device gpu is.
+        if (ctx.params().text("halo_path") == "nccl" && !placement::usable_gpu(ctx)) return std::string(placement::no_cuda_device);
+        const bool runs_on_host = device == "host" || (device == "auto" && !placement::usable_gpu(ctx));
+        if (runs_on_host && !kokkos::built()) return std::string("built without Kokkos (host stencil needs Kokkos)");
+        return std::nullopt;
+    }
+
+    TestResult run(const RunContext& ctx) const override {
+        const placement::Placement placement = placement::choose_placement(ctx, ctx.params().text("device"));
+        const HaloPath halo_path = choose_halo_path(ctx, placement);
+        const std::int64_t steps = positive_or_default(ctx.params(), "steps", ctx.config().suite == "quick" ? 20 : 100);
+        const std::int64_t global_n = ctx.params().integer("global_n");
+        const std::int64_t local_n =
+            positive_or_default(ctx.params(), "local_n", placement == placement::Placement::gpu ? gpu_local_n : host_local_n);
+
+        const std::array<int, 3> dims = StencilGeometry::decomposition(ctx.size());
+        std::array<std::size_t, 3> global{};
+        for (int d = 0; d < 3; ++d)
+            global[d] = static_cast<std::size_t>(global_n > 0 ? global_n : local_n * dims[d]);
+        const StencilGeometry geometry(ctx.comm(), global);
+        check_memory(ctx, placement, geometry);
+
+        const GpuStencilShape shape = gpu_shape(ctx.params());
+
+        const BandwidthBound bound = measure_bound(ctx, placement);
+
+        auto backend = placement == placement::Placement::gpu ? make_cuda_stencil(geometry.local(), *placement::usable_gpu(ctx))
+                                                   : make_host_stencil(geometry.local());
+        backend->set_gpu_shape(shape);
+        backend->load(geometry.initial_field());
+        // Once per run, collective: NCCL over the test's ranks. The Cartesian communicator has
+        // them in ctx.comm()'s order (no reorder), so its neighbour ranks are the NCCL ranks.
+        if (halo_path == HaloPath::nccl) {
+            std::array<int, 6> neighbour_ranks{};
+            for (int face = 0; face < stencil_faces; ++face) neighbour_ranks[face] = geometry.neighbour(face);
+            backend->use_device_halo_exchange(geometry.cart(), neighbour_ranks);
+        }
+        HaloExchange halos(geometry);
+        for (std::int64_t step = 0; step < warmup_steps; ++step) halos.step(*backend);
+        backend->synchronize();  // queued warm-up steps must not spill into the timed ones
+
+        TestResult result;
+        result.samples = SampleTable({{"step", "count"}, {"halo_seconds", "s"}, {"compute_seconds", "s"}, {"gcells_per_s", "Gcell/s"}});
+        // Time = wall time from the barrier until every queued step is done. A GPU rank
+        // without neighbours queues all steps and waits once: its per-step rows are the
+        // total / steps (the host saw only launches); otherwise a row is the host time of
+        // that step, the last one including the wait for queued work.
+        // The device halo path queues everything too (the host never waits per step), so its
+        // halo work cannot be told apart from the host: rows are total / steps as well.
+        const bool device_halos = backend->exchanges_halos_on_device();
+        const bool queued = backend->interior_runs_asynchronously() && (!has_neighbour(geometry) || device_halos);
+        std::vector<StepTiming> per_step;
+        per_step.reserve(static_cast<std::size_t>(steps));
+        MPI_Barrier(geometry.cart());
+        const Stopwatch wall;
+        for (std::int64_t step = 0; step < steps; ++step) {
+            StepTiming timing = halos.step(*backend);
+            if (const double delay = ctx.faults().delay_s(); delay > 0.0) {  // planted slowness
+                std::this_thread::sleep_for(std::chrono::duration<double>(delay));
+                timing.compute_s += delay;
+            }
+            per_step.push_back(timing);
+        }
+        const Stopwatch drain;
+        backend->synchronize();
+        per_step.back().compute_s += drain.seconds();
+        const double total = wall.seconds();
+        double halo_total = 0.0;
+        for (std::size_t step = 0; step < per_step.size(); ++step) {
+            const StepTiming timing =
+                queued ? StepTiming{0.0, total / static_cast<double>(steps)} : per_step[step];
+            halo_total += timing.halo_s;
+            result.samples.add_row({static_cast<double>(step), timing.halo_s, timing.compute_s,
+                                    static_cast<double>(geometry.local_cells()) / (timing.halo_s + timing.compute_s) * 1e-9});
+        }
+
+        if (ctx.faults().corrupt()) {
+            const auto& local = geometry.local();
+            backend->corrupt(local[0] / 2 + 1, local[1] / 2 + 1, local[2] / 2 + 1);
+        }
+        const StencilError error = stencil_error(geometry, backend->field(), warmup_steps + steps);
+        const double tolerance = stencil_tolerance(warmup_steps + steps);
+        if (!(error.max_relative <= tolerance)) result.fail("stencil3d diverged from the exact solution: " + describe_failure(error, tolerance));
+        if (!bound.failure.empty()) result.fail("bandwidth reference (STREAM) failed validation: " + bound.failure);
+
+        const double gcells = static_cast<double>(geometry.local_cells()) * static_cast<double>(steps) / total * 1e-9;
+        const double effective_gbs = gcells * stencil_bytes_per_cell;
+        const double bound_gcells = bound.triad_gbs / stencil_bytes_per_cell;
+        result.add_metric("stencil3d.gcells_per_s", "Gcell/s", gcells, Better::higher, bound_gcells);
+        result.add_metric("stencil3d.effective_gbs", "GB/s", effective_gbs, Better::higher, bound.triad_gbs);
+        if (!device_halos)  // not measurable there (see above): absent rather than a false 0
+            result.add_metric("stencil3d.halo_time_share", "fraction", halo_total / total, Better::lower);
+        result.add_metric("stencil3d.bandwidth_bound_fraction", "fraction", effective_gbs / bound.triad_gbs, Better::higher, 1.0);
+        // The stencil reads as many bytes as it writes, like copy and unlike triad (2:1);
+        // where writes cost more than reads (HBM) copy is the tighter, equally fair bound.
+        result.add_metric("stencil3d.copy_bound_fraction", "fraction", effective_gbs / bound.copy_gbs, Better::higher, 1.0);
+        result.add_metric("stencil3d.max_rel_error", "1", error.max_relative, Better::lower);
+
+        result.parameters["device"] = std::string(to_string(placement));
+        result.parameters["backend"] = backend->name();
+        result.parameters["global_cells"] = fmt::format("{}x{}x{}", global[0], global[1], global[2]);
+        result.parameters["decomposition"] = fmt::format("{}x{}x{}", geometry.dims()[0], geometry.dims()[1], geometry.dims()[2]);
+        result.parameters["local_cells"] = fmt::format("{}x{}x{}", geometry.local()[0], geometry.local()[1], geometry.local()[2]);
+        result.parameters["steps_used"] = std::to_string(steps);
+        result.parameters["halo_path"] = std::string(to_string(halo_path));
+        result.parameters["halo_path_requested"] = ctx.params().text("halo_path");
+        result.parameters["step_timing"] =
+            device_halos ? "queued with device halos (nccl): no host wait per step, time / steps, halo share not separable"
+            : queued     ? "queued: all steps launched, one wait, time / steps"
+                         : "per step on the host, the last including the wait for queued work";
+        result.parameters["warmup_steps"] = std::to_string(warmup_steps);
+        if (placement == placement::Placement::gpu)
+            result.parameters["gpu_shape"] = fmt::format("{}x{} threads, {} x cell{} and {} planes per thread", shape.block_x,
+                                                         shape.block_y, shape.cells_per_thread,
+                                                         shape.cells_per_thread == 1 ? "" : "s", shape.z_chunk);
+        result.parameters["bytes_per_cell"] = fmt::format("{}", stencil_bytes_per_cell);
+        result.parameters["triad_gbs"] = fmt::format("{:.17g}", bound.triad_gbs);
+        result.parameters["copy_gbs"] = fmt::format("{:.17g}", bound.copy_gbs);
+        result.parameters["max_rel_error"] = fmt::format("{:.17g}", error.max_relative);
+        result.parameters["tolerance"] = fmt::format("{:.3g}", tolerance);
+        return result;
+    }
+
+private:
+    static void check_memory(const RunContext& ctx, placement::Placement placement, const StencilGeometry& geometry) {
+        double field_bytes = sizeof(double);  // in floating point: an absurd size must not wrap around
+        for (const std::size_t extent : geometry.local()) field_bytes *= static_cast<double>(extent + 2);
+        if (placement == placement::Placement::gpu) {
+            const auto facts = gpu::query_gpu_facts(*placement::usable_gpu(ctx));
+            if (2.0 * field_bytes > 0.8 * static_cast<double>(facts.memory_bytes))
+                throw InputError(fmt::format("stencil3d: two fields of {:.1f} GiB do not fit on {} ({:.1f} GiB)",
+                                             field_bytes / 1073741824.0, facts.name, facts.memory_bytes / 1073741824.0));
+        }
+        // Host: the device fields (on the host path) plus the initial and read-back copies.
+        const double share = static_cast<double>(placement::host_memory_bytes(ctx)) / ctx.session().identity().local_size;
+        const double needed = (placement == placement::Placement::gpu ? 2.0 : 4.0) * field_bytes;
+        if (needed > 0.9 * share)
+            throw InputError(fmt::format("stencil3d: {:.1f} GiB of fields per rank exceed 0.9 of this rank's {:.1f} GiB",
+                                         needed / 1073741824.0, share / 1073741824.0));
+    }
+};
+
+SHAKEDOWN_REGISTER_TEST(Stencil3dTest);
+
+}  // namespace
+}  // namespace shakedown::kernels

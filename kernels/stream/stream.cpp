@@ -1,0 +1,157 @@
+// `stream`: copy, scale, add, triad and dot on this rank's memory (the host through Kokkos,
+// or the bound GPU through CUDA), repeated, timed per kernel, validated against gold values.
+// Every rank measures at the same time (a barrier starts each kernel), as a job would use
+// the node: the per-rank figures add up to what the node delivers.
+#include "hardware/gpu_specs.hpp"
+#include "kernels/common/parameter_checks.hpp"
+#include "placement/placement.hpp"
+#include "stats/summary.hpp"
+#include "kernels/stream/stream_backend.hpp"
+#include "kernels/stream/stream_kernels.hpp"
+#include "kernels/stream/stream_run.hpp"
+
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+#include "core/run_context.hpp"
+
+#include <fmt/format.h>
+
+
+namespace shakedown::kernels {
+namespace {
+
+constexpr std::int64_t host_default_mib = 64;    // far above any L3 slice one rank sees
+constexpr std::int64_t gpu_default_mib = 4096;  // 2^29 doubles: BabelStream's default, far above L2
+
+struct StreamPlan {
+    placement::Placement placement = placement::Placement::host;
+    std::size_t elements = 0;
+    std::int64_t repetitions = 0;
+};
+
+constexpr std::int64_t elements_per_mib = 1024 * 1024 / sizeof(double);
+constexpr std::int64_t absurd_elements = std::int64_t{1} << 56;  // 3 arrays of 2^56 doubles: more than any node holds
+
+// Everything that needs only the values; run by check_parameters before any work.
+void check_stream_parameters(const TestParams& params) {
+    check_device_name("stream", params.text("device"));
+    const std::int64_t mib = zero_or_positive(params, "stream", "array_mib");
+    const std::int64_t exact = zero_or_positive(params, "stream", "array_elements", "from array_mib");
+    (void)zero_or_positive(params, "stream", "repetitions");
+    if (const double nominal = params.real("nominal_gbs"); !(nominal >= 0.0))
+        throw InputError(fmt::format("stream: nominal_gbs must not be negative (0 = unknown), not {}", nominal));
+    if (exact > absurd_elements)
+        throw InputError(fmt::format("stream: array_elements {} per array is more than any node holds", exact));
+    if (mib > absurd_elements / elements_per_mib)  // compared before multiplying, which would overflow
+        throw InputError(fmt::format("stream: array_mib {} per array is more than any node holds", mib));
+}
+
+// Elements per array: an exact length (odd ones included) overrides the MiB, which shows
+// the kernels' tails are done; 0 MiB takes the placement's default.
+std::size_t elements_asked(const TestParams& params, placement::Placement placement) {
+    if (const std::int64_t exact = params.integer("array_elements"); exact > 0) return static_cast<std::size_t>(exact);
+    std::int64_t mib = params.integer("array_mib");
+    if (mib == 0) mib = placement == placement::Placement::gpu ? gpu_default_mib : host_default_mib;
+    return static_cast<std::size_t>(mib * elements_per_mib);
+}
+
+StreamPlan plan_from(const RunContext& ctx) {
+    StreamPlan plan;  // parameter values were checked in check_parameters
+    plan.placement = placement::choose_placement(ctx, ctx.params().text("device"));
+    plan.elements = elements_asked(ctx.params(), plan.placement);
+
+    const std::uint64_t needed = 3ull * plan.elements * sizeof(double);
+    const double needed_mib = static_cast<double>(plan.elements * sizeof(double)) / 1048576.0;
+    if (plan.placement == placement::Placement::host) {
+        const std::uint64_t share = placement::host_memory_bytes(ctx) / static_cast<std::uint64_t>(ctx.session().identity().local_size);
+        if (needed > share)
+            throw InputError(fmt::format("stream: {:.0f} MiB per array needs {:.1f} GiB per rank; this node has {:.1f} GiB per rank",
+                                         needed_mib, needed / 1073741824.0, share / 1073741824.0));
+    } else {
+        const auto facts = gpu::query_gpu_facts(*placement::usable_gpu(ctx));
+        if (needed > facts.memory_bytes)
+            throw InputError(fmt::format("stream: {:.0f} MiB per array needs {:.1f} GiB; {} has {:.1f} GiB", needed_mib,
+                                         needed / 1073741824.0, facts.name, facts.memory_bytes / 1073741824.0));
+    }
+
+    plan.repetitions = ctx.params().integer("repetitions");
+    if (plan.repetitions == 0) plan.repetitions = ctx.config().suite == "quick" ? 10 : 20;
+    return plan;
+}
+
+struct Nominal {
+    std::optional<double> gbs;
+    std::string source;
+};
+
+Nominal nominal_for(const RunContext& ctx, const StreamPlan& plan) {
+    if (plan.placement == placement::Placement::gpu) {
+        const hardware::GpuNominal gpu = hardware::gpu_nominal(gpu::query_gpu_facts(*placement::usable_gpu(ctx)));
+        return {gpu.memory_gbs, gpu.derived ? gpu.source : "spec table: " + gpu.part};
+    }
+    // The host figure is per node and shared by the ranks on it.
+    const double node_gbs = ctx.params().real("nominal_gbs");
+    if (node_gbs <= 0.0) return {std::nullopt, "unknown (set params.stream.nominal_gbs)"};
+    return {node_gbs / ctx.session().identity().local_size, "config: nominal_gbs per node / ranks on the node"};
+}
+
+class StreamTest final : public Test {
+public:
+    std::string_view key() const override { return "stream"; }
+    std::string_view description() const override {
+        return "STREAM copy/scale/add/triad/dot memory bandwidth (host via Kokkos, GPU via CUDA), gold-validated";
+    }
+    std::vector<std::string> suites() const override { return {"quick", "full"}; }
+    std::vector<ParamSpec> parameters() const override {
+        return {
+            {"device", ParamKind::text, std::string("auto"), "auto (GPU when one is bound), host or gpu"},
+            {"array_mib", ParamKind::integer, std::int64_t{0},
+             "MiB per array (3 arrays); 0 = 64 on the host, 4096 on a GPU"},
+            {"array_elements", ParamKind::integer, std::int64_t{0},
+             "exact elements per array, odd lengths allowed (overrides array_mib); 0 = from array_mib"},
+            {"repetitions", ParamKind::integer, std::int64_t{0}, "repetitions of the 5 kernels; 0 = 10 in quick, else 20"},
+            {"nominal_gbs", ParamKind::real, 0.0, "host memory bandwidth per node in GB/s (0 = unknown)"},
+        };
+    }
+    void check_parameters(const TestParams& params, int /*world_size*/) const override { check_stream_parameters(params); }
+    std::optional<std::string> waiver(const RunContext& ctx) const override {
+        return placement::gpu_request_waiver(ctx, ctx.params().text("device"));
+    }
+
+    TestResult run(const RunContext& ctx) const override {
+        const StreamPlan plan = plan_from(ctx);
+        auto backend = plan.placement == placement::Placement::gpu ? make_cuda_stream(plan.elements, *placement::usable_gpu(ctx))
+                                                        : make_host_stream(plan.elements);
+        StreamRunOptions options;
+        options.elements = plan.elements;
+        options.repetitions = plan.repetitions;
+        options.delay_s = ctx.faults().delay_s();
+        options.corrupt = ctx.faults().corrupt();
+        StreamMeasurement measurement = measure_stream(*backend, options, ctx.comm());
+
+        TestResult result;
+        if (!measurement.failure.empty()) result.fail(measurement.failure);
+        result.samples = std::move(measurement.samples);
+        const Nominal nominal = nominal_for(ctx, plan);
+        for (const auto& kernel : stream_kernel_table) {
+            const stats::Summary spread = stats::summarize(measurement.gbs[kernel.id]);
+            result.add_metric(fmt::format("stream.{}_gbs", kernel.name), "GB/s", spread.median, Better::higher, nominal.gbs);
+            result.add_metric(fmt::format("stream.{}_max_gbs", kernel.name), "GB/s", spread.max, Better::higher,
+                              nominal.gbs);
+        }
+        result.parameters["device"] = std::string(to_string(plan.placement));
+        result.parameters["backend"] = backend->name();
+        result.parameters["elements"] = std::to_string(plan.elements);
+        result.parameters["array_bytes"] = std::to_string(plan.elements * sizeof(double));
+        result.parameters["repetitions_used"] = std::to_string(plan.repetitions);
+        result.parameters["nominal_source"] = nominal.source;
+        result.parameters["kernel_ids"] = "0 copy, 1 scale, 2 add, 3 triad, 4 dot";
+        for (const auto& [key, value] : backend->launch_parameters()) result.parameters[key] = value;
+        return result;
+    }
+};
+
+SHAKEDOWN_REGISTER_TEST(StreamTest);
+
+}  // namespace
+}  // namespace shakedown::kernels

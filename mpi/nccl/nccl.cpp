@@ -1,0 +1,220 @@
+// nccl: NCCL collectives (all_reduce, all_gather, reduce_scatter, alltoall, broadcast, reduce,
+// sendrecv) over a size sweep, one rank per GPU, out-of-place and in-place, with nccl-tests'
+// algbw/busbw, every result checked element by element on the GPU.
+//
+// Timing as nccl-tests does it: warm-up, a barrier, then `iterations` launches back to back on
+// one stream between two CUDA events (no per-iteration sync); the job's time is the slowest
+// rank's. The NCCL environment is the user's: nothing here sets NCCL_* variables (on hosts
+// where NVLink SHARP must stay off, export NCCL_NVLS_ENABLE=0 yourself).
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+#include "core/run_context.hpp"
+#include "gpu/cuda_owners.hpp"
+#include "gpu/nccl_communicator.hpp"
+#include "mpi/nccl/nccl_data.hpp"
+#include "mpi/nccl/nccl_ops.hpp"
+#include "comm/sizes.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+extern char** environ;
+
+namespace shakedown::mpi {
+namespace {
+
+constexpr std::size_t mib = std::size_t{1} << 20;
+constexpr std::size_t quick_suite_max_bytes = 512 * mib;
+constexpr std::size_t full_max_bytes = std::size_t{8} << 30;
+
+// Sizes that also get a metric of their own: the nccl-tests reference points.
+const std::map<std::size_t, std::string_view> reference_sizes = {
+    {8 * mib, "8mib"}, {512 * mib, "512mib"}, {std::size_t{8} << 30, "8gib"}};
+
+// The NCCL_* variables the user set, for the record: results depend on them.
+std::string nccl_environment() {
+    std::vector<std::string> set;
+    for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry)
+        if (std::strncmp(*entry, "NCCL_", 5) == 0) set.emplace_back(*entry);
+    std::sort(set.begin(), set.end());
+    return set.empty() ? "none" : fmt::format("{}", fmt::join(set, " "));
+}
+
+struct Measurement {
+    double seconds = 0.0;      // this rank, per iteration
+    double job_seconds = 0.0;  // slowest rank, per iteration
+    NcclWrong wrong;
+};
+
+class NcclCollectives final : public Test {
+public:
+    std::string_view key() const override { return "nccl"; }
+    std::string_view description() const override {
+        return "NCCL collectives, one rank per GPU: algbw/busbw (nccl-tests factors) over 8 B..8 GiB, validated";
+    }
+    std::vector<std::string> suites() const override { return {"quick", "full"}; }
+    double default_deadline_s() const override { return 1800.0; }
+
+    std::vector<ParamSpec> parameters() const override {
+        return {
+            {"collectives", ParamKind::text,
+             std::string("all_reduce,all_gather,reduce_scatter,alltoall,broadcast,reduce,sendrecv"), "comma list"},
+            {"min_bytes", ParamKind::integer, std::int64_t{8}, "smallest size (nccl-tests' size)"},
+            {"max_bytes", ParamKind::integer, std::int64_t{0},
+             "largest size; 0: 512 MiB in the quick suite, 8 GiB otherwise"},
+            {"step_factor", ParamKind::integer, std::int64_t{2}, "size multiplier between steps"},
+            {"iterations", ParamKind::integer, std::int64_t{20}, "timed launches per size (nccl-tests -n)"},
+            {"warmup", ParamKind::integer, std::int64_t{5}, "warm-up launches per size (nccl-tests -w)"},
+            {"in_place", ParamKind::flag, true, "also measure the in-place form where NCCL has one"},
+        };
+    }
+
+    std::optional<std::string> waiver(const RunContext& ctx) const override {
+        const auto& session = ctx.session();
+        if (!session.gpu()) return "no CUDA device";
+        if (session.identity().local_rank >= session.visible_gpus())
+            return fmt::format("one rank per GPU: this node has {} GPUs and local rank {} would share one",
+                               session.visible_gpus(), session.identity().local_rank);
+        return std::nullopt;
+    }
+
+    // Names, sizes and counts checked before any rank starts: bad input exits with 2.
+    void check_parameters(const TestParams& p, int /*world_size*/) const override {
+        (void)parse_nccl_op_list(p.text("collectives"));
+        // max_bytes 0 takes the suite's top at run time; min_bytes and the factor are checked
+        // against the largest such top, so they are never taken unchecked.
+        const std::int64_t max_bytes =
+            p.integer("max_bytes") != 0 ? p.integer("max_bytes")
+                                        : std::max<std::int64_t>(p.integer("min_bytes"), static_cast<std::int64_t>(full_max_bytes));
+        (void)comm::size_sweep(p.integer("min_bytes"), max_bytes, p.integer("step_factor"));
+        if (p.integer("iterations") < 1 || p.integer("warmup") < 0) throw InputError("nccl needs iterations >= 1 and warmup >= 0");
+    }
+
+    TestResult run(const RunContext& ctx) const override {
+        const auto& p = ctx.params();
+        const auto ops = parse_nccl_op_list(p.text("collectives"));
+        const auto max_bytes = p.integer("max_bytes") != 0 ? p.integer("max_bytes")
+                                                            : static_cast<std::int64_t>(ctx.config().suite == "quick" && ctx.config().tests.empty()
+                                                                                            ? quick_suite_max_bytes
+                                                                                            : full_max_bytes);
+        const auto sizes = comm::size_sweep(p.integer("min_bytes"), max_bytes, p.integer("step_factor"));
+        const int iterations = static_cast<int>(p.integer("iterations"));
+        const int warmup = static_cast<int>(p.integer("warmup"));
+        if (iterations < 1 || warmup < 0) throw InputError("nccl needs iterations >= 1 and warmup >= 0");
+
+        const gpu::NcclCommunicator nccl(ctx.comm(), *ctx.session().gpu());
+        const gpu::CudaStream stream;
+        int version = 0;
+        SHAKEDOWN_NCCL(ncclGetVersion(&version));
+
+        TestResult result;
+        result.parameters["nccl_version"] = fmt::format("{}", version);
+        result.parameters["nccl_environment"] = nccl_environment();
+        result.parameters["gpu"] = fmt::format("{}", *ctx.session().gpu());
+        result.parameters["max_bytes_used"] = fmt::format("{}", sizes.back());
+        std::vector<std::string> index;
+        for (const auto& op : nccl_ops()) index.emplace_back(op.name);
+        result.parameters["collective_index"] = fmt::format("{}", fmt::join(index, ","));
+        result.samples = SampleTable({{"collective", "index"},
+                                      {"size", "B"},
+                                      {"in_place", "flag"},
+                                      {"time_us", "us"},
+                                      {"algbw_gbs", "GB/s"},
+                                      {"busbw_gbs", "GB/s"},
+                                      {"job_time_us", "us"},
+                                      {"job_algbw_gbs", "GB/s"},
+                                      {"job_busbw_gbs", "GB/s"},
+                                      {"wrong_elements", "count"}});
+        std::vector<std::string> errors;
+        unsigned long long wrong_total = 0;
+
+        for (const auto* op : ops) {
+            const auto largest = nccl_layout(op->kind, sizes.back(), nccl.ranks());
+            const gpu::DeviceBuffer<std::byte> input(largest.input_count * sizeof(float));
+            const gpu::DeviceBuffer<std::byte> output(largest.output_count * sizeof(float));
+            const auto op_index = static_cast<double>(op - nccl_ops().data());
+            for (const bool in_place : {false, true}) {
+                if (in_place && (!op->has_in_place || !p.flag("in_place"))) continue;
+                for (const auto requested : sizes) {
+                    const auto layout = nccl_layout(op->kind, requested, nccl.ranks());
+                    const auto where =
+                        nccl_placement(op->kind, layout, input.as<float>(), output.as<float>(), in_place, nccl.rank());
+                    const auto m = measure(*op, layout, where, nccl, stream, ctx, iterations, warmup);
+                    const double factor = op->bus_factor(nccl.ranks());
+                    const double bytes = static_cast<double>(layout.bytes);
+                    const double algbw = bytes / m.seconds / 1e9;
+                    const double job_algbw = bytes / m.job_seconds / 1e9;
+                    result.samples.add_row({op_index, bytes, in_place ? 1.0 : 0.0, m.seconds * 1e6, algbw, algbw * factor,
+                                            m.job_seconds * 1e6, job_algbw, job_algbw * factor,
+                                            static_cast<double>(m.wrong.count)});
+                    if (m.wrong.count > 0) {
+                        wrong_total += m.wrong.count;
+                        errors.push_back(fmt::format("{}{} {} B: {} wrong element{} of {} (first at index {})", op->name,
+                                                     in_place ? " in-place" : "", layout.bytes, m.wrong.count,
+                                                     m.wrong.count == 1 ? "" : "s", m.wrong.checked, *m.wrong.first_index));
+                    }
+                    const std::string form = in_place ? "_inplace" : "";
+                    if (requested == sizes.back()) {
+                        result.add_metric(fmt::format("nccl.{}{}_busbw_gbs", op->name, form), "GB/s", job_algbw * factor,
+                                          Better::higher);
+                        result.add_metric(fmt::format("nccl.{}{}_algbw_gbs", op->name, form), "GB/s", job_algbw,
+                                          Better::higher);
+                    }
+                    if (const auto ref = reference_sizes.find(requested); ref != reference_sizes.end())
+                        result.add_metric(fmt::format("nccl.{}{}_busbw_{}_gbs", op->name, form, ref->second), "GB/s",
+                                          job_algbw * factor, Better::higher);
+                    if (requested == sizes.front())
+                        result.add_metric(fmt::format("nccl.{}{}_latency_us", op->name, form), "us",
+                                          m.job_seconds * 1e6, Better::lower);
+                }
+            }
+        }
+        if (!errors.empty()) {
+            constexpr std::size_t shown = 3;
+            std::string reason = fmt::format("{} wrong elements in {} results: ", wrong_total, errors.size());
+            for (std::size_t i = 0; i < std::min(shown, errors.size()); ++i) reason += (i ? "; " : "") + errors[i];
+            if (errors.size() > shown) reason += fmt::format("; and {} more results with wrong elements", errors.size() - shown);
+            result.fail(reason);
+        }
+        return result;
+    }
+
+private:
+    static Measurement measure(const NcclOp& op, const NcclLayout& layout, const NcclPlacement& where,
+                               const gpu::NcclCommunicator& nccl, const gpu::CudaStream& stream, const RunContext& ctx,
+                               int iterations, int warmup) {
+        const NcclDataSpec data{op.kind, nccl.rank(), nccl.ranks(), layout.chunk};
+        const auto launch = [&] {
+            launch_nccl_op(op.kind, where, layout, nccl.rank(), nccl.ranks(), nccl.get(), stream.get());
+        };
+        fill_nccl_input(data, where.input, where.input_count, stream.get());
+        for (int i = 0; i < warmup; ++i) launch();
+        stream.synchronize();
+        MPI_Barrier(ctx.comm());  // every rank starts its clock together
+
+        gpu::CudaEvent start, stop;
+        start.record(stream.get());
+        for (int i = 0; i < iterations; ++i) launch();
+        stop.record(stream.get());
+        Measurement m;
+        m.seconds = stop.seconds_since(start) / iterations;
+        MPI_Allreduce(&m.seconds, &m.job_seconds, 1, MPI_DOUBLE, MPI_MAX, ctx.comm());
+
+        // Validate one fresh run: in-place forms overwrite their input every iteration.
+        fill_nccl_input(data, where.input, where.input_count, stream.get());
+        launch();
+        m.wrong = count_nccl_wrong(data, where.output, layout.output_count, ctx.faults().corrupt(), stream.get());
+        return m;
+    }
+};
+
+}  // namespace
+
+SHAKEDOWN_REGISTER_TEST(NcclCollectives);
+
+}  // namespace shakedown::mpi

@@ -1,0 +1,24 @@
+// The node-level tests (storage, network_mtu, topology's node part) do their work once per
+// node, on its leader. These helpers derive the leaders among the ranks that run the test
+// (ctx.comm(), which may be a subset of the world after waivers).
+#pragma once
+
+#include "core/communicator.hpp"
+#include "core/run_context.hpp"
+
+#include <string>
+#include <vector>
+
+namespace shakedown::comm {
+
+// Node leaders among ctx.comm(): the lowest rank of ctx.comm() on each node. Invalid
+// (MPI_COMM_NULL) on the other ranks. Collective over ctx.comm().
+Communicator leaders_of(const RunContext& ctx);
+
+// The node name of every member of `leaders`, in leader-rank order. Collective over it.
+std::vector<std::string> gather_names(MPI_Comm leaders, const std::string& mine);
+
+// Strings from every member, in rank order (any length). Collective over `comm`.
+std::vector<std::string> allgather_text(MPI_Comm comm, const std::string& mine);
+
+}  // namespace shakedown::comm

@@ -187,13 +187,12 @@ TestResult synthetic_allpairs(const SyntheticRunSpec& spec, int rank, double sta
         const std::string prefix = kind == 1 ? "allpairs.intra_node_" : "allpairs.inter_node_";
         const double job_median = stats::median(job_bandwidth[kind]);
         const double my_min = *std::min_element(my_bandwidth[kind].begin(), my_bandwidth[kind].end());
-        result.add_metric(prefix + "bandwidth_min_gbs", "GB/s", my_min, higher);
-        result.add_metric(prefix + "bandwidth_median_gbs", "GB/s", job_median, higher);
-        result.add_metric(prefix + "min_over_median", "ratio", my_min / job_median, higher);
-        result.add_metric(prefix + "rank_median_over_median", "ratio", stats::median(my_bandwidth[kind]) / job_median, higher);
-        result.add_metric(prefix + "latency_max_us", "us",
-                          *std::max_element(my_latency[kind].begin(), my_latency[kind].end()), lower);
-        result.add_metric(prefix + "latency_median_us", "us", stats::median(job_latency[kind]), lower);
+        result.metrics.push_back(Metric{prefix + "bandwidth_min_gbs", "GB/s", static_cast<double>(my_min), std::nullopt, higher});
+        result.metrics.push_back(Metric{prefix + "bandwidth_median_gbs", "GB/s", static_cast<double>(job_median), std::nullopt, higher});
+        result.metrics.push_back(Metric{prefix + "min_over_median", "ratio", static_cast<double>(my_min / job_median), std::nullopt, higher});
+        result.metrics.push_back(Metric{prefix + "rank_median_over_median", "ratio", static_cast<double>(stats::median(my_bandwidth[kind]) / job_median), std::nullopt, higher});
+        result.metrics.push_back(Metric{prefix + "latency_max_us", "us", static_cast<double>(*std::max_element(my_latency[kind].begin(), my_latency[kind].end())), std::nullopt, lower});
+        result.metrics.push_back(Metric{prefix + "latency_median_us", "us", static_cast<double>(stats::median(job_latency[kind])), std::nullopt, lower});
     }
     return result;
 }
@@ -239,16 +238,16 @@ TestResult synthetic_test_result(const SyntheticRunSpec& spec, const SyntheticTe
             if (metric.sensitivity == latency && factor <= 0.5) value *= 2.0;
         }
         const std::optional<double> nominal = metric.nominal > 0 ? std::optional<double>(metric.nominal) : std::nullopt;
-        result.add_metric(metric.name, metric.unit, value, metric.better, nominal);
+        result.metrics.push_back(Metric{metric.name, metric.unit, static_cast<double>(value), nominal, metric.better});
     }
     if (entry.key == "mpi_coll") {
-        result.add_metric("mpi_coll.rank_time_ratio", "ratio", collective_time_ratio(spec, rank), lower);
+        result.metrics.push_back(Metric{"mpi_coll.rank_time_ratio", "ratio", static_cast<double>(collective_time_ratio(spec, rank)), std::nullopt, lower});
         if (rank == 0) {
             int slowest = 0;
             for (int other = 1; other < spec.ranks; ++other)
                 if (collective_time_ratio(spec, other) > collective_time_ratio(spec, slowest)) slowest = other;
-            result.add_metric("mpi_coll.slowest_rank", "rank", slowest, lower);
-            result.add_metric("mpi_coll.slowest_rank_ratio", "ratio", collective_time_ratio(spec, slowest), lower);
+            result.metrics.push_back(Metric{"mpi_coll.slowest_rank", "rank", static_cast<double>(slowest), std::nullopt, lower});
+            result.metrics.push_back(Metric{"mpi_coll.slowest_rank_ratio", "ratio", static_cast<double>(collective_time_ratio(spec, slowest)), std::nullopt, lower});
         }
     }
     result.samples = SampleTable(entry.sample_columns);

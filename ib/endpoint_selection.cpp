@@ -38,24 +38,14 @@ std::optional<int> automatic_gid(const PortInfo& port, const std::vector<GidEntr
 
 }  // namespace
 
-std::vector<ParamSpec> endpoint_parameters() {
-    return {
-        {"device", ParamKind::text, std::string(), "RDMA device (e.g. mlx5_0); empty: the HCA nearest the rank's GPU or CPU"},
-        {"port", ParamKind::integer, std::int64_t{0}, "HCA port; 0: the first ACTIVE port"},
-        {"gid_index", ParamKind::integer, std::int64_t{-1},
-         "GID table index; -1: LID routing on InfiniBand, a RoCE v2 GID on Ethernet"},
-    };
+EndpointRequest endpoint_request(const TestParams& params) {
+    return {params.optional_text("device").value_or(""), static_cast<int>(params.optional_integer("port").value_or(0)),
+            static_cast<int>(params.optional_integer("gid_index").value_or(-1))};
 }
 
-EndpointRequest endpoint_request(const TestParams& params) {
-    const auto port = params.integer("port");
-    const auto gid_index = params.integer("gid_index");
-    if (port < 0 || port > 255)
-        throw InputError(fmt::format("parameter 'port' must be 0 (automatic) or an HCA port 1..255, got {}", port));
-    if (gid_index < -1 || gid_index > 65535)
-        throw InputError(fmt::format("parameter 'gid_index' must be -1 (automatic) or a GID table index 0..65535, got {}",
-                                     gid_index));
-    return {params.text("device"), static_cast<int>(port), static_cast<int>(gid_index)};
+void check_endpoint_on_this_node(const TestParams& params) {
+    const auto api = make_system_verbs();
+    if (!api->device_names().empty()) (void)resolve_endpoint(*api, endpoint_request(params), -1);
 }
 
 EndpointChoice resolve_endpoint(const VerbsApi& api, const EndpointRequest& request, int preferred_numa_node) {

@@ -18,9 +18,7 @@ struct EndpointRequest {
     int gid_index = -1;  // -1: none on InfiniBand (LID routing), a RoCE v2 GID on Ethernet
 };
 
-// The parameters "device", "port", "gid_index" and reading them back.
-std::vector<ParamSpec> endpoint_parameters();
-// Checks what needs no device (port 0..255, gid_index -1..65535); throws InputError.
+// The declared "device", "port" and "gid_index" (ib/specs.hpp) as a request.
 EndpointRequest endpoint_request(const TestParams& params);
 
 struct EndpointChoice {
@@ -35,6 +33,10 @@ struct EndpointChoice {
 // Throws InputError when a named device, port or GID index does not exist on this node,
 // naming the valid choices. `preferred_numa_node` -1: no preference. Needs at least one device.
 EndpointChoice resolve_endpoint(const VerbsApi& api, const EndpointRequest& request, int preferred_numa_node);
+
+// A named device, port or GID index checked against this node's devices when it has any
+// (InputError naming the valid choices); nothing to check on a node without devices.
+void check_endpoint_on_this_node(const TestParams& params);
 
 // NUMA node to prefer for this rank: its GPU's (inventory "gpus"[i].pci_bus_id via sysfs),
 // else the node of the CPU it runs on; -1 when unknown.

@@ -3,13 +3,13 @@
 // p99, p99.9) and bandwidth with `queue_depth` requests in flight over a size sweep, one way
 // and both ways, and the message rate; every message checked on arrival. Bandwidth is put
 // beside the port's nominal rate; error counters of the port are compared before and after.
-#include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 #include "ib/hca_inventory.hpp"
 #include "ib/perf_report.hpp"
 #include "ib/rdma_context.hpp"
 #include "ib/rdma_waiver.hpp"
+#include "ib/specs.hpp"
 #include "inventory/inventory_sections.hpp"
 #include "comm/sizes.hpp"
 
@@ -18,84 +18,29 @@
 namespace shakedown::ib {
 namespace {
 
-std::vector<Operation> parse_operations(const std::string& text) {
-    std::vector<Operation> operations;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        const auto comma = text.find(',', start);
-        const auto item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        if (item == "write") operations.push_back(Operation::write);
-        else if (item == "read") operations.push_back(Operation::read);
-        else if (item == "send") operations.push_back(Operation::send);
-        else throw InputError(fmt::format("parameter 'operations': unknown operation '{}' (valid: write, read, send)", item));
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
-    return operations;
-}
-
-int bounded(const TestParams& params, const char* name, int least, int most) {
-    return static_cast<int>(params.integer_between(name, least, most));
-}
-
 SweepPlan sweep_plan(const TestParams& params) {
     SweepPlan plan;
-    if (params.integer("min_bytes") < 2)
-        throw InputError(fmt::format("parameter 'min_bytes' must be at least 2 (arrival is seen on the last byte), got {}",
-                                     params.integer("min_bytes")));
-    if (params.integer("max_bytes") > (std::int64_t{1} << 30))
-        throw InputError("parameter 'max_bytes' must be at most 1 GiB");
     plan.sizes = comm::size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), 2);
-    plan.operations = parse_operations(params.text("operations"));
-    plan.latency_warmup = bounded(params, "latency_warmup", 0, 1'000'000);
-    plan.latency_iterations = bounded(params, "latency_iterations", 0, 100'000'000);
-    plan.bandwidth_warmup = bounded(params, "bw_warmup", 0, 1'000'000);
-    plan.bandwidth_iterations = bounded(params, "bw_iterations", 1, 100'000'000);
-    plan.queue_depth = bounded(params, "queue_depth", 1, 16384);
+    for (const std::string& name : params.names("operations"))
+        plan.operations.push_back(name == "write" ? Operation::write : name == "read" ? Operation::read : Operation::send);
+    const auto count = [&](const char* name) { return static_cast<int>(params.integer(name)); };
+    plan.latency_warmup = count("latency_warmup");
+    plan.latency_iterations = count("latency_iterations");
+    plan.bandwidth_warmup = count("bw_warmup");
+    plan.bandwidth_iterations = count("bw_iterations");
+    plan.queue_depth = count("queue_depth");
     plan.bidirectional = params.flag("bidirectional");
     plan.timeout_s = params.real("timeout_s");
-    if (plan.timeout_s <= 0) throw InputError("parameter 'timeout_s' must be positive");
     return plan;
 }
 
 class IbPerf final : public Test {
 public:
-    std::string_view key() const override { return "ib_perf"; }
-    std::string_view description() const override {
-        return "RC verbs write/read/send latency (p99.9) and bandwidth (queue depth 128) between rank pairs, validated";
-    }
-    std::vector<std::string> suites() const override { return {"full", "pairwise"}; }
-    double default_deadline_s() const override { return 1800.0; }
+    IbPerf() : Test(ib_perf_spec()) {}
 
-    std::vector<ParamSpec> parameters() const override {
-        auto specs = endpoint_parameters();
-        const std::vector<ParamSpec> more = {
-            {"min_bytes", ParamKind::integer, std::int64_t{2}, "smallest message size (at least 2)"},
-            {"max_bytes", ParamKind::integer, std::int64_t{8} << 20, "largest message size"},
-            {"operations", ParamKind::text, std::string("write,read,send"), "which of write, read, send to measure"},
-            {"latency_iterations", ParamKind::integer, std::int64_t{1000}, "timed latency iterations per size"},
-            {"latency_warmup", ParamKind::integer, std::int64_t{100}, "untimed latency iterations per size"},
-            {"bw_iterations", ParamKind::integer, std::int64_t{1000}, "messages in a timed bandwidth run"},
-            {"bw_warmup", ParamKind::integer, std::int64_t{128}, "messages streamed before the timed run"},
-            {"queue_depth", ParamKind::integer, std::int64_t{128}, "send requests in flight for bandwidth"},
-            {"bidirectional", ParamKind::flag, true, "also stream both ways at once"},
-            {"pairs", ParamKind::text, std::string(), "world-rank pairs such as \"0-8,1-9\"; empty: node neighbours in a ring"},
-            {"allow_intra_node", ParamKind::flag, false, "pair ranks of the same node (one-node runs, loopback checks)"},
-            {"timeout_s", ParamKind::real, 30.0, "longest wait for one completion before the link is declared dead"},
-        };
-        specs.insert(specs.end(), more.begin(), more.end());
-        return specs;
-    }
-
-    // Value checks before any work. A named device, port or GID index is checked against
-    // this node's devices when it has any; run() checks again on each node (InputError ->
-    // status error naming the valid choices), since nodes may differ.
-    void check_parameters(const TestParams& params, int) const override {
-        sweep_plan(params);
-        const auto request = endpoint_request(params);
-        const auto api = make_system_verbs();
-        if (!api->device_names().empty()) resolve_endpoint(*api, request, -1);
-    }
+    // A named device, port or GID index is checked against this node's devices when it has any;
+    // run() checks again on each node (nodes may differ).
+    void check_on_node(const TestParams& params) const override { check_endpoint_on_this_node(params); }
 
     std::optional<std::string> waiver(const RunContext&) const override {
         return no_rdma_device_waiver(*make_system_verbs());
@@ -109,7 +54,7 @@ public:
         const auto nominal = inventory_detail::ib_rate_gbps(choice.port_info.speed_code, choice.port_info.width_code);
 
         const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
-        const auto rounds = rdma_pair_rounds(ctx, placement, params.text("pairs"), params.flag("allow_intra_node"));
+        const auto rounds = rdma_pair_rounds(ctx, placement, params.flag("allow_intra_node"));
 
         TestResult result;
         result.samples = perf_sample_table();

@@ -52,11 +52,11 @@ TestResult report_hca_inventory(const VerbsApi& api, const PortExpectations& exp
         result.fail(fmt::format("{}: {} grew by {} ({} -> {}) in {:.1f} s", change.port, change.counter, change.delta(),
                                 change.before, change.after, after_utc - before_utc));
     }
-    result.add_metric("ib_inventory.active_ports", "count", active, Better::higher, static_cast<double>(ports.size()));
+    result.add_metric("ib_inventory.active_ports", active, static_cast<double>(ports.size()));
     if (slowest >= 0)
-        result.add_metric("ib_inventory.min_port_rate_gbps", "Gb/s", slowest, Better::higher,
+        result.add_metric("ib_inventory.min_port_rate_gbps", slowest,
                           expected.rate_gbps > 0 ? std::optional(expected.rate_gbps) : std::nullopt);
-    result.add_metric("ib_inventory.error_counter_growth", "count", static_cast<double>(error_growth), Better::lower);
+    result.add_metric("ib_inventory.error_counter_growth", static_cast<double>(error_growth));
     return result;
 }
 

@@ -50,19 +50,16 @@ void add_perf_metrics(TestResult& result, const std::vector<PairSweep>& sweeps, 
             return *found;
         };
         const auto name = [&](std::string_view quantity) { return fmt::format("ib_perf.{}_{}", to_string(operation), quantity); };
-        result.add_metric(name("latency_us"), "us", worst(small, [](const SizeFigures& f) { return f.latency_us.median; }, true),
-                          Better::lower);
-        result.add_metric(name("latency_p99_us"), "us", worst(small, [](const SizeFigures& f) { return f.latency_us.p99; }, true),
-                          Better::lower);
-        result.add_metric(name("latency_p99_9_us"), "us",
-                          worst(small, [](const SizeFigures& f) { return f.latency_us.p99_9; }, true), Better::lower);
-        result.add_metric(name("bandwidth_gbps"), "Gb/s", worst(large, [](const SizeFigures& f) { return f.bandwidth_gbps; }, false),
-                          Better::higher, port_rate_gbps);
-        result.add_metric(name("bibandwidth_gbps"), "Gb/s",
-                          worst(large, [](const SizeFigures& f) { return f.bibandwidth_gbps; }, false), Better::higher,
+        result.add_metric(name("latency_us"), worst(small, [](const SizeFigures& f) { return f.latency_us.median; }, true));
+        result.add_metric(name("latency_p99_us"), worst(small, [](const SizeFigures& f) { return f.latency_us.p99; }, true));
+        result.add_metric(name("latency_p99_9_us"),
+                          worst(small, [](const SizeFigures& f) { return f.latency_us.p99_9; }, true));
+        result.add_metric(name("bandwidth_gbps"), worst(large, [](const SizeFigures& f) { return f.bandwidth_gbps; }, false), port_rate_gbps);
+        result.add_metric(name("bibandwidth_gbps"),
+                          worst(large, [](const SizeFigures& f) { return f.bibandwidth_gbps; }, false),
                           port_rate_gbps ? std::optional(2 * *port_rate_gbps) : std::nullopt);
-        result.add_metric(name("message_rate_mps"), "Mmsg/s",
-                          worst(small, [](const SizeFigures& f) { return f.message_rate_mps; }, false), Better::higher);
+        result.add_metric(name("message_rate_mps"),
+                          worst(small, [](const SizeFigures& f) { return f.message_rate_mps; }, false));
     }
 }
 

@@ -7,9 +7,8 @@
 namespace shakedown::ib {
 
 comm::PairRounds rdma_pair_rounds(const RunContext& ctx, const std::vector<comm::RankPlacement>& placement,
-                                 const std::string& named_pairs, bool allow_intra_node) {
-    auto rounds = named_pairs.empty() ? comm::local_then_ring_rounds(placement)
-                                      : comm::parse_pair_list(named_pairs, placement, ctx.session().world_size());
+                                 bool allow_intra_node) {
+    auto rounds = comm::pairs_or_default(ctx.params(), placement, ctx.session().world_size(), comm::local_then_ring_rounds);
     if (!allow_intra_node)
         for (auto& round : rounds) std::erase_if(round, [](const comm::RankPair& pair) { return pair.intra_node; });
     std::erase_if(rounds, [](const auto& round) { return round.empty(); });

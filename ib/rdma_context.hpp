@@ -10,10 +10,10 @@
 
 namespace shakedown::ib {
 
-// Named pairs, else node-local pairs and node neighbours in a ring; intra-node pairs are
+// The parameter `pairs`, else node-local pairs and node neighbours in a ring; intra-node pairs are
 // dropped unless `allow_intra_node`. Empty rounds are removed. Collective over ctx.comm().
 comm::PairRounds rdma_pair_rounds(const RunContext& ctx, const std::vector<comm::RankPlacement>& placement,
-                                 const std::string& named_pairs, bool allow_intra_node);
+                                 bool allow_intra_node);
 
 // NUMA node of this rank's GPU (inventory pci_bus_id), else of the CPU it runs on; -1 if unknown.
 int preferred_numa_node_for(const RunContext& ctx);

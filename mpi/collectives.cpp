@@ -1,5 +1,7 @@
 #include "mpi/collectives.hpp"
 
+#include "mpi/specs.hpp"
+
 #include "core/errors.hpp"
 
 #include <fmt/format.h>
@@ -196,11 +198,6 @@ public:
 
 }  // namespace
 
-const std::vector<std::string>& collective_names() {
-    static const std::vector<std::string> names = {"allreduce", "allgather", "reduce_scatter", "alltoall", "bcast", "barrier"};
-    return names;
-}
-
 std::unique_ptr<Collective> make_collective(std::string_view name) {
     if (name == "allreduce") return std::make_unique<Allreduce>();
     if (name == "allgather") return std::make_unique<Allgather>();
@@ -209,22 +206,7 @@ std::unique_ptr<Collective> make_collective(std::string_view name) {
     if (name == "bcast") return std::make_unique<Bcast>();
     if (name == "barrier") return std::make_unique<Barrier>();
     throw InputError(fmt::format("unknown collective '{}' in parameter 'collectives' (known: {})", name,
-                                 fmt::join(collective_names(), ", ")));
-}
-
-std::vector<std::string> parse_collective_list(const std::string& text) {
-    std::vector<std::string> names;
-    std::string_view rest = text;
-    while (!rest.empty()) {
-        const auto comma = rest.find(',');
-        auto item = rest.substr(0, comma);
-        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-        while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-        while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-        make_collective(item);  // throws for an unknown name
-        names.emplace_back(item);
-    }
-    return names.empty() ? collective_names() : names;
+                                 fmt::join(mpi_collective_names, ", ")));
 }
 
 }  // namespace shakedown::mpi

@@ -35,13 +35,7 @@ public:
     virtual WrongElements check(bool plant_corruption) = 0;
 };
 
-// Known names, in the order they run.
-const std::vector<std::string>& collective_names();
-
 // Throws InputError naming the known collectives when `name` is not one of them.
 std::unique_ptr<Collective> make_collective(std::string_view name);
-
-// "allreduce, bcast" -> names, each checked; empty text -> every collective.
-std::vector<std::string> parse_collective_list(const std::string& text);
 
 }  // namespace shakedown::mpi

@@ -1,4 +1,4 @@
-// Why gpu_aware_mpi cannot run on this rank, shared by the CUDA build and the build without.
+// Why gpu_aware_mpi cannot run on this rank.
 #pragma once
 
 #include "core/run_context.hpp"
@@ -9,8 +9,7 @@
 
 namespace shakedown::mpi {
 
-inline std::optional<std::string> gpu_aware_mpi_waiver(const RunContext& ctx, bool built_with_cuda) {
-    if (!built_with_cuda) return "shakedown was built without CUDA";
+inline std::optional<std::string> gpu_aware_mpi_waiver(const RunContext& ctx) {
     if (!ctx.session().gpu()) return "no CUDA device";
     const auto support = mpi_reports_cuda_support();
     if (!support) return "MPI library cannot report CUDA support (no MPIX_Query_cuda_support)";

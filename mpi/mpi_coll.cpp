@@ -5,10 +5,10 @@
 // (a barrier) plus its time in the call after the last rank arrived: a late rank keeps its
 // lateness, the ranks that waited for it do not inherit it.
 #include "core/planted_delay.hpp"
-#include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 #include "mpi/collectives.hpp"
+#include "mpi/specs.hpp"
 #include "mpi/pingpong.hpp"
 #include "comm/sizes.hpp"
 #include "stats/summary.hpp"
@@ -54,42 +54,14 @@ Timings time_collective(Collective& collective, MPI_Comm comm, int warmup, int i
 
 class MpiColl final : public Test {
 public:
-    std::string_view key() const override { return "mpi_coll"; }
-    std::string_view description() const override {
-        return "MPI allreduce/allgather/reduce_scatter/alltoall/bcast/barrier: algbw, busbw, validated, per-rank times";
-    }
-    std::vector<std::string> suites() const override { return {"full"}; }
-    double default_deadline_s() const override { return 900.0; }
-
-    std::vector<ParamSpec> parameters() const override {
-        return {
-            {"collectives", ParamKind::text, std::string("allreduce,allgather,reduce_scatter,alltoall,bcast,barrier"),
-             "comma list of collectives"},
-            {"min_bytes", ParamKind::integer, std::int64_t{8}, "smallest message size (nccl-tests' size)"},
-            {"max_bytes", ParamKind::integer, std::int64_t{16} << 20, "largest message size"},
-            {"step_factor", ParamKind::integer, std::int64_t{4}, "size multiplier between steps"},
-            {"iterations", ParamKind::integer, std::int64_t{20}, "timed iterations per size"},
-            {"warmup", ParamKind::integer, std::int64_t{5}, "warm-up iterations per size"},
-        };
-    }
-
-    // The same checks run() makes, before any rank starts: bad names and ranges exit with 2.
-    void check_parameters(const TestParams& p, int /*world_size*/) const override {
-        (void)parse_collective_list(p.text("collectives"));
-        const auto sizes = comm::size_sweep(p.integer("min_bytes"), p.integer("max_bytes"), p.integer("step_factor"));
-        if (sizes.back() > (std::size_t{1} << 34)) throw InputError("max_bytes above 16 GiB is not supported by mpi_coll");
-        if (p.integer("iterations") < 1 || p.integer("warmup") < 0)
-            throw InputError("mpi_coll needs iterations >= 1 and warmup >= 0");
-    }
+    MpiColl() : Test(mpi_coll_spec()) {}
 
     TestResult run(const RunContext& ctx) const override {
         const auto& p = ctx.params();
-        const auto names = parse_collective_list(p.text("collectives"));
+        const auto& names = p.names("collectives");
         const auto sizes = comm::size_sweep(p.integer("min_bytes"), p.integer("max_bytes"), p.integer("step_factor"));
-        if (sizes.back() > (std::size_t{1} << 34)) throw InputError("max_bytes above 16 GiB is not supported by mpi_coll");
         const int iterations = static_cast<int>(p.integer("iterations"));
         const int warmup = static_cast<int>(p.integer("warmup"));
-        if (iterations < 1 || warmup < 0) throw InputError("mpi_coll needs iterations >= 1 and warmup >= 0");
 
         MPI_Comm comm = ctx.comm();
         const int ranks = ctx.size();
@@ -104,7 +76,7 @@ public:
                                       {"busbw_gbs", "GB/s"},
                                       {"job_busbw_gbs", "GB/s"},
                                       {"wrong_elements", "count"}});
-        result.parameters["collective_index"] = fmt::format("{}", fmt::join(collective_names(), ","));
+        result.parameters["collective_index"] = fmt::format("{}", fmt::join(mpi_collective_names, ","));
         std::vector<std::string> errors;
         std::size_t wrong_total = 0;
         std::vector<double> own_times;
@@ -112,7 +84,7 @@ public:
         for (const auto& name : names) {
             auto collective = make_collective(name);
             const auto index = static_cast<double>(
-                std::find(collective_names().begin(), collective_names().end(), name) - collective_names().begin());
+                std::find(mpi_collective_names.begin(), mpi_collective_names.end(), name) - mpi_collective_names.begin());
             const auto run_sizes = collective->moves_data() ? sizes : std::vector<std::size_t>{0};
             for (const auto requested : run_sizes) {
                 const auto bytes = collective->prepare(requested, comm);
@@ -135,11 +107,10 @@ public:
                 }
                 if (requested == run_sizes.back()) {
                     if (collective->moves_data()) {
-                        result.add_metric(fmt::format("mpi_coll.{}_algbw_gbs", name), "GB/s", job_algbw, Better::higher);
-                        result.add_metric(fmt::format("mpi_coll.{}_busbw_gbs", name), "GB/s", job_algbw * factor,
-                                          Better::higher);
+                        result.add_metric(fmt::format("mpi_coll.{}_algbw_gbs", name), job_algbw);
+                        result.add_metric(fmt::format("mpi_coll.{}_busbw_gbs", name), job_algbw * factor);
                     } else {
-                        result.add_metric(fmt::format("mpi_coll.{}_us", name), "us", job_call_s * 1e6, Better::lower);
+                        result.add_metric(fmt::format("mpi_coll.{}_us", name), job_call_s * 1e6);
                     }
                 }
             }
@@ -175,13 +146,13 @@ private:
         };
         const double typical = others_median(static_cast<std::size_t>(ctx.rank()));
         if (!(typical > 0.0)) return;
-        result.add_metric("mpi_coll.rank_time_ratio", "ratio", mine / typical, Better::lower);
+        result.add_metric("mpi_coll.rank_time_ratio", mine / typical);
         if (ctx.rank() != 0) return;
         const auto slowest = static_cast<std::size_t>(std::max_element(all.begin(), all.end()) - all.begin());
         const double slowest_typical = others_median(slowest);
         if (!(slowest_typical > 0.0)) return;
-        result.add_metric("mpi_coll.slowest_rank", "rank", world[slowest], Better::lower);
-        result.add_metric("mpi_coll.slowest_rank_ratio", "ratio", all[slowest] / slowest_typical, Better::lower);
+        result.add_metric("mpi_coll.slowest_rank", world[slowest]);
+        result.add_metric("mpi_coll.slowest_rank_ratio", all[slowest] / slowest_typical);
     }
 };
 

@@ -3,6 +3,7 @@
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 #include "mpi/pair_latency.hpp"
+#include "mpi/specs.hpp"
 #include "comm/sizes.hpp"
 
 #include <fmt/format.h>
@@ -14,31 +15,11 @@ namespace {
 
 class MpiPingPong final : public Test {
 public:
-    std::string_view key() const override { return "mpi_pingpong"; }
-    std::string_view description() const override {
-        return "MPI ping-pong latency (half round trip) between the node-local pair and node leaders, validated";
-    }
-    std::vector<std::string> suites() const override { return {"quick", "full"}; }
-    double default_deadline_s() const override { return 120.0; }
-
-    std::vector<ParamSpec> parameters() const override {
-        // Modest counts (OSU uses 10000/100 and 1000/10): this test is in the quick suite, and
-        // 2000 samples still give a meaningful p99.
-        auto specs = comm::iteration_parameters(comm::IterationCounts{{20, 2000}, {5, 200}});
-        specs.push_back({"sizes", ParamKind::text, std::string("8,1024,65536"), "message sizes in bytes"});
-        specs.push_back({"batch", ParamKind::integer, std::int64_t{100}, "timed iterations per sample row"});
-        return specs;
-    }
-
-    void check_parameters(const TestParams& params, int /*world_size*/) const override {
-        (void)comm::parse_size_list(params.text("sizes"), "sizes");
-        (void)comm::iteration_counts(params);
-        (void)params.integer_between("batch", 1, comm::most_iterations);
-    }
+    MpiPingPong() : Test(mpi_pingpong_spec()) {}
 
     TestResult run(const RunContext& ctx) const override {
-        LatencySweepSpec spec;  // values checked in check_parameters
-        spec.sizes = comm::parse_size_list(ctx.params().text("sizes"), "sizes");
+        LatencySweepSpec spec;
+        spec.sizes = comm::byte_sizes(ctx.params().integers("sizes"));
         spec.counts = comm::iteration_counts(ctx.params());
         spec.batch = static_cast<int>(ctx.params().integer("batch"));
         spec.delay_s = ctx.faults().delay_s();
@@ -68,10 +49,8 @@ private:
                 (worst == nullptr || entry.half_round_trip_us.median > worst->half_round_trip_us.median))
                 worst = &entry;
         if (worst == nullptr) return;  // this rank had no pair of that kind (one rank per node, ...)
-        result.add_metric(fmt::format("mpi_pingpong.{}_us", quantity), "us", worst->half_round_trip_us.median,
-                          Better::lower);
-        result.add_metric(fmt::format("mpi_pingpong.{}_p99_us", quantity), "us", worst->half_round_trip_us.p99,
-                          Better::lower);
+        result.add_metric(fmt::format("mpi_pingpong.{}_us", quantity), worst->half_round_trip_us.median);
+        result.add_metric(fmt::format("mpi_pingpong.{}_p99_us", quantity), worst->half_round_trip_us.p99);
     }
 };
 

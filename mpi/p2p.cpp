@@ -2,10 +2,10 @@
 // (window of 64 non-blocking sends), bi-directional bandwidth and message rate over a size
 // sweep, between the node-local pair and node representatives (or the pairs the user names),
 // every message validated.
-#include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 #include "comm/pairs.hpp"
+#include "mpi/specs.hpp"
 #include "mpi/pingpong.hpp"
 #include "comm/sizes.hpp"
 #include "stats/summary.hpp"
@@ -43,56 +43,17 @@ SampleTable p2p_sample_table() {
 
 class P2p final : public Test {
 public:
-    std::string_view key() const override { return "p2p"; }
-    std::string_view description() const override {
-        return "MPI point-to-point latency, bandwidth, bi-bandwidth and message rate over a size sweep, validated";
-    }
-    std::vector<std::string> suites() const override { return {"full", "pairwise"}; }
-    double default_deadline_s() const override { return 900.0; }
-
-    std::vector<ParamSpec> parameters() const override {
-        auto specs = comm::iteration_parameters(comm::IterationCounts{});
-        const std::vector<ParamSpec> more = {
-            {"min_bytes", ParamKind::integer, std::int64_t{1}, "smallest message size"},
-            {"max_bytes", ParamKind::integer, std::int64_t{4} << 20, "largest message size"},
-            {"pairs", ParamKind::text, std::string(),
-             "world-rank pairs such as \"0-1,2-3\"; empty: the node-local pair and node leaders in a ring"},
-            {"window", ParamKind::integer, std::int64_t{64}, "non-blocking sends in flight for bandwidth"},
-            {"bw_iterations_small", ParamKind::integer, std::int64_t{100}, "timed windows for messages up to 8 KiB"},
-            {"bw_warmup_small", ParamKind::integer, std::int64_t{10}, "warm-up windows for messages up to 8 KiB"},
-            {"bw_iterations_large", ParamKind::integer, std::int64_t{20}, "timed windows for messages above 8 KiB"},
-            {"bw_warmup_large", ParamKind::integer, std::int64_t{2}, "warm-up windows for messages above 8 KiB"},
-        };
-        specs.insert(specs.end(), more.begin(), more.end());
-        return specs;
-    }
-
-    // Sizes, counts and pairs checked before any rank starts (exit 2); run() checks the pairs
-    // again against the ranks that did not waive the test.
-    void check_parameters(const TestParams& params, int world_size) const override {
-        (void)comm::size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), 2);
-        (void)comm::iteration_counts(params);
-        (void)bandwidth_counts(params);
-        (void)positive(params, "window", 1);
-        if (params.text("pairs").empty()) return;
-        std::vector<comm::RankPlacement> everyone(static_cast<std::size_t>(world_size));
-        for (int rank = 0; rank < world_size; ++rank) everyone[static_cast<std::size_t>(rank)].world_rank = rank;
-        (void)comm::parse_pair_list(params.text("pairs"), everyone, world_size);
-    }
+    P2p() : Test(p2p_spec()) {}
 
     TestResult run(const RunContext& ctx) const override {
         const auto& params = ctx.params();
         const auto sizes = comm::size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), 2);
-        if (sizes.back() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-            throw InputError(fmt::format("max_bytes {} is above what one MPI message of bytes can carry", sizes.back()));
         const auto latency_counts = comm::iteration_counts(params);
         const comm::IterationCounts bandwidth = bandwidth_counts(params);
-        const int window = positive(params, "window", 1);
+        const int window = static_cast<int>(params.integer("window"));
 
         const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
-        const auto rounds = params.text("pairs").empty()
-                                ? comm::local_then_ring_rounds(placement)
-                                : comm::parse_pair_list(params.text("pairs"), placement, ctx.session().world_size());
+        const auto rounds = comm::pairs_or_default(params, placement, ctx.session().world_size(), comm::local_then_ring_rounds);
 
         TestResult result;
         result.samples = p2p_sample_table();
@@ -150,13 +111,9 @@ public:
     }
 
 private:
-    static int positive(const TestParams& params, const char* name, int least) {
-        return static_cast<int>(params.integer_between(name, least, comm::most_iterations));
-    }
-
     static comm::IterationCounts bandwidth_counts(const TestParams& params) {
-        return {{positive(params, "bw_warmup_small", 0), positive(params, "bw_iterations_small", 1)},
-                {positive(params, "bw_warmup_large", 0), positive(params, "bw_iterations_large", 1)}};
+        const auto count = [&](const char* name) { return static_cast<int>(params.integer(name)); };
+        return {{count("bw_warmup_small"), count("bw_iterations_small")}, {count("bw_warmup_large"), count("bw_iterations_large")}};
     }
 
     // The worst of this rank's pairs of one kind: latency at the smallest size, bandwidth at
@@ -174,15 +131,15 @@ private:
             return found;
         };
         if (const auto v = worst(smallest, [](const PairFigures& f) { return f.latency_us.median; }, true))
-            result.add_metric(prefix + "latency_us", "us", *v, Better::lower);
+            result.add_metric(prefix + "latency_us", *v);
         if (const auto v = worst(smallest, [](const PairFigures& f) { return f.latency_us.p99; }, true))
-            result.add_metric(prefix + "latency_p99_us", "us", *v, Better::lower);
+            result.add_metric(prefix + "latency_p99_us", *v);
         if (const auto v = worst(largest, [](const PairFigures& f) { return f.bandwidth_gbs; }, false))
-            result.add_metric(prefix + "bandwidth_gbs", "GB/s", *v, Better::higher);
+            result.add_metric(prefix + "bandwidth_gbs", *v);
         if (const auto v = worst(largest, [](const PairFigures& f) { return f.bibandwidth_gbs; }, false))
-            result.add_metric(prefix + "bibandwidth_gbs", "GB/s", *v, Better::higher);
+            result.add_metric(prefix + "bibandwidth_gbs", *v);
         if (const auto v = worst(smallest, [](const PairFigures& f) { return f.message_rate_mps; }, false))
-            result.add_metric(prefix + "message_rate_mps", "Mmsg/s", *v, Better::higher);
+            result.add_metric(prefix + "message_rate_mps", *v);
     }
 };
 

@@ -12,14 +12,14 @@
 
 namespace shakedown::mpi {
 
-struct ShiftSpec {
-    std::size_t latency_bytes = 8;
-    int latency_warmup = 5;
-    int latency_iterations = 50;
-    std::size_t bandwidth_bytes = std::size_t{1} << 20;
-    int bandwidth_window = 16;  // messages in flight per bandwidth iteration
-    int bandwidth_warmup = 1;
-    int bandwidth_iterations = 5;
+struct ShiftSpec {  // allpairs' declared parameters
+    std::size_t latency_bytes = 0;
+    int latency_warmup = 0;
+    int latency_iterations = 0;
+    std::size_t bandwidth_bytes = 0;
+    int bandwidth_window = 0;  // messages in flight per bandwidth iteration
+    int bandwidth_warmup = 0;
+    int bandwidth_iterations = 0;
     double delay_s = 0.0;  // planted slowness: sleep before every message this rank sends
     bool corrupt = false;  // planted corruption: flip a byte of the first received payload
 };

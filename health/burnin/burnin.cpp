@@ -6,6 +6,7 @@
 // time shares and ECC increments.
 #include "health/burnin/burn_target.hpp"
 #include "health/burnin/window_telemetry.hpp"
+#include "health/specs.hpp"
 #include "placement/gpu_binding.hpp"
 
 #include "core/errors.hpp"
@@ -45,12 +46,6 @@ struct Lane {
     std::vector<WindowTelemetry> telemetry;
 };
 
-double duration_of(const RunContext& ctx) {
-    const double given = ctx.params().real("duration_s");
-    if (given > 0.0) return given;
-    return ctx.config().suite == "quick" ? 60.0 : 600.0;  // the burnin suite: ten minutes
-}
-
 std::unique_ptr<TelemetrySampler> gpu_sampler(const RunContext& ctx, int gpu, double hz, TestResult& result) {
     std::string why;
     auto nvml = Nvml::load(Nvml::default_library, &why);
@@ -85,37 +80,13 @@ int host_thread_share(const RunContext& ctx) {
     return std::max(1, cores / ctx.session().identity().local_size);
 }
 
-void add_if_finite(TestResult& result, const std::string& name, const char* unit, double value, Better better,
-                   std::optional<double> nominal = std::nullopt) {
-    if (std::isfinite(value)) result.add_metric(name, unit, value, better, nominal);
+void add_if_finite(TestResult& result, const std::string& name, double value, std::optional<double> nominal = std::nullopt) {
+    if (std::isfinite(value)) result.add_metric(name, value, nominal);
 }
 
 class BurninTest final : public Test {
 public:
-    std::string_view key() const override { return "burnin"; }
-    std::string_view description() const override {
-        return "Sustained FP64 DGEMM per GPU (and host cores) in validated windows with 10 Hz telemetry, drift and throttling";
-    }
-    std::vector<std::string> suites() const override { return {"burnin", "quick"}; }
-    double default_deadline_s() const override { return 1200.0; }  // ten minutes of load plus set-up
-    std::vector<ParamSpec> parameters() const override {
-        return {
-            {"duration_s", ParamKind::real, 0.0, "seconds under load (0 = 60 in quick, 600 otherwise)"},
-            {"window_s", ParamKind::real, 10.0, "window length: one rate, one validation, one telemetry summary each"},
-            {"host", ParamKind::flag, false, "also load the host cores (alone on a node without GPU)"},
-            {"gpu_n", ParamKind::integer, std::int64_t{8192}, "matrix order on the GPU"},
-            {"host_n", ParamKind::integer, std::int64_t{1024}, "matrix order on the host"},
-            {"max_temp_c", ParamKind::real, 75.0, "temperature above which the run is noted as hot (WARN in the analyzer)"},
-            {"telemetry_hz", ParamKind::real, 10.0, "telemetry samples per second during the windows"},
-        };
-    }
-
-    void check_parameters(const TestParams& params, int /*world_size*/) const override {
-        if (!(params.real("window_s") > 0.0)) throw InputError("burnin: window_s must be positive");
-        if (params.real("duration_s") < 0.0) throw InputError("burnin: duration_s must not be negative (0 = suite default)");
-        if (params.integer("gpu_n") <= 0 || params.integer("host_n") <= 0) throw InputError("burnin: gpu_n and host_n must be positive");
-        if (!(params.real("telemetry_hz") > 0.0)) throw InputError("burnin: telemetry_hz must be positive");
-    }
+    BurninTest() : Test(burnin_spec()) {}
 
     std::optional<std::string> waiver(const RunContext& ctx) const override {
         const bool host = ctx.params().flag("host");
@@ -127,7 +98,7 @@ public:
 
     TestResult run(const RunContext& ctx) const override {
         TestResult result;
-        const double duration = duration_of(ctx);
+        const double duration = ctx.params().real("duration_s");
         const double window_s = ctx.params().real("window_s");
         const int windows = std::max(1, static_cast<int>(std::lround(duration / window_s)));
         const double hz = ctx.params().real("telemetry_hz");
@@ -223,28 +194,27 @@ private:
         const std::string& p = lane.prefix;
         result.parameters[lane.label + "_backend"] = lane.target->backend_name();
         result.parameters[lane.label + "_n"] = std::to_string(lane.target->n());
-        add_if_finite(result, p + "tflops", "TFLOP/s", stats::median(rates), Better::higher, lane.nominal_tflops);
-        add_if_finite(result, p + "tflops_first_window", "TFLOP/s", rates.front(), Better::higher, lane.nominal_tflops);
-        add_if_finite(result, p + "tflops_last_window", "TFLOP/s", rates.back(), Better::higher, lane.nominal_tflops);
+        add_if_finite(result, p + "tflops", stats::median(rates), lane.nominal_tflops);
+        add_if_finite(result, p + "tflops_first_window", rates.front(), lane.nominal_tflops);
+        add_if_finite(result, p + "tflops_last_window", rates.back(), lane.nominal_tflops);
         if (rates.front() > 0.0)
-            result.add_metric(p + "drift_pct", "%", (rates.back() - rates.front()) / rates.front() * 100.0, Better::higher);
-        result.add_metric(p + "wrong_windows_count", "count", wrong_windows, Better::lower);
-        add_if_finite(result, p + "clock_median_mhz", "MHz", stats::median(clocks), Better::higher);
+            result.add_metric(p + "drift_pct", (rates.back() - rates.front()) / rates.front() * 100.0);
+        result.add_metric(p + "wrong_windows_count", wrong_windows);
+        add_if_finite(result, p + "clock_median_mhz", stats::median(clocks));
         if (!clock_minimums.empty())
-            result.add_metric(p + "clock_min_mhz", "MHz", *std::min_element(clock_minimums.begin(), clock_minimums.end()),
-                              Better::higher);
+            result.add_metric(p + "clock_min_mhz", *std::min_element(clock_minimums.begin(), clock_minimums.end()));
         if (!temperatures.empty()) {
             const double hottest = *std::max_element(temperatures.begin(), temperatures.end());
-            result.add_metric(p + "max_temperature_c", "C", hottest, Better::lower);
+            result.add_metric(p + "max_temperature_c", hottest);
             if (hottest > ctx.params().real("max_temp_c"))
                 result.parameters[lane.label + "_temperature_warning"] =
                     fmt::format("{:.0f} C above {:.0f} C", hottest, ctx.params().real("max_temp_c"));
         }
-        add_if_finite(result, p + "power_median_w", "W", stats::median(powers), Better::lower);
+        add_if_finite(result, p + "power_median_w", stats::median(powers));
         const char* throttle_names[4] = {"power_capped_share", "thermal_share", "hw_slowdown_share", "hw_power_brake_share"};
         for (std::size_t i = 0; i < 4; ++i)
             if (throttle_count[i] > 0)
-                result.add_metric(p + throttle_names[i], "1", throttle_sum[i] / throttle_count[i], Better::lower);
+                result.add_metric(p + throttle_names[i], throttle_sum[i] / throttle_count[i]);
         report_ecc(result, lane);
     }
 
@@ -259,7 +229,7 @@ private:
                     last = tel.ecc_last[i];
                 }
             if (!std::isfinite(first)) continue;
-            result.add_metric(lane.prefix + names[i], "count", last - first, Better::lower);
+            result.add_metric(lane.prefix + names[i], last - first);
             if (i == 1 && last > first)
                 result.fail(fmt::format("burnin: {} uncorrected ECC errors rose by {:.0f} under load", lane.label, last - first));
         }

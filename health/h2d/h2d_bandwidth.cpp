@@ -4,6 +4,7 @@
 // (a GPU well below its peers is flagged).
 #include "placement/gpu_binding.hpp"
 #include "health/h2d/host_device_copy.hpp"
+#include "health/specs.hpp"
 #include "health/topology/pcie_link.hpp"
 
 #include "core/errors.hpp"
@@ -47,49 +48,25 @@ std::optional<int> other_numa_node(const nlohmann::json& inventory, int local) {
 
 class H2dBandwidthTest final : public Test {
 public:
-    std::string_view key() const override { return "h2d_bandwidth"; }
-    std::string_view description() const override {
-        return "Pinned host<->device GB/s per GPU, host memory on the GPU's NUMA node and across, validated, vs PCIe nominal and peers";
-    }
-    std::vector<std::string> suites() const override { return {"quick", "full"}; }
-    std::vector<ParamSpec> parameters() const override {
-        return {
-            {"size_mib", ParamKind::integer, std::int64_t{0}, "bytes per copy in MiB (0 = 1024 in quick, 4096 otherwise)"},
-            {"repetitions", ParamKind::integer, std::int64_t{0}, "timed copies each way (0 = 5 in quick, 10 otherwise)"},
-            {"cross_numa", ParamKind::flag, true, "also measure with host memory on another NUMA node"},
-            {"min_fraction_of_nominal", ParamKind::real, 0.75, "below this share of the PCIe raw rate is a FAIL (healthy Gen5 x16: 0.86)"},
-            {"peer_fraction", ParamKind::real, 0.9, "below this share of the job's median GPU is a FAIL"},
-        };
-    }
-
-    void check_parameters(const TestParams& params, int /*world_size*/) const override {
-        if (params.integer("size_mib") < 0 || params.integer("repetitions") < 0)
-            throw InputError("h2d_bandwidth: size_mib and repetitions must not be negative (0 = automatic)");
-        const double nominal = params.real("min_fraction_of_nominal"), peer = params.real("peer_fraction");
-        if (nominal < 0.0 || nominal > 1.0 || peer < 0.0 || peer > 1.0)
-            throw InputError("h2d_bandwidth: min_fraction_of_nominal and peer_fraction must lie in 0..1");
-    }
+    H2dBandwidthTest() : Test(h2d_bandwidth_spec()) {}
 
     std::optional<std::string> waiver(const RunContext& ctx) const override {
-        if (!placement::usable_gpu(ctx) || !host_device_copy_built()) return std::string(placement::no_cuda_device);
+        if (!placement::usable_gpu(ctx)) return std::string(placement::no_cuda_device);
         return std::nullopt;
     }
 
     TestResult run(const RunContext& ctx) const override {
         TestResult result;
         const int gpu = *placement::usable_gpu(ctx);
-        const bool quick = ctx.config().suite == "quick";
         CopyRequest request;
         request.device = gpu;
-        request.bytes = static_cast<std::uint64_t>(ctx.params().integer("size_mib") > 0 ? ctx.params().integer("size_mib")
-                                                                                        : (quick ? 1024 : 4096)) * mib;
-        request.repetitions = static_cast<int>(ctx.params().integer("repetitions") > 0 ? ctx.params().integer("repetitions")
-                                                                                         : (quick ? 5 : 10));
+        request.bytes = static_cast<std::uint64_t>(ctx.params().integer("size_mib")) * mib;
+        request.repetitions = static_cast<int>(ctx.params().integer("repetitions"));
         request.numa_node = placement::gpu_numa_node(ctx.inventory(), gpu);
         request.plant_corruption = ctx.faults().corrupt();
         result.parameters["size_mib_used"] = std::to_string(request.bytes / mib);
         result.parameters["repetitions_used"] = std::to_string(request.repetitions);
-        result.parameters["placement::gpu_numa_node"] = std::to_string(request.numa_node);
+        result.parameters["gpu_numa_node"] = std::to_string(request.numa_node);
 
         std::string nominal_detail = "unknown";
         const auto nominal = link_nominal_gbs(ctx.inventory(), gpu, nominal_detail);
@@ -101,8 +78,8 @@ public:
         record(result, local, 0, "local NUMA node");
         result.parameters["local_memory_on_numa"] = local.memory_found_on;
         const double h2d = stats::median(local.h2d_gbs), d2h = stats::median(local.d2h_gbs);
-        result.add_metric("h2d_bandwidth.h2d_gbs", "GB/s", h2d, Better::higher, nominal);
-        result.add_metric("h2d_bandwidth.d2h_gbs", "GB/s", d2h, Better::higher, nominal);
+        result.add_metric("h2d_bandwidth.h2d_gbs", h2d, nominal);
+        result.add_metric("h2d_bandwidth.d2h_gbs", d2h, nominal);
         judge_nominal(ctx, result, h2d, d2h, nominal);
 
         const auto remote_node = request.numa_node >= 0 ? other_numa_node(ctx.inventory(), request.numa_node) : std::nullopt;
@@ -112,8 +89,8 @@ public:
             const CopyFigures remote = measure_host_device_copies(request);
             record(result, remote, 1, "remote NUMA node");
             result.parameters["remote_memory_on_numa"] = remote.memory_found_on;
-            result.add_metric("h2d_bandwidth.h2d_remote_numa_gbs", "GB/s", stats::median(remote.h2d_gbs), Better::higher, nominal);
-            result.add_metric("h2d_bandwidth.d2h_remote_numa_gbs", "GB/s", stats::median(remote.d2h_gbs), Better::higher, nominal);
+            result.add_metric("h2d_bandwidth.h2d_remote_numa_gbs", stats::median(remote.h2d_gbs), nominal);
+            result.add_metric("h2d_bandwidth.d2h_remote_numa_gbs", stats::median(remote.d2h_gbs), nominal);
         } else {
             result.parameters["remote_numa"] = "skipped: one NUMA node, or the GPU's node unknown";
         }

@@ -24,9 +24,7 @@ struct CopyFigures {
     std::string validation_error; // empty when what came back equals what was sent
 };
 
-bool host_device_copy_built();  // false without CUDA (CMake picks the implementation)
-
-// Throws std::runtime_error on CUDA or allocation errors, and without CUDA.
+// Throws on CUDA or allocation errors.
 CopyFigures measure_host_device_copies(const CopyRequest& request);
 
 }  // namespace shakedown::health

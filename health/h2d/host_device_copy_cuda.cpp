@@ -82,7 +82,6 @@ double gbs(std::size_t bytes, double seconds) { return seconds > 0.0 ? bytes / s
 
 }  // namespace
 
-bool host_device_copy_built() { return true; }
 
 CopyFigures measure_host_device_copies(const CopyRequest& request) {
     const HwlocTopology topology;

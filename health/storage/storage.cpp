@@ -5,6 +5,7 @@
 #include "comm/node_leaders.hpp"
 #include "health/storage/storage_io.hpp"
 #include "health/storage/storage_target.hpp"
+#include "health/specs.hpp"
 
 #include "core/errors.hpp"
 #include "core/registry.hpp"
@@ -27,14 +28,8 @@ struct Phase {
 constexpr Phase alone_phase{"alone", 0};
 constexpr Phase all_phase{"all_nodes", 1};
 
-std::uint64_t file_mib(const RunContext& ctx) {
-    const std::int64_t given = ctx.params().integer("size_mib");
-    return given > 0 ? static_cast<std::uint64_t>(given) : (ctx.config().suite == "quick" ? 256 : 4096);
-}
-
-double random_seconds(const RunContext& ctx) {
-    const double given = ctx.params().real("random_s");
-    return given > 0.0 ? given : (ctx.config().suite == "quick" ? 1.0 : 5.0);
+std::filesystem::path target_of(const TestParams& params) {
+    return resolve_storage_target(params.optional_text("target").value_or(""));
 }
 
 // One measurement, its failure turned into text so that every leader still reaches the
@@ -56,37 +51,14 @@ Attempt attempt(const std::filesystem::path& folder, const StorageOptions& optio
 
 class StorageTest final : public Test {
 public:
-    std::string_view key() const override { return "storage"; }
-    std::string_view description() const override {
-        return "Sequential write/read GB/s and random 4 KiB read IOPS on a folder, per node and all nodes at once, validated";
-    }
-    std::vector<std::string> suites() const override { return {"quick", "full"}; }
-    std::vector<ParamSpec> parameters() const override {
-        return {
-            {"target", ParamKind::text, std::string(""), "folder to test (empty = the current directory); must exist and be writable"},
-            {"size_mib", ParamKind::integer, std::int64_t{0}, "file size per node in MiB (0 = 256 in quick, 4096 otherwise)"},
-            {"block_kib", ParamKind::integer, std::int64_t{1024}, "sequential transfer size in KiB (multiple of 4)"},
-            {"random_s", ParamKind::real, 0.0, "seconds of random 4 KiB reads (0 = 1 in quick, 5 otherwise)"},
-            {"direct", ParamKind::flag, true, "use O_DIRECT where the file system allows it"},
-            {"all_nodes", ParamKind::flag, true, "after the per-node phase, every node at once"},
-        };
-    }
+    StorageTest() : Test(storage_spec()) {}
 
-    void check_parameters(const TestParams& params, int /*world_size*/) const override {
-        check_storage_target(resolve_storage_target(params.text("target")));
-        const std::int64_t block_kib = params.integer("block_kib");
-        if (block_kib <= 0 || block_kib % 4 != 0)
-            throw InputError(fmt::format("storage: block_kib must be a positive multiple of 4, not {}", block_kib));
-        const std::int64_t size = params.integer("size_mib");
-        if (size < 0) throw InputError(fmt::format("storage: size_mib must be positive (0 = automatic), not {}", size));
-        if (size > 0 && static_cast<std::uint64_t>(size) * mib % (static_cast<std::uint64_t>(block_kib) * 1024) != 0)
-            throw InputError(fmt::format("storage: size_mib={} is not a whole number of {} KiB blocks", size, block_kib));
-        if (params.real("random_s") < 0.0) throw InputError("storage: random_s must not be negative");
-    }
+    // The folder must exist and be writable on this node: the driver's exit 2 otherwise.
+    void check_on_node(const TestParams& params) const override { check_storage_target(target_of(params)); }
 
     TestResult run(const RunContext& ctx) const override {
         TestResult result;
-        const std::filesystem::path folder = resolve_storage_target(ctx.params().text("target"));
+        const std::filesystem::path folder = target_of(ctx.params());
         result.parameters["target_used"] = folder.string();
         result.parameters["writers"] = "node leaders, one file each (other ranks idle)";
         const Communicator leaders = comm::leaders_of(ctx);
@@ -96,9 +68,9 @@ public:
         }
 
         StorageOptions options;
-        options.file_bytes = file_mib(ctx) * mib;
+        options.file_bytes = static_cast<std::uint64_t>(ctx.params().integer("size_mib")) * mib;
         options.block_bytes = static_cast<std::uint64_t>(ctx.params().integer("block_kib")) * 1024;
-        options.random_seconds = random_seconds(ctx);
+        options.random_seconds = ctx.params().real("random_s");
         options.try_direct = ctx.params().flag("direct");
         options.file_stem = fmt::format("shakedown-storage.{}.r{}", ctx.session().identity().node_name,
                                         ctx.session().world_rank());
@@ -127,9 +99,9 @@ public:
             result.parameters["cache_mode"] = alone.figures.cache_mode;
             if (alone.figures.cache_mode == "memory_file_system")
                 result.parameters["cache_note"] = "tmpfs/ramfs: the file system is memory, figures are RAM copies";
-            result.add_metric("storage.write_gbs", "GB/s", alone.figures.write_gbs(), Better::higher);
-            result.add_metric("storage.read_gbs", "GB/s", alone.figures.read_gbs(), Better::higher);
-            result.add_metric("storage.random_read_iops", "IOPS", alone.figures.random_iops(), Better::higher);
+            result.add_metric("storage.write_gbs", alone.figures.write_gbs());
+            result.add_metric("storage.read_gbs", alone.figures.read_gbs());
+            result.add_metric("storage.random_read_iops", alone.figures.random_iops());
         }
 
         if (leaders.size() == 1 || !ctx.params().flag("all_nodes")) {
@@ -175,9 +147,9 @@ private:
         int rank = 0;
         MPI_Comm_rank(leaders, &rank);
         if (rank != 0 || any_failed != 0 || slowest[0] <= 0.0 || slowest[1] <= 0.0) return;
-        result.add_metric("storage.all_nodes_write_gbs", "GB/s", sums[0] / slowest[0] * 1e-9, Better::higher);
-        result.add_metric("storage.all_nodes_read_gbs", "GB/s", sums[0] / slowest[1] * 1e-9, Better::higher);
-        result.add_metric("storage.all_nodes_random_read_iops", "IOPS", sums[1], Better::higher);
+        result.add_metric("storage.all_nodes_write_gbs", sums[0] / slowest[0] * 1e-9);
+        result.add_metric("storage.all_nodes_read_gbs", sums[0] / slowest[1] * 1e-9);
+        result.add_metric("storage.all_nodes_random_read_iops", sums[1]);
     }
 };
 

@@ -7,6 +7,7 @@
 #include "placement/gpu_binding.hpp"
 #include "comm/node_leaders.hpp"
 #include "health/topology/expected_topology.hpp"
+#include "health/specs.hpp"
 #include "health/topology/gpu_matrix.hpp"
 #include "health/topology/pci_path.hpp"
 #include "health/topology/pcie_link.hpp"
@@ -78,24 +79,10 @@ double or_nan(const std::optional<int>& value) { return value ? *value : std::nu
 
 class TopologyTest final : public Test {
 public:
-    std::string_view key() const override { return "topology"; }
-    std::string_view description() const override {
-        return "GPU link matrix (NV#/PIX/PXB/PHB/NODE/SYS), GPU-NUMA-NIC affinity, PCIe gen/width vs max, expected topology";
-    }
-    std::vector<std::string> suites() const override { return {"quick", "full"}; }
-    double default_deadline_s() const override { return 120.0; }
-    std::vector<ParamSpec> parameters() const override {
-        return {
-            {"expected", ParamKind::text, std::string(""),
-             "expected topology as a YAML map, e.g. '{gpus: 2, gpu_pairs: NV18, gpu_nic: PIX, pcie_gen: 5, pcie_width: 16}'"},
-            {"sys_root", ParamKind::text, std::string("/sys"), "sysfs root (tests point it at a made-up tree)"},
-            {"load_gpu", ParamKind::flag, true, "drive PCIe traffic while reading the bound GPU's link"},
-        };
-    }
+    TopologyTest() : Test(topology_spec()) {}
 
-    void check_parameters(const TestParams& params, int /*world_size*/) const override {
-        (void)parse_expected_topology(params.text("expected"));
-    }
+    // `expected` is a YAML map in text: what does not parse is the driver's exit 2.
+    void check_on_node(const TestParams& params) const override { (void)parse_expected_topology(params.text("expected")); }
 
     TestResult run(const RunContext& ctx) const override {
         TestResult result;
@@ -157,10 +144,10 @@ private:
                         loaded ? " under load" : " at rest (generation not judged)");
         if (!problem.empty()) result.fail(fmt::format("topology: GPU{} ({}) PCIe link downtrained: {}", *gpu, bus, problem));
         if (link.generation_current && link.generation_max)
-            result.add_metric("topology.gpu_pcie_generation", "gen", *link.generation_current, Better::higher,
+            result.add_metric("topology.gpu_pcie_generation", *link.generation_current,
                               static_cast<double>(*link.generation_max));
         if (link.width_current && link.width_max)
-            result.add_metric("topology.gpu_pcie_width", "lanes", *link.width_current, Better::higher,
+            result.add_metric("topology.gpu_pcie_width", *link.width_current,
                               static_cast<double>(*link.width_max));
         if (loaded && expected.pcie_gen && link.generation_current && static_cast<int>(*link.generation_current) < *expected.pcie_gen)
             result.fail(fmt::format("topology: GPU{} runs PCIe Gen{}, expected Gen{}", *gpu, *link.generation_current, *expected.pcie_gen));
@@ -203,9 +190,9 @@ private:
                                         *expected.pcie_width));
         }
         result.parameters["pci_links"] = fmt::format("{}", fmt::join(listing, "; "));
-        result.add_metric("topology.pci_links_checked_count", "count", checked, Better::higher);
-        result.add_metric("topology.pci_links_unreported_count", "count", unknown, Better::lower);
-        result.add_metric("topology.downtrained_links_count", "count", downtrained_count, Better::lower);
+        result.add_metric("topology.pci_links_checked_count", checked);
+        result.add_metric("topology.pci_links_unreported_count", unknown);
+        result.add_metric("topology.downtrained_links_count", downtrained_count);
     }
 
     // The NVML GPU matrix, each GPU's NUMA node and nearest NIC.
@@ -214,7 +201,7 @@ private:
         const std::string& sys_root = ctx.params().text("sys_root");
         const GpuMatrix matrix = gpu_matrix(nvml);
         const auto count = static_cast<int>(matrix.gpus.size());
-        result.add_metric("topology.gpu_count", "count", count, Better::higher,
+        result.add_metric("topology.gpu_count", count,
                           expected.gpus ? std::optional<double>(*expected.gpus) : std::nullopt);
         if (expected.gpus && count != *expected.gpus)
             result.fail(fmt::format("topology: {} GPUs found, expected {}", count, *expected.gpus));
@@ -231,7 +218,7 @@ private:
                     result.fail(fmt::format("topology: GPU{}-GPU{} linked by {}, expected {}", matrix.gpus[i].nvml_index,
                                             matrix.gpus[j].nvml_index, label, *expected.gpu_pairs));
             }
-        if (fewest_nvlinks) result.add_metric("topology.nvlinks_min_per_pair_count", "count", *fewest_nvlinks, Better::higher);
+        if (fewest_nvlinks) result.add_metric("topology.nvlinks_min_per_pair_count", *fewest_nvlinks);
 
         std::vector<PciDevice> nics;
         for (const auto& device : devices)

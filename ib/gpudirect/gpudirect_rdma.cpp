@@ -10,6 +10,7 @@
 #include "ib/gpudirect/rdma_stream.hpp"
 #include "ib/rdma_context.hpp"
 #include "ib/rdma_waiver.hpp"
+#include "ib/specs.hpp"
 #include "inventory/inventory_sections.hpp"
 #include "gpu/cuda_owners.hpp"
 #include "comm/payload.hpp"
@@ -31,37 +32,9 @@ struct GpuFigures {
 
 class GpudirectRdma final : public Test {
 public:
-    std::string_view key() const override { return "gpudirect_rdma"; }
-    std::string_view description() const override {
-        return "GPUDirect RDMA: GPU memory registered (dma-buf or nvidia-peermem), RDMA write/read GPU to GPU, validated";
-    }
-    std::vector<std::string> suites() const override { return {"full"}; }
-    double default_deadline_s() const override { return 600.0; }
+    GpudirectRdma() : Test(gpudirect_rdma_spec()) {}
 
-    std::vector<ParamSpec> parameters() const override {
-        auto specs = endpoint_parameters();
-        const std::vector<ParamSpec> more = {
-            {"bytes", ParamKind::integer, std::int64_t{8} << 20, "message size"},
-            {"messages", ParamKind::integer, std::int64_t{200}, "messages per stream"},
-            {"queue_depth", ParamKind::integer, std::int64_t{128}, "requests in flight"},
-            {"pairs", ParamKind::text, std::string(), "world-rank pairs such as \"0-8\"; empty: node neighbours in a ring"},
-            {"allow_intra_node", ParamKind::flag, false, "pair ranks of the same node"},
-            {"timeout_s", ParamKind::real, 30.0, "longest wait for one completion"},
-        };
-        specs.insert(specs.end(), more.begin(), more.end());
-        return specs;
-    }
-
-    void check_parameters(const TestParams& params, int) const override {
-        if (params.integer("bytes") < 8 || params.integer("bytes") > (std::int64_t{1} << 30))
-            throw InputError("parameter 'bytes' must be between 8 and 1 GiB");
-        if (params.integer("messages") < 1 || params.integer("queue_depth") < 1 || params.integer("queue_depth") > 16384)
-            throw InputError("parameters 'messages' and 'queue_depth' must be positive (queue_depth at most 16384)");
-        if (params.real("timeout_s") <= 0) throw InputError("parameter 'timeout_s' must be positive");
-        const auto request = endpoint_request(params);
-        const auto api = make_system_verbs();
-        if (!api->device_names().empty()) resolve_endpoint(*api, request, -1);
-    }
+    void check_on_node(const TestParams& params) const override { check_endpoint_on_this_node(params); }
 
     std::optional<std::string> waiver(const RunContext& ctx) const override {
         if (auto none = no_rdma_device_waiver(*make_system_verbs())) return none;
@@ -75,7 +48,7 @@ public:
         const auto choice = resolve_endpoint(*api, endpoint_request(params), preferred_numa_node_for(ctx));
         const auto nominal = inventory_detail::ib_rate_gbps(choice.port_info.speed_code, choice.port_info.width_code);
         const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
-        const auto rounds = rdma_pair_rounds(ctx, placement, params.text("pairs"), params.flag("allow_intra_node"));
+        const auto rounds = rdma_pair_rounds(ctx, placement, params.flag("allow_intra_node"));
 
         TestResult result;
         result.parameters["endpoint"] = fmt::format("{} port {}, {}", choice.device, choice.port, choice.reason);
@@ -98,12 +71,11 @@ public:
             MPI_Barrier(ctx.comm());
         }
         if (worst) {
-            result.add_metric("gpudirect_rdma.write_bandwidth_gbps", "Gb/s", worst->write_gbps, Better::higher, nominal);
-            result.add_metric("gpudirect_rdma.read_bandwidth_gbps", "Gb/s", worst->read_gbps, Better::higher, nominal);
-            result.add_metric("gpudirect_rdma.host_write_bandwidth_gbps", "Gb/s", worst->host_write_gbps, Better::higher, nominal);
+            result.add_metric("gpudirect_rdma.write_bandwidth_gbps", worst->write_gbps, nominal);
+            result.add_metric("gpudirect_rdma.read_bandwidth_gbps", worst->read_gbps, nominal);
+            result.add_metric("gpudirect_rdma.host_write_bandwidth_gbps", worst->host_write_gbps, nominal);
             if (worst->host_write_gbps > 0)
-                result.add_metric("gpudirect_rdma.write_vs_host_ratio", "ratio", worst->write_gbps / worst->host_write_gbps,
-                                  Better::higher, 1.0);
+                result.add_metric("gpudirect_rdma.write_vs_host_ratio", worst->write_gbps / worst->host_write_gbps, 1.0);
         }
         return result;
     }

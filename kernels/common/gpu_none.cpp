@@ -15,9 +15,3 @@ std::unique_ptr<StreamBackend> make_cuda_stream(std::size_t, int) { throw std::r
 namespace shakedown::kernels {
 std::unique_ptr<StencilBackend> make_cuda_stencil(const LocalExtent&, int) { throw std::runtime_error("built without CUDA"); }
 }  // namespace shakedown::kernels
-
-#include "kernels/ladder/ladder_backend.hpp"
-
-namespace shakedown::kernels {
-LadderRunResult run_ladder_rung(LadderPrecision, const LadderRunOptions&, int) { throw std::runtime_error("built without CUDA"); }
-}  // namespace shakedown::kernels

@@ -4,7 +4,7 @@
 #include "hardware/cpu_nominal.hpp"
 #include "hardware/gpu_specs.hpp"
 #include "gemm/matrix_fill.hpp"
-#include "kernels/common/parameter_checks.hpp"
+#include "kernels/specs.hpp"
 #include "kokkos/kokkos_runtime.hpp"
 #include "placement/placement.hpp"
 #include "stats/summary.hpp"
@@ -100,8 +100,8 @@ DgemmNominal nominal_for(const RunContext& ctx, placement::Placement placement) 
         return {gpu.tflops_for("fp64_tensor"), gpu.derived ? "derived" : "spec table", gpu.part + ": " + gpu.source};
     }
     const double local = ctx.session().identity().local_size;
-    const double configured = ctx.params().real("nominal_tflops");
-    if (configured > 0.0) return {configured / local, "config", "nominal_tflops per node / ranks on the node"};
+    if (const auto configured = ctx.params().optional_real("nominal_tflops"))
+        return {*configured / local, "config", "nominal_tflops per node / ranks on the node"};
     const hardware::CpuNominal cpu = hardware::derive_cpu_nominal(ctx.inventory());
     if (!cpu.node_gflops) return {std::nullopt, "unknown", cpu.explanation};
     return {*cpu.node_gflops * 1e-3 / local, "derived", cpu.explanation + ", shared by the node's ranks"};
@@ -120,42 +120,11 @@ std::string inventory_text(const nlohmann::json& inventory, const char* section,
     return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
-gemm::MatrixFill fill_of(const TestParams& params) {
-    const std::string& name = params.text("fill");
-    const auto fill = gemm::matrix_fill_from(name);
-    if (!fill) throw InputError(fmt::format("dgemm_fp64: fill must be uniform or small_integers, not '{}'", name));
-    return *fill;
-}
+gemm::MatrixFill fill_of(const TestParams& params) { return *gemm::matrix_fill_from(params.text("fill")); }  // a declared choice
 
 class DgemmFp64Test final : public Test {
 public:
-    std::string_view key() const override { return "dgemm_fp64"; }
-    std::string_view description() const override {
-        return "FP64 DGEMM (host BLAS via KokkosKernels, cuBLAS on GPUs), checksum-validated, TFLOP/s vs nominal";
-    }
-    std::vector<std::string> suites() const override { return {"quick", "full"}; }
-    std::vector<ParamSpec> parameters() const override {
-        return {
-            {"device", ParamKind::text, std::string("auto"), "auto (GPU when one is bound), host or gpu"},
-            {"n", ParamKind::integer, std::int64_t{0}, "matrix order; 0 = chosen so one repetition lasts >= min_rep_s"},
-            {"min_rep_s", ParamKind::real, 0.05, "shortest repetition the automatic size aims for, seconds"},
-            {"repetitions", ParamKind::integer, std::int64_t{0}, "timed repetitions after one warm-up; 0 = 5 in quick, else 10"},
-            {"nominal_tflops", ParamKind::real, 0.0, "host FP64 peak per node in TFLOP/s (0 = derive from the CPU)"},
-            {"fill", ParamKind::text, std::string("uniform"),
-             "input entries: uniform (random in [-1,1), 53 bits) or small_integers (-2,-1,1,2: less power drawn)"},
-        };
-    }
-    void check_parameters(const TestParams& params, int /*world_size*/) const override {
-        check_device_name(key(), params.text("device"));
-        (void)zero_or_positive(params, key(), "n");
-        (void)zero_or_positive(params, key(), "repetitions");
-        const double target_s = params.real("min_rep_s");
-        if (!(target_s > 0.0)) throw InputError(fmt::format("dgemm_fp64: min_rep_s must be positive, not {}", target_s));
-        const double nominal = params.real("nominal_tflops");
-        if (!(nominal >= 0.0))
-            throw InputError(fmt::format("dgemm_fp64: nominal_tflops must not be negative (0 = derive from the CPU), not {}", nominal));
-        (void)fill_of(params);
-    }
+    DgemmFp64Test() : Test(dgemm_fp64_spec()) {}
     std::optional<std::string> waiver(const RunContext& ctx) const override {
         const std::string& device = ctx.params().text("device");
         if (auto gpu_waiver = placement::gpu_request_waiver(ctx, device)) return gpu_waiver;
@@ -167,20 +136,18 @@ public:
     TestResult run(const RunContext& ctx) const override {
         const placement::Placement placement = placement::choose_placement(ctx, ctx.params().text("device"));
         const std::size_t limit = largest_n_for(memory_budget(ctx, placement));
-        const std::int64_t requested_n = ctx.params().integer("n");  // values checked in check_parameters
-        if (requested_n > 0 && static_cast<std::size_t>(requested_n) > limit)
+        const std::optional<std::int64_t> requested_n = ctx.params().optional_integer("n");
+        if (requested_n && static_cast<std::size_t>(*requested_n) > limit)
             throw InputError(fmt::format("dgemm_fp64: n={} needs {:.1f} GiB for three matrices; at most n={} fits here",
-                                         requested_n, 3.0 * 8 * requested_n * requested_n / 1073741824.0, limit));
+                                         *requested_n, 3.0 * 8 * *requested_n * *requested_n / 1073741824.0, limit));
         const double target_s = ctx.params().real("min_rep_s");
-        std::int64_t repetitions = ctx.params().integer("repetitions");
-        if (repetitions == 0) repetitions = ctx.config().suite == "quick" ? 5 : 10;
+        const std::int64_t repetitions = ctx.params().integer("repetitions");
 
         // One rank per core: OpenBLAS gets this rank's share of the node's cores.
         std::optional<gemm::BlasThreadShare> blas_threads;
         if (placement == placement::Placement::host) blas_threads.emplace(blas_thread_share(ctx));
 
-        const std::size_t n = requested_n > 0 ? static_cast<std::size_t>(requested_n)
-                                              : automatic_n(ctx, placement, target_s, limit);
+        const std::size_t n = requested_n ? static_cast<std::size_t>(*requested_n) : automatic_n(ctx, placement, target_s, limit);
         const gemm::MatrixFill fill = fill_of(ctx.params());
         const std::vector<double> a = gemm::random_matrix(seed_a, n, n, fill);
         const std::vector<double> b = gemm::random_matrix(seed_b, n, n, fill);
@@ -208,9 +175,9 @@ public:
 
         const DgemmNominal nominal = nominal_for(ctx, placement);
         const stats::Summary spread = stats::summarize(rates);
-        result.add_metric("dgemm_fp64.tflops", "TFLOP/s", spread.median, Better::higher, nominal.tflops);
-        result.add_metric("dgemm_fp64.tflops_max", "TFLOP/s", spread.max, Better::higher, nominal.tflops);
-        result.add_metric("dgemm_fp64.tflops_min", "TFLOP/s", spread.min, Better::higher, nominal.tflops);
+        result.add_metric("dgemm_fp64.tflops", spread.median, nominal.tflops);
+        result.add_metric("dgemm_fp64.tflops_max", spread.max, nominal.tflops);
+        result.add_metric("dgemm_fp64.tflops_min", spread.min, nominal.tflops);
 
         result.parameters["device"] = std::string(to_string(placement));
         result.parameters["backend"] = backend->name();

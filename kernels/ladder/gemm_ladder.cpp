@@ -7,6 +7,7 @@
 #include "stats/summary.hpp"
 #include "kernels/ladder/ladder_backend.hpp"
 #include "kernels/ladder/ladder_precisions.hpp"
+#include "kernels/specs.hpp"
 
 #include "core/errors.hpp"
 #include "core/registry.hpp"
@@ -21,60 +22,16 @@
 namespace shakedown::kernels {
 namespace {
 
-// Every value the ladder takes, checked before any work and on GPU-less ranks too (where the
-// test is waived), so a bad config is the driver's exit 2 rather than a silent pass.
-void check_ladder_parameters(const TestParams& params) {
-    (void)parse_precisions(params.text("precisions"));
-    const std::int64_t n = params.integer("n");
-    const std::int64_t repetitions = params.integer("repetitions");
-    const std::int64_t warmup = params.integer("warmup");
-    const std::int64_t samples = params.integer("samples");
-    const std::int64_t candidates = params.integer("autotune_candidates");
-    const std::int64_t rounds = params.integer("autotune_rounds");
-    const double budget_s = params.real("autotune_budget_s");
-    const double cooldown_s = params.real("cooldown_s");
-    if (n < 16) throw InputError(fmt::format("gemm_ladder: n must be at least 16, not {}", n));
-    if (repetitions < 1) throw InputError(fmt::format("gemm_ladder: repetitions must be at least 1, not {}", repetitions));
-    if (warmup < 0) throw InputError(fmt::format("gemm_ladder: warmup must not be negative, not {}", warmup));
-    if (samples < 3) throw InputError(fmt::format("gemm_ladder: samples must be at least 3, not {}", samples));
-    if (candidates < 0 || candidates > 16)
-        throw InputError(fmt::format("gemm_ladder: autotune_candidates must be 0..16, not {}", candidates));
-    if (rounds < 1) throw InputError(fmt::format("gemm_ladder: autotune_rounds must be at least 1, not {}", rounds));
-    if (!(budget_s > 0.0)) throw InputError(fmt::format("gemm_ladder: autotune_budget_s must be positive, not {}", budget_s));
-    if (!(cooldown_s >= 0.0)) throw InputError(fmt::format("gemm_ladder: cooldown_s must not be negative, not {}", cooldown_s));
-}
-
 class GemmLadderTest final : public Test {
 public:
-    std::string_view key() const override { return "gemm_ladder"; }
-    std::string_view description() const override {
-        return "GPU GEMM at fp64/fp32/tf32/bf16/fp16/fp8 (cuBLAS, cuBLASLt), sampled FP64 validation, TFLOP/s vs nominal";
-    }
-    std::vector<std::string> suites() const override { return {"quick", "full"}; }
-    std::vector<ParamSpec> parameters() const override {
-        return {
-            {"precisions", ParamKind::text, std::string("fp64,fp32,tf32,bf16,fp16,fp8"), "comma-separated rungs to run"},
-            {"n", ParamKind::integer, std::int64_t{8192}, "m = n = k of every GEMM"},
-            {"repetitions", ParamKind::integer, std::int64_t{10}, "timed repetitions per precision"},
-            {"warmup", ParamKind::integer, std::int64_t{2}, "untimed repetitions first"},
-            {"samples", ParamKind::integer, std::int64_t{256}, "entries of C checked against the FP64 reference"},
-            {"autotune_candidates", ParamKind::integer, std::int64_t{8},
-             "cuBLASLt heuristic algorithms timed per layout beside cublasGemmEx (0 = no tuning, 16 at most)"},
-            {"autotune_rounds", ParamKind::integer, std::int64_t{3}, "round-robin timings of each candidate (median decides)"},
-            {"autotune_budget_s", ParamKind::real, 3.0, "GPU seconds the autotune rounds may take per precision"},
-            {"cooldown_s", ParamKind::real, 2.0, "idle seconds between the autotune and the timed repetitions"},
-            {"fp8_fast_accumulation", ParamKind::flag, false,
-             "cuBLASLt FP8 fast accumulation (no periodic FP32 promotion; off is the precise default)"},
-        };
-    }
-    void check_parameters(const TestParams& params, int /*world_size*/) const override { check_ladder_parameters(params); }
+    GemmLadderTest() : Test(gemm_ladder_spec()) {}
     std::optional<std::string> waiver(const RunContext& ctx) const override {
         if (!placement::usable_gpu(ctx)) return std::string(placement::no_cuda_device);
         return std::nullopt;
     }
 
     TestResult run(const RunContext& ctx) const override {
-        const auto precisions = parse_precisions(ctx.params().text("precisions"));
+        const auto precisions = in_ladder_order(ctx.params().names("precisions"));
         LadderRunOptions options;
         const std::int64_t n = ctx.params().integer("n");
         const std::int64_t repetitions = ctx.params().integer("repetitions");
@@ -138,8 +95,8 @@ public:
             }
             const stats::Summary spread = stats::summarize(rates);
             const auto rung_nominal = nominal.tflops_for(info.nominal_key);
-            result.add_metric(fmt::format("gemm_ladder.{}_tflops", info.name), "TFLOP/s", spread.median, Better::higher, rung_nominal);
-            result.add_metric(fmt::format("gemm_ladder.{}_tflops_max", info.name), "TFLOP/s", spread.max, Better::higher, rung_nominal);
+            result.add_metric(fmt::format("gemm_ladder.{}_tflops", info.name), spread.median, rung_nominal);
+            result.add_metric(fmt::format("gemm_ladder.{}_tflops_max", info.name), spread.max, rung_nominal);
             result.parameters[fmt::format("{}_types", info.name)] = std::string(info.what);
             result.parameters[fmt::format("{}_worst_error_ratio", info.name)] = fmt::format("{:.3g}", run.worst_error);
             // Below 1 when the GPU slowed within the burst (power cap): the median is a short burst.

@@ -1,9 +1,5 @@
 #include "kernels/ladder/ladder_precisions.hpp"
 
-#include "core/errors.hpp"
-
-#include <fmt/format.h>
-
 #include <algorithm>
 #include <cmath>
 
@@ -13,26 +9,10 @@ const LadderRung& rung(LadderPrecision precision) {
     return *std::find_if(ladder_rungs.begin(), ladder_rungs.end(), [&](const auto& r) { return r.id == precision; });
 }
 
-std::vector<LadderPrecision> parse_precisions(std::string_view list) {
-    std::vector<bool> wanted(ladder_rungs.size(), false);
-    std::size_t start = 0;
-    while (start <= list.size()) {
-        const std::size_t comma = std::min(list.find(',', start), list.size());
-        std::string_view name = list.substr(start, comma - start);
-        while (!name.empty() && name.front() == ' ') name.remove_prefix(1);
-        while (!name.empty() && name.back() == ' ') name.remove_suffix(1);
-        if (!name.empty()) {
-            const auto found = std::find_if(ladder_rungs.begin(), ladder_rungs.end(), [&](const auto& r) { return r.name == name; });
-            if (found == ladder_rungs.end())
-                throw InputError(fmt::format("gemm_ladder: unknown precision '{}' (known: fp64, fp32, tf32, bf16, fp16, fp8)", name));
-            wanted[static_cast<std::size_t>(found - ladder_rungs.begin())] = true;
-        }
-        start = comma + 1;
-    }
+std::vector<LadderPrecision> in_ladder_order(const std::vector<std::string>& names) {
     std::vector<LadderPrecision> out;
-    for (std::size_t i = 0; i < ladder_rungs.size(); ++i)
-        if (wanted[i]) out.push_back(ladder_rungs[i].id);
-    if (out.empty()) throw InputError("gemm_ladder: 'precisions' names no precision");
+    for (const auto& rung : ladder_rungs)
+        if (std::find(names.begin(), names.end(), rung.name) != names.end()) out.push_back(rung.id);
     return out;
 }
 

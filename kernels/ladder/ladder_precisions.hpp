@@ -36,8 +36,8 @@ inline constexpr std::array<LadderRung, 6> ladder_rungs{{
 
 const LadderRung& rung(LadderPrecision precision);
 
-// "fp64,bf16" -> rungs in ladder order; throws InputError naming an unknown precision.
-std::vector<LadderPrecision> parse_precisions(std::string_view list);
+// Rung names (the declared parameter `precisions`: known names only) -> rungs in ladder order.
+std::vector<LadderPrecision> in_ladder_order(const std::vector<std::string>& names);
 
 // Admitted |error| / sum_k |a b| for inner dimension k.
 double ladder_tolerance(LadderPrecision precision, std::size_t k);

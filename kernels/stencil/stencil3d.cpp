@@ -2,7 +2,7 @@
 // ranks (MPI Cartesian decomposition, halo exchange every step), on the host through Kokkos
 // or on the bound GPU through CUDA. Validated against the exact discrete solution; its rate
 // is compared with the memory-bandwidth bound from a short triad measured in the same test.
-#include "kernels/common/parameter_checks.hpp"
+#include "kernels/specs.hpp"
 #include "kokkos/kokkos_runtime.hpp"
 #include "placement/placement.hpp"
 #include "stats/summary.hpp"
@@ -42,33 +42,14 @@ bool has_neighbour(const StencilGeometry& geometry) {
     return false;
 }
 
-// The sizes and counts where 0 asks for the automatic value.
-constexpr const char* automatic_counts[] = {"global_n", "local_n", "steps", "triad_mib", "triad_repetitions"};
-
-std::int64_t positive_or_default(const TestParams& params, const char* name, std::int64_t fallback) {
-    const std::int64_t value = zero_or_positive(params, "stencil3d", name);
-    return value == 0 ? fallback : value;
-}
-
-// Checked on every placement, so a bad value is an error wherever the test runs.
+// The GPU launch shape asked for (check_stencil_parameters refused what cannot launch).
 GpuStencilShape gpu_shape(const TestParams& params) {
     const GpuStencilShape defaults;
-    const std::int64_t x = positive_or_default(params, "gpu_block_x", defaults.block_x);
-    const std::int64_t y = positive_or_default(params, "gpu_block_y", defaults.block_y);
-    const std::int64_t chunk = positive_or_default(params, "gpu_z_chunk", defaults.z_chunk);
-    const std::int64_t cells = positive_or_default(params, "gpu_cells_per_thread", defaults.cells_per_thread);
-    if (x > 1024 || y > 1024 || x * y > 1024)
-        throw InputError(fmt::format("stencil3d: a GPU block of {}x{} threads exceeds 1024", x, y));
-    if (chunk > (std::int64_t{1} << 30)) throw InputError(fmt::format("stencil3d: gpu_z_chunk {} is absurd", chunk));
-    if (cells != 1 && cells != 2)
-        throw InputError(fmt::format("stencil3d: gpu_cells_per_thread must be 1 or 2, not {}", cells));
-    // Two cells per thread take the x neighbours from the adjacent lanes: a warp must be
-    // one row segment. (Refused, not quietly run with one cell: the shape asked for is
-    // the shape measured.)
-    if (cells == 2 && x % 32 != 0)
-        throw InputError(fmt::format(
-            "stencil3d: gpu_block_x {} with 2 cells per thread must be a multiple of 32 (or set gpu_cells_per_thread: 1)", x));
-    return {static_cast<int>(x), static_cast<int>(y), static_cast<int>(chunk), static_cast<int>(cells)};
+    const auto value = [&](const char* name, int fallback) {
+        return static_cast<int>(params.optional_integer(name).value_or(fallback));
+    };
+    return {value("gpu_block_x", defaults.block_x), value("gpu_block_y", defaults.block_y),
+            value("gpu_z_chunk", defaults.z_chunk), value("gpu_cells_per_thread", defaults.cells_per_thread)};
 }
 
 struct BandwidthBound {
@@ -79,11 +60,11 @@ struct BandwidthBound {
 
 // The short triad (with the other STREAM kernels, so its arrays validate) on the same device.
 BandwidthBound measure_bound(const RunContext& ctx, placement::Placement placement) {
-    const std::int64_t mib =
-        positive_or_default(ctx.params(), "triad_mib", placement == placement::Placement::gpu ? gpu_triad_mib : host_triad_mib);
+    const std::int64_t mib = ctx.params().optional_integer("triad_mib").value_or(
+        placement == placement::Placement::gpu ? gpu_triad_mib : host_triad_mib);
     StreamRunOptions options;
     options.elements = static_cast<std::size_t>(mib) * 1024 * 1024 / sizeof(double);
-    options.repetitions = positive_or_default(ctx.params(), "triad_repetitions", 3);
+    options.repetitions = ctx.params().integer("triad_repetitions");
     auto backend = placement == placement::Placement::gpu ? make_cuda_stream(options.elements, *placement::usable_gpu(ctx))
                                                : make_host_stream(options.elements);
     const StreamMeasurement measured = measure_stream(*backend, options, ctx.comm());
@@ -111,43 +92,7 @@ HaloPath choose_halo_path(const RunContext& ctx, placement::Placement placement)
 
 class Stencil3dTest final : public Test {
 public:
-    std::string_view key() const override { return "stencil3d"; }
-    std::string_view description() const override {
-        return "7-point 3-D Jacobi with MPI halo exchange (Kokkos host / CUDA GPU), exact-solution validated, vs triad bound";
-    }
-    std::vector<std::string> suites() const override { return {"quick", "full"}; }
-    std::vector<ParamSpec> parameters() const override {
-        return {
-            {"device", ParamKind::text, std::string("auto"), "auto (GPU when one is bound), host or gpu"},
-            {"global_n", ParamKind::integer, std::int64_t{0}, "cells per side of the global cube; 0 = local_n per rank"},
-            {"local_n", ParamKind::integer, std::int64_t{0}, "cells per side per rank when global_n is 0; 0 = 128 host, 512 GPU"},
-            {"steps", ParamKind::integer, std::int64_t{0}, "timed Jacobi steps; 0 = 20 in quick, else 100"},
-            {"triad_mib", ParamKind::integer, std::int64_t{0}, "MiB per array of the bound's triad; 0 = 64 host, 2048 GPU"},
-            {"triad_repetitions", ParamKind::integer, std::int64_t{3}, "repetitions of the bound's STREAM run"},
-            {"gpu_block_x", ParamKind::integer, std::int64_t{0},
-             "GPU thread-block width along x in threads (a multiple of 32 with 2 cells per thread); 0 = 32"},
-            {"gpu_block_y", ParamKind::integer, std::int64_t{0}, "GPU thread-block height along y; 0 = 8"},
-            {"gpu_z_chunk", ParamKind::integer, std::int64_t{0}, "planes each GPU thread walks along z; 0 = 8"},
-            {"gpu_cells_per_thread", ParamKind::integer, std::int64_t{0},
-             "adjacent x cells per GPU thread, 1 or 2 (double2 loads, shuffled x neighbours); 0 = 2"},
-            {"halo_path", ParamKind::text, std::string("auto"),
-             "how halos travel between ranks: host (pinned host buffers and MPI), nccl (GPU to GPU, CUDA backend, built with "
-             "NCCL), or auto: nccl where 2 or more ranks each run on a GPU of their own and NCCL is built in, else host"},
-        };
-    }
-    // Every value is checked before any rank starts; so is the halo path: a name typo or a
-    // path this build or this device cannot take is an input error (exit 2), never a silent
-    // fallback to host. What needs the node (memory, GPUs per rank) is checked in run().
-    void check_parameters(const TestParams& params, int /*world_size*/) const override {
-        check_device_name(key(), params.text("device"));
-        for (const char* name : automatic_counts) (void)zero_or_positive(params, key(), name);
-        (void)gpu_shape(params);
-        if (parse_halo_path(params.text("halo_path")) != HaloPath::nccl) return;  // auto decides in run()
-        if (!device_halo_exchange_built())
-            throw InputError("stencil3d: halo_path nccl needs a build with CUDA and NCCL; this shakedown was built without NCCL (use halo_path: host)");
-        if (params.text("device") == "host")
-            throw InputError("stencil3d: halo_path nccl exchanges GPU memory, but device host runs the Kokkos host backend (use halo_path: host or device: gpu)");
-    }
+    Stencil3dTest() : Test(stencil3d_spec()) {}
     std::optional<std::string> waiver(const RunContext& ctx) const override {
         const std::string& device = ctx.params().text("device");
         if (auto gpu_waiver = placement::gpu_request_waiver(ctx, device)) return gpu_waiver;
@@ -161,15 +106,15 @@ public:
     TestResult run(const RunContext& ctx) const override {
         const placement::Placement placement = placement::choose_placement(ctx, ctx.params().text("device"));
         const HaloPath halo_path = choose_halo_path(ctx, placement);
-        const std::int64_t steps = positive_or_default(ctx.params(), "steps", ctx.config().suite == "quick" ? 20 : 100);
-        const std::int64_t global_n = ctx.params().integer("global_n");
-        const std::int64_t local_n =
-            positive_or_default(ctx.params(), "local_n", placement == placement::Placement::gpu ? gpu_local_n : host_local_n);
+        const std::int64_t steps = ctx.params().integer("steps");
+        const std::optional<std::int64_t> global_n = ctx.params().optional_integer("global_n");
+        const std::int64_t local_n = ctx.params().optional_integer("local_n").value_or(
+            placement == placement::Placement::gpu ? gpu_local_n : host_local_n);
 
         const std::array<int, 3> dims = StencilGeometry::decomposition(ctx.size());
         std::array<std::size_t, 3> global{};
         for (int d = 0; d < 3; ++d)
-            global[d] = static_cast<std::size_t>(global_n > 0 ? global_n : local_n * dims[d]);
+            global[d] = static_cast<std::size_t>(global_n ? *global_n : local_n * dims[d]);
         const StencilGeometry geometry(ctx.comm(), global);
         check_memory(ctx, placement, geometry);
 
@@ -239,15 +184,15 @@ public:
         const double gcells = static_cast<double>(geometry.local_cells()) * static_cast<double>(steps) / total * 1e-9;
         const double effective_gbs = gcells * stencil_bytes_per_cell;
         const double bound_gcells = bound.triad_gbs / stencil_bytes_per_cell;
-        result.add_metric("stencil3d.gcells_per_s", "Gcell/s", gcells, Better::higher, bound_gcells);
-        result.add_metric("stencil3d.effective_gbs", "GB/s", effective_gbs, Better::higher, bound.triad_gbs);
+        result.add_metric("stencil3d.gcells_per_s", gcells, bound_gcells);
+        result.add_metric("stencil3d.effective_gbs", effective_gbs, bound.triad_gbs);
         if (!device_halos)  // not measurable there (see above): absent rather than a false 0
-            result.add_metric("stencil3d.halo_time_share", "fraction", halo_total / total, Better::lower);
-        result.add_metric("stencil3d.bandwidth_bound_fraction", "fraction", effective_gbs / bound.triad_gbs, Better::higher, 1.0);
+            result.add_metric("stencil3d.halo_time_share", halo_total / total);
+        result.add_metric("stencil3d.bandwidth_bound_fraction", effective_gbs / bound.triad_gbs, 1.0);
         // The stencil reads as many bytes as it writes, like copy and unlike triad (2:1);
         // where writes cost more than reads (HBM) copy is the tighter, equally fair bound.
-        result.add_metric("stencil3d.copy_bound_fraction", "fraction", effective_gbs / bound.copy_gbs, Better::higher, 1.0);
-        result.add_metric("stencil3d.max_rel_error", "1", error.max_relative, Better::lower);
+        result.add_metric("stencil3d.copy_bound_fraction", effective_gbs / bound.copy_gbs, 1.0);
+        result.add_metric("stencil3d.max_rel_error", error.max_relative);
 
         result.parameters["device"] = std::string(to_string(placement));
         result.parameters["backend"] = backend->name();

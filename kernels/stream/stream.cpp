@@ -3,9 +3,9 @@
 // Every rank measures at the same time (a barrier starts each kernel), as a job would use
 // the node: the per-rank figures add up to what the node delivers.
 #include "hardware/gpu_specs.hpp"
-#include "kernels/common/parameter_checks.hpp"
 #include "placement/placement.hpp"
 #include "stats/summary.hpp"
+#include "kernels/specs.hpp"
 #include "kernels/stream/stream_backend.hpp"
 #include "kernels/stream/stream_kernels.hpp"
 #include "kernels/stream/stream_run.hpp"
@@ -30,28 +30,13 @@ struct StreamPlan {
 };
 
 constexpr std::int64_t elements_per_mib = 1024 * 1024 / sizeof(double);
-constexpr std::int64_t absurd_elements = std::int64_t{1} << 56;  // 3 arrays of 2^56 doubles: more than any node holds
-
-// Everything that needs only the values; run by check_parameters before any work.
-void check_stream_parameters(const TestParams& params) {
-    check_device_name("stream", params.text("device"));
-    const std::int64_t mib = zero_or_positive(params, "stream", "array_mib");
-    const std::int64_t exact = zero_or_positive(params, "stream", "array_elements", "from array_mib");
-    (void)zero_or_positive(params, "stream", "repetitions");
-    if (const double nominal = params.real("nominal_gbs"); !(nominal >= 0.0))
-        throw InputError(fmt::format("stream: nominal_gbs must not be negative (0 = unknown), not {}", nominal));
-    if (exact > absurd_elements)
-        throw InputError(fmt::format("stream: array_elements {} per array is more than any node holds", exact));
-    if (mib > absurd_elements / elements_per_mib)  // compared before multiplying, which would overflow
-        throw InputError(fmt::format("stream: array_mib {} per array is more than any node holds", mib));
-}
 
 // Elements per array: an exact length (odd ones included) overrides the MiB, which shows
-// the kernels' tails are done; 0 MiB takes the placement's default.
+// the kernels' tails are done; auto MiB takes the placement's default.
 std::size_t elements_asked(const TestParams& params, placement::Placement placement) {
-    if (const std::int64_t exact = params.integer("array_elements"); exact > 0) return static_cast<std::size_t>(exact);
-    std::int64_t mib = params.integer("array_mib");
-    if (mib == 0) mib = placement == placement::Placement::gpu ? gpu_default_mib : host_default_mib;
+    if (const auto exact = params.optional_integer("array_elements")) return static_cast<std::size_t>(*exact);
+    const std::int64_t mib = params.optional_integer("array_mib").value_or(
+        placement == placement::Placement::gpu ? gpu_default_mib : host_default_mib);
     return static_cast<std::size_t>(mib * elements_per_mib);
 }
 
@@ -75,7 +60,6 @@ StreamPlan plan_from(const RunContext& ctx) {
     }
 
     plan.repetitions = ctx.params().integer("repetitions");
-    if (plan.repetitions == 0) plan.repetitions = ctx.config().suite == "quick" ? 10 : 20;
     return plan;
 }
 
@@ -90,30 +74,14 @@ Nominal nominal_for(const RunContext& ctx, const StreamPlan& plan) {
         return {gpu.memory_gbs, gpu.derived ? gpu.source : "spec table: " + gpu.part};
     }
     // The host figure is per node and shared by the ranks on it.
-    const double node_gbs = ctx.params().real("nominal_gbs");
-    if (node_gbs <= 0.0) return {std::nullopt, "unknown (set params.stream.nominal_gbs)"};
-    return {node_gbs / ctx.session().identity().local_size, "config: nominal_gbs per node / ranks on the node"};
+    const auto node_gbs = ctx.params().optional_real("nominal_gbs");
+    if (!node_gbs) return {std::nullopt, "unknown (set params.stream.nominal_gbs)"};
+    return {*node_gbs / ctx.session().identity().local_size, "config: nominal_gbs per node / ranks on the node"};
 }
 
 class StreamTest final : public Test {
 public:
-    std::string_view key() const override { return "stream"; }
-    std::string_view description() const override {
-        return "STREAM copy/scale/add/triad/dot memory bandwidth (host via Kokkos, GPU via CUDA), gold-validated";
-    }
-    std::vector<std::string> suites() const override { return {"quick", "full"}; }
-    std::vector<ParamSpec> parameters() const override {
-        return {
-            {"device", ParamKind::text, std::string("auto"), "auto (GPU when one is bound), host or gpu"},
-            {"array_mib", ParamKind::integer, std::int64_t{0},
-             "MiB per array (3 arrays); 0 = 64 on the host, 4096 on a GPU"},
-            {"array_elements", ParamKind::integer, std::int64_t{0},
-             "exact elements per array, odd lengths allowed (overrides array_mib); 0 = from array_mib"},
-            {"repetitions", ParamKind::integer, std::int64_t{0}, "repetitions of the 5 kernels; 0 = 10 in quick, else 20"},
-            {"nominal_gbs", ParamKind::real, 0.0, "host memory bandwidth per node in GB/s (0 = unknown)"},
-        };
-    }
-    void check_parameters(const TestParams& params, int /*world_size*/) const override { check_stream_parameters(params); }
+    StreamTest() : Test(stream_spec()) {}
     std::optional<std::string> waiver(const RunContext& ctx) const override {
         return placement::gpu_request_waiver(ctx, ctx.params().text("device"));
     }
@@ -135,9 +103,8 @@ public:
         const Nominal nominal = nominal_for(ctx, plan);
         for (const auto& kernel : stream_kernel_table) {
             const stats::Summary spread = stats::summarize(measurement.gbs[kernel.id]);
-            result.add_metric(fmt::format("stream.{}_gbs", kernel.name), "GB/s", spread.median, Better::higher, nominal.gbs);
-            result.add_metric(fmt::format("stream.{}_max_gbs", kernel.name), "GB/s", spread.max, Better::higher,
-                              nominal.gbs);
+            result.add_metric(fmt::format("stream.{}_gbs", kernel.name), spread.median, nominal.gbs);
+            result.add_metric(fmt::format("stream.{}_max_gbs", kernel.name), spread.max, nominal.gbs);
         }
         result.parameters["device"] = std::string(to_string(plan.placement));
         result.parameters["backend"] = backend->name();

@@ -5,6 +5,7 @@
 #include "core/run_context.hpp"
 #include "mpi/cuda/device_message_buffer.hpp"
 #include "mpi/gpu_aware_mpi_waiver.hpp"
+#include "mpi/specs.hpp"
 #include "comm/pairs.hpp"
 #include "mpi/pingpong.hpp"
 #include "comm/sizes.hpp"
@@ -17,28 +18,12 @@ namespace {
 
 class GpuAwareMpi final : public Test {
 public:
-    std::string_view key() const override { return "gpu_aware_mpi"; }
-    std::string_view description() const override {
-        return "MPI ping-pong from GPU memory (CUDA-aware MPI): latency and bandwidth, validated";
-    }
-    std::vector<std::string> suites() const override { return {"full"}; }
+    GpuAwareMpi() : Test(gpu_aware_mpi_spec()) {}
 
-    std::vector<ParamSpec> parameters() const override {
-        auto specs = comm::iteration_parameters(comm::IterationCounts{{10, 1000}, {5, 100}});
-        specs.push_back({"sizes", ParamKind::text, std::string("8,65536,4194304,67108864"), "message sizes in bytes"});
-        return specs;
-    }
-
-    // Checked on every rank, also where the test is waived: a bad value is never a silent pass.
-    void check_parameters(const TestParams& params, int /*world_size*/) const override {
-        (void)comm::parse_size_list(params.text("sizes"), "sizes");
-        (void)comm::iteration_counts(params);
-    }
-
-    std::optional<std::string> waiver(const RunContext& ctx) const override { return gpu_aware_mpi_waiver(ctx, true); }
+    std::optional<std::string> waiver(const RunContext& ctx) const override { return gpu_aware_mpi_waiver(ctx); }
 
     TestResult run(const RunContext& ctx) const override {
-        const auto sizes = comm::parse_size_list(ctx.params().text("sizes"), "sizes");
+        const auto sizes = comm::byte_sizes(ctx.params().integers("sizes"));
         const auto counts = comm::iteration_counts(ctx.params());
         SHAKEDOWN_CUDA(cudaSetDevice(*ctx.session().gpu()));
         const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
@@ -81,9 +66,9 @@ public:
             MPI_Barrier(ctx.comm());
         }
         if (smallest_latency_us)
-            result.add_metric("gpu_aware_mpi.latency_us", "us", *smallest_latency_us, Better::lower);
+            result.add_metric("gpu_aware_mpi.latency_us", *smallest_latency_us);
         if (largest_bandwidth_gbs)
-            result.add_metric("gpu_aware_mpi.bandwidth_gbs", "GB/s", *largest_bandwidth_gbs, Better::higher);
+            result.add_metric("gpu_aware_mpi.bandwidth_gbs", *largest_bandwidth_gbs);
         return result;
     }
 };

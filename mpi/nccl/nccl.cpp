@@ -6,13 +6,13 @@
 // one stream between two CUDA events (no per-iteration sync); the job's time is the slowest
 // rank's. The NCCL environment is the user's: nothing here sets NCCL_* variables (on hosts
 // where NVLink SHARP must stay off, export NCCL_NVLS_ENABLE=0 yourself).
-#include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 #include "gpu/cuda_owners.hpp"
 #include "gpu/nccl_communicator.hpp"
 #include "mpi/nccl/nccl_data.hpp"
 #include "mpi/nccl/nccl_ops.hpp"
+#include "mpi/specs.hpp"
 #include "comm/sizes.hpp"
 
 #include <fmt/format.h>
@@ -29,8 +29,6 @@ namespace shakedown::mpi {
 namespace {
 
 constexpr std::size_t mib = std::size_t{1} << 20;
-constexpr std::size_t quick_suite_max_bytes = 512 * mib;
-constexpr std::size_t full_max_bytes = std::size_t{8} << 30;
 
 // Sizes that also get a metric of their own: the nccl-tests reference points.
 const std::map<std::size_t, std::string_view> reference_sizes = {
@@ -53,26 +51,7 @@ struct Measurement {
 
 class NcclCollectives final : public Test {
 public:
-    std::string_view key() const override { return "nccl"; }
-    std::string_view description() const override {
-        return "NCCL collectives, one rank per GPU: algbw/busbw (nccl-tests factors) over 8 B..8 GiB, validated";
-    }
-    std::vector<std::string> suites() const override { return {"quick", "full"}; }
-    double default_deadline_s() const override { return 1800.0; }
-
-    std::vector<ParamSpec> parameters() const override {
-        return {
-            {"collectives", ParamKind::text,
-             std::string("all_reduce,all_gather,reduce_scatter,alltoall,broadcast,reduce,sendrecv"), "comma list"},
-            {"min_bytes", ParamKind::integer, std::int64_t{8}, "smallest size (nccl-tests' size)"},
-            {"max_bytes", ParamKind::integer, std::int64_t{0},
-             "largest size; 0: 512 MiB in the quick suite, 8 GiB otherwise"},
-            {"step_factor", ParamKind::integer, std::int64_t{2}, "size multiplier between steps"},
-            {"iterations", ParamKind::integer, std::int64_t{20}, "timed launches per size (nccl-tests -n)"},
-            {"warmup", ParamKind::integer, std::int64_t{5}, "warm-up launches per size (nccl-tests -w)"},
-            {"in_place", ParamKind::flag, true, "also measure the in-place form where NCCL has one"},
-        };
-    }
+    NcclCollectives() : Test(nccl_spec()) {}
 
     std::optional<std::string> waiver(const RunContext& ctx) const override {
         const auto& session = ctx.session();
@@ -83,29 +62,13 @@ public:
         return std::nullopt;
     }
 
-    // Names, sizes and counts checked before any rank starts: bad input exits with 2.
-    void check_parameters(const TestParams& p, int /*world_size*/) const override {
-        (void)parse_nccl_op_list(p.text("collectives"));
-        // max_bytes 0 takes the suite's top at run time; min_bytes and the factor are checked
-        // against the largest such top, so they are never taken unchecked.
-        const std::int64_t max_bytes =
-            p.integer("max_bytes") != 0 ? p.integer("max_bytes")
-                                        : std::max<std::int64_t>(p.integer("min_bytes"), static_cast<std::int64_t>(full_max_bytes));
-        (void)comm::size_sweep(p.integer("min_bytes"), max_bytes, p.integer("step_factor"));
-        if (p.integer("iterations") < 1 || p.integer("warmup") < 0) throw InputError("nccl needs iterations >= 1 and warmup >= 0");
-    }
-
     TestResult run(const RunContext& ctx) const override {
         const auto& p = ctx.params();
-        const auto ops = parse_nccl_op_list(p.text("collectives"));
-        const auto max_bytes = p.integer("max_bytes") != 0 ? p.integer("max_bytes")
-                                                            : static_cast<std::int64_t>(ctx.config().suite == "quick" && ctx.config().tests.empty()
-                                                                                            ? quick_suite_max_bytes
-                                                                                            : full_max_bytes);
-        const auto sizes = comm::size_sweep(p.integer("min_bytes"), max_bytes, p.integer("step_factor"));
+        std::vector<const NcclOp*> ops;
+        for (const std::string& name : p.names("collectives")) ops.push_back(find_nccl_op(name));  // declared names
+        const auto sizes = comm::size_sweep(p.integer("min_bytes"), p.integer("max_bytes"), p.integer("step_factor"));
         const int iterations = static_cast<int>(p.integer("iterations"));
         const int warmup = static_cast<int>(p.integer("warmup"));
-        if (iterations < 1 || warmup < 0) throw InputError("nccl needs iterations >= 1 and warmup >= 0");
 
         const gpu::NcclCommunicator nccl(ctx.comm(), *ctx.session().gpu());
         const gpu::CudaStream stream;
@@ -160,17 +123,15 @@ public:
                     }
                     const std::string form = in_place ? "_inplace" : "";
                     if (requested == sizes.back()) {
-                        result.add_metric(fmt::format("nccl.{}{}_busbw_gbs", op->name, form), "GB/s", job_algbw * factor,
-                                          Better::higher);
-                        result.add_metric(fmt::format("nccl.{}{}_algbw_gbs", op->name, form), "GB/s", job_algbw,
-                                          Better::higher);
+                        result.add_metric(fmt::format("nccl.{}{}_busbw_gbs", op->name, form), job_algbw * factor);
+                        result.add_metric(fmt::format("nccl.{}{}_algbw_gbs", op->name, form), job_algbw);
                     }
                     if (const auto ref = reference_sizes.find(requested); ref != reference_sizes.end())
-                        result.add_metric(fmt::format("nccl.{}{}_busbw_{}_gbs", op->name, form, ref->second), "GB/s",
-                                          job_algbw * factor, Better::higher);
+                        result.add_metric(fmt::format("nccl.{}{}_busbw_{}_gbs", op->name, form, ref->second),
+                                          job_algbw * factor);
                     if (requested == sizes.front())
-                        result.add_metric(fmt::format("nccl.{}{}_latency_us", op->name, form), "us",
-                                          m.job_seconds * 1e6, Better::lower);
+                        result.add_metric(fmt::format("nccl.{}{}_latency_us", op->name, form),
+                                          m.job_seconds * 1e6);
                 }
             }
         }

@@ -39,27 +39,6 @@ const NcclOp* find_nccl_op(std::string_view name) {
     return nullptr;
 }
 
-std::vector<const NcclOp*> parse_nccl_op_list(const std::string& text) {
-    std::vector<const NcclOp*> ops;
-    std::string_view rest = text;
-    while (!rest.empty()) {
-        const auto comma = rest.find(',');
-        auto item = rest.substr(0, comma);
-        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-        while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-        while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-        const auto* op = find_nccl_op(item);
-        if (op == nullptr) {
-            std::vector<std::string_view> known;
-            for (const auto& o : nccl_ops()) known.push_back(o.name);
-            throw InputError(fmt::format("unknown collective '{}' in parameter 'collectives' (known: {})", item,
-                                         fmt::join(known, ", ")));
-        }
-        ops.push_back(op);
-    }
-    if (ops.empty()) throw InputError("parameter 'collectives' names no collective");
-    return ops;
-}
 
 NcclLayout nccl_layout(NcclOpKind kind, std::size_t bytes, int ranks) {
     const auto n = static_cast<std::size_t>(ranks);

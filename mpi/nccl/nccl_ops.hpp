@@ -27,9 +27,6 @@ struct NcclOp {
 const std::array<NcclOp, 7>& nccl_ops();
 const NcclOp* find_nccl_op(std::string_view name);
 
-// "all_reduce, broadcast" -> ops; throws InputError naming the known ones for an unknown name.
-std::vector<const NcclOp*> parse_nccl_op_list(const std::string& text);
-
 inline constexpr int nccl_root = 0;  // broadcast and reduce
 
 // Elements (float) of the input and output buffers and the per-rank chunk, for a size.

@@ -1,31 +1,25 @@
 #include "comm/iteration_plan.hpp"
 
-#include "core/errors.hpp"
-
-#include <fmt/format.h>
-
 namespace shakedown::comm {
 
 std::vector<ParamSpec> iteration_parameters(IterationCounts defaults) {
     return {
-        {"iterations_small", ParamKind::integer, std::int64_t{defaults.small.iterations},
-         "timed iterations for messages up to 8 KiB"},
-        {"warmup_small", ParamKind::integer, std::int64_t{defaults.small.warmup},
-         "untimed warm-up iterations for messages up to 8 KiB"},
-        {"iterations_large", ParamKind::integer, std::int64_t{defaults.large.iterations},
-         "timed iterations for messages above 8 KiB"},
-        {"warmup_large", ParamKind::integer, std::int64_t{defaults.large.warmup},
-         "untimed warm-up iterations for messages above 8 KiB"},
+        ParamSpec::integer("iterations_small", defaults.small.iterations, "timed iterations for messages up to 8 KiB")
+            .between(1, most_iterations),
+        ParamSpec::integer("warmup_small", defaults.small.warmup, "untimed warm-up iterations for messages up to 8 KiB")
+            .between(0, most_iterations),
+        ParamSpec::integer("iterations_large", defaults.large.iterations, "timed iterations for messages above 8 KiB")
+            .between(1, most_iterations),
+        ParamSpec::integer("warmup_large", defaults.large.warmup, "untimed warm-up iterations for messages above 8 KiB")
+            .between(0, most_iterations),
     };
 }
 
 IterationCounts iteration_counts(const TestParams& params) {
-    const auto read = [&](const char* name, std::int64_t least) {
-        return static_cast<int>(params.integer_between(name, least, most_iterations));
-    };
+    const auto read = [&](const char* name) { return static_cast<int>(params.integer(name)); };
     IterationCounts counts;
-    counts.small = {read("warmup_small", 0), read("iterations_small", 1)};
-    counts.large = {read("warmup_large", 0), read("iterations_large", 1)};
+    counts.small = {read("warmup_small"), read("iterations_small")};
+    counts.large = {read("warmup_large"), read("iterations_large")};
     return counts;
 }
 

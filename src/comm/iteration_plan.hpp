@@ -28,7 +28,7 @@ struct IterationCounts {
 
 // The parameter declarations shared by ping-pong style tests and reading them back.
 std::vector<ParamSpec> iteration_parameters(IterationCounts defaults);
-// Throws InputError when a count is out of range: call it from check_parameters too.
+// The declared counts (iteration_parameters' ranges were checked when the config was read).
 IterationCounts iteration_counts(const TestParams& params);
 
 }  // namespace shakedown::comm

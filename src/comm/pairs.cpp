@@ -1,6 +1,7 @@
 #include "comm/pairs.hpp"
 
 #include "core/errors.hpp"
+#include "core/params.hpp"
 
 #include <fmt/format.h>
 
@@ -79,17 +80,15 @@ PairRounds local_then_ring_rounds(const std::vector<RankPlacement>& placement) {
     return rounds;
 }
 
-PairRounds parse_pair_list(const std::string& text, const std::vector<RankPlacement>& placement, int world_size) {
+PairRounds parse_pair_list(const std::vector<std::string>& pairs, const std::vector<RankPlacement>& placement,
+                           int world_size) {
     std::map<int, int> comm_rank_of_world;
     for (std::size_t rank = 0; rank < placement.size(); ++rank)
         comm_rank_of_world[placement[rank].world_rank] = static_cast<int>(rank);
 
     PairRounds rounds;
-    std::string_view rest = text;
-    while (!rest.empty()) {
-        const auto comma = rest.find(',');
-        const auto item = trim(rest.substr(0, comma));
-        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
+    for (const std::string& text : pairs) {
+        const std::string_view item = trim(text);
         const auto dash = item.find('-');
         if (dash == std::string_view::npos)
             throw InputError(fmt::format("pair '{}' in parameter 'pairs' is not of the form A-B", item));
@@ -107,8 +106,26 @@ PairRounds parse_pair_list(const std::string& text, const std::vector<RankPlacem
         const int second = comm_rank_of_world[b];
         rounds.push_back({{first, second, placement[first].node_index == placement[second].node_index}});
     }
-    if (rounds.empty()) throw InputError("parameter 'pairs' names no pair (expected e.g. \"0-1,2-3\")");
+    if (rounds.empty()) throw InputError("parameter 'pairs' names no pair (expected e.g. [0-1, 2-3])");
     return rounds;
+}
+
+std::vector<RankPlacement> every_rank_apart(int world_size) {
+    std::vector<RankPlacement> everyone(static_cast<std::size_t>(world_size));
+    for (int rank = 0; rank < world_size; ++rank) everyone[static_cast<std::size_t>(rank)] = {rank, rank};
+    return everyone;
+}
+
+PairRounds pairs_or_default(const TestParams& params, const std::vector<RankPlacement>& placement, int world_size,
+                            const std::function<PairRounds(const std::vector<RankPlacement>&)>& default_rounds) {
+    if (params.is_auto("pairs")) return default_rounds(placement);
+    return parse_pair_list(params.names("pairs"), placement, world_size);
+}
+
+ParamSpec pairs_parameter(const std::string& automatic_pairs) {
+    ParamSpec spec = ParamSpec::names("pairs", {}, {}, "world-rank pairs such as [0-1, 2-3], each measured alone");
+    spec.default_value = automatic;
+    return spec.allow_auto(automatic_pairs);
 }
 
 std::string describe_rounds(const PairRounds& rounds, const std::vector<RankPlacement>& placement) {

@@ -3,10 +3,12 @@
 // once, rounds run one after another, so no rank is ever in two measurements at a time.
 #pragma once
 
+#include "core/params.hpp"
 #include "core/session.hpp"
 
 #include <mpi.h>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,9 +36,19 @@ PairRounds pack_into_rounds(const std::vector<RankPair>& pairs);
 // lowest rank with the next node's in a ring (packed into two or three rounds).
 PairRounds local_then_ring_rounds(const std::vector<RankPlacement>& placement);
 
-// "0-1,2-3" in world ranks -> pairs in the communicator's ranks, one per round (pairs a user
+// ["0-1", "2-3"] in world ranks -> pairs in the communicator's ranks, one per round (pairs a user
 // names are measured alone). Throws InputError for malformed text, unknown or repeated ranks.
-PairRounds parse_pair_list(const std::string& text, const std::vector<RankPlacement>& placement, int world_size);
+PairRounds parse_pair_list(const std::vector<std::string>& pairs, const std::vector<RankPlacement>& placement,
+                           int world_size);
+
+// Every rank of a world of `world_size` on a node of its own: what check_parameters judges
+// named pairs against before the ranks' nodes are known.
+std::vector<RankPlacement> every_rank_apart(int world_size);
+
+// The declared parameter `pairs`: the named pairs, or (auto) what `default_rounds` picks.
+ParamSpec pairs_parameter(const std::string& automatic_pairs);
+PairRounds pairs_or_default(const TestParams& params, const std::vector<RankPlacement>& placement, int world_size,
+                            const std::function<PairRounds(const std::vector<RankPlacement>&)>& default_rounds);
 
 // "0-1 (intra-node), 1-2 (inter-node)" in world ranks, for the trace's parameters.
 std::string describe_rounds(const PairRounds& rounds, const std::vector<RankPlacement>& placement);

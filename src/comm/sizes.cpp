@@ -4,29 +4,11 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
-#include <string_view>
 
 namespace shakedown::comm {
 
-std::vector<std::size_t> parse_size_list(const std::string& text, const std::string& parameter) {
-    std::vector<std::size_t> sizes;
-    std::string_view rest = text;
-    while (!rest.empty()) {
-        const auto comma = rest.find(',');
-        auto item = rest.substr(0, comma);
-        rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
-        while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-        while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-        std::size_t value = 0;
-        const auto [ptr, ec] = std::from_chars(item.data(), item.data() + item.size(), value);
-        if (item.empty() || ec != std::errc{} || ptr != item.data() + item.size())
-            throw InputError(fmt::format("parameter '{}': '{}' is not a size in bytes (expected e.g. \"8,1024\")",
-                                         parameter, item));
-        sizes.push_back(value);
-    }
-    if (sizes.empty()) throw InputError(fmt::format("parameter '{}' names no size", parameter));
-    return sizes;
+std::vector<std::size_t> byte_sizes(const std::vector<std::int64_t>& sizes) {
+    return {sizes.begin(), sizes.end()};
 }
 
 std::vector<std::size_t> size_sweep(long long min_bytes, long long max_bytes, long long factor) {

@@ -3,13 +3,17 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
 namespace shakedown::comm {
 
-// "8,1024,65536" -> sizes in bytes. Throws InputError naming `parameter`.
-std::vector<std::size_t> parse_size_list(const std::string& text, const std::string& parameter);
+// A declared list of message sizes (each at least 0) as byte counts.
+std::vector<std::size_t> byte_sizes(const std::vector<std::int64_t>& sizes);
+
+// The largest single MPI message of bytes (an int count).
+inline constexpr std::int64_t largest_message_bytes = 2147483647;
 
 // min, min*factor, ... up to and including max (max is appended when the steps miss it).
 // Throws InputError when min > max, factor < 2, or a bound is negative.

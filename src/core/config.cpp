@@ -74,21 +74,57 @@ private:
     std::string origin_;
 };
 
+// One scalar, or a list of them: a YAML sequence, or (for configs written as text) one scalar
+// with the elements between commas.
+std::vector<std::string> scalar_list(const YamlReader& reader, const YAML::Node& node, const std::string& where) {
+    std::vector<std::string> items;
+    if (node.IsSequence()) {
+        for (const auto& item : node) items.push_back(reader.text(item, where));
+        return items;
+    }
+    const std::string text = reader.text(node, where);
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const auto comma = std::min(text.find(',', start), text.size());
+        std::string item = text.substr(start, comma - start);
+        item.erase(0, item.find_first_not_of(' '));
+        item.erase(item.find_last_not_of(' ') + 1);
+        if (!item.empty()) items.push_back(std::move(item));
+        start = comma + 1;
+    }
+    return items;
+}
+
+std::int64_t whole_number(const YamlReader& reader, const YAML::Node& node, const std::string& where,
+                          const std::string& text) {
+    YAML::Node scalar(text);
+    try {
+        return scalar.as<std::int64_t>();
+    } catch (const YAML::Exception&) {
+        reader.error(node, fmt::format("'{}' must be a whole number, not '{}'", where, text));
+    }
+}
+
 ParamValue read_param(const YamlReader& reader, const YAML::Node& node, const ParamSpec& spec,
                       const std::string& where) {
+    if (!spec.automatic.empty() && node.IsScalar() && node.Scalar() == "auto") return automatic;
+    ParamValue value;
     switch (spec.kind) {
-    case ParamKind::integer: {
-        const auto value = reader.scalar<std::int64_t>(node, where, "a whole number");
-        return value;
-    }
-    case ParamKind::real:
-        return reader.number(node, where);
+    case ParamKind::integer: value = reader.scalar<std::int64_t>(node, where, "a whole number"); break;
+    case ParamKind::real: value = reader.number(node, where); break;
     case ParamKind::text:
-        return reader.text(node, where);
-    case ParamKind::flag:
-        return reader.boolean(node, where);
+    case ParamKind::choice: value = reader.text(node, where); break;
+    case ParamKind::flag: value = reader.boolean(node, where); break;
+    case ParamKind::integers: {
+        std::vector<std::int64_t> numbers;
+        for (const std::string& item : scalar_list(reader, node, where)) numbers.push_back(whole_number(reader, node, where, item));
+        value = std::move(numbers);
+        break;
     }
-    reader.error(node, "unsupported parameter kind");
+    case ParamKind::names: value = scalar_list(reader, node, where); break;
+    }
+    if (const auto problem = spec.violation(value)) reader.error(node, fmt::format("'{}' {}", where, *problem));
+    return value;
 }
 
 FaultKind read_fault_kind(const YamlReader& reader, const YAML::Node& node) {
@@ -244,7 +280,8 @@ Config load_config(const CliOverrides& cli, const Registry& registry) {
 
 TestParams Config::params_for(const Test& test) const {
     auto found = params.find(std::string(test.key()));
-    return TestParams(test.parameters(), found == params.end() ? std::map<std::string, ParamValue>{} : found->second);
+    return TestParams(test.parameters(), found == params.end() ? std::map<std::string, ParamValue>{} : found->second,
+                      suite);
 }
 
 double Config::deadline_for(const Test& test) const {
@@ -272,7 +309,18 @@ std::string Config::resolved_yaml() const {
     out << YAML::Key << "params" << YAML::Value << YAML::BeginMap;
     for (const auto& [key, values] : params) {
         out << YAML::Key << key << YAML::Value << YAML::BeginMap;
-        for (const auto& [name, value] : values) out << YAML::Key << name << YAML::Value << describe(value);
+        for (const auto& [name, value] : values) {
+            out << YAML::Key << name << YAML::Value;
+            std::visit(
+                [&out](const auto& v) {
+                    using T = std::decay_t<decltype(v)>;
+                    if constexpr (std::is_same_v<T, Automatic>) out << "auto";
+                    else if constexpr (std::is_same_v<T, std::vector<std::int64_t>> || std::is_same_v<T, std::vector<std::string>>)
+                        out << YAML::Flow << v;
+                    else out << v;
+                },
+                value);
+        }
         out << YAML::EndMap;
     }
     out << YAML::EndMap;

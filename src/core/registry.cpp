@@ -1,6 +1,7 @@
 #include "core/registry.hpp"
 
 #include "core/errors.hpp"
+#include "core/run_context.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -11,6 +12,28 @@
 
 namespace shakedown {
 
+namespace {
+
+// Stands for a declared test whose code this binary was built without: waived with the reason,
+// so a config written for a CUDA build is valid (and its values checked) on a CPU build.
+class NotBuiltTest final : public Test {
+public:
+    explicit NotBuiltTest(const TestSpec& spec) : Test(spec) {}
+    std::optional<std::string> waiver(const RunContext&) const override { return not_built_reason(spec()); }
+    TestResult run(const RunContext&) const override {
+        throw std::logic_error(fmt::format("{} is not built into this binary", spec().key));
+    }
+};
+
+}  // namespace
+
+std::string not_built_reason(const TestSpec& spec) {
+    if (const auto missing = first_missing(spec.needs)) return fmt::format("this shakedown was built without {}", to_string(*missing));
+    return "not built into this shakedown";
+}
+
+bool Registry::is_built(const Test& test) const { return dynamic_cast<const NotBuiltTest*>(&test) == nullptr; }
+
 Registry& Registry::mutable_instance() {
     static Registry registry;
     return registry;
@@ -18,9 +41,25 @@ Registry& Registry::mutable_instance() {
 
 const Registry& Registry::instance() { return mutable_instance(); }
 
-void Registry::add(std::unique_ptr<Test> test) {
-    if (find(test->key()) != nullptr)
-        throw std::logic_error(fmt::format("two tests register the key '{}'", test->key()));
+void Registry::add_spec(const TestSpec& spec) {
+    if (const Test* known = find(spec.key)) {
+        if (&known->spec() != &spec) throw std::logic_error(fmt::format("two declarations of the test '{}'", spec.key));
+        return;  // its implementation registered first
+    }
+    tests_.push_back(std::make_unique<NotBuiltTest>(spec));
+    std::sort(tests_.begin(), tests_.end(), [](const auto& a, const auto& b) { return a->key() < b->key(); });
+}
+
+void Registry::add_test(std::unique_ptr<Test> test) {
+    for (auto& known : tests_) {
+        if (known->key() != test->key()) continue;
+        if (&known->spec() != &test->spec())
+            throw std::logic_error(fmt::format("the test '{}' implements another declaration of its key", test->key()));
+        if (dynamic_cast<const NotBuiltTest*>(known.get()) == nullptr)
+            throw std::logic_error(fmt::format("two tests register the key '{}'", test->key()));
+        known = std::move(test);
+        return;
+    }
     tests_.push_back(std::move(test));
     std::sort(tests_.begin(), tests_.end(), [](const auto& a, const auto& b) { return a->key() < b->key(); });
 }
@@ -38,20 +77,18 @@ std::vector<std::string> Registry::suites() const {
     return {names.begin(), names.end()};
 }
 
-namespace {
-std::vector<std::string> keys_of(const std::vector<std::unique_ptr<Test>>& tests) {
+std::vector<std::string> Registry::keys() const {
     std::vector<std::string> keys;
-    for (const auto& test : tests) keys.emplace_back(test->key());
+    for (const auto& test : tests_) keys.emplace_back(test->key());
     return keys;
 }
-}  // namespace
 
 std::vector<const Test*> Registry::select(const std::string& suite, const std::vector<std::string>& tests,
                                           const std::vector<std::string>& exclude) const {
     for (const auto& name : exclude)
         if (find(name) == nullptr)
             throw InputError(fmt::format("unknown test '{}' in --exclude (known: {})", name,
-                                         fmt::join(keys_of(tests_), ", ")));
+                                         fmt::join(keys(), ", ")));
     const auto excluded = [&](std::string_view key) {
         return std::find(exclude.begin(), exclude.end(), key) != exclude.end();
     };
@@ -61,7 +98,7 @@ std::vector<const Test*> Registry::select(const std::string& suite, const std::v
         for (const auto& name : tests) {
             const Test* test = find(name);
             if (test == nullptr)
-                throw InputError(fmt::format("unknown test '{}' (known: {})", name, fmt::join(keys_of(tests_), ", ")));
+                throw InputError(fmt::format("unknown test '{}' (known: {})", name, fmt::join(keys(), ", ")));
             if (!excluded(name) && std::find(chosen.begin(), chosen.end(), test) == chosen.end()) chosen.push_back(test);
         }
         return chosen;

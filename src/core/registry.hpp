@@ -1,5 +1,8 @@
-// The test registry. Tests register themselves at static-initialisation time (one line per
-// test file, as google/benchmark does); after main() starts the registry is only read.
+// The test registry. Declarations and implementations register themselves at static-
+// initialisation time (one line per file, as google/benchmark does); after main() starts the
+// registry is only read. A declaration whose implementation this binary was built without
+// stands for a test that waives itself with the reason ("this shakedown was built without
+// NCCL"), so one config is valid on every build.
 #pragma once
 
 #include "core/test.hpp"
@@ -17,15 +20,18 @@ public:
     virtual ~RuntimeGuard() = default;
 };
 using RuntimeFactory = std::unique_ptr<RuntimeGuard> (*)();
+using SpecFactory = const TestSpec& (*)();
 
 class Registry {
 public:
     static const Registry& instance();
 
-    const std::vector<std::unique_ptr<Test>>& tests() const { return tests_; }
+    const std::vector<std::unique_ptr<Test>>& tests() const { return tests_; }  // by key
     const Test* find(std::string_view key) const;
     const std::vector<RuntimeFactory>& runtimes() const { return runtimes_; }
     std::vector<std::string> suites() const;  // every suite any test names, sorted
+    std::vector<std::string> keys() const;
+    bool is_built(const Test& test) const;  // false: only its declaration is in this binary
 
     // Tests of `suite` (or exactly `tests`, in the order given), minus `exclude`. Unknown
     // names throw InputError naming the valid choices.
@@ -35,17 +41,26 @@ public:
 private:
     template <typename T>
     friend struct Registration;
+    friend struct SpecRegistration;
     friend struct RuntimeRegistration;
     static Registry& mutable_instance();
-    void add(std::unique_ptr<Test> test);
+    void add_spec(const TestSpec& spec);
+    void add_test(std::unique_ptr<Test> test);
 
     std::vector<std::unique_ptr<Test>> tests_;
     std::vector<RuntimeFactory> runtimes_;
 };
 
+// Why a declared test is not in this binary: "this shakedown was built without NCCL".
+std::string not_built_reason(const TestSpec& spec);
+
 template <typename T>
 struct Registration {
-    Registration() { Registry::mutable_instance().add(std::make_unique<T>()); }
+    Registration() { Registry::mutable_instance().add_test(std::make_unique<T>()); }
+};
+
+struct SpecRegistration {
+    explicit SpecRegistration(SpecFactory factory) { Registry::mutable_instance().add_spec(factory()); }
 };
 
 // Every registered runtime, started in registration order for this object's lifetime and
@@ -72,9 +87,13 @@ struct RuntimeRegistration {
 
 }  // namespace shakedown
 
-// Put at namespace scope in the test's .cpp file.
+// Put at namespace scope in the test's implementation file.
 #define SHAKEDOWN_REGISTER_TEST(Type) \
     static const ::shakedown::Registration<Type> shakedown_registration_##Type {}
+
+// Put at namespace scope beside the test's declaration (its spec function).
+#define SHAKEDOWN_REGISTER_SPEC(factory) \
+    static const ::shakedown::SpecRegistration shakedown_spec_##factory { &factory }
 
 // Put at namespace scope beside the runtime's factory function.
 #define SHAKEDOWN_REGISTER_RUNTIME(factory) \

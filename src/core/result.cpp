@@ -78,9 +78,8 @@ std::vector<double> SampleTable::column(std::string_view name) const {
     return values;
 }
 
-Metric& TestResult::add_metric(std::string name, std::string unit, double value, Better better,
-                               std::optional<double> nominal) {
-    metrics.push_back(Metric{std::move(name), std::move(unit), value, nominal, better});
+Metric& TestResult::add_metric(std::string name, double value, std::optional<double> nominal) {
+    metrics.push_back(Metric{std::move(name), "", value, nominal, Better::higher});
     return metrics.back();
 }
 

@@ -79,9 +79,9 @@ struct TestResult {
     // impossible (a size its memory cannot hold, a device it lacks). The driver exits 2.
     bool bad_input = false;
 
-    // Builders used inside tests. fail() keeps the first reason and appends later ones.
-    Metric& add_metric(std::string name, std::string unit, double value, Better better,
-                       std::optional<double> nominal = std::nullopt);
+    // Builders used inside tests. A metric's unit and direction come from the test's declaration
+    // (the runner applies them). fail() keeps the first reason and appends later ones.
+    Metric& add_metric(std::string name, double value, std::optional<double> nominal = std::nullopt);
     void fail(std::string_view why);
     void waive(std::string_view why);
     bool failed() const { return status == Status::fail || status == Status::error; }

@@ -1,10 +1,9 @@
-// A shakedown test: a stable key, the suites it belongs to, the parameters it accepts, a way
-// to waive itself on a node that lacks what it needs, and run(). Tests are stateless values;
-// everything a run needs arrives through the RunContext.
+// A shakedown test: its declaration (core/test_spec.hpp), a way to waive itself on a node that
+// lacks what it needs, and run(). Tests are stateless values; everything a run needs arrives
+// through the RunContext.
 #pragma once
 
-#include "core/params.hpp"
-#include "core/result.hpp"
+#include "core/test_spec.hpp"
 
 #include <optional>
 #include <string>
@@ -17,26 +16,34 @@ class RunContext;
 
 class Test {
 public:
+    explicit Test(const TestSpec& spec) : spec_(spec) {}
     virtual ~Test() = default;
+    Test(const Test&) = delete;
+    Test& operator=(const Test&) = delete;
 
-    virtual std::string_view key() const = 0;          // stable snake_case, e.g. "host_stream"
-    virtual std::string_view description() const = 0;  // one line for `shakedown list`
-    virtual std::vector<std::string> suites() const = 0;
-    virtual std::vector<ParamSpec> parameters() const { return {}; }
-    virtual double default_deadline_s() const { return 300.0; }
+    const TestSpec& spec() const { return spec_; }
+    std::string_view key() const { return spec_.key; }
+    std::string_view description() const { return spec_.description; }
+    const std::vector<std::string>& suites() const { return spec_.suites; }
+    const std::vector<ParamSpec>& parameters() const { return spec_.parameters; }
+    double default_deadline_s() const { return spec_.default_deadline_s; }
 
-    // Checks parameter values that types alone cannot (ranges, names, rank numbers) before
-    // any rank starts work or a run folder exists: throw InputError with one line and the
-    // driver exits with code 2. Called on every rank with the same arguments.
-    virtual void check_parameters(const TestParams& /*params*/, int /*world_size*/) const {}
+    // Checks a value only this build and node can judge (an RDMA device by name) before any rank
+    // starts work: throw InputError, and the driver exits with 2 naming the test. Called on every
+    // rank after the declaration's checks.
+    virtual void check_on_node(const TestParams& /*params*/) const {}
 
     // Reason this rank cannot run the test ("no CUDA device"), or nothing. Ranks that waive
     // are left out of the communicator the others run with (RunContext::comm()).
     virtual std::optional<std::string> waiver(const RunContext&) const { return std::nullopt; }
 
-    // Collective over ctx.comm(). Fills metrics, samples and a verdict; throwing is turned
-    // into status "error" with the exception's text by the driver.
+    // Collective over ctx.comm(). Fills metrics (name and value: unit and direction come from
+    // the declaration), samples and a verdict; throwing is turned into status "error" with the
+    // exception's text by the driver.
     virtual TestResult run(const RunContext& ctx) const = 0;
+
+private:
+    const TestSpec& spec_;
 };
 
 }  // namespace shakedown

@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 #include "core/run_context.hpp"
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -20,6 +21,13 @@ namespace {
     for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
 }
 
+// Too few ranks for the test (a pair test on one rank) before the test's own reasons.
+std::optional<std::string> waiver_of(const Test& test, const RunContext& probe) {
+    if (probe.session().world_size() < test.spec().min_ranks)
+        return fmt::format("needs at least {} ranks (this run has {})", test.spec().min_ranks, probe.session().world_size());
+    return test.waiver(probe);
+}
+
 }  // namespace
 
 TestResult execute_test(const Test& test, const Session& session, const Config& config,
@@ -29,7 +37,7 @@ TestResult execute_test(const Test& test, const Session& session, const Config& 
 
     // Waivers first, with a communicator that has every rank, then split off the runners.
     const RunContext probe(session, config, config.params_for(test), session.world(), inventory, faults);
-    const auto waiver = test.waiver(probe);
+    const auto waiver = waiver_of(test, probe);
     const Communicator runners = Communicator::split(session.world(), waiver ? MPI_UNDEFINED : 0, session.world_rank());
 
     const double start = now_utc();
@@ -51,6 +59,7 @@ TestResult execute_test(const Test& test, const Session& session, const Config& 
             result.status = Status::error;
             result.reason = error.what();
         }
+        apply_metric_declarations(test.spec(), result);
         result.parameters.merge(ctx.params().as_text());
     }
     result.key = std::string(test.key());
@@ -61,7 +70,8 @@ TestResult execute_test(const Test& test, const Session& session, const Config& 
 
 void check_test_parameters(const Test& test, const TestParams& params, int world_size) {
     try {
-        test.check_parameters(params, world_size);
+        if (test.spec().check_parameters) test.spec().check_parameters(params, world_size);
+        test.check_on_node(params);
     } catch (const InputError& error) {
         const std::string message = error.what();
         const std::string prefix = std::string(test.key()) + ": ";

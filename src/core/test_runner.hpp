@@ -13,7 +13,7 @@
 
 namespace shakedown {
 
-// Runs test.check_parameters(); an InputError comes back naming the test ("allpairs:
+// Runs the test's declared check_parameters; an InputError comes back naming the test ("allpairs:
 // parameter 'window' ..."), so one line says which test of a suite refused the value.
 void check_test_parameters(const Test& test, const TestParams& params, int world_size);
 

@@ -39,15 +39,15 @@ Trace healthy_trace(int rank, int world_size, const std::string& node) {
     stream.key = "stream";
     stream.start_utc = 1764480001.0;
     stream.end_utc = 1764480002.0;
-    stream.add_metric("stream.triad_gbs", "GB/s", 7.5, Better::higher, 7.9);
-    stream.add_metric("stream.copy_gbs", "GB/s", 7.1, Better::higher, 7.9);
+    stream.metrics.push_back(Metric{"stream.triad_gbs", "GB/s", static_cast<double>(7.5), 7.9, Better::higher});
+    stream.metrics.push_back(Metric{"stream.copy_gbs", "GB/s", static_cast<double>(7.1), 7.9, Better::higher});
     trace.tests.push_back(stream);
 
     TestResult pingpong;
     pingpong.key = "mpi_pingpong";
     pingpong.start_utc = 1764480002.0;
     pingpong.end_utc = 1764480003.0;
-    pingpong.add_metric("mpi_pingpong.latency_us", "us", 1.9, Better::lower);
+    pingpong.metrics.push_back(Metric{"mpi_pingpong.latency_us", "us", static_cast<double>(1.9), std::nullopt, Better::lower});
     trace.tests.push_back(pingpong);
 
     trace.events.push_back({1764480000.0, Severity::info, "run started"});

@@ -67,7 +67,54 @@ faults:
 TEST(Config, DefaultsOfUndeclaredParamsComeFromTheTest) {
     const TestParams params = parse("").params_for(*Registry::instance().find("alpha"));
     EXPECT_EQ(params.integer("size_mib"), 64);
-    EXPECT_EQ(params.text("mode"), "auto");
+    EXPECT_EQ(params.text("mode"), "fast");
+    EXPECT_EQ(params.text("device"), "auto");
+    EXPECT_TRUE(params.is_auto("n"));
+    EXPECT_EQ(params.optional_integer("n"), std::nullopt);
+    EXPECT_EQ(params.integers("sizes"), (std::vector<std::int64_t>{8, 1024}));
+    EXPECT_EQ(params.names("operations"), (std::vector<std::string>{"write", "read"}));
+}
+
+TEST(Config, SuitePresetsAreDataOverTheDefault) {
+    const shakedown::Test& alpha = *Registry::instance().find("alpha");
+    EXPECT_EQ(parse("suite: quick").params_for(alpha).integer("size_mib"), 64);
+    EXPECT_EQ(parse("suite: full").params_for(alpha).integer("size_mib"), 256);
+    EXPECT_EQ(parse("suite: full\nparams: {alpha: {size_mib: 8}}").params_for(alpha).integer("size_mib"), 8);  // given wins
+}
+
+TEST(Config, DeclaredKindsRangesChoicesListsAndAuto) {
+    const shakedown::Test& alpha = *Registry::instance().find("alpha");
+    const TestParams params =
+        parse("params: {alpha: {n: 12, sizes: [0, 65536], operations: [send], device: gpu, ratio: 4}}").params_for(alpha);
+    EXPECT_EQ(params.optional_integer("n"), 12);
+    EXPECT_EQ(params.integers("sizes"), (std::vector<std::int64_t>{0, 65536}));
+    EXPECT_EQ(params.names("operations"), (std::vector<std::string>{"send"}));
+    EXPECT_EQ(params.text("device"), "gpu");
+    EXPECT_TRUE(parse("params: {alpha: {n: auto}}").params_for(alpha).is_auto("n"));
+    // A list written as text between commas, as configs of text lists were.
+    EXPECT_EQ(parse("params: {alpha: {sizes: \"8, 64\"}}").params_for(alpha).integers("sizes"), (std::vector<std::int64_t>{8, 64}));
+
+    EXPECT_EQ(error_of("params: {alpha: {size_mib: 0}}"), "test.yaml:1: 'params.alpha.size_mib' must be between 1 and 1024, got 0");
+    EXPECT_EQ(error_of("params: {alpha: {ratio: 4.5}}"), "test.yaml:1: 'params.alpha.ratio' must be between 0 and 4, got 4.5");
+    EXPECT_EQ(error_of("params: {alpha: {size_mib: auto}}"), "test.yaml:1: 'params.alpha.size_mib' must be a whole number, not 'auto'");
+    EXPECT_EQ(error_of("params: {alpha: {n: 0}}"), "test.yaml:1: 'params.alpha.n' must be at least 1, got 0");
+    EXPECT_EQ(error_of("params: {alpha: {device: tpu}}"),
+              "test.yaml:1: 'params.alpha.device' unknown value 'tpu' (known: auto, host, gpu)");
+    EXPECT_EQ(error_of("params: {alpha: {sizes: [8, 70000]}}"),
+              "test.yaml:1: 'params.alpha.sizes' must be between 0 and 65536, got 70000");
+    EXPECT_EQ(error_of("params: {alpha: {sizes: [8, x]}}"), "test.yaml:1: 'params.alpha.sizes' must be a whole number, not 'x'");
+    EXPECT_EQ(error_of("params: {alpha: {sizes: []}}"), "test.yaml:1: 'params.alpha.sizes' must name at least one value");
+    EXPECT_EQ(error_of("params: {alpha: {operations: [write, atomic]}}"),
+              "test.yaml:1: 'params.alpha.operations' unknown value 'atomic' (known: write, read, send)");
+}
+
+TEST(Config, EveryDeclaredDefaultAndPresetPassesItsOwnDeclaration) {
+    for (const auto& test : Registry::instance().tests())
+        for (const ParamSpec& spec : test->parameters()) {
+            EXPECT_EQ(spec.violation(spec.default_value), std::nullopt) << test->key() << "." << spec.name;
+            for (const auto& [suite, value] : spec.suite_defaults)
+                EXPECT_EQ(spec.violation(value), std::nullopt) << test->key() << "." << spec.name << " in " << suite;
+        }
 }
 
 TEST(Config, ResolvedYamlParsesBackToTheSameValues) {
@@ -107,14 +154,15 @@ TEST(Config, UnknownKeysAndNamesAreRejected) {
               "test.yaml:1: unknown key 'suiet' in the configuration (allowed: exclude, faults, name, out, params, suite, "
               "tag, telemetry, tests, watchdog)");
     EXPECT_EQ(error_of("params: {alpha: {sise_mib: 8}}"),
-              "test.yaml:1: unknown key 'sise_mib' in params.alpha (allowed: mode, ratio, size_mib, verify)");
-    EXPECT_EQ(error_of("params: {gamma: {}}"), "test.yaml:1: unknown test 'gamma' in params (known: alpha, beta)");
+              "test.yaml:1: unknown key 'sise_mib' in params.alpha (allowed: device, mode, n, operations, ratio, size_mib, "
+              "sizes, verify)");
+    EXPECT_EQ(error_of("params: {gamma: {}}"), "test.yaml:1: unknown test 'gamma' in params (known: alpha, beta, delta)");
     EXPECT_EQ(error_of("faults: [{kind: explode, test: alpha}]"),
               "test.yaml:1: unknown fault kind 'explode' (known: abort, hang, corrupt, delay)");
     EXPECT_EQ(error_of("suite: nightly"), "unknown suite 'nightly' (known: full, quick)");
     CliOverrides cli;
     cli.tests = {"alpha", "gamma"};
-    EXPECT_EQ(error_of("", cli), "unknown test 'gamma' (known: alpha, beta)");
+    EXPECT_EQ(error_of("", cli), "unknown test 'gamma' (known: alpha, beta, delta)");
 }
 
 TEST(Config, RunNameMustBeAPlainFolderName) {

@@ -7,6 +7,7 @@
 namespace shakedown::testing {
 SHAKEDOWN_REGISTER_TEST(AlphaTest);
 SHAKEDOWN_REGISTER_TEST(BetaTest);
+SHAKEDOWN_REGISTER_SPEC(delta_spec);
 
 namespace {
 
@@ -26,9 +27,9 @@ TEST(Registry, SelfRegisteredTestsAreFoundByKey) {
 
 TEST(Registry, SuiteSelectsItsTestsMinusExcluded) {
     const auto& registry = Registry::instance();
-    EXPECT_EQ(keys(registry.select("full", {}, {})), (std::vector<std::string>{"alpha", "beta"}));
+    EXPECT_EQ(keys(registry.select("full", {}, {})), (std::vector<std::string>{"alpha", "beta", "delta"}));
     EXPECT_EQ(keys(registry.select("quick", {}, {})), (std::vector<std::string>{"alpha"}));
-    EXPECT_EQ(keys(registry.select("full", {}, {"alpha"})), (std::vector<std::string>{"beta"}));
+    EXPECT_EQ(keys(registry.select("full", {}, {"alpha"})), (std::vector<std::string>{"beta", "delta"}));
 }
 
 TEST(Registry, ExplicitTestsKeepTheirOrderAndDropDuplicates) {
@@ -42,10 +43,49 @@ TEST(Registry, UnknownNamesAreInputErrorsListingTheChoices) {
         (void)registry.select("quick", {"alpah"}, {});
         FAIL() << "no error";
     } catch (const InputError& error) {
-        EXPECT_STREQ(error.what(), "unknown test 'alpah' (known: alpha, beta)");
+        EXPECT_STREQ(error.what(), "unknown test 'alpah' (known: alpha, beta, delta)");
     }
     EXPECT_THROW((void)registry.select("nightly", {}, {}), InputError);
     EXPECT_THROW((void)registry.select("quick", {}, {"nope"}), InputError);
+}
+
+}  // namespace
+}  // namespace shakedown::testing
+
+namespace shakedown::testing {
+namespace {
+
+TEST(Registry, ADeclarationWithoutItsCodeStandsForTheTestAndSaysWhyItCannotRun) {
+    const shakedown::Test* delta = Registry::instance().find("delta");
+    ASSERT_NE(delta, nullptr);
+    EXPECT_EQ(delta->description(), "a test this build lacks");
+    EXPECT_FALSE(Registry::instance().is_built(*delta));
+    EXPECT_TRUE(Registry::instance().is_built(*Registry::instance().find("alpha")));
+    const auto missing = first_missing(delta->spec().needs);
+    const std::string expected =
+        missing ? "this shakedown was built without " + std::string(to_string(*missing)) : "not built into this shakedown";
+    EXPECT_EQ(not_built_reason(delta->spec()), expected);
+}
+
+TEST(Registry, MetricNamesExpandFromTheirDeclaration) {
+    const TestSpec& spec = alpha_spec();
+    EXPECT_EQ(spec.metric_names(), (std::vector<std::string>{"alpha.copy_gbs", "alpha.triad_gbs", "alpha.latency_us"}));
+    ASSERT_NE(spec.metric("alpha.triad_gbs"), nullptr);
+    EXPECT_EQ(spec.metric("alpha.triad_gbs")->unit, "GB/s");
+    EXPECT_EQ(spec.metric("alpha.tirad_gbs"), nullptr);
+}
+
+TEST(Registry, AMetricTheTestDidNotDeclareMakesTheResultAnError) {
+    TestResult result;
+    result.add_metric("alpha.latency_us", 1.5);
+    apply_metric_declarations(alpha_spec(), result);
+    EXPECT_EQ(result.status, Status::pass);
+    EXPECT_EQ(result.metrics[0].unit, "us");
+    EXPECT_EQ(result.metrics[0].better, Better::lower);
+    result.add_metric("alpha.made_up", 2.0);
+    apply_metric_declarations(alpha_spec(), result);
+    EXPECT_EQ(result.status, Status::error);
+    EXPECT_NE(result.reason.find("'alpha.made_up', which it does not declare"), std::string::npos) << result.reason;
 }
 
 }  // namespace

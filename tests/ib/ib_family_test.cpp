@@ -59,17 +59,17 @@ TEST(VerbsTests, WaiveWithoutAnRdmaDevice) {
 
 TEST(RdmaBadInput, ValueChecksNameTheValidRange) {
     EXPECT_EQ(input_error_of("ib_perf", "params: {ib_perf: {port: 300}}\n"),
-              "ib_perf: parameter 'port' must be 0 (automatic) or an HCA port 1..255, got 300");
+              "test-config:1: 'params.ib_perf.port' must be between 1 and 255, got 300");
     EXPECT_EQ(input_error_of("ib_perf", "params: {ib_perf: {gid_index: -7}}\n"),
-              "ib_perf: parameter 'gid_index' must be -1 (automatic) or a GID table index 0..65535, got -7");
+              "test-config:1: 'params.ib_perf.gid_index' must be between 0 and 65535, got -7");
     EXPECT_EQ(input_error_of("ib_perf", "params: {ib_perf: {operations: \"write,atomic\"}}\n"),
-              "ib_perf: parameter 'operations': unknown operation 'atomic' (valid: write, read, send)");
+              "test-config:1: 'params.ib_perf.operations' unknown value 'atomic' (known: write, read, send)");
     EXPECT_EQ(input_error_of("ib_perf", "params: {ib_perf: {min_bytes: 1}}\n"),
-              "ib_perf: parameter 'min_bytes' must be at least 2 (arrival is seen on the last byte), got 1");
+              "test-config:1: 'params.ib_perf.min_bytes' must be between 2 and 1073741824, got 1");
     EXPECT_EQ(input_error_of("gpudirect_rdma", "params: {gpudirect_rdma: {port: 256}}\n"),
-              "gpudirect_rdma: parameter 'port' must be 0 (automatic) or an HCA port 1..255, got 256");
+              "test-config:1: 'params.gpudirect_rdma.port' must be between 1 and 255, got 256");
     EXPECT_EQ(input_error_of("ib_inventory", "params: {ib_inventory: {expected_mtu: 1500}}\n"),
-              "ib_inventory: parameter 'expected_mtu' must be 0 or one of 256, 512, 1024, 2048, 4096, got 1500");
+              "ib_inventory: parameter 'expected_mtu' must be auto or one of 256, 512, 1024, 2048, 4096, got 1500");
     EXPECT_EQ(input_error_of("ucx_perf", "params: {ucx_perf: {min_bytes: 4096, max_bytes: 8}}\n"),
               "ucx_perf: size range is upside down: min_bytes 4096 > max_bytes 8");
 }

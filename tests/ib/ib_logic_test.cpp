@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "ib/endpoint_selection.hpp"
 #include "ib/inventory_report.hpp"
+#include "ib/specs.hpp"
 #include "ib/sysfs_rdma.hpp"
 #include "ib/ucx/ucx_transports.hpp"
 
@@ -50,12 +51,18 @@ TEST(FakeVerbsEndpoint, AbsentGidIndexNamesThePopulatedOnes) {
               "GID index 5 is not populated on RDMA device 'mlx5_2' port 1; valid indices: 0 (IB/RoCE v1), 1 (RoCE v2)");
 }
 
-TEST(FakeVerbsEndpoint, ParameterRangesAreCheckedWithoutADevice) {
+TEST(FakeVerbsEndpoint, DeclaredRangesNameTheValidValuesWithoutADevice) {
     const auto specs = endpoint_parameters();
-    EXPECT_EQ(input_error([&] { endpoint_request(TestParams(specs, {{"port", std::int64_t{300}}})); }),
-              "parameter 'port' must be 0 (automatic) or an HCA port 1..255, got 300");
-    EXPECT_EQ(input_error([&] { endpoint_request(TestParams(specs, {{"gid_index", std::int64_t{-4}}})); }),
-              "parameter 'gid_index' must be -1 (automatic) or a GID table index 0..65535, got -4");
+    const auto spec_of = [&](const std::string& name) {
+        return *std::find_if(specs.begin(), specs.end(), [&](const ParamSpec& spec) { return spec.name == name; });
+    };
+    EXPECT_EQ(spec_of("port").violation(std::int64_t{300}), "must be between 1 and 255, got 300");
+    EXPECT_EQ(spec_of("gid_index").violation(std::int64_t{-4}), "must be between 0 and 65535, got -4");
+    EXPECT_EQ(spec_of("port").violation(automatic), std::nullopt);
+    const EndpointRequest request = endpoint_request(TestParams(specs, {}));
+    EXPECT_EQ(request.device, "");
+    EXPECT_EQ(request.port, 0);
+    EXPECT_EQ(request.gid_index, -1);
 }
 
 TEST(FakeVerbsEndpoint, DefaultIsTheActiveHcaNearestByNuma) {

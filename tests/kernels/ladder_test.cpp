@@ -14,22 +14,12 @@
 namespace shakedown::kernels {
 namespace {
 
-TEST(LadderPrecisions, ParsedInLadderOrderWithoutDuplicates) {
-    const auto parsed = parse_precisions("fp8, fp64,bf16,fp64");
-    ASSERT_EQ(parsed.size(), 3u);
-    EXPECT_EQ(parsed[0], LadderPrecision::fp64);
-    EXPECT_EQ(parsed[1], LadderPrecision::bf16);
-    EXPECT_EQ(parsed[2], LadderPrecision::fp8);
-}
-
-TEST(LadderPrecisions, UnknownOrEmptyNamesAreInputErrors) {
-    try {
-        parse_precisions("fp64,fp4");
-        FAIL() << "fp4 accepted";
-    } catch (const InputError& error) {
-        EXPECT_NE(std::string(error.what()).find("unknown precision 'fp4'"), std::string::npos) << error.what();
-    }
-    EXPECT_THROW(parse_precisions(" , "), InputError);
+TEST(LadderPrecisions, RunInLadderOrderWithoutDuplicates) {
+    const auto ordered = in_ladder_order({"fp8", "fp64", "bf16", "fp64"});
+    ASSERT_EQ(ordered.size(), 3u);
+    EXPECT_EQ(ordered[0], LadderPrecision::fp64);
+    EXPECT_EQ(ordered[1], LadderPrecision::bf16);
+    EXPECT_EQ(ordered[2], LadderPrecision::fp8);
 }
 
 TEST(LadderPrecisions, NominalKeysMatchTheSpecTable) {

@@ -103,11 +103,11 @@ TEST(Stencil3d, PlantedCorruptionFailsEveryRankNamingTheCell) {
 // on the node (memory) or on the ranks (a cube too small to split) is an error result.
 TEST(Stencil3d, ImpossibleSizesAreClearErrors) {
     expect_refused("stencil3d", "params: {stencil3d: {device: host, global_n: -3}}\n",
-                   "stencil3d: global_n must be positive (0 = automatic), not -3");
+                   "'params.stencil3d.global_n' must be at least 1, got -3");
     for (const char* name : {"local_n", "steps", "triad_mib", "triad_repetitions"})
         expect_refused("stencil3d", fmt::format("params: {{stencil3d: {{{}: -1}}}}\n", name),
-                       fmt::format("stencil3d: {} must be positive (0 = automatic), not -1", name));
-    expect_refused("stencil3d", "params: {stencil3d: {device: fpga}}\n", "stencil3d: unknown device 'fpga'");
+                       fmt::format("'params.stencil3d.{}' must be", name));
+    expect_refused("stencil3d", "params: {stencil3d: {device: fpga}}\n", "'params.stencil3d.device' unknown value 'fpga' (known: auto, host, gpu)");
     const auto huge = run_registered_test("stencil3d", "params: {stencil3d: {device: host, local_n: 1000000}}\n");
     EXPECT_EQ(huge.status, Status::error);
     EXPECT_NE(huge.reason.find("exceed 0.9 of this rank"), std::string::npos) << huge.reason;
@@ -119,9 +119,9 @@ TEST(Stencil3d, ImpossibleSizesAreClearErrors) {
     // GPU launch shapes are checked wherever the test runs, before any work.
     expect_refused("stencil3d", "params: {stencil3d: {device: host, gpu_block_x: 64, gpu_block_y: 32}}\n",
                    "a GPU block of 64x32 threads exceeds 1024");
-    expect_refused("stencil3d", "params: {stencil3d: {device: host, gpu_z_chunk: -1}}\n", "gpu_z_chunk must be positive");
+    expect_refused("stencil3d", "params: {stencil3d: {device: host, gpu_z_chunk: -1}}\n", "'params.stencil3d.gpu_z_chunk' must be between 1 and 1073741824, got -1");
     expect_refused("stencil3d", "params: {stencil3d: {device: host, gpu_cells_per_thread: 3}}\n",
-                   "gpu_cells_per_thread must be 1 or 2, not 3");
+                   "'params.stencil3d.gpu_cells_per_thread' must be between 1 and 2, got 3");
     // Two cells per thread shuffle x neighbours between lanes: the block width must be whole warps.
     expect_refused("stencil3d", "params: {stencil3d: {device: host, gpu_block_x: 48}}\n",
                    "gpu_block_x 48 with 2 cells per thread must be a multiple of 32");
@@ -133,7 +133,7 @@ TEST(Stencil3d, ImpossibleSizesAreClearErrors) {
 
 TEST(Stencil3d, HaloPathIsCheckedBeforeAnyWork) {
     expect_refused("stencil3d", "params: {stencil3d: {halo_path: bogus}}\n",
-                   "halo_path must be auto, host (pinned host buffers and MPI) or nccl (GPU to GPU), not 'bogus'");
+                   "'params.stencil3d.halo_path' unknown value 'bogus' (known: auto, host, nccl)");
     // GPU-to-GPU halos on the Kokkos host backend: refused, whatever this build has.
     const std::string on_host = "params: {stencil3d: {device: host, halo_path: nccl}}\n";
     if (kernels::device_halo_exchange_built()) {

@@ -76,16 +76,16 @@ TEST(Stream, OddLengthIsFullyProcessedAndValidated) {
 // Values wrong in themselves are refused before any work (the driver's exit 2); a size this
 // node cannot hold is an error result from the node.
 TEST(Stream, ImpossibleSizesAndUnknownDevicesAreClearErrors) {
-    expect_refused("stream", "params: {stream: {array_mib: -4}}\n", "stream: array_mib must be positive (0 = automatic), not -4");
+    expect_refused("stream", "params: {stream: {array_mib: -4}}\n", "'params.stream.array_mib' must be between 1 and 549755813888, got -4");
     expect_refused("stream", "params: {stream: {array_elements: -3}}\n",
-                   "stream: array_elements must be positive (0 = from array_mib), not -3");
-    expect_refused("stream", "params: {stream: {repetitions: -2}}\n", "stream: repetitions must be positive (0 = automatic), not -2");
+                   "'params.stream.array_elements' must be between 1 and 72057594037927936, got -3");
+    expect_refused("stream", "params: {stream: {repetitions: -2}}\n", "'params.stream.repetitions' must be at least 1, got -2");
     expect_refused("stream", "params: {stream: {device: host, array_elements: 4611686018427387904}}\n",
-                   "stream: array_elements 4611686018427387904 per array is more than any node holds");
+                   "'params.stream.array_elements' must be between 1 and 72057594037927936, got 4611686018427387904");
     // 2^53 MiB would wrap around 64 bits when turned into elements: refused before that.
     expect_refused("stream", "params: {stream: {array_mib: 9007199254740992}}\n",
-                   "stream: array_mib 9007199254740992 per array is more than any node holds");
-    expect_refused("stream", "params: {stream: {device: tpu}}\n", "stream: unknown device 'tpu' (known: auto, host, gpu)");
+                   "'params.stream.array_mib' must be between 1 and 549755813888, got 9007199254740992");
+    expect_refused("stream", "params: {stream: {device: tpu}}\n", "'params.stream.device' unknown value 'tpu' (known: auto, host, gpu)");
 
     auto huge = run_registered_test("stream", "params: {stream: {device: host, array_mib: 1073741824}}\n");
     EXPECT_EQ(huge.status, Status::error);

@@ -92,9 +92,9 @@ TEST(AllPairs, PlantedCorruptionFailsNamingTheLink) {
 
 TEST(AllPairs, BadValuesAreRefusedBeforeAnyWork) {
     expect_refused("allpairs", "params: {allpairs: {latency_bytes: -7}}\n",
-                   "allpairs: parameter 'latency_bytes' must be between 1 and 1073741824, got -7");  // named by the runner
+                   "'params.allpairs.latency_bytes' must be between 1 and 1073741824, got -7");  // named by the runner
     expect_refused("allpairs", "params: {allpairs: {bandwidth_window: 2048}}\n",
-                   "parameter 'bandwidth_window' must be between 1 and 1024, got 2048");
+                   "'params.allpairs.bandwidth_window' must be between 1 and 1024, got 2048");
     expect_refused("allpairs", "params: {allpairs: {bandwidth_bytes: 1073741824, bandwidth_window: 8}}\n",
                    "bandwidth_bytes x bandwidth_window must stay within 4 GiB of receive buffers");
 }

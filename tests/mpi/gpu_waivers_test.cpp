@@ -33,13 +33,13 @@ TEST(GpuTestsWithoutAGpu, GpuAwareMpiIsWaivedWithTheReason) {
 TEST(GpuTestsWithoutAGpu, BadValuesAreRefusedThoughTheTestIsWaived) {
 #ifdef SHAKEDOWN_TEST_HAVE_NCCL
     // max_bytes 0 (the suite's top, known only at run time) leaves min_bytes still checked.
-    expect_refused("nccl", "params: {nccl: {min_bytes: -7}}\n", "size range -7..");
-    expect_refused("nccl", "params: {nccl: {step_factor: 1}}\n", "size step factor must be at least 2, got 1");
+    expect_refused("nccl", "params: {nccl: {min_bytes: -7}}\n", "'params.nccl.min_bytes' must be between 0 and 68719476736, got -7");
+    expect_refused("nccl", "params: {nccl: {step_factor: 1}}\n", "'params.nccl.step_factor' must be between 2 and 1024, got 1");
 #endif
 #ifdef SHAKEDOWN_TEST_HAVE_CUDA
     expect_refused("gpu_aware_mpi", "params: {gpu_aware_mpi: {iterations_small: 0}}\n",
-                   "parameter 'iterations_small' must be between 1 and 100000000, got 0");
-    expect_refused("gpu_aware_mpi", "params: {gpu_aware_mpi: {sizes: \"8,lots\"}}\n", "'lots' is not a size in bytes");
+                   "'params.gpu_aware_mpi.iterations_small' must be between 1 and 100000000, got 0");
+    expect_refused("gpu_aware_mpi", "params: {gpu_aware_mpi: {sizes: \"8,lots\"}}\n", "'params.gpu_aware_mpi.sizes' must be a whole number, not 'lots'");
 #endif
 }
 

@@ -63,7 +63,7 @@ TEST(MpiColl, DelayedRankIsNamedSlowest) {
 
 TEST(MpiColl, UnknownCollectiveIsAClearError) {
     expect_refused("mpi_coll", "params: {mpi_coll: {collectives: \"allreduce,allreduse\"}}\n",
-                   "unknown collective 'allreduse' in parameter 'collectives' (known: allreduce, allgather, reduce_scatter, "
+                   "'params.mpi_coll.collectives' unknown value 'allreduse' (known: allreduce, allgather, reduce_scatter, "
                    "alltoall, bcast, barrier)");
 }
 

@@ -58,11 +58,11 @@ TEST(MpiPingPong, PlantedDelayShowsInTheLatency) {
 
 // Refused before any work: the driver's exit 2, no run folder.
 TEST(MpiPingPong, BadValuesAreRefusedBeforeAnyWork) {
-    expect_refused("mpi_pingpong", "params: {mpi_pingpong: {sizes: \"8,lots\"}}\n", "'lots' is not a size in bytes");
+    expect_refused("mpi_pingpong", "params: {mpi_pingpong: {sizes: \"8,lots\"}}\n", "'params.mpi_pingpong.sizes' must be a whole number, not 'lots'");
     expect_refused("mpi_pingpong", "params: {mpi_pingpong: {warmup_large: -7}}\n",
-                   "parameter 'warmup_large' must be between 0 and 100000000, got -7");
+                   "'params.mpi_pingpong.warmup_large' must be between 0 and 100000000, got -7");
     expect_refused("mpi_pingpong", "params: {mpi_pingpong: {batch: 0}}\n",
-                   "parameter 'batch' must be between 1 and 100000000, got 0");
+                   "'params.mpi_pingpong.batch' must be between 1 and 100000000, got 0");
 }
 
 }  // namespace

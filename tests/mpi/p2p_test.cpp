@@ -61,11 +61,11 @@ TEST(P2p, UpsideDownSizeRangeIsAClearError) {
 }
 
 TEST(P2p, BadCountsAreRefusedBeforeAnyWork) {
-    expect_refused("p2p", "params: {p2p: {window: 0}}\n", "parameter 'window' must be between 1 and 100000000, got 0");
+    expect_refused("p2p", "params: {p2p: {window: 0}}\n", "'params.p2p.window' must be between 1 and 100000000, got 0");
     expect_refused("p2p", "params: {p2p: {bw_warmup_large: -7}}\n",
-                   "parameter 'bw_warmup_large' must be between 0 and 100000000, got -7");
+                   "'params.p2p.bw_warmup_large' must be between 0 and 100000000, got -7");
     expect_refused("p2p", "params: {p2p: {iterations_small: -7}}\n",
-                   "parameter 'iterations_small' must be between 1 and 100000000, got -7");
+                   "'params.p2p.iterations_small' must be between 1 and 100000000, got -7");
 }
 
 TEST(P2p, PairNamingANonexistentRankIsAClearError) {

@@ -91,8 +91,8 @@ inline TestResult sample_stream_result() {
     result.start_utc = 1795930765.0;
     result.end_utc = 1795930767.5;
     result.parameters = {{"array_mib", "64"}, {"repeats", "10"}, {"threads", "2"}};
-    result.add_metric("host_stream.triad_gbs", "GB/s", 12.34, Better::higher, 20.0);
-    result.add_metric("host_stream.copy_gbs", "GB/s", 11.0, Better::higher);
+    result.metrics.push_back(Metric{"host_stream.triad_gbs", "GB/s", static_cast<double>(12.34), 20.0, Better::higher});
+    result.metrics.push_back(Metric{"host_stream.copy_gbs", "GB/s", static_cast<double>(11.0), std::nullopt, Better::higher});
     SampleTable samples({{"repeat", ""}, {"seconds", "s"}, {"bandwidth", "GB/s"}});
     samples.add_row({0, 0.1, 12.0});
     samples.add_row({1, 0.09, 12.5});
@@ -107,7 +107,7 @@ inline TestResult sample_pingpong_result() {
     result.start_utc = 1795930768.0;
     result.end_utc = 1795930770.0;
     result.parameters = {{"sizes", "8,1024,1048576"}};
-    result.add_metric("mpi_pingpong.latency_us", "us", 1.7, Better::lower, 1.0);
+    result.metrics.push_back(Metric{"mpi_pingpong.latency_us", "us", static_cast<double>(1.7), 1.0, Better::lower});
     result.fail("payload mismatch at byte 17 of 1024 from rank 1");
     SampleTable samples({{"size", "B"}, {"peer", ""}, {"latency", "us"}});
     samples.add_row({8, 1, 1.7});

@@ -1,0 +1,35 @@
+#include "kernels/specs.hpp"
+
+#include "core/registry.hpp"
+
+namespace shakedown::kernels {
+
+const TestSpec& dgemm_fp64_spec() {
+    static const TestSpec spec{
+        .key = "dgemm_fp64",
+        .description = "FP64 DGEMM (host BLAS via KokkosKernels, cuBLAS on GPUs), checksum-validated, TFLOP/s vs nominal",
+        .suites = {"quick", "full"},
+        .parameters =
+            {
+                device_parameter(),
+                ParamSpec::integer("n", automatic, "matrix order").allow_auto("chosen so one repetition lasts >= min_rep_s").between(1, 1 << 20),
+                ParamSpec::real("min_rep_s", 0.05, "shortest repetition the automatic size aims for, seconds").above(0),
+                ParamSpec::integer("repetitions", 10, "timed repetitions after one warm-up").at_least(1).in_suite("quick", 5),
+                ParamSpec::real("nominal_tflops", automatic, "host FP64 peak per node in TFLOP/s")
+                    .allow_auto("derived from the CPU")
+                    .above(0),
+                ParamSpec::choice("fill", "uniform", {"uniform", "small_integers"},
+                                  "input entries: uniform (random in [-1,1), 53 bits) or small_integers (-2,-1,1,2: less power drawn)"),
+            },
+        .metrics =
+            {
+                {"dgemm_fp64.tflops", "TFLOP/s", Better::higher, "median rate of the repetitions"},
+                {"dgemm_fp64.{tflops_max,tflops_min}", "TFLOP/s", Better::higher, "best and worst repetition"},
+            },
+    };
+    return spec;
+}
+
+SHAKEDOWN_REGISTER_SPEC(dgemm_fp64_spec);
+
+}  // namespace shakedown::kernels

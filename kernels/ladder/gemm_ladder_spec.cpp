@@ -1,0 +1,55 @@
+#include "kernels/ladder/ladder_precisions.hpp"
+#include "kernels/specs.hpp"
+
+#include "core/registry.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace shakedown::kernels {
+namespace {
+
+std::vector<std::string> rung_names() {
+    std::vector<std::string> names;
+    for (const auto& rung : ladder_rungs) names.emplace_back(rung.name);
+    return names;
+}
+
+}  // namespace
+
+const TestSpec& gemm_ladder_spec() {
+    static const TestSpec spec{
+        .key = "gemm_ladder",
+        .description = "GPU GEMM at fp64/fp32/tf32/bf16/fp16/fp8 (cuBLAS, cuBLASLt), sampled FP64 validation, TFLOP/s vs nominal",
+        .suites = {"quick", "full"},
+        .parameters =
+            {
+                ParamSpec::names("precisions", rung_names(), rung_names(), "rungs to run (in ladder order)"),
+                ParamSpec::integer("n", 8192, "m = n = k of every GEMM").between(16, 1 << 20),
+                ParamSpec::integer("repetitions", 10, "timed repetitions per precision").at_least(1),
+                ParamSpec::integer("warmup", 2, "untimed repetitions first").at_least(0),
+                ParamSpec::integer("samples", 256, "entries of C checked against the FP64 reference").at_least(3),
+                ParamSpec::integer("autotune_candidates", 8,
+                                   "cuBLASLt heuristic algorithms timed per layout beside cublasGemmEx (0 = no tuning)")
+                    .between(0, 16),
+                ParamSpec::integer("autotune_rounds", 3, "round-robin timings of each candidate (median decides)").at_least(1),
+                ParamSpec::real("autotune_budget_s", 3.0, "GPU seconds the autotune rounds may take per precision").above(0),
+                ParamSpec::real("cooldown_s", 2.0, "idle seconds between the autotune and the timed repetitions").at_least(0),
+                ParamSpec::flag("fp8_fast_accumulation", false,
+                                "cuBLASLt FP8 fast accumulation (no periodic FP32 promotion; off is the precise default)"),
+            },
+        .metrics =
+            {
+                {fmt::format("gemm_ladder.{{{}}}_tflops", fmt::join(rung_names(), ",")), "TFLOP/s", Better::higher,
+                 "median of the timed repetitions (a short burst)"},
+                {fmt::format("gemm_ladder.{{{}}}_tflops_max", fmt::join(rung_names(), ",")), "TFLOP/s", Better::higher,
+                 "best repetition"},
+            },
+        .needs = {Feature::cuda},
+    };
+    return spec;
+}
+
+SHAKEDOWN_REGISTER_SPEC(gemm_ladder_spec);
+
+}  // namespace shakedown::kernels

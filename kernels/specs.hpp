@@ -1,0 +1,17 @@
+// The kernels family's test declarations (one *_spec.cpp each, built into every binary).
+#pragma once
+
+#include "core/test_spec.hpp"
+
+namespace shakedown::kernels {
+
+const TestSpec& stream_spec();
+const TestSpec& dgemm_fp64_spec();
+const TestSpec& stencil3d_spec();
+const TestSpec& gemm_ladder_spec();
+
+// `device`: auto (the bound GPU when there is one), host or gpu; shared by the kernels that run on
+// either.
+ParamSpec device_parameter();
+
+}  // namespace shakedown::kernels

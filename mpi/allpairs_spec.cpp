@@ -1,0 +1,52 @@
+#include "mpi/specs.hpp"
+
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+
+namespace shakedown::mpi {
+namespace {
+
+constexpr std::int64_t largest_message = std::int64_t{1} << 30;
+constexpr std::int64_t most_counts = 1'000'000;
+
+void check(const TestParams& params, int /*world_size*/) {
+    if (params.integer("bandwidth_bytes") * params.integer("bandwidth_window") > (std::int64_t{4} << 30))
+        throw InputError("bandwidth_bytes x bandwidth_window must stay within 4 GiB of receive buffers");
+}
+
+}  // namespace
+
+const TestSpec& allpairs_spec() {
+    static const TestSpec spec{
+        .key = "allpairs",
+        .description = "latency and bandwidth of every ordered rank pair by ring-shift rounds (link matrix), validated",
+        .suites = {"full", "pairwise"},
+        .parameters =
+            {
+                ParamSpec::integer("latency_bytes", 8, "latency message size").between(1, largest_message),
+                ParamSpec::integer("latency_iterations", 50, "timed ping-pongs per pair").between(1, most_counts),
+                ParamSpec::integer("latency_warmup", 5, "warm-up ping-pongs per pair").between(0, most_counts),
+                ParamSpec::integer("bandwidth_bytes", std::int64_t{1} << 20, "bandwidth message size").between(1, largest_message),
+                ParamSpec::integer("bandwidth_window", 16, "messages in flight per iteration").between(1, 1024),
+                ParamSpec::integer("bandwidth_iterations", 5, "timed windows per pair").between(1, most_counts),
+                ParamSpec::integer("bandwidth_warmup", 1, "warm-up windows per pair").between(0, most_counts),
+            },
+        .metrics =
+            {
+                {"allpairs.{intra_node,inter_node}_{bandwidth_min_gbs,bandwidth_median_gbs}", "GB/s", Better::higher,
+                 "this rank's slowest link, and the job's median link"},
+                {"allpairs.{intra_node,inter_node}_{min_over_median,rank_median_over_median}", "ratio", Better::higher,
+                 "this rank's slowest and median link over the job's median"},
+                {"allpairs.{intra_node,inter_node}_{latency_max_us,latency_median_us}", "us", Better::lower,
+                 "this rank's slowest link latency, and the job's median"},
+            },
+        .default_deadline_s = 1800.0,
+        .min_ranks = 2,
+        .check_parameters = check,
+    };
+    return spec;
+}
+
+SHAKEDOWN_REGISTER_SPEC(allpairs_spec);
+
+}  // namespace shakedown::mpi

@@ -1,0 +1,65 @@
+#include "core/test_spec.hpp"
+
+#include <fmt/format.h>
+
+namespace shakedown {
+namespace {
+
+// "a.{x,y}_{p,q}" -> a.x_p, a.x_q, a.y_p, a.y_q
+std::vector<std::string> expand(const std::string& pattern) {
+    const auto open = pattern.find('{');
+    if (open == std::string::npos) return {pattern};
+    const auto close = pattern.find('}', open);
+    if (close == std::string::npos) return {pattern};
+    const std::string head = pattern.substr(0, open);
+    const std::vector<std::string> tails = expand(pattern.substr(close + 1));
+    std::vector<std::string> names;
+    std::size_t start = open + 1;
+    while (start <= close) {
+        auto comma = pattern.find(',', start);
+        if (comma == std::string::npos || comma > close) comma = close;
+        const std::string word = pattern.substr(start, comma - start);
+        for (const std::string& tail : tails) names.push_back(head + word + tail);
+        start = comma + 1;
+    }
+    return names;
+}
+
+}  // namespace
+
+std::vector<std::string> MetricSpec::names() const { return expand(name); }
+
+bool MetricSpec::matches(std::string_view metric_name) const {
+    for (const std::string& candidate : names())
+        if (candidate == metric_name) return true;
+    return false;
+}
+
+const MetricSpec* TestSpec::metric(std::string_view name) const {
+    for (const MetricSpec& declared : metrics)
+        if (declared.matches(name)) return &declared;
+    return nullptr;
+}
+
+std::vector<std::string> TestSpec::metric_names() const {
+    std::vector<std::string> names;
+    for (const MetricSpec& declared : metrics)
+        for (std::string& name : declared.names()) names.push_back(std::move(name));
+    return names;
+}
+
+void apply_metric_declarations(const TestSpec& spec, TestResult& result) {
+    for (Metric& metric : result.metrics) {
+        const MetricSpec* declared = spec.metric(metric.name);
+        if (declared == nullptr) {
+            result.status = Status::error;
+            result.fail(fmt::format("{} reported the metric '{}', which it does not declare (a bug in shakedown)", spec.key,
+                                    metric.name));
+            continue;
+        }
+        metric.unit = declared->unit;
+        metric.better = declared->better;
+    }
+}
+
+}  // namespace shakedown

@@ -1,0 +1,54 @@
+// What a test is, declared once and built into every binary whether or not the test's code is:
+// its key, suites, parameters, the metrics it reports (name, unit, which way is better), what
+// the build must have for it to run, and the checks of its parameters that need no node. The
+// driver, `shakedown list`, the config loader, the analyzer (thresholds keys are checked against
+// the declared metrics) and the synthetic run all read this one declaration.
+#pragma once
+
+#include "core/build_features.hpp"
+#include "core/params.hpp"
+#include "core/result.hpp"
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace shakedown {
+
+struct MetricSpec {
+    // "stream.{copy,scale,add,triad,dot}_gbs": each {a,b,...} stands for one of its words, so a
+    // declaration names a finite set of metrics.
+    std::string name;
+    std::string unit;
+    Better better = Better::higher;
+    std::string description;
+
+    std::vector<std::string> names() const;  // every name the pattern stands for
+    bool matches(std::string_view metric_name) const;
+};
+
+struct TestSpec {
+    std::string key;  // stable snake_case, e.g. "stream"
+    std::string description;
+    std::vector<std::string> suites;
+    std::vector<ParamSpec> parameters;
+    std::vector<MetricSpec> metrics;
+    double default_deadline_s = 300.0;
+    // What the binary must be built with for the test to run; a binary without it waives the
+    // test with that reason ("this shakedown was built without NCCL"), its parameters still checked.
+    std::vector<Feature> needs;
+    int min_ranks = 1;  // fewer ranks in the run: waived ("needs at least 2 ranks")
+    // Rules that tie parameters together and need no node; throws InputError (the driver's exit
+    // 2). The declared kinds, ranges and choices are checked before this is called.
+    std::function<void(const TestParams& params, int world_size)> check_parameters;
+
+    const MetricSpec* metric(std::string_view name) const;  // the declaration `name` falls under
+    std::vector<std::string> metric_names() const;          // every declared metric name
+};
+
+// Unit and direction of every metric from `spec`; a metric the test did not declare makes the
+// result an error naming it (a bug in the test, never a silent figure).
+void apply_metric_declarations(const TestSpec& spec, TestResult& result);
+
+}  // namespace shakedown

@@ -1,5 +1,7 @@
 #include "analysis/html_report.hpp"
 
+#include "telemetry/telemetry_columns.hpp"
+
 #include "analysis/markup.hpp"
 #include "analysis/svg_plots.hpp"
 #include "analysis/terminal_report.hpp"
@@ -189,16 +191,18 @@ void timelines_section(std::string& html, const std::vector<const Finding*>& fin
         std::vector<TimelineSeries> series;
         if (finding->gpu) {
             const double limit = thresholds.settings().temperature_limit();
-            series = {{"sm_clock_mhz", "SM clock (MHz; dashed: max)", gpu_inventory_number(node.inventory, *finding->gpu,
+            namespace gpu = telemetry_columns::gpu;
+            series = {{std::string(gpu::sm_clock_mhz), "SM clock (MHz; dashed: max)", gpu_inventory_number(node.inventory, *finding->gpu,
                                                                                            "max_sm_clock_mhz")},
-                      {"power_w", "power (W; dashed: limit)", std::nullopt},
-                      {"temperature_c", fmt::format("temperature (C; dashed: {} C)", format_number(limit)), limit}};
-            const std::vector<double> limits = table->second.column("power_limit_w");
+                      {std::string(gpu::power_w), "power (W; dashed: limit)", std::nullopt},
+                      {std::string(gpu::temperature_c), fmt::format("temperature (C; dashed: {} C)", format_number(limit)), limit}};
+            const std::vector<double> limits = table->second.column(gpu::power_limit_w);
             if (!limits.empty()) series[1].reference = limits.back();
         } else {
-            series = {{"cpu_mhz_mean", "CPU clock (MHz)", std::nullopt},
-                      {"loadavg_1m", "load average", std::nullopt},
-                      {"max_thermal_c", "CPU temperature (C)", thresholds.settings().temperature_limit()}};
+            namespace host = telemetry_columns::host;
+            series = {{std::string(host::cpu_mhz_mean), "CPU clock (MHz)", std::nullopt},
+                      {std::string(host::loadavg_1m), "load average", std::nullopt},
+                      {std::string(host::max_thermal_c), "CPU temperature (C)", thresholds.settings().temperature_limit()}};
         }
         html += "<h3>" + escape_markup(fmt::format("{} {} {}: {}", finding->node, finding->gpu ? "GPU" + std::to_string(*finding->gpu) : "host",
                                                    finding->test, finding->reason)) + "</h3>\n";

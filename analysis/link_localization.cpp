@@ -1,5 +1,6 @@
 #include "analysis/link_localization.hpp"
 
+#include "comm/link_matrix_columns.hpp"
 #include "stats/summary.hpp"
 
 #include <fmt/format.h>
@@ -26,11 +27,11 @@ std::vector<std::string> node_order(const LoadedRun& run) {
 
 // Inter-node rank links folded into node pairs.
 std::vector<NodeLink> node_links(const SampleTable& matrix, const LoadedRun& run, const std::vector<std::string>& nodes) {
-    const auto src = matrix.column_index("src");
-    const auto dst = matrix.column_index("dst");
-    const auto intra = matrix.column_index("intra_node");
-    const auto latency = matrix.column_index("latency_us");
-    const auto bandwidth = matrix.column_index("bandwidth_gbs");
+    const auto src = matrix.column_index(link_matrix_columns::src);
+    const auto dst = matrix.column_index(link_matrix_columns::dst);
+    const auto intra = matrix.column_index(link_matrix_columns::intra_node);
+    const auto latency = matrix.column_index(link_matrix_columns::latency_us);
+    const auto bandwidth = matrix.column_index(link_matrix_columns::bandwidth_gbs);
     if (!src || !dst || !bandwidth) return {};
     std::map<std::string, std::size_t> position;
     for (std::size_t i = 0; i < nodes.size(); ++i) position.emplace(nodes[i], i);

@@ -2,6 +2,7 @@
 // could not be read). Judging works on these values only, so it can be tested without files.
 #pragma once
 
+#include "trace/run_manifest.hpp"
 #include "trace/trace_format.hpp"
 
 #include <nlohmann/json.hpp>
@@ -13,35 +14,6 @@
 
 namespace shakedown::analysis {
 
-struct ManifestNode {
-    std::string name;
-    int index = 0;
-    std::vector<int> ranks;
-};
-
-struct ManifestRank {
-    int rank = 0;
-    std::string node;
-    int local_rank = 0;
-    std::optional<int> gpu;  // the GPU index the rank was bound to (null without GPUs)
-    std::string trace_file;  // a plain file name inside the run folder
-};
-
-// RUN/run.json, written by rank 0 of the driver.
-struct RunManifest {
-    std::string run_id;
-    std::string suite;
-    std::vector<std::string> tests;
-    std::string tag;
-    int world_size = 0;
-    std::vector<ManifestNode> nodes;
-    std::vector<ManifestRank> ranks;
-    std::string status;  // running | complete | aborted
-    double start_utc = 0.0;
-    std::optional<double> end_utc;
-    nlohmann::json document;  // the whole file, for reports that want versions, Slurm, ...
-};
-
 // Why a rank's contribution is missing or partial. Any of these makes the run incomplete.
 enum class RankProblem { none, missing, unreadable, running, aborted, foreign };
 std::string_view to_string(RankProblem problem);
@@ -51,6 +23,7 @@ struct RankRecord {
     std::string node;  // from run.json, else from the trace header, else empty
     int local_rank = 0;
     std::optional<int> gpu;  // from run.json
+    std::string gpu_uuid;    // from run.json: the GPU's UUID, "" when the run did not record one
     std::filesystem::path trace_path;
     std::optional<Trace> trace;  // what could be read; partial for running/aborted ranks
     RankProblem problem = RankProblem::none;

@@ -3,6 +3,7 @@
 #include "analysis/judgement.hpp"
 #include "analysis/markup.hpp"
 #include "stats/summary.hpp"
+#include "telemetry/telemetry_columns.hpp"
 
 #include <fmt/format.h>
 
@@ -169,7 +170,7 @@ std::string svg_node_bars(const std::vector<NodeMetrics>& nodes, const std::stri
 
 std::string svg_timeline(const SampleTable& table, const std::vector<TimelineSeries>& series, double window_start,
                          double window_end, double margin_s) {
-    const auto t_column = table.column_index("t");
+    const auto t_column = table.column_index(telemetry_columns::time);
     if (!t_column) return {};
     const double from = window_start - margin_s;
     const double to = window_end + margin_s;
@@ -188,8 +189,8 @@ std::string svg_timeline(const SampleTable& table, const std::vector<TimelineSer
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" width=\"{:.0f}\" height=\"{:.0f}\" viewBox=\"0 0 {:.0f} "
         "{:.0f}\" font-family=\"sans-serif\" font-size=\"11\">\n",
         width, height, width, height);
-    const auto capped = table.column_index("power_capped");
-    const auto thermal = table.column_index("thermal");
+    const auto capped = table.column_index(telemetry_columns::gpu::power_capped);
+    const auto thermal = table.column_index(telemetry_columns::gpu::thermal);
     for (std::size_t s = 0; s < series.size(); ++s) {
         const double y0 = top + static_cast<double>(s) * (panel + gap);
         const auto column = table.column_index(series[s].column);

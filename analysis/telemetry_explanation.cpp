@@ -1,6 +1,7 @@
 #include "analysis/telemetry_explanation.hpp"
 
 #include "stats/summary.hpp"
+#include "telemetry/telemetry_columns.hpp"
 
 #include <fmt/format.h>
 
@@ -12,6 +13,9 @@
 namespace shakedown::analysis {
 namespace {
 
+namespace gpu_columns = telemetry_columns::gpu;
+namespace host_columns = telemetry_columns::host;
+
 // The rows of a telemetry table inside [start, end], and the last row before it (the base for
 // counter increments).
 struct WindowRows {
@@ -21,7 +25,7 @@ struct WindowRows {
 
 WindowRows rows_in(const SampleTable& table, double start, double end) {
     WindowRows rows;
-    const auto t = table.column_index("t");
+    const auto t = table.column_index(telemetry_columns::time);
     if (!t) return rows;
     for (const auto& row : table.rows()) {
         if (row[*t] < start) rows.before = &row;
@@ -58,7 +62,7 @@ std::optional<double> increase(const SampleTable& table, const WindowRows& rows,
 constexpr unsigned sw_power_cap = 0x4, hw_slowdown = 0x8, sw_thermal = 0x20, hw_thermal = 0x40, hw_power_brake = 0x80;
 
 double bitmask_share(const SampleTable& table, const WindowRows& rows, unsigned bits) {
-    std::vector<double> masks = column_in(table, rows, "throttle_reasons");
+    std::vector<double> masks = column_in(table, rows, gpu_columns::throttle_reasons);
     std::vector<double> flags;
     for (double mask : masks) flags.push_back((static_cast<unsigned long long>(mask) & bits) != 0 ? 1.0 : 0.0);
     return share_set(flags);
@@ -116,11 +120,11 @@ WindowExplanation explain_gpu(const Finding& finding, const TestResult& test, co
         return result;
     }
     std::vector<std::string> parts;
-    const std::array<std::tuple<const char*, unsigned, const char*>, 4> throttles{{
-        {"power_capped", sw_power_cap, "power-capped"},
-        {"thermal", sw_thermal | hw_thermal, "thermally throttled"},
-        {"hw_slowdown", hw_slowdown, "in hardware slowdown"},
-        {"hw_power_brake", hw_power_brake, "under the hardware power brake"},
+    const std::array<std::tuple<std::string_view, unsigned, const char*>, 4> throttles{{
+        {gpu_columns::power_capped, sw_power_cap, "power-capped"},
+        {gpu_columns::thermal, sw_thermal | hw_thermal, "thermally throttled"},
+        {gpu_columns::hw_slowdown, hw_slowdown, "in hardware slowdown"},
+        {gpu_columns::hw_power_brake, hw_power_brake, "under the hardware power brake"},
     }};
     for (const auto& [column, bits, words] : throttles) {
         const double share = throttle_share(table, rows, column, bits);
@@ -129,7 +133,7 @@ WindowExplanation explain_gpu(const Finding& finding, const TestResult& test, co
     }
     if (!parts.empty()) parts.front() = fmt::format("GPU{} {}", gpu, parts.front());
 
-    const std::vector<double> clocks = column_in(table, rows, "sm_clock_mhz");
+    const std::vector<double> clocks = column_in(table, rows, gpu_columns::sm_clock_mhz);
     const auto max_clock = gpu_max_clock(node.inventory, gpu);
     std::string clock_text;
     bool clock_low = false;
@@ -139,7 +143,7 @@ WindowExplanation explain_gpu(const Finding& finding, const TestResult& test, co
                                : fmt::format("SM clock median {} MHz", format_number(clock));
         clock_low = max_clock && clock < settings.clock_fraction() * *max_clock;
     }
-    const std::vector<double> temperatures = column_in(table, rows, "temperature_c");
+    const std::vector<double> temperatures = column_in(table, rows, gpu_columns::temperature_c);
     const double hottest = temperatures.empty() ? NAN : *std::max_element(temperatures.begin(), temperatures.end());
     const bool hot = std::isfinite(hottest) && hottest > settings.temperature_limit();
 
@@ -149,7 +153,7 @@ WindowExplanation explain_gpu(const Finding& finding, const TestResult& test, co
     if (hot)
         coincided.push_back(fmt::format("{}temperature up to {} C (limit {} C)", coincided.empty() ? fmt::format("GPU{} ", gpu) : "",
                                         format_number(hottest), format_number(settings.temperature_limit())));
-    for (const auto& [column, words] : {std::pair{"ecc_corrected_total", "corrected"}, {"ecc_uncorrected_total", "uncorrected"}})
+    for (const auto& [column, words] : {std::pair{gpu_columns::ecc_corrected_total, "corrected"}, {gpu_columns::ecc_uncorrected_total, "uncorrected"}})
         if (const auto delta = increase(table, rows, column); delta && *delta > 0)
             coincided.push_back(fmt::format("GPU{} ECC {} errors +{}", gpu, words, format_number(*delta)));
     add_port_errors(node, test.start_utc, test.end_utc, coincided);
@@ -179,7 +183,7 @@ WindowExplanation explain_host(const Finding& finding, const TestResult& test, c
         const SampleTable& table = table_entry->second;
         const WindowRows rows = rows_in(table, test.start_utc, test.end_utc);
         if (!rows.inside.empty()) {
-            const std::vector<double> mhz = column_in(table, rows, "cpu_mhz_mean");
+            const std::vector<double> mhz = column_in(table, rows, host_columns::cpu_mhz_mean);
             const auto max_mhz = inventory_number(node.inventory, "cpu", "max_mhz");
             if (!mhz.empty() && max_mhz && *max_mhz > 0) {
                 const double clock = stats::median(mhz);
@@ -187,12 +191,12 @@ WindowExplanation explain_host(const Finding& finding, const TestResult& test, c
                 if (clock < settings.clock_fraction() * *max_mhz) coincided.push_back(text);
                 else normal = text;
             }
-            const std::vector<double> load = column_in(table, rows, "loadavg_1m");
+            const std::vector<double> load = column_in(table, rows, host_columns::loadavg_1m);
             const auto pus = inventory_number(node.inventory, "cpu", "pus");
             if (!load.empty() && pus && *pus > 0 && stats::median(load) > *pus)
                 coincided.push_back(fmt::format("load average {} on {} hardware threads (oversubscribed)",
                                                 format_number(stats::median(load)), format_number(*pus)));
-            const std::vector<double> thermal = column_in(table, rows, "max_thermal_c");
+            const std::vector<double> thermal = column_in(table, rows, host_columns::max_thermal_c);
             if (!thermal.empty()) {
                 const double hottest = *std::max_element(thermal.begin(), thermal.end());
                 if (hottest > settings.temperature_limit())

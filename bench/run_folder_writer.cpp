@@ -1,6 +1,7 @@
 #include "bench/run_folder_writer.hpp"
 
 #include "core/errors.hpp"
+#include "trace/run_manifest.hpp"
 #include "trace/trace_writer.hpp"
 
 #include <fmt/format.h>
@@ -20,44 +21,41 @@ void write_trace_file(const std::filesystem::path& path, const Trace& trace) {
 
 nlohmann::json make_run_json(const std::string& run_id, const std::vector<std::string>& tests,
                              const std::vector<std::string>& node_of_rank, const std::string& status,
-                             const std::vector<int>& gpu_of_rank) {
-    nlohmann::json nodes = nlohmann::json::array();
-    nlohmann::json ranks = nlohmann::json::array();
+                             const std::vector<int>& gpu_of_rank, const std::vector<std::string>& gpu_uuid_of_rank) {
+    RunManifest manifest;
     std::map<std::string, std::size_t> node_index;
     for (std::size_t rank = 0; rank < node_of_rank.size(); ++rank) {
         const std::string& node = node_of_rank[rank];
-        auto [entry, inserted] = node_index.emplace(node, nodes.size());
-        if (inserted) nodes.push_back({{"name", node}, {"index", nodes.size()}, {"ranks", nlohmann::json::array()}});
-        nlohmann::json& node_entry = nodes[entry->second];
-        const int local_rank = static_cast<int>(node_entry["ranks"].size());
-        node_entry["ranks"].push_back(rank);
-        ranks.push_back({{"rank", rank},
-                         {"node", node},
-                         {"local_rank", local_rank},
-                         {"gpu", rank < gpu_of_rank.size() && gpu_of_rank[rank] >= 0 ? nlohmann::json(gpu_of_rank[rank])
-                                                                                     : nlohmann::json(nullptr)},
-                         {"trace", fmt::format("rank-{:05d}.h5", rank)}});
+        auto [entry, inserted] = node_index.emplace(node, manifest.nodes.size());
+        if (inserted) manifest.nodes.push_back({node, static_cast<int>(manifest.nodes.size()), {}});
+        ManifestNode& node_entry = manifest.nodes[entry->second];
+        ManifestRank rank_entry;
+        rank_entry.rank = static_cast<int>(rank);
+        rank_entry.node = node;
+        rank_entry.node_index = node_entry.index;
+        rank_entry.local_rank = static_cast<int>(node_entry.ranks.size());
+        if (rank < gpu_of_rank.size() && gpu_of_rank[rank] >= 0) rank_entry.gpu = gpu_of_rank[rank];
+        if (rank < gpu_uuid_of_rank.size()) rank_entry.gpu_uuid = gpu_uuid_of_rank[rank];
+        rank_entry.trace_file = default_trace_file_name(static_cast<int>(rank));
+        node_entry.ranks.push_back(static_cast<int>(rank));
+        manifest.ranks.push_back(std::move(rank_entry));
     }
     const double start_utc = 1764480000.0;
-    return {{"schema_version", "1.0"},
-            {"run_id", run_id},
-            {"shakedown_version", SHAKEDOWN_VERSION},
-            {"command_line", {"shakedown-synthetic-run"}},
-            {"suite", "synthetic"},
-            {"tests", tests},
-            {"tag", ""},
-            {"world_size", node_of_rank.size()},
-            {"nodes", std::move(nodes)},
-            {"ranks", std::move(ranks)},
-            {"versions", {{"shakedown", SHAKEDOWN_VERSION}}},
-            {"start_utc", start_utc},
-            {"end_utc", status == "running" ? nlohmann::json(nullptr) : nlohmann::json(start_utc + 600.0)},
-            {"status", status},
-            {"slurm", nullptr}};
+    manifest.run_id = run_id;
+    manifest.shakedown_version = SHAKEDOWN_VERSION;
+    manifest.command_line = {"shakedown-synthetic-run"};
+    manifest.suite = "synthetic";
+    manifest.tests = tests;
+    manifest.world_size = static_cast<int>(node_of_rank.size());
+    manifest.versions = {{"shakedown", SHAKEDOWN_VERSION}};
+    manifest.start_utc = start_utc;
+    if (status != "running") manifest.end_utc = start_utc + 600.0;
+    manifest.status = status;
+    return to_json(manifest);
 }
 
 void write_run_json(const std::filesystem::path& run_dir, const nlohmann::json& manifest) {
-    const std::filesystem::path path = run_dir / "run.json";
+    const std::filesystem::path path = run_dir / run_manifest_file_name;
     if (std::filesystem::exists(path)) throw InputError(fmt::format("{} exists: not overwriting it", path.string()));
     std::ofstream out(path);
     out << manifest.dump(2) << '\n';

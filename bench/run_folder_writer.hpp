@@ -17,10 +17,11 @@ namespace shakedown::bench {
 void write_trace_file(const std::filesystem::path& path, const Trace& trace);
 
 // run.json as the driver writes it, for ranks whose node names are `node_of_rank[rank]` and
-// whose bound GPUs are `gpu_of_rank[rank]` (empty, or -1 for a rank: "gpu": null).
+// whose bound GPUs are `gpu_of_rank[rank]` (empty, or -1 for a rank: "gpu": null) with the UUIDs
+// `gpu_uuid_of_rank[rank]` (empty: none recorded).
 nlohmann::json make_run_json(const std::string& run_id, const std::vector<std::string>& tests,
                              const std::vector<std::string>& node_of_rank, const std::string& status = "complete",
-                             const std::vector<int>& gpu_of_rank = {});
+                             const std::vector<int>& gpu_of_rank = {}, const std::vector<std::string>& gpu_uuid_of_rank = {});
 
 // Writes RUN/run.json; never overwrites an existing file.
 void write_run_json(const std::filesystem::path& run_dir, const nlohmann::json& manifest);

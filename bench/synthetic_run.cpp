@@ -2,7 +2,9 @@
 
 #include "bench/run_folder_writer.hpp"
 #include "core/errors.hpp"
+#include "comm/link_matrix_columns.hpp"
 #include "stats/summary.hpp"
+#include "telemetry/telemetry_columns.hpp"
 
 #include <fmt/format.h>
 
@@ -161,8 +163,7 @@ TestResult synthetic_allpairs(const SyntheticRunSpec& spec, int rank, double sta
     result.key = "allpairs";
     result.start_utc = start_utc;
     result.end_utc = start_utc + seconds_per_test - 1.0;
-    result.samples = SampleTable({{"src", "rank"}, {"dst", "rank"}, {"intra_node", "flag"}, {"latency_us", "us"},
-                                  {"bandwidth_gbs", "GB/s"}});
+    result.samples = SampleTable(link_matrix_columns::columns());
     std::array<std::vector<double>, 2> job_bandwidth;  // [intra?]
     std::array<std::vector<double>, 2> job_latency;
     std::array<std::vector<double>, 2> my_bandwidth;
@@ -297,11 +298,7 @@ struct Window {
 SampleTable gpu_telemetry(const std::vector<Window>& windows, double start, double end, double hz, bool throttled,
                           double capped_share, std::mt19937_64& random) {
     std::uniform_real_distribution<double> wobble(-1.0, 1.0);
-    SampleTable table({{"t", "s"}, {"temperature_c", "C"}, {"power_w", "W"}, {"power_limit_w", "W"},
-                       {"sm_clock_mhz", "MHz"}, {"mem_clock_mhz", "MHz"}, {"throttle_reasons", "bitmask"},
-                       {"power_capped", "bool"}, {"thermal", "bool"}, {"hw_slowdown", "bool"}, {"hw_power_brake", "bool"},
-                       {"ecc_corrected_total", "count"}, {"ecc_uncorrected_total", "count"}, {"util_gpu_pct", "%"},
-                       {"util_mem_pct", "%"}, {"mem_used_bytes", "B"}});
+    SampleTable table(telemetry_columns::gpu::columns());
     for (double t = start; t < end; t += 1.0 / hz) {
         const Window* inside = nullptr;
         for (const Window& window : windows)
@@ -321,8 +318,7 @@ SampleTable gpu_telemetry(const std::vector<Window>& windows, double start, doub
 
 SampleTable host_telemetry(double start, double end, double hz, std::mt19937_64& random) {
     std::uniform_real_distribution<double> wobble(-1.0, 1.0);
-    SampleTable table({{"t", "s"}, {"loadavg_1m", "1"}, {"cpu_mhz_mean", "MHz"}, {"max_thermal_c", "C"},
-                       {"mem_available_bytes", "B"}});
+    SampleTable table(telemetry_columns::host::columns());
     for (double t = start; t < end; t += 1.0 / hz)
         table.add_row({t, 8.0 + wobble(random), 3500.0 + 50.0 * wobble(random), 55.0 + 3.0 * wobble(random), 1.9e12});
     return table;

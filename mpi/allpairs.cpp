@@ -2,6 +2,7 @@
 // one slow link or slow node among hundreds stands out without N x N simultaneous traffic.
 // Rank 0's samples hold the whole matrix; every rank reports the worst link it is part of
 // against the job-wide median, intra-node and inter-node links kept apart.
+#include "comm/link_matrix_columns.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 #include "mpi/link_matrix.hpp"
@@ -38,11 +39,7 @@ public:
         const auto matrix = gather_link_matrix(ctx.comm(), mine, placement);
 
         TestResult result;
-        result.samples = SampleTable({{"src", "rank"},
-                                      {"dst", "rank"},
-                                      {"intra_node", "flag"},
-                                      {"latency_us", "us"},
-                                      {"bandwidth_gbs", "GB/s"}});
+        result.samples = SampleTable(link_matrix_columns::columns());
         for (const auto& link : matrix.links)
             result.samples.add_row({static_cast<double>(placement[link.src].world_rank),
                                     static_cast<double>(placement[link.dst].world_rank), link.intra_node ? 1.0 : 0.0,

@@ -1,6 +1,7 @@
 #include "health/burnin/window_telemetry.hpp"
 
 #include "stats/summary.hpp"
+#include "telemetry/telemetry_columns.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -22,12 +23,17 @@ std::vector<double> finite_column(const SampleTable& table, const std::string& n
 }  // namespace
 
 TelemetryRoles gpu_telemetry_roles() {
-    return {"sm_clock_mhz", "temperature_c", "power_w",
-            {"power_capped", "thermal", "hw_slowdown", "hw_power_brake"},
-            {"ecc_corrected_total", "ecc_uncorrected_total"}};
+    namespace gpu = telemetry_columns::gpu;
+    const auto text = [](std::string_view column) { return std::string(column); };
+    return {text(gpu::sm_clock_mhz), text(gpu::temperature_c), text(gpu::power_w),
+            {text(gpu::power_capped), text(gpu::thermal), text(gpu::hw_slowdown), text(gpu::hw_power_brake)},
+            {text(gpu::ecc_corrected_total), text(gpu::ecc_uncorrected_total)}};
 }
 
-TelemetryRoles host_telemetry_roles() { return {"cpu_mhz_mean", "max_thermal_c", "", {}, {}}; }
+TelemetryRoles host_telemetry_roles() {
+    namespace host = telemetry_columns::host;
+    return {std::string(host::cpu_mhz_mean), std::string(host::max_thermal_c), "", {}, {}};
+}
 
 WindowTelemetry summarize_window(const SampleTable& table, const TelemetryRoles& roles) {
     WindowTelemetry window;

@@ -14,6 +14,7 @@
 #include "driver/termination.hpp"
 #include "driver/watchdog.hpp"
 #include "inventory/inventory.hpp"
+#include "placement/gpu_binding.hpp"
 #include "telemetry/sampler.hpp"
 #include "trace/trace_writer.hpp"
 
@@ -64,8 +65,9 @@ int run_selected_tests(const Config& config, const std::vector<const Test*>& tes
 
     std::vector<std::string> keys;
     for (const auto* test : tests) keys.emplace_back(test->key());
-    nlohmann::json manifest = build_manifest(session, config, folder, keys, inventory.value("versions", nlohmann::json::object()), start_utc);
-    if (is_root) write_json_atomically(folder.path / "run.json", manifest);
+    RunManifest manifest = build_manifest(session, config, folder, keys, inventory.value("versions", nlohmann::json::object()),
+                                          start_utc, placement::gpu_uuid_for(inventory, session.gpu()));
+    if (is_root) write_json_atomically(folder.path / run_manifest_file_name, to_json(manifest));
 
     TraceWriter trace(trace_path(folder, session.world_rank()), make_header(session, folder, start_utc),
                       config.resolved_yaml(), inventory);
@@ -115,10 +117,9 @@ int run_selected_tests(const Config& config, const std::vector<const Test*>& tes
     trace.finish(TraceStatus::complete, end_utc);
     MPI_Barrier(session.world());
     if (is_root) {
-        manifest["end_utc"] = end_utc;
-        manifest["end_utc_iso"] = format_utc(end_utc);
-        manifest["status"] = "complete";
-        write_json_atomically(folder.path / "run.json", manifest);
+        manifest.end_utc = end_utc;
+        manifest.status = "complete";
+        write_json_atomically(folder.path / run_manifest_file_name, to_json(manifest));
         progress.message(fmt::format("run folder: {}", folder.path.string()));
     }
     // Input only a node could judge impossible still makes the run an input error (exit 2), after

@@ -48,42 +48,46 @@ nlohmann::json slurm_job_info() {
             {"num_nodes", env("SLURM_JOB_NUM_NODES")}, {"job_name", env("SLURM_JOB_NAME")}};
 }
 
-nlohmann::json build_manifest(const Session& session, const Config& config, const RunFolder& folder,
-                              const std::vector<std::string>& test_keys, const nlohmann::json& versions,
-                              double start_utc) {
+RunManifest build_manifest(const Session& session, const Config& config, const RunFolder& folder,
+                           const std::vector<std::string>& test_keys, const nlohmann::json& versions, double start_utc,
+                           const std::string& gpu_uuid) {
     const auto& id = session.identity();
-    nlohmann::json mine = {{"rank", session.world_rank()},
-                           {"node", id.node_name},
-                           {"node_index", id.node_index},
-                           {"local_rank", id.local_rank},
-                           {"gpu", session.gpu() ? nlohmann::json(*session.gpu()) : nlohmann::json(nullptr)},
-                           {"trace", trace_path(folder, session.world_rank()).filename().string()}};
+    const nlohmann::json mine = {{"rank", session.world_rank()},
+                                 {"node", id.node_name},
+                                 {"node_index", id.node_index},
+                                 {"local_rank", id.local_rank},
+                                 {"gpu", session.gpu() ? nlohmann::json(*session.gpu()) : nlohmann::json(nullptr)},
+                                 {"gpu_uuid", gpu_uuid}};
     const auto ranks = gather_json(mine, session.world());
-    if (session.world_rank() != 0) return nullptr;
+    RunManifest manifest;
+    if (session.world_rank() != 0) return manifest;
 
-    nlohmann::json nodes = nlohmann::json::array();
     for (const auto& rank : ranks) {
-        const auto index = rank["node_index"].get<std::size_t>();
-        while (nodes.size() <= index) nodes.push_back({{"name", ""}, {"index", nodes.size()}, {"ranks", nlohmann::json::array()}});
-        nodes[index]["name"] = rank["node"];
-        nodes[index]["ranks"].push_back(rank["rank"]);
+        ManifestRank entry;
+        entry.rank = rank["rank"].get<int>();
+        entry.node = rank["node"].get<std::string>();
+        entry.node_index = rank["node_index"].get<int>();
+        entry.local_rank = rank["local_rank"].get<int>();
+        if (rank["gpu"].is_number_integer()) entry.gpu = rank["gpu"].get<int>();
+        entry.gpu_uuid = rank["gpu_uuid"].get<std::string>();
+        entry.trace_file = trace_path(folder, entry.rank).filename().string();
+        const auto index = static_cast<std::size_t>(entry.node_index);
+        while (manifest.nodes.size() <= index) manifest.nodes.push_back({"", static_cast<int>(manifest.nodes.size()), {}});
+        manifest.nodes[index].name = entry.node;
+        manifest.nodes[index].ranks.push_back(entry.rank);
+        manifest.ranks.push_back(std::move(entry));
     }
-    return {{"schema_version", trace_schema_version},
-            {"run_id", folder.run_id},
-            {"shakedown_version", SHAKEDOWN_VERSION},
-            {"command_line", config.command_line},
-            {"suite", config.tests.empty() ? nlohmann::json(config.suite) : nlohmann::json(nullptr)},
-            {"tests", test_keys},
-            {"tag", config.tag},
-            {"world_size", session.world_size()},
-            {"nodes", nodes},
-            {"ranks", ranks},
-            {"versions", versions},
-            {"start_utc", start_utc},
-            {"start_utc_iso", format_utc(start_utc)},
-            {"end_utc", nullptr},
-            {"status", "running"},
-            {"slurm", slurm_job_info()}};
+    manifest.run_id = folder.run_id;
+    manifest.shakedown_version = SHAKEDOWN_VERSION;
+    manifest.command_line = config.command_line;
+    manifest.suite = config.tests.empty() ? config.suite : "";
+    manifest.tests = test_keys;
+    manifest.tag = config.tag;
+    manifest.world_size = session.world_size();
+    manifest.versions = versions;
+    manifest.start_utc = start_utc;
+    manifest.slurm = slurm_job_info();
+    return manifest;
 }
 
 void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& document) {

@@ -1,11 +1,11 @@
-// run.json: what rank 0 knows about the whole run (command line, suite, ranks and nodes,
-// versions, Slurm job, start/end, status). Written at start as "running" and rewritten at
-// the end, each time atomically (temporary file + rename).
+// run.json (trace/run_manifest.hpp) as the driver makes it: written at start as "running" and
+// rewritten at the end, each time atomically (temporary file + rename).
 #pragma once
 
 #include "core/config.hpp"
 #include "core/session.hpp"
 #include "driver/run_folder.hpp"
+#include "trace/run_manifest.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -14,10 +14,11 @@
 
 namespace shakedown {
 
-// Collective over session.world(): gathers every rank's node, local rank and GPU.
-nlohmann::json build_manifest(const Session& session, const Config& config, const RunFolder& folder,
-                              const std::vector<std::string>& test_keys, const nlohmann::json& versions,
-                              double start_utc);
+// Collective over session.world(): gathers every rank's node, local rank and GPU (with its
+// UUID from this rank's inventory, "" without one). Complete on rank 0 only.
+RunManifest build_manifest(const Session& session, const Config& config, const RunFolder& folder,
+                           const std::vector<std::string>& test_keys, const nlohmann::json& versions, double start_utc,
+                           const std::string& gpu_uuid);
 
 nlohmann::json slurm_job_info();  // null outside a Slurm job
 

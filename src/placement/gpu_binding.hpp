@@ -1,6 +1,6 @@
-// Ties the CUDA ordinal a rank is bound to to the NVML device of the same GPU (NVML counts
-// in PCI bus order, CUDA in its own order and under CUDA_VISIBLE_DEVICES), through the
-// inventory, which matched them by UUID.
+// Ties the CUDA ordinal a rank is bound to to the same GPU elsewhere (its UUID, its NVML device:
+// NVML counts in PCI bus order, CUDA in its own order and under CUDA_VISIBLE_DEVICES), through
+// the rank's inventory, which matched them by UUID.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -9,6 +9,11 @@
 #include <string>
 
 namespace shakedown::placement {
+
+// UUID of CUDA device `ordinal` as this rank sees it (its own inventory: CUDA_VISIBLE_DEVICES
+// applies), "" without a GPU or when the inventory does not say. The UUID names the GPU for
+// telemetry whatever each rank's visibility (NVML indexes all of the node's GPUs).
+std::string gpu_uuid_for(const nlohmann::json& inventory, std::optional<int> ordinal);
 
 // NVML index of CUDA device `ordinal` per the inventory; nothing when it does not say.
 std::optional<unsigned> nvml_index_for(const nlohmann::json& inventory, int ordinal);

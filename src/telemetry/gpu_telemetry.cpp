@@ -1,6 +1,7 @@
 #include "telemetry/gpu_telemetry.hpp"
 
 #include "core/clock.hpp"
+#include "telemetry/telemetry_columns.hpp"
 
 #include <fmt/format.h>
 
@@ -25,26 +26,9 @@ double flag(const std::optional<std::uint64_t>& reasons, std::uint64_t bits) {
 GpuTelemetry::GpuTelemetry(std::shared_ptr<const Nvml> nvml, NvmlDevice device)
     : nvml_(std::move(nvml)), device_(device) {}
 
-std::string GpuTelemetry::device() const { return fmt::format("gpu{}", device_.index()); }
+std::string GpuTelemetry::device() const { return telemetry_columns::gpu_table(device_.index()); }
 
-std::vector<SampleTable::Column> GpuTelemetry::columns() const {
-    return {{"t", "s"},
-            {"temperature_c", "C"},
-            {"power_w", "W"},
-            {"power_limit_w", "W"},
-            {"sm_clock_mhz", "MHz"},
-            {"mem_clock_mhz", "MHz"},
-            {"throttle_reasons", "bitmask"},
-            {"power_capped", "bool"},
-            {"thermal", "bool"},
-            {"hw_slowdown", "bool"},
-            {"hw_power_brake", "bool"},
-            {"ecc_corrected_total", "count"},
-            {"ecc_uncorrected_total", "count"},
-            {"util_gpu_pct", "%"},
-            {"util_mem_pct", "%"},
-            {"mem_used_bytes", "B"}};
-}
+std::vector<SampleTable::Column> GpuTelemetry::columns() const { return telemetry_columns::gpu::columns(); }
 
 std::vector<double> GpuTelemetry::sample() {
     namespace reason = nvml_abi::clocks_event_reason;
@@ -74,7 +58,7 @@ std::vector<double> GpuTelemetry::sample() {
 std::map<std::string, std::string> GpuTelemetry::attributes() const {
     std::map<std::string, std::string> facts{{"nvml_index", std::to_string(device_.index())}};
     if (auto name = device_.name()) facts["name"] = *name;
-    if (auto uuid = device_.uuid()) facts["uuid"] = *uuid;
+    if (auto uuid = device_.uuid()) facts[std::string(telemetry_columns::gpu_uuid_attribute)] = *uuid;
     if (auto pci = device_.pci_info()) facts["pci_bus_id"] = pci->bus_id;
     return facts;
 }

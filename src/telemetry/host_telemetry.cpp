@@ -1,5 +1,7 @@
 #include "telemetry/host_telemetry.hpp"
 
+#include "telemetry/telemetry_columns.hpp"
+
 #include "core/clock.hpp"
 
 #include <algorithm>
@@ -54,13 +56,7 @@ HostTelemetry::HostTelemetry(const std::string& sys_root, const std::string& pro
     thermal_zones_ = readable_files(zone_paths);
 }
 
-std::vector<SampleTable::Column> HostTelemetry::columns() const {
-    return {{"t", "s"},
-            {"loadavg_1m", "1"},
-            {"cpu_mhz_mean", "MHz"},
-            {"max_thermal_c", "C"},
-            {"mem_available_bytes", "B"}};
-}
+std::vector<SampleTable::Column> HostTelemetry::columns() const { return telemetry_columns::host::columns(); }
 
 std::vector<double> HostTelemetry::sample() {
     const double t = now_utc();

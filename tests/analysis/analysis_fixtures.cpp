@@ -88,8 +88,12 @@ LoadedRun loaded_run(const std::vector<Trace>& traces) {
     run.manifest.status = "complete";
     for (const Trace& trace : traces) {
         const int rank = trace.header.rank;
-        run.manifest.ranks.push_back(
-            {rank, trace.header.node, trace.header.local_rank, std::nullopt, default_trace_file_name(rank)});
+        ManifestRank entry;
+        entry.rank = rank;
+        entry.node = trace.header.node;
+        entry.local_rank = trace.header.local_rank;
+        entry.trace_file = default_trace_file_name(rank);
+        run.manifest.ranks.push_back(std::move(entry));
         if (run.manifest.nodes.empty() || run.manifest.nodes.back().name != trace.header.node)
             run.manifest.nodes.push_back({trace.header.node, static_cast<int>(run.manifest.nodes.size()), {}});
         run.manifest.nodes.back().ranks.push_back(rank);

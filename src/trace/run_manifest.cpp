@@ -1,0 +1,195 @@
+#include "trace/run_manifest.hpp"
+
+#include "core/clock.hpp"
+#include "core/errors.hpp"
+#include "trace/trace_format.hpp"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+namespace shakedown {
+namespace {
+
+using nlohmann::json;
+
+namespace key {
+constexpr const char* schema_version = "schema_version";
+constexpr const char* run_id = "run_id";
+constexpr const char* shakedown_version = "shakedown_version";
+constexpr const char* command_line = "command_line";
+constexpr const char* suite = "suite";
+constexpr const char* tests = "tests";
+constexpr const char* tag = "tag";
+constexpr const char* world_size = "world_size";
+constexpr const char* nodes = "nodes";
+constexpr const char* ranks = "ranks";
+constexpr const char* versions = "versions";
+constexpr const char* start_utc = "start_utc";
+constexpr const char* start_utc_iso = "start_utc_iso";
+constexpr const char* end_utc = "end_utc";
+constexpr const char* end_utc_iso = "end_utc_iso";
+constexpr const char* status = "status";
+constexpr const char* slurm = "slurm";
+// nodes[] and ranks[]
+constexpr const char* name = "name";
+constexpr const char* index = "index";
+constexpr const char* rank = "rank";
+constexpr const char* node = "node";
+constexpr const char* node_index = "node_index";
+constexpr const char* local_rank = "local_rank";
+constexpr const char* gpu = "gpu";
+constexpr const char* gpu_uuid = "gpu_uuid";
+constexpr const char* trace = "trace";
+}  // namespace key
+
+// Typed access with messages that name the field ("ranks[3].node: expected a string").
+class ManifestFields {
+public:
+    explicit ManifestFields(std::string context) : context_(std::move(context)) {}
+
+    [[noreturn]] void reject(const std::string& problem) const { throw InputError(context_ + "run.json: " + problem); }
+
+    const json& member(const json& object, const std::string& name, const std::string& where) const {
+        auto found = object.find(name);
+        if (found == object.end()) reject(fmt::format("{}{} is missing", where, name));
+        return *found;
+    }
+
+    std::string string(const json& object, const std::string& name, const std::string& where = "") const {
+        const json& value = member(object, name, where);
+        if (!value.is_string()) reject(fmt::format("{}{}: expected a string", where, name));
+        return value.get<std::string>();
+    }
+
+    std::string optional_string(const json& object, const std::string& name) const {
+        auto found = object.find(name);
+        return found != object.end() && found->is_string() ? found->get<std::string>() : std::string{};
+    }
+
+    int integer(const json& object, const std::string& name, const std::string& where = "") const {
+        const json& value = member(object, name, where);
+        if (!value.is_number_integer()) reject(fmt::format("{}{}: expected an integer", where, name));
+        return value.get<int>();
+    }
+
+    const json& array(const json& object, const std::string& name) const {
+        const json& value = member(object, name, "");
+        if (!value.is_array()) reject(fmt::format("{}: expected a list", name));
+        return value;
+    }
+
+private:
+    std::string context_;
+};
+
+ManifestRank parse_rank(const ManifestFields& fields, const json& entry, std::size_t position, int world_size) {
+    const std::string where = fmt::format("ranks[{}].", position);
+    if (!entry.is_object()) fields.reject(fmt::format("ranks[{}]: expected an object", position));
+    ManifestRank rank;
+    rank.rank = fields.integer(entry, key::rank, where);
+    if (rank.rank < 0 || rank.rank >= world_size)
+        fields.reject(fmt::format("{}rank: {} is outside 0..{}", where, rank.rank, world_size - 1));
+    rank.node = fields.string(entry, key::node, where);
+    if (auto local = entry.find(key::local_rank); local != entry.end() && local->is_number_integer())
+        rank.local_rank = local->get<int>();
+    if (auto node = entry.find(key::node_index); node != entry.end() && node->is_number_integer())
+        rank.node_index = node->get<int>();
+    if (auto gpu = entry.find(key::gpu); gpu != entry.end() && gpu->is_number_integer() && gpu->get<long long>() >= 0 &&
+                                      gpu->get<long long>() < 1024)
+        rank.gpu = gpu->get<int>();
+    rank.gpu_uuid = fields.optional_string(entry, key::gpu_uuid);
+    rank.trace_file = fields.optional_string(entry, key::trace);
+    if (rank.trace_file.empty()) rank.trace_file = default_trace_file_name(rank.rank);
+    // The trace must lie inside the run folder: run.json is input, not a licence to read anywhere.
+    if (std::filesystem::path(rank.trace_file).filename() != rank.trace_file)
+        fields.reject(fmt::format("{}trace: '{}' is not a plain file name", where, rank.trace_file));
+    return rank;
+}
+
+json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
+
+}  // namespace
+
+std::string default_trace_file_name(int rank) { return fmt::format("rank-{:05d}.h5", rank); }
+
+json to_json(const RunManifest& manifest) {
+    json nodes = json::array();
+    for (const ManifestNode& node : manifest.nodes)
+        nodes.push_back({{key::name, node.name}, {key::index, node.index}, {key::ranks, node.ranks}});
+    json ranks = json::array();
+    for (const ManifestRank& rank : manifest.ranks)
+        ranks.push_back({{key::rank, rank.rank},
+                         {key::node, rank.node},
+                         {key::node_index, rank.node_index},
+                         {key::local_rank, rank.local_rank},
+                         {key::gpu, rank.gpu ? json(*rank.gpu) : json(nullptr)},
+                         {key::gpu_uuid, rank.gpu_uuid.empty() ? json(nullptr) : json(rank.gpu_uuid)},
+                         {key::trace, rank.trace_file}});
+    return {{key::schema_version, trace_schema_version},
+            {key::run_id, manifest.run_id},
+            {key::shakedown_version, manifest.shakedown_version},
+            {key::command_line, manifest.command_line},
+            {key::suite, manifest.suite.empty() ? json(nullptr) : json(manifest.suite)},
+            {key::tests, manifest.tests},
+            {key::tag, manifest.tag},
+            {key::world_size, manifest.world_size},
+            {key::nodes, std::move(nodes)},
+            {key::ranks, std::move(ranks)},
+            {key::versions, manifest.versions},
+            {key::start_utc, manifest.start_utc},
+            {key::start_utc_iso, format_utc(manifest.start_utc)},
+            {key::end_utc, optional_number(manifest.end_utc)},
+            {key::end_utc_iso, manifest.end_utc ? json(format_utc(*manifest.end_utc)) : json(nullptr)},
+            {key::status, manifest.status},
+            {key::slurm, manifest.slurm}};
+}
+
+RunManifest parse_run_manifest(const json& document, const std::string& context) {
+    const ManifestFields fields(context);
+    if (!document.is_object()) fields.reject("expected a JSON object");
+    RunManifest manifest;
+    manifest.run_id = fields.string(document, key::run_id);
+    manifest.world_size = fields.integer(document, key::world_size);
+    if (manifest.world_size < 1) fields.reject("world_size must be at least 1");
+    manifest.status = fields.string(document, key::status);
+    if (manifest.status != "running" && manifest.status != "complete" && manifest.status != "aborted")
+        fields.reject(fmt::format("status '{}' is not running, complete or aborted", manifest.status));
+    manifest.shakedown_version = fields.optional_string(document, key::shakedown_version);
+    manifest.suite = fields.optional_string(document, key::suite);
+    manifest.tag = fields.optional_string(document, key::tag);
+    if (auto tests = document.find(key::tests); tests != document.end() && tests->is_array())
+        for (const json& test : *tests)
+            if (test.is_string()) manifest.tests.push_back(test.get<std::string>());
+    if (auto line = document.find(key::command_line); line != document.end() && line->is_array())
+        for (const json& word : *line)
+            if (word.is_string()) manifest.command_line.push_back(word.get<std::string>());
+    if (auto start = document.find(key::start_utc); start != document.end() && start->is_number())
+        manifest.start_utc = start->get<double>();
+    if (auto end = document.find(key::end_utc); end != document.end() && end->is_number()) manifest.end_utc = end->get<double>();
+    if (auto versions = document.find(key::versions); versions != document.end() && versions->is_object())
+        manifest.versions = *versions;
+    if (auto slurm = document.find(key::slurm); slurm != document.end() && slurm->is_object()) manifest.slurm = *slurm;
+
+    const json& ranks = fields.array(document, key::ranks);
+    for (std::size_t i = 0; i < ranks.size(); ++i) manifest.ranks.push_back(parse_rank(fields, ranks[i], i, manifest.world_size));
+
+    if (auto nodes = document.find(key::nodes); nodes != document.end() && nodes->is_array()) {
+        for (std::size_t i = 0; i < nodes->size(); ++i) {
+            const json& entry = (*nodes)[i];
+            const std::string where = fmt::format("nodes[{}].", i);
+            if (!entry.is_object()) fields.reject(fmt::format("nodes[{}]: expected an object", i));
+            ManifestNode node;
+            node.name = fields.string(entry, key::name, where);
+            node.index = entry.contains(key::index) && entry[key::index].is_number_integer() ? entry[key::index].get<int>()
+                                                                                           : static_cast<int>(i);
+            if (auto node_ranks = entry.find(key::ranks); node_ranks != entry.end() && node_ranks->is_array())
+                for (const json& rank : *node_ranks)
+                    if (rank.is_number_integer()) node.ranks.push_back(rank.get<int>());
+            manifest.nodes.push_back(std::move(node));
+        }
+    }
+    return manifest;
+}
+
+}  // namespace shakedown

@@ -36,6 +36,7 @@ const TestSpec& ib_inventory_spec() {
                 {"ib_inventory.min_port_rate_gbps", "Gb/s", Better::higher, "the slowest active port's rate"},
                 {"ib_inventory.error_counter_growth", "count", Better::lower, "error counter increments in the window"},
             },
+        .samples = {{"t", "s"}, {"port_index", "index"}, {"rate_gbps", "Gb/s"}, {"active_mtu", "B"}, {"active", "flag"}, {"roce_v2_gids", "count"}, {"error_counters_total", "count"}},
         .default_deadline_s = 60.0,
         .check_parameters = check,
     };

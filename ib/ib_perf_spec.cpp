@@ -50,6 +50,7 @@ const TestSpec& ib_perf_spec() {
                  "worst pair's one-way and both-ways bandwidth at the largest size, nominal: the port rate"},
                 {"ib_perf.{write,read,send}_message_rate_mps", "Mmsg/s", Better::higher, "worst pair's message rate"},
             },
+        .samples = {{"size", "B"}, {"peer", "rank"}, {"operation", "0=write,1=read,2=send"}, {"latency_min_us", "us"}, {"latency_median_us", "us"}, {"latency_average_us", "us"}, {"latency_p99_us", "us"}, {"latency_p99_9_us", "us"}, {"bandwidth_gbps", "Gb/s"}, {"bibandwidth_gbps", "Gb/s"}, {"message_rate_mps", "Mmsg/s"}},
         .default_deadline_s = 1800.0,
         .min_ranks = 2,
         .check_parameters = check,

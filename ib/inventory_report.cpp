@@ -1,5 +1,7 @@
 #include "ib/inventory_report.hpp"
 
+#include "ib/specs.hpp"
+
 #include "core/clock.hpp"
 
 #include <fmt/format.h>
@@ -20,8 +22,7 @@ TestResult report_hca_inventory(const VerbsApi& api, const PortExpectations& exp
     result.parameters["implementation"] = std::string(api.implementation());
     result.parameters["counters_before_utc"] = fmt::format("{:.3f}", before_utc);
     result.parameters["counters_after_utc"] = fmt::format("{:.3f}", after_utc);
-    result.samples = SampleTable({{"t", "s"}, {"port_index", "index"}, {"rate_gbps", "Gb/s"}, {"active_mtu", "B"},
-                                  {"active", "flag"}, {"roce_v2_gids", "count"}, {"error_counters_total", "count"}});
+    result.samples = SampleTable(ib_inventory_spec().samples);
     double slowest = -1;
     int active = 0;
     std::uint64_t error_growth = 0;

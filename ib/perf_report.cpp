@@ -1,5 +1,7 @@
 #include "ib/perf_report.hpp"
 
+#include "ib/specs.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,17 +10,7 @@
 namespace shakedown::ib {
 
 SampleTable perf_sample_table() {
-    return SampleTable({{"size", "B"},
-                        {"peer", "rank"},
-                        {"operation", "0=write,1=read,2=send"},
-                        {"latency_min_us", "us"},
-                        {"latency_median_us", "us"},
-                        {"latency_average_us", "us"},
-                        {"latency_p99_us", "us"},
-                        {"latency_p99_9_us", "us"},
-                        {"bandwidth_gbps", "Gb/s"},
-                        {"bibandwidth_gbps", "Gb/s"},
-                        {"message_rate_mps", "Mmsg/s"}});
+    return SampleTable(ib_perf_spec().samples);
 }
 
 void add_pair_samples(SampleTable& samples, const PairSweep& sweep) {

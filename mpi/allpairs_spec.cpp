@@ -1,5 +1,6 @@
 #include "mpi/specs.hpp"
 
+#include "comm/link_matrix_columns.hpp"
 #include "core/errors.hpp"
 #include "core/registry.hpp"
 
@@ -40,6 +41,7 @@ const TestSpec& allpairs_spec() {
                 {"allpairs.{intra_node,inter_node}_{latency_max_us,latency_median_us}", "us", Better::lower,
                  "this rank's slowest link latency, and the job's median"},
             },
+        .samples = link_matrix_columns::columns(),  // rank 0 only: the whole matrix
         .default_deadline_s = 1800.0,
         .min_ranks = 2,
         .check_parameters = check,

@@ -27,6 +27,7 @@ const TestSpec& gpu_aware_mpi_spec() {
                 {"gpu_aware_mpi.latency_us", "us", Better::lower, "worst pair's median half round trip at the smallest size"},
                 {"gpu_aware_mpi.bandwidth_gbs", "GB/s", Better::higher, "worst pair's bandwidth at the largest size"},
             },
+        .samples = {{"size", "B"}, {"peer", "rank"}, {"intra_node", "flag"}, {"latency_min_us", "us"}, {"latency_median_us", "us"}, {"latency_p99_us", "us"}, {"bandwidth_gbs", "GB/s"}},
         .needs = {Feature::cuda},
         .min_ranks = 2,
     };

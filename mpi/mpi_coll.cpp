@@ -66,16 +66,7 @@ public:
         MPI_Comm comm = ctx.comm();
         const int ranks = ctx.size();
         TestResult result;
-        result.samples = SampleTable({{"collective", "index"},
-                                      {"size", "B"},
-                                      {"iterations", "count"},
-                                      {"time_us", "us"},
-                                      {"own_time_us", "us"},
-                                      {"arrival_us", "us"},
-                                      {"algbw_gbs", "GB/s"},
-                                      {"busbw_gbs", "GB/s"},
-                                      {"job_busbw_gbs", "GB/s"},
-                                      {"wrong_elements", "count"}});
+        result.samples = SampleTable(mpi_coll_spec().samples);
         result.parameters["collective_index"] = fmt::format("{}", fmt::join(mpi_collective_names, ","));
         std::vector<std::string> errors;
         std::size_t wrong_total = 0;

@@ -40,6 +40,7 @@ const TestSpec& mpi_coll_spec() {
                  "this rank's (on rank 0: the slowest rank's) own time over the other ranks' median"},
                 {"mpi_coll.slowest_rank", "rank", Better::lower, "rank 0: the world rank with the most own time"},
             },
+        .samples = {{"collective", "index"}, {"size", "B"}, {"iterations", "count"}, {"time_us", "us"}, {"own_time_us", "us"}, {"arrival_us", "us"}, {"algbw_gbs", "GB/s"}, {"busbw_gbs", "GB/s"}, {"job_busbw_gbs", "GB/s"}, {"wrong_elements", "count"}},
         .default_deadline_s = 900.0,
         .check_parameters = check,
     };

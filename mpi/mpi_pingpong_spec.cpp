@@ -30,6 +30,7 @@ const TestSpec& mpi_pingpong_spec() {
                  "median half round trip at the smallest size: node-local pair, node leaders"},
                 {"mpi_pingpong.{latency,leader_latency}_p99_us", "us", Better::lower, "its 99th percentile"},
             },
+        .samples = {{"size", "B"}, {"peer", "rank"}, {"intra_node", "flag"}, {"batch", "index"}, {"seconds", "s"}, {"latency_us", "us"}},
         .default_deadline_s = 120.0,
         .min_ranks = 2,
     };

@@ -30,15 +30,7 @@ struct PairFigures {
 };
 
 SampleTable p2p_sample_table() {
-    return SampleTable({{"size", "B"},
-                        {"peer", "rank"},
-                        {"intra_node", "flag"},
-                        {"latency_min_us", "us"},
-                        {"latency_median_us", "us"},
-                        {"latency_p99_us", "us"},
-                        {"bandwidth_gbs", "GB/s"},
-                        {"bibandwidth_gbs", "GB/s"},
-                        {"message_rate_mps", "Mmsg/s"}});
+    return SampleTable(p2p_spec().samples);
 }
 
 class P2p final : public Test {

@@ -51,6 +51,7 @@ const TestSpec& p2p_spec() {
                 {"p2p.{intra_node,inter_node}_message_rate_mps", "Mmsg/s", Better::higher,
                  "worst pair's message rate at the smallest size"},
             },
+        .samples = {{"size", "B"}, {"peer", "rank"}, {"intra_node", "flag"}, {"latency_min_us", "us"}, {"latency_median_us", "us"}, {"latency_p99_us", "us"}, {"bandwidth_gbs", "GB/s"}, {"bibandwidth_gbs", "GB/s"}, {"message_rate_mps", "Mmsg/s"}},
         .default_deadline_s = 900.0,
         .min_ranks = 2,
         .check_parameters = check,

@@ -1,5 +1,7 @@
 #include "mpi/pair_latency.hpp"
 
+#include "mpi/specs.hpp"
+
 #include "mpi/pingpong.hpp"
 
 #include <algorithm>
@@ -8,12 +10,7 @@
 namespace shakedown::mpi {
 
 SampleTable latency_sample_table() {
-    return SampleTable({{"size", "B"},
-                        {"peer", "rank"},
-                        {"intra_node", "flag"},
-                        {"batch", "index"},
-                        {"seconds", "s"},
-                        {"latency_us", "us"}});
+    return SampleTable(mpi_pingpong_spec().samples);
 }
 
 LatencySweep run_latency_sweep(MPI_Comm comm, const comm::PairRounds& rounds, const std::vector<comm::RankPlacement>& placement,

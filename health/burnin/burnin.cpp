@@ -134,14 +134,7 @@ public:
             for (auto& lane : lanes) lane.telemetry.push_back(summarize_window(drained(lane.sampler.get()), lane.roles));
         }
 
-        result.samples = SampleTable({{"target", "0=gpu,1=host"}, {"window", "index"}, {"seconds", "s"},
-                                      {"gemms", "count"}, {"tflops", "TFLOP/s"}, {"valid", "bool"},
-                                      {"clock_median_mhz", "MHz"}, {"clock_min_mhz", "MHz"},
-                                      {"temperature_max_c", "C"}, {"power_median_w", "W"},
-                                      {"power_capped_share", "1"}, {"thermal_share", "1"},
-                                      {"hw_slowdown_share", "1"}, {"hw_power_brake_share", "1"},
-                                      {"ecc_corrected_increment", "count"}, {"ecc_uncorrected_increment", "count"},
-                                      {"telemetry_samples", "count"}});
+        result.samples = SampleTable(burnin_spec().samples);
         for (const auto& lane : lanes) report_lane(ctx, result, lane, windows);
         return result;
     }

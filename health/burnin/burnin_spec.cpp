@@ -40,6 +40,7 @@ const TestSpec& burnin_spec() {
                 {lanes("{ecc_corrected_increment,ecc_uncorrected_increment}"), "count", Better::lower,
                  "ECC errors counted during the run"},
             },
+        .samples = {{"target", "0=gpu,1=host"}, {"window", "index"}, {"seconds", "s"}, {"gemms", "count"}, {"tflops", "TFLOP/s"}, {"valid", "bool"}, {"clock_median_mhz", "MHz"}, {"clock_min_mhz", "MHz"}, {"temperature_max_c", "C"}, {"power_median_w", "W"}, {"power_capped_share", "1"}, {"thermal_share", "1"}, {"hw_slowdown_share", "1"}, {"hw_power_brake_share", "1"}, {"ecc_corrected_increment", "count"}, {"ecc_uncorrected_increment", "count"}, {"telemetry_samples", "count"}},
         .default_deadline_s = 1200.0,  // ten minutes of load plus set-up
     };
     return spec;

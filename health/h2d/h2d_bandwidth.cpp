@@ -71,8 +71,7 @@ public:
         std::string nominal_detail = "unknown";
         const auto nominal = link_nominal_gbs(ctx.inventory(), gpu, nominal_detail);
         result.parameters["nominal_source"] = nominal_detail;
-        result.samples = SampleTable({{"placement", "0=local,1=remote"}, {"repetition", "index"}, {"h2d_gbs", "GB/s"},
-                                      {"d2h_gbs", "GB/s"}});
+        result.samples = SampleTable(h2d_bandwidth_spec().samples);
 
         const CopyFigures local = measure_host_device_copies(request);
         record(result, local, 0, "local NUMA node");

@@ -25,6 +25,7 @@ const TestSpec& h2d_bandwidth_spec() {
                 {"h2d_bandwidth.{h2d_remote_numa_gbs,d2h_remote_numa_gbs}", "GB/s", Better::higher,
                  "host memory on another NUMA node"},
             },
+        .samples = {{"placement", "0=local,1=remote"}, {"repetition", "index"}, {"h2d_gbs", "GB/s"}, {"d2h_gbs", "GB/s"}},
         .needs = {Feature::cuda},
     };
     return spec;

@@ -115,7 +115,7 @@ public:
 
 private:
     static void record_interfaces(TestResult& result, const nlohmann::json& network) {
-        result.samples = SampleTable({{"interface", "index"}, {"mtu", "B"}, {"speed_mbps", "Mb/s"}, {"up", "bool"}});
+        result.samples = SampleTable(network_mtu_spec().samples);
         std::vector<std::string> listing;
         for (std::size_t i = 0; i < network.size(); ++i) {
             const auto& interface = network[i];

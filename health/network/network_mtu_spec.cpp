@@ -26,6 +26,7 @@ const TestSpec& network_mtu_spec() {
                 {"network_mtu.interface_mtu_bytes", "B", Better::higher, "the job interface's MTU"},
                 {"network_mtu.path_mtu_bytes", "B", Better::higher, "largest unfragmented packet to the next node, nominal: the MTU"},
             },
+        .samples = {{"interface", "index"}, {"mtu", "B"}, {"speed_mbps", "Mb/s"}, {"up", "bool"}},
         .default_deadline_s = 120.0,
     };
     return spec;

@@ -77,11 +77,7 @@ public:
         result.parameters["file_mib_used"] = std::to_string(options.file_bytes / mib);
         result.parameters["random_s_used"] = fmt::format("{:g}", options.random_seconds);
         result.parameters["file_system"] = file_system_name(folder);
-        result.samples = SampleTable({{"phase", "0=alone,1=all_nodes"},
-                                      {"write_gbs", "GB/s"},
-                                      {"read_gbs", "GB/s"},
-                                      {"random_read_iops", "IOPS"},
-                                      {"bytes", "B"}});
+        result.samples = SampleTable(storage_spec().samples);
         const int node = ctx.session().identity().node_index;
 
         // Each node alone, in leader order: nobody else's traffic in the figure.

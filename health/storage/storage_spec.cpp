@@ -38,6 +38,7 @@ const TestSpec& storage_spec() {
                  "sequential rate of this node alone, and of every node at once"},
                 {"storage.{random_read_iops,all_nodes_random_read_iops}", "IOPS", Better::higher, "random 4 KiB reads"},
             },
+        .samples = {{"phase", "0=alone,1=all_nodes"}, {"write_gbs", "GB/s"}, {"read_gbs", "GB/s"}, {"random_read_iops", "IOPS"}, {"bytes", "B"}},
         .check_parameters = check,
     };
     return spec;

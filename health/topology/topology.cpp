@@ -87,9 +87,7 @@ public:
     TestResult run(const RunContext& ctx) const override {
         TestResult result;
         const ExpectedTopology expected = parse_expected_topology(ctx.params().text("expected"));
-        result.samples = SampleTable({{"source", "0=sysfs,1=nvml_bound_gpu"}, {"bus", "domain<<20|bus<<8|dev<<3|fn"},
-                                      {"generation_current", "gen"}, {"generation_max", "gen"}, {"width_current", "lanes"},
-                                      {"width_max", "lanes"}, {"numa_node", "index"}, {"downtrained", "bool"}});
+        result.samples = SampleTable(topology_spec().samples);
         std::string nvml_why;
         const auto nvml = Nvml::load(Nvml::default_library, &nvml_why);
         if (!nvml) result.parameters["nvml"] = "not loaded: " + nvml_why;

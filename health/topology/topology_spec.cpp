@@ -27,6 +27,7 @@ const TestSpec& topology_spec() {
                 {"topology.gpu_count", "count", Better::higher, "GPUs found, nominal: the expected count"},
                 {"topology.nvlinks_min_per_pair_count", "count", Better::higher, "fewest NVLinks between two GPUs"},
             },
+        .samples = {{"source", "0=sysfs,1=nvml_bound_gpu"}, {"bus", "domain<<20|bus<<8|dev<<3|fn"}, {"generation_current", "gen"}, {"generation_max", "gen"}, {"width_current", "lanes"}, {"width_max", "lanes"}, {"numa_node", "index"}, {"downtrained", "bool"}},
         .default_deadline_s = 120.0,
     };
     return spec;

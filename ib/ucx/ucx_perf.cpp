@@ -47,16 +47,7 @@ public:
         TestResult result;
         result.parameters["pairs_run"] = comm::describe_rounds(rounds, placement);
         result.parameters["ucx_version"] = ucp_get_version_string();
-        result.samples = SampleTable({{"size", "B"},
-                                      {"peer", "rank"},
-                                      {"operation", "0=tag,1=put,2=get"},
-                                      {"latency_min_us", "us"},
-                                      {"latency_median_us", "us"},
-                                      {"latency_average_us", "us"},
-                                      {"latency_p99_us", "us"},
-                                      {"latency_p99_9_us", "us"},
-                                      {"bandwidth_gbs", "GB/s"},
-                                      {"message_rate_mps", "Mmsg/s"}});
+        result.samples = SampleTable(ucx_perf_spec().samples);
         std::vector<UcxFigures> mine;
         std::vector<std::string> transports;
         for (const auto& round : rounds) {

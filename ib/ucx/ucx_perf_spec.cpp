@@ -44,6 +44,7 @@ const TestSpec& ucx_perf_spec() {
                 {"ucx_perf.{tag,put,get}_bandwidth_gbs", "GB/s", Better::higher, "worst pair's bandwidth at the largest size"},
                 {"ucx_perf.{tag,put,get}_message_rate_mps", "Mmsg/s", Better::higher, "worst pair's message rate"},
             },
+        .samples = {{"size", "B"}, {"peer", "rank"}, {"operation", "0=tag,1=put,2=get"}, {"latency_min_us", "us"}, {"latency_median_us", "us"}, {"latency_average_us", "us"}, {"latency_p99_us", "us"}, {"latency_p99_9_us", "us"}, {"bandwidth_gbs", "GB/s"}, {"message_rate_mps", "Mmsg/s"}},
         .default_deadline_s = 600.0,
         .needs = {Feature::ucx},
         .min_ranks = 2,

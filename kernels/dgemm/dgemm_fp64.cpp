@@ -156,7 +156,7 @@ public:
         backend->run_timed();  // warm-up: library initialisation, clocks ramping up
 
         TestResult result;
-        result.samples = SampleTable({{"repetition", "count"}, {"seconds", "s"}, {"tflops", "TFLOP/s"}});
+        result.samples = SampleTable(dgemm_fp64_spec().samples);
         std::vector<double> rates;
         for (std::int64_t rep = 0; rep < repetitions; ++rep) {
             MPI_Barrier(ctx.comm());

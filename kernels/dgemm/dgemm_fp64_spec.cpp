@@ -26,6 +26,7 @@ const TestSpec& dgemm_fp64_spec() {
                 {"dgemm_fp64.tflops", "TFLOP/s", Better::higher, "median rate of the repetitions"},
                 {"dgemm_fp64.{tflops_max,tflops_min}", "TFLOP/s", Better::higher, "best and worst repetition"},
             },
+        .samples = {{"repetition", "count"}, {"seconds", "s"}, {"tflops", "TFLOP/s"}},
     };
     return spec;
 }

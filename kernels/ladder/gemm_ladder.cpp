@@ -58,7 +58,7 @@ public:
         const bool has_fp8 = facts.compute_major > 8 || (facts.compute_major == 8 && facts.compute_minor >= 9);
 
         TestResult result;
-        result.samples = SampleTable({{"precision", "rung"}, {"repetition", "count"}, {"seconds", "s"}, {"tflops", "TFLOP/s"}});
+        result.samples = SampleTable(gemm_ladder_spec().samples);
         std::string rung_ids;
         for (const LadderPrecision precision : precisions) {
             const LadderRung& info = rung(precision);

@@ -45,6 +45,7 @@ const TestSpec& gemm_ladder_spec() {
                 {fmt::format("gemm_ladder.{{{}}}_tflops_max", fmt::join(rung_names(), ",")), "TFLOP/s", Better::higher,
                  "best repetition"},
             },
+        .samples = {{"precision", "rung"}, {"repetition", "count"}, {"seconds", "s"}, {"tflops", "TFLOP/s"}},
         .needs = {Feature::cuda},
     };
     return spec;

@@ -138,7 +138,7 @@ public:
         backend->synchronize();  // queued warm-up steps must not spill into the timed ones
 
         TestResult result;
-        result.samples = SampleTable({{"step", "count"}, {"halo_seconds", "s"}, {"compute_seconds", "s"}, {"gcells_per_s", "Gcell/s"}});
+        result.samples = SampleTable(stencil3d_spec().samples);
         // Time = wall time from the barrier until every queued step is done. A GPU rank
         // without neighbours queues all steps and waits once: its per-step rows are the
         // total / steps (the host saw only launches); otherwise a row is the host time of

@@ -68,6 +68,7 @@ const TestSpec& stencil3d_spec() {
                  "effective bandwidth over the triad and copy measured in the same test"},
                 {"stencil3d.max_rel_error", "1", Better::lower, "largest relative error against the exact solution"},
             },
+        .samples = {{"step", "count"}, {"halo_seconds", "s"}, {"compute_seconds", "s"}, {"gcells_per_s", "Gcell/s"}},
         .check_parameters = check_stencil_parameters,
     };
     return spec;

@@ -1,5 +1,7 @@
 #include "kernels/stream/stream_run.hpp"
 
+#include "kernels/specs.hpp"
+
 #include <fmt/format.h>
 
 #include <chrono>
@@ -28,7 +30,7 @@ std::string validate(const StreamBackend& backend, const StreamRunOptions& optio
 
 StreamMeasurement measure_stream(StreamBackend& backend, const StreamRunOptions& options, MPI_Comm comm) {
     StreamMeasurement measurement;
-    measurement.samples = SampleTable({{"kernel", "id"}, {"repetition", "count"}, {"seconds", "s"}, {"gbs", "GB/s"}});
+    measurement.samples = SampleTable(stream_spec().samples);
     backend.initialise();
     double dot = 0.0;
     for (std::int64_t rep = 0; rep < options.repetitions; ++rep) {

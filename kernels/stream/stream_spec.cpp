@@ -44,6 +44,7 @@ const TestSpec& stream_spec() {
                 {fmt::format("stream.{{{}}}_gbs", kernel_names()), "GB/s", Better::higher, "median rate of the repetitions"},
                 {fmt::format("stream.{{{}}}_max_gbs", kernel_names()), "GB/s", Better::higher, "best repetition"},
             },
+        .samples = {{"kernel", "id"}, {"repetition", "count"}, {"seconds", "s"}, {"gbs", "GB/s"}},
     };
     return spec;
 }

@@ -31,13 +31,7 @@ public:
 
         TestResult result;
         result.parameters["pairs_run"] = comm::describe_rounds(rounds, placement);
-        result.samples = SampleTable({{"size", "B"},
-                                      {"peer", "rank"},
-                                      {"intra_node", "flag"},
-                                      {"latency_min_us", "us"},
-                                      {"latency_median_us", "us"},
-                                      {"latency_p99_us", "us"},
-                                      {"bandwidth_gbs", "GB/s"}});
+        result.samples = SampleTable(gpu_aware_mpi_spec().samples);
         std::optional<double> smallest_latency_us, largest_bandwidth_gbs;
         for (const auto& round : rounds) {
             if (const auto role = comm::role_in(round, ctx.rank())) {

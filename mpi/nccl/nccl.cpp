@@ -83,16 +83,7 @@ public:
         std::vector<std::string> index;
         for (const auto& op : nccl_ops()) index.emplace_back(op.name);
         result.parameters["collective_index"] = fmt::format("{}", fmt::join(index, ","));
-        result.samples = SampleTable({{"collective", "index"},
-                                      {"size", "B"},
-                                      {"in_place", "flag"},
-                                      {"time_us", "us"},
-                                      {"algbw_gbs", "GB/s"},
-                                      {"busbw_gbs", "GB/s"},
-                                      {"job_time_us", "us"},
-                                      {"job_algbw_gbs", "GB/s"},
-                                      {"job_busbw_gbs", "GB/s"},
-                                      {"wrong_elements", "count"}});
+        result.samples = SampleTable(nccl_spec().samples);
         std::vector<std::string> errors;
         unsigned long long wrong_total = 0;
 

@@ -44,6 +44,7 @@ const TestSpec& nccl_spec() {
                 {metric("busbw_{8mib,512mib,8gib}_gbs"), "GB/s", Better::higher, "bus bandwidth at nccl-tests' reference sizes"},
                 {metric("latency_us"), "us", Better::lower, "time of one launch at the smallest size"},
             },
+        .samples = {{"collective", "index"}, {"size", "B"}, {"in_place", "flag"}, {"time_us", "us"}, {"algbw_gbs", "GB/s"}, {"busbw_gbs", "GB/s"}, {"job_time_us", "us"}, {"job_algbw_gbs", "GB/s"}, {"job_busbw_gbs", "GB/s"}, {"wrong_elements", "count"}},
         .default_deadline_s = 1800.0,
         .needs = {Feature::cuda, Feature::nccl},
         .check_parameters = check,

@@ -59,7 +59,7 @@ TestResult execute_test(const Test& test, const Session& session, const Config& 
             result.status = Status::error;
             result.reason = error.what();
         }
-        apply_metric_declarations(test.spec(), result);
+        apply_declarations(test.spec(), result);
         result.parameters.merge(ctx.params().as_text());
     }
     result.key = std::string(test.key());

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 namespace shakedown {
 namespace {
 
@@ -48,7 +50,14 @@ std::vector<std::string> TestSpec::metric_names() const {
     return names;
 }
 
-void apply_metric_declarations(const TestSpec& spec, TestResult& result) {
+void apply_declarations(const TestSpec& spec, TestResult& result) {
+    const auto& columns = result.samples.columns();
+    const bool same_columns = std::equal(columns.begin(), columns.end(), spec.samples.begin(), spec.samples.end(),
+                                         [](const auto& a, const auto& b) { return a.name == b.name && a.unit == b.unit; });
+    if (!columns.empty() && !same_columns) {
+        result.status = Status::error;
+        result.fail(fmt::format("{} recorded samples with other columns than it declares (a bug in shakedown)", spec.key));
+    }
     for (Metric& metric : result.metrics) {
         const MetricSpec* declared = spec.metric(metric.name);
         if (declared == nullptr) {

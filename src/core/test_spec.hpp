@@ -34,6 +34,7 @@ struct TestSpec {
     std::vector<std::string> suites;
     std::vector<ParamSpec> parameters;
     std::vector<MetricSpec> metrics;
+    std::vector<SampleTable::Column> samples;  // the columns of its sample table (none: no samples)
     double default_deadline_s = 300.0;
     // What the binary must be built with for the test to run; a binary without it waives the
     // test with that reason ("this shakedown was built without NCCL"), its parameters still checked.
@@ -47,8 +48,9 @@ struct TestSpec {
     std::vector<std::string> metric_names() const;          // every declared metric name
 };
 
-// Unit and direction of every metric from `spec`; a metric the test did not declare makes the
-// result an error naming it (a bug in the test, never a silent figure).
-void apply_metric_declarations(const TestSpec& spec, TestResult& result);
+// Unit and direction of every metric from `spec`; a metric the test did not declare, or a sample
+// table with other columns than declared, makes the result an error naming it (a bug in the test,
+// never a silent figure).
+void apply_declarations(const TestSpec& spec, TestResult& result);
 
 }  // namespace shakedown

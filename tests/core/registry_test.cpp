@@ -78,14 +78,26 @@ TEST(Registry, MetricNamesExpandFromTheirDeclaration) {
 TEST(Registry, AMetricTheTestDidNotDeclareMakesTheResultAnError) {
     TestResult result;
     result.add_metric("alpha.latency_us", 1.5);
-    apply_metric_declarations(alpha_spec(), result);
+    apply_declarations(alpha_spec(), result);
     EXPECT_EQ(result.status, Status::pass);
     EXPECT_EQ(result.metrics[0].unit, "us");
     EXPECT_EQ(result.metrics[0].better, Better::lower);
     result.add_metric("alpha.made_up", 2.0);
-    apply_metric_declarations(alpha_spec(), result);
+    apply_declarations(alpha_spec(), result);
     EXPECT_EQ(result.status, Status::error);
     EXPECT_NE(result.reason.find("'alpha.made_up', which it does not declare"), std::string::npos) << result.reason;
+}
+
+TEST(Registry, SamplesWithOtherColumnsThanDeclaredMakeTheResultAnError) {
+    TestResult declared;
+    declared.samples = SampleTable(beta_spec().samples);
+    apply_declarations(beta_spec(), declared);
+    EXPECT_EQ(declared.status, Status::pass);
+    TestResult drifted;
+    drifted.samples = SampleTable({{"kernel", "id"}, {"gbs", "GB/s"}});
+    apply_declarations(beta_spec(), drifted);
+    EXPECT_EQ(drifted.status, Status::error);
+    EXPECT_NE(drifted.reason.find("other columns than it declares"), std::string::npos) << drifted.reason;
 }
 
 }  // namespace

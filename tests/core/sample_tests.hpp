@@ -25,7 +25,8 @@ inline const TestSpec& alpha_spec() {
 }
 
 inline const TestSpec& beta_spec() {
-    static const TestSpec spec{.key = "beta", .description = "second sample test", .suites = {"full"}};
+    static const TestSpec spec{
+        .key = "beta", .description = "second sample test", .suites = {"full"}, .samples = {{"size", "B"}, {"seconds", "s"}}};
     return spec;
 }
 

@@ -11,15 +11,28 @@
 #include "analysis/thresholds.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"
+#include "core/registry.hpp"
 
 #include <fmt/format.h>
 
 namespace shakedown::analysis {
 namespace {
 
+// Every metric any test of this build declares: what a thresholds key must name.
+std::vector<std::string> declared_metrics() {
+    std::vector<std::string> names;
+    for (const auto& test : Registry::instance().tests())
+        for (std::string& name : test->spec().metric_names()) names.push_back(std::move(name));
+    return names;
+}
+
 Thresholds resolve_thresholds(const AnalyzeOptions& options) {
     Thresholds thresholds = Thresholds::built_in();
-    if (options.thresholds_file) thresholds = thresholds.overridden_by(Thresholds::from_file(*options.thresholds_file));
+    if (options.thresholds_file) {
+        const Thresholds given = Thresholds::from_file(*options.thresholds_file);
+        given.require_declared(declared_metrics());
+        thresholds = thresholds.overridden_by(given);
+    }
     if (options.price_per_node_hour && options.price_per_node_month)
         throw InputError("give --price-per-node-hour or --price-per-node-month, not both");
     AnalysisSettings command_line;

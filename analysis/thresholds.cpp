@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <yaml-cpp/yaml.h>
 
 #include <fnmatch.h>
@@ -184,6 +185,44 @@ Thresholds Thresholds::overridden_by(const Thresholds& overrides) const {
         }
     }
     return merged;
+}
+
+namespace {
+
+// Edits (insert, delete, substitute) between two names: how the nearest declared names are found.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> previous(b.size() + 1), current(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        current[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j)
+            current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        std::swap(previous, current);
+    }
+    return previous[b.size()];
+}
+
+std::vector<std::string> nearest_names(const std::string& key, const std::vector<std::string>& names, std::size_t count) {
+    std::vector<std::pair<std::size_t, std::string>> ranked;
+    for (const std::string& name : names) ranked.emplace_back(edit_distance(key, name), name);
+    std::sort(ranked.begin(), ranked.end());
+    ranked.erase(std::unique(ranked.begin(), ranked.end()), ranked.end());
+    std::vector<std::string> nearest;
+    for (std::size_t i = 0; i < std::min(count, ranked.size()); ++i) nearest.push_back(ranked[i].second);
+    return nearest;
+}
+
+}  // namespace
+
+void Thresholds::require_declared(const std::vector<std::string>& declared_metrics) const {
+    for (const Entry& entry : entries_) {
+        const auto matches = [&](const std::string& name) {
+            return entry.is_pattern ? fnmatch(entry.key.c_str(), name.c_str(), 0) == 0 : entry.key == name;
+        };
+        if (std::any_of(declared_metrics.begin(), declared_metrics.end(), matches)) continue;
+        throw InputError(fmt::format("{}: '{}' matches no metric any test declares (nearest: {})", entry.rule.origin,
+                                     entry.key, fmt::join(nearest_names(entry.key, declared_metrics, 3), ", ")));
+    }
 }
 
 const MetricRule* Thresholds::rule_for(std::string_view metric_name) const {

@@ -6,6 +6,7 @@
 #include "analysis/analysis_settings.hpp"
 
 #include <filesystem>
+#include <vector>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -54,6 +55,11 @@ public:
     // The rule for a metric: the exact name first, else the first matching glob pattern.
     const MetricRule* rule_for(std::string_view metric_name) const;
 
+    // Every key must name (or, as a pattern, match) at least one of `declared_metrics`, the
+    // metrics the tests declare: a misspelt key would judge nothing, silently. Throws InputError
+    // "file.yaml:12: 'stream.tirad_gbs' matches no metric any test declares (nearest: ...)".
+    void require_declared(const std::vector<std::string>& declared_metrics) const;
+
     const AnalysisSettings& settings() const { return settings_; }
     AnalysisSettings& settings() { return settings_; }  // command-line values (price) go in here
     const std::string& source() const { return source_; }
@@ -63,7 +69,7 @@ private:
     struct Entry {
         std::string key;  // metric name or glob pattern
         bool is_pattern = false;
-        MetricRule rule;
+        MetricRule rule;  // rule.origin: where the key was written
     };
     std::vector<Entry> entries_;
     AnalysisSettings settings_;

@@ -109,6 +109,20 @@ TEST(AnalyzeCli, UnknownThresholdsKeyIsOneLine) {
                               ":3: stream.triad_gbs.fraction_of_nominal: unknown key 'fial' (expected warn, fail)\n");
 }
 
+// A key that names no declared metric would judge nothing: refused, naming it and the nearest names.
+TEST(AnalyzeCli, MisspeltMetricInTheThresholdsIsExitTwoNamingIt) {
+    TempDir temp;
+    const auto run = write_run(temp.path() / "run", healthy_traces(1, 1));
+    const auto thresholds = temp.path() / "misspelt.yaml";
+    std::ofstream(thresholds) << "metrics:\n  \"stream.*_gbs\": {}\n  stream.tirad_gbs:\n    fail_below: 3\n";
+    const CommandResult result = run_analyzer(temp, run.string() + " --thresholds " + thresholds.string());
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(result.err, "shakedown-analyze: " + thresholds.string() +
+                              ":4: 'stream.tirad_gbs' matches no metric any test declares (nearest: stream.triad_gbs, "
+                              "stream.add_gbs, stream.copy_gbs)\n");
+    EXPECT_FALSE(std::filesystem::exists(run / "summary.json")) << "refused before anything was written";
+}
+
 TEST(AnalyzeCli, UsageErrorsAreOneLineAndExitTwo) {
     TempDir temp;
     CommandResult result = run_analyzer(temp, "");

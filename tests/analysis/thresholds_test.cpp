@@ -2,6 +2,7 @@
 #include "analysis/default_thresholds.hpp"
 #include "analysis/thresholds.hpp"
 #include "core/errors.hpp"
+#include "core/registry.hpp"
 
 #include <gtest/gtest.h>
 
@@ -15,6 +16,29 @@ std::string parse_error(const std::string& yaml) {
         return error.what();
     }
     return "(no error)";
+}
+
+// Every key of the built-in file names (or matches) a metric some test declares: the defaults
+// cannot go stale when a metric is renamed.
+TEST(Thresholds, EveryBuiltInKeyMatchesADeclaredMetric) {
+    std::vector<std::string> declared;
+    for (const auto& test : Registry::instance().tests())
+        for (std::string& name : test->spec().metric_names()) declared.push_back(std::move(name));
+    ASSERT_GT(declared.size(), 100u);
+    EXPECT_NO_THROW(Thresholds::built_in().require_declared(declared));
+}
+
+TEST(Thresholds, AKeyNoDeclaredMetricMatchesIsRefusedWithTheNearestNames) {
+    const std::vector<std::string> declared = {"stream.triad_gbs", "stream.copy_gbs", "dgemm_fp64.tflops"};
+    EXPECT_NO_THROW(Thresholds::parse("metrics:\n  \"stream.*_gbs\": {}\n  dgemm_fp64.tflops: {}\n", "ok.yaml")
+                        .require_declared(declared));
+    try {
+        Thresholds::parse("metrics:\n  dgemm_fp64.tflops: {}\n  \"strem.*\": {}\n", "my.yaml").require_declared(declared);
+        FAIL() << "a pattern matching nothing was accepted";
+    } catch (const InputError& error) {
+        EXPECT_STREQ(error.what(), "my.yaml:3: 'strem.*' matches no metric any test declares (nearest: stream.copy_gbs, "
+                                   "stream.triad_gbs, dgemm_fp64.tflops)");
+    }
 }
 
 TEST(Thresholds, BuiltInDefaultsParseAndCoverTheKnownMetrics) {

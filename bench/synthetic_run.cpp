@@ -2,7 +2,7 @@
 
 #include "bench/run_folder_writer.hpp"
 #include "core/errors.hpp"
-#include "comm/link_matrix_columns.hpp"
+#include "core/registry.hpp"
 #include "stats/summary.hpp"
 #include "telemetry/telemetry_columns.hpp"
 
@@ -21,12 +21,12 @@ enum class Sensitivity { throughput, latency, none };
 // Where a metric's value comes from: every rank its own, one job-wide figure, or rank 0 only.
 enum class Scope { rank, job, rank0 };
 
+// A metric the synthetic run writes: its healthy value and how the knobs move it. Its unit and
+// which way is better come from the test's declaration (core/test_spec.hpp), as in a real run.
 struct SyntheticMetric {
     std::string name;
-    const char* unit;
     double typical;  // a healthy unit's value
     double nominal;  // 0: the metric carries no nominal
-    Better better;
     Sensitivity sensitivity;
     Scope scope = Scope::rank;
 };
@@ -34,63 +34,68 @@ struct SyntheticMetric {
 struct SyntheticTest {
     std::string key;
     std::vector<SyntheticMetric> metrics;
-    std::vector<SampleTable::Column> sample_columns;
     bool gemm = false;  // slowed and power-capped on the throttled GPU
 };
 
-constexpr auto higher = Better::higher;
-constexpr auto lower = Better::lower;
 constexpr auto throughput = Sensitivity::throughput;
 constexpr auto latency = Sensitivity::latency;
-constexpr auto none = Sensitivity::none;
 
 // Typical and nominal figures from the H200 reference measurements (shared/anchors).
 std::vector<SyntheticTest> make_catalog() {
     std::vector<SyntheticTest> catalog;
-    SyntheticTest stream{"stream", {}, {{"array_bytes", "B"}, {"iteration", ""}, {"seconds", "s"}, {"gbs", "GB/s"}}};
+    SyntheticTest stream{"stream", {}};
     for (const auto& [kernel, typical] : {std::pair{"copy", 4053.0}, {"scale", 4060.0}, {"add", 4350.0},
                                           {"triad", 4366.0}, {"dot", 4441.0}}) {
-        stream.metrics.push_back({fmt::format("stream.{}_gbs", kernel), "GB/s", typical, 4814, higher, throughput});
-        stream.metrics.push_back({fmt::format("stream.{}_max_gbs", kernel), "GB/s", typical * 1.01, 4814, higher, throughput});
+        stream.metrics.push_back({fmt::format("stream.{}_gbs", kernel), typical, 4814, throughput});
+        stream.metrics.push_back({fmt::format("stream.{}_max_gbs", kernel), typical * 1.01, 4814, throughput});
     }
     catalog.push_back(std::move(stream));
     catalog.push_back({"dgemm_fp64",
-                       {{"dgemm_fp64.tflops", "TFLOP/s", 64.4, 67, higher, throughput},
-                        {"dgemm_fp64.tflops_max", "TFLOP/s", 64.9, 67, higher, throughput},
-                        {"dgemm_fp64.tflops_min", "TFLOP/s", 63.8, 67, higher, throughput}},
-                       {{"repetition", "count"}, {"seconds", "s"}, {"tflops", "TFLOP/s"}, {"n", ""}},
+                       {{"dgemm_fp64.tflops", 64.4, 67, throughput},
+                        {"dgemm_fp64.tflops_max", 64.9, 67, throughput},
+                        {"dgemm_fp64.tflops_min", 63.8, 67, throughput}},
                        true});
-    SyntheticTest ladder{"gemm_ladder", {}, {{"precision", ""}, {"repetition", "count"}, {"seconds", "s"}, {"tflops", "TFLOP/s"}}, true};
+    SyntheticTest ladder{"gemm_ladder", {}, true};
     for (const auto& [precision, typical, nominal] :
          {std::tuple{"fp64", 64.4, 67.0}, {"fp32", 51.0, 67.0}, {"tf32", 415.3, 495.0}, {"bf16", 783.8, 990.0},
           {"fp16", 782.9, 990.0}, {"fp8", 1500.0, 1979.0}}) {
-        ladder.metrics.push_back({fmt::format("gemm_ladder.{}_tflops", precision), "TFLOP/s", typical, nominal, higher, throughput});
-        ladder.metrics.push_back({fmt::format("gemm_ladder.{}_tflops_max", precision), "TFLOP/s", typical * 1.01, nominal,
-                                  higher, throughput});
+        ladder.metrics.push_back({fmt::format("gemm_ladder.{}_tflops", precision), typical, nominal, throughput});
+        ladder.metrics.push_back({fmt::format("gemm_ladder.{}_tflops_max", precision), typical * 1.01, nominal, throughput});
     }
     catalog.push_back(std::move(ladder));
     catalog.push_back({"mpi_pingpong",
-                       {{"mpi_pingpong.latency_us", "us", 1.9, 0, lower, latency},
-                        {"mpi_pingpong.latency_p99_us", "us", 2.6, 0, lower, latency},
-                        {"mpi_pingpong.leader_latency_us", "us", 3.8, 0, lower, latency},
-                        {"mpi_pingpong.leader_latency_p99_us", "us", 5.1, 0, lower, latency}},
-                       {{"bytes", "B"}, {"peer", ""}, {"iteration", ""}, {"half_round_trip_us", "us"}}});
+                       {{"mpi_pingpong.latency_us", 1.9, 0, latency},
+                        {"mpi_pingpong.latency_p99_us", 2.6, 0, latency},
+                        {"mpi_pingpong.leader_latency_us", 3.8, 0, latency},
+                        {"mpi_pingpong.leader_latency_p99_us", 5.1, 0, latency}}});
     catalog.push_back({"nccl",
-                       {{"nccl.all_reduce_busbw_gbs", "GB/s", 348.4, 0, higher, throughput, Scope::job},
-                        {"nccl.all_reduce_algbw_gbs", "GB/s", 348.4, 0, higher, throughput, Scope::job},
-                        {"nccl.all_reduce_busbw_8mib_gbs", "GB/s", 167.6, 0, higher, throughput, Scope::job},
-                        {"nccl.all_reduce_busbw_512mib_gbs", "GB/s", 313.7, 0, higher, throughput, Scope::job},
-                        {"nccl.all_reduce_latency_us", "us", 14.5, 0, lower, latency, Scope::job},
-                        {"nccl.all_gather_busbw_gbs", "GB/s", 291.2, 0, higher, throughput, Scope::job},
-                        {"nccl.all_gather_algbw_gbs", "GB/s", 291.2, 0, higher, throughput, Scope::job}},
-                       {{"op", ""}, {"bytes", "B"}, {"in_place", "flag"}, {"busbw_gbs", "GB/s"}}});
+                       {{"nccl.all_reduce_busbw_gbs", 348.4, 0, throughput, Scope::job},
+                        {"nccl.all_reduce_algbw_gbs", 348.4, 0, throughput, Scope::job},
+                        {"nccl.all_reduce_busbw_8mib_gbs", 167.6, 0, throughput, Scope::job},
+                        {"nccl.all_reduce_busbw_512mib_gbs", 313.7, 0, throughput, Scope::job},
+                        {"nccl.all_reduce_latency_us", 14.5, 0, latency, Scope::job},
+                        {"nccl.all_gather_busbw_gbs", 291.2, 0, throughput, Scope::job},
+                        {"nccl.all_gather_algbw_gbs", 291.2, 0, throughput, Scope::job}}});
     catalog.push_back({"mpi_coll",
-                       {{"mpi_coll.allreduce_busbw_gbs", "GB/s", 21.0, 0, higher, throughput, Scope::job},
-                        {"mpi_coll.allreduce_algbw_gbs", "GB/s", 11.0, 0, higher, throughput, Scope::job},
-                        {"mpi_coll.barrier_us", "us", 9.5, 0, lower, latency, Scope::job}},
-                       {{"collective", ""}, {"bytes", "B"}, {"call_us", "us"}, {"own_us", "us"}}});
-    catalog.push_back({"allpairs", {}, {}});
+                       {{"mpi_coll.allreduce_busbw_gbs", 21.0, 0, throughput, Scope::job},
+                        {"mpi_coll.allreduce_algbw_gbs", 11.0, 0, throughput, Scope::job},
+                        {"mpi_coll.barrier_us", 9.5, 0, latency, Scope::job}}});
+    catalog.push_back({"allpairs", {}});
     return catalog;
+}
+
+// The declaration of a test, as the driver would have it.
+const TestSpec& declaration_of(const std::string& key) {
+    const Test* test = Registry::instance().find(key);
+    if (test == nullptr) throw std::logic_error(fmt::format("the synthetic run writes '{}', which no test declares", key));
+    return test->spec();
+}
+
+// Units and directions from the declaration; a synthetic metric no test declares is a bug here.
+TestResult declared(const std::string& key, TestResult result) {
+    apply_declarations(declaration_of(key), result);
+    if (result.status == Status::error) throw std::logic_error("synthetic run: " + result.reason);
+    return result;
 }
 
 const std::vector<SyntheticTest>& catalog() {
@@ -163,7 +168,7 @@ TestResult synthetic_allpairs(const SyntheticRunSpec& spec, int rank, double sta
     result.key = "allpairs";
     result.start_utc = start_utc;
     result.end_utc = start_utc + seconds_per_test - 1.0;
-    result.samples = SampleTable(link_matrix_columns::columns());
+    result.samples = SampleTable(declaration_of("allpairs").samples);
     std::array<std::vector<double>, 2> job_bandwidth;  // [intra?]
     std::array<std::vector<double>, 2> job_latency;
     std::array<std::vector<double>, 2> my_bandwidth;
@@ -188,14 +193,14 @@ TestResult synthetic_allpairs(const SyntheticRunSpec& spec, int rank, double sta
         const std::string prefix = kind == 1 ? "allpairs.intra_node_" : "allpairs.inter_node_";
         const double job_median = stats::median(job_bandwidth[kind]);
         const double my_min = *std::min_element(my_bandwidth[kind].begin(), my_bandwidth[kind].end());
-        result.metrics.push_back(Metric{prefix + "bandwidth_min_gbs", "GB/s", static_cast<double>(my_min), std::nullopt, higher});
-        result.metrics.push_back(Metric{prefix + "bandwidth_median_gbs", "GB/s", static_cast<double>(job_median), std::nullopt, higher});
-        result.metrics.push_back(Metric{prefix + "min_over_median", "ratio", static_cast<double>(my_min / job_median), std::nullopt, higher});
-        result.metrics.push_back(Metric{prefix + "rank_median_over_median", "ratio", static_cast<double>(stats::median(my_bandwidth[kind]) / job_median), std::nullopt, higher});
-        result.metrics.push_back(Metric{prefix + "latency_max_us", "us", static_cast<double>(*std::max_element(my_latency[kind].begin(), my_latency[kind].end())), std::nullopt, lower});
-        result.metrics.push_back(Metric{prefix + "latency_median_us", "us", static_cast<double>(stats::median(job_latency[kind])), std::nullopt, lower});
+        result.add_metric(prefix + "bandwidth_min_gbs", my_min);
+        result.add_metric(prefix + "bandwidth_median_gbs", job_median);
+        result.add_metric(prefix + "min_over_median", my_min / job_median);
+        result.add_metric(prefix + "rank_median_over_median", stats::median(my_bandwidth[kind]) / job_median);
+        result.add_metric(prefix + "latency_max_us", *std::max_element(my_latency[kind].begin(), my_latency[kind].end()));
+        result.add_metric(prefix + "latency_median_us", stats::median(job_latency[kind]));
     }
-    return result;
+    return declared("allpairs", std::move(result));
 }
 
 // The knobs' factor on a rank's throughput (latency: 1 / factor for the slow node).
@@ -239,24 +244,28 @@ TestResult synthetic_test_result(const SyntheticRunSpec& spec, const SyntheticTe
             if (metric.sensitivity == latency && factor <= 0.5) value *= 2.0;
         }
         const std::optional<double> nominal = metric.nominal > 0 ? std::optional<double>(metric.nominal) : std::nullopt;
-        result.metrics.push_back(Metric{metric.name, metric.unit, static_cast<double>(value), nominal, metric.better});
+        result.add_metric(metric.name, value, nominal);
     }
     if (entry.key == "mpi_coll") {
-        result.metrics.push_back(Metric{"mpi_coll.rank_time_ratio", "ratio", static_cast<double>(collective_time_ratio(spec, rank)), std::nullopt, lower});
+        result.add_metric("mpi_coll.rank_time_ratio", collective_time_ratio(spec, rank));
         if (rank == 0) {
             int slowest = 0;
             for (int other = 1; other < spec.ranks; ++other)
                 if (collective_time_ratio(spec, other) > collective_time_ratio(spec, slowest)) slowest = other;
-            result.metrics.push_back(Metric{"mpi_coll.slowest_rank", "rank", static_cast<double>(slowest), std::nullopt, lower});
-            result.metrics.push_back(Metric{"mpi_coll.slowest_rank_ratio", "ratio", static_cast<double>(collective_time_ratio(spec, slowest)), std::nullopt, lower});
+            result.add_metric("mpi_coll.slowest_rank", slowest);
+            result.add_metric("mpi_coll.slowest_rank_ratio", collective_time_ratio(spec, slowest));
         }
     }
-    result.samples = SampleTable(entry.sample_columns);
+    // Rows with the declared columns: a counter first, then figures around the first metric's.
+    result.samples = SampleTable(declaration_of(entry.key).samples);
     const double reference = result.metrics.empty() ? 1.0 : result.metrics.front().value;
-    for (int row = 0; row < spec.sample_rows; ++row)
-        result.samples.add_row({std::pow(2.0, row % 24), static_cast<double>(row), 0.01 * (row + 1),
-                                reference * std::clamp(jitter(random), 0.9, 1.1)});
-    return result;
+    for (int row = 0; row < spec.sample_rows; ++row) {
+        std::vector<double> values(result.samples.columns().size(), 0.0);
+        for (std::size_t column = 0; column < values.size(); ++column)
+            values[column] = column == 0 ? static_cast<double>(row) : reference * std::clamp(jitter(random), 0.9, 1.1);
+        result.samples.add_row(std::move(values));
+    }
+    return declared(entry.key, std::move(result));
 }
 
 nlohmann::json synthetic_inventory(const std::string& node, int gpus) {

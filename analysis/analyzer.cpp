@@ -1,14 +1,17 @@
 #include "analysis/analyzer.hpp"
 
-#include "analysis/analysis_result.hpp"
-#include "analysis/drain_output.hpp"
-#include "analysis/html_report.hpp"
-#include "analysis/junit_report.hpp"
-#include "analysis/markdown_report.hpp"
-#include "analysis/run_loader.hpp"
-#include "analysis/summary_json.hpp"
-#include "analysis/terminal_report.hpp"
-#include "analysis/thresholds.hpp"
+#include "analysis/load/observations.hpp"
+#include "analysis/load/run_details.hpp"
+#include "analysis/load/run_loader.hpp"
+#include "analysis/report/drain_output.hpp"
+#include "analysis/report/html_report.hpp"
+#include "analysis/report/junit_report.hpp"
+#include "analysis/report/markdown_report.hpp"
+#include "analysis/report/report_model.hpp"
+#include "analysis/report/summary_json.hpp"
+#include "analysis/report/terminal_report.hpp"
+#include "analysis/rules/apply_rules.hpp"
+#include "analysis/rules/thresholds.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/registry.hpp"
@@ -85,11 +88,16 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
         err << "shakedown-analyze: " << error.what() << '\n';
         return exit_code::bad_input;
     }
+    // load -> rules -> report: the rules read only the observations (and, for telemetry and the
+    // link matrix, the details read on demand); every renderer reads only the one report model.
     const LoadedRun& run = inputs.run;
+    const Observations observations(run);
+    std::optional<Observations> baseline;
+    if (inputs.baseline) baseline.emplace(*inputs.baseline);
     RunDetails details(run);
-    const AnalysisResult result =
-        analyze_run(run, inputs.thresholds, inputs.baseline ? &*inputs.baseline : nullptr,
-                    inputs.topology ? &*inputs.topology : nullptr, details);
+    const AnalysisResult result = apply_rules(observations, inputs.thresholds, baseline ? &*baseline : nullptr,
+                                              inputs.topology ? &*inputs.topology : nullptr, details);
+    const ReportModel model = make_report_model(observations, result, inputs.thresholds.settings());
 
     const OutputPaths paths{options.summary_path.value_or(run.dir / "summary.json"),
                             options.junit_path.value_or(run.dir / "junit.xml"),
@@ -105,11 +113,11 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
     int code = result.judgement.exit_code();
     const std::vector<slurm::DrainRequest> drain = drain_requests(result.judgement);
     try {
-        write_file_atomically(paths.summary, summary_to_json(run, result, context).dump(2) + "\n");
-        write_file_atomically(paths.junit, junit_xml(run, result));
+        write_file_atomically(paths.summary, summary_to_json(model, context).dump(2) + "\n");
+        write_file_atomically(paths.junit, junit_xml(model));
         written.emplace_back("JUnit", paths.junit.string());
         if (paths.html) {
-            write_file_atomically(*paths.html, html_report(run, result, inputs.thresholds, details));
+            write_file_atomically(*paths.html, html_report(model, inputs.thresholds, details));
             written.emplace_back("Report", paths.html->string());
         }
         write_file_atomically(paths.drain, slurm::format_drain_file(drain, run.manifest.run_id));
@@ -120,8 +128,8 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
         code = exit_code::bad_input;
     }
 
-    if (options.format == ReportFormat::markdown) out << markdown_report(run, result);
-    else print_terminal_report(out, run, result, code == exit_code::bad_input ? std::filesystem::path() : paths.summary,
+    if (options.format == ReportFormat::markdown) out << markdown_report(model);
+    else print_terminal_report(out, model, code == exit_code::bad_input ? std::filesystem::path() : paths.summary,
                                {.quiet = options.quiet}, written);
 
     if (options.drain_apply && code != exit_code::bad_input) {

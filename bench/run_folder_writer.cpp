@@ -14,7 +14,12 @@ namespace shakedown::bench {
 void write_trace_file(const std::filesystem::path& path, const Trace& trace) {
     TraceWriter writer(path, trace.header, trace.config_yaml, trace.inventory);
     for (const TestResult& test : trace.tests) writer.write_test(test);
-    for (const auto& [device, samples] : trace.telemetry) writer.append_telemetry(device, samples);
+    for (const auto& [device, samples] : trace.telemetry) {
+        const auto attributes = trace.telemetry_attributes.find(device);
+        writer.append_telemetry(device, samples,
+                                attributes == trace.telemetry_attributes.end() ? std::map<std::string, std::string>{}
+                                                                              : attributes->second);
+    }
     for (const Event& event : trace.events) writer.append_event(event);
     if (trace.status != TraceStatus::running) writer.finish(trace.status, trace.end_utc);
 }

@@ -268,12 +268,15 @@ TestResult synthetic_test_result(const SyntheticRunSpec& spec, const SyntheticTe
     return declared(entry.key, std::move(result));
 }
 
+// The GPU's identity, the same in the inventory, its telemetry table and run.json.
+std::string synthetic_gpu_uuid(const std::string& node, int index) { return fmt::format("GPU-{}-{:04d}", node, index); }
+
 nlohmann::json synthetic_inventory(const std::string& node, int gpus) {
     nlohmann::json gpu_list = nlohmann::json::array();
     for (int index = 0; index < gpus; ++index)
         gpu_list.push_back({{"index", index},
                             {"name", "NVIDIA H200"},
-                            {"uuid", fmt::format("GPU-{}-{:04d}", node, index)},
+                            {"uuid", synthetic_gpu_uuid(node, index)},
                             {"pci_bus_id", fmt::format("00000000:{:02X}:00.0", 0x18 + 0x20 * index)},
                             {"sm_count", 132},
                             {"compute_capability", "9.0"},
@@ -379,9 +382,11 @@ Trace make_synthetic_trace(const SyntheticRunSpec& spec, int rank) {
         for (int gpu = 0; spec.gpus && gpu < spec.ranks_per_node; ++gpu) {
             const bool throttled =
                 spec.throttled_gpu && spec.throttled_gpu->node == node_index && spec.throttled_gpu->gpu == gpu;
-            trace.telemetry[fmt::format("gpu{}", gpu)] =
-                gpu_telemetry(windows, run_start_utc, clock + 5.0, spec.telemetry_hz, throttled,
-                              spec.throttled_gpu ? spec.throttled_gpu->power_capped_share : 0.0, random);
+            const std::string table = telemetry_columns::gpu_table(static_cast<unsigned>(gpu));
+            trace.telemetry[table] = gpu_telemetry(windows, run_start_utc, clock + 5.0, spec.telemetry_hz, throttled,
+                                                   spec.throttled_gpu ? spec.throttled_gpu->power_capped_share : 0.0, random);
+            trace.telemetry_attributes[table] = {{std::string(telemetry_columns::gpu_uuid_attribute),
+                                                  synthetic_gpu_uuid(trace.header.node, gpu)}};
         }
     }
     trace.events = {{run_start_utc, Severity::info, "run started"},
@@ -424,11 +429,13 @@ void write_synthetic_run(const std::filesystem::path& out_dir, const SyntheticRu
 
     std::vector<std::string> node_of_rank;
     std::vector<int> gpu_of_rank;
+    std::vector<std::string> gpu_uuid_of_rank;
     for (int rank = 0; rank < spec.ranks; ++rank) {
         node_of_rank.push_back(synthetic_node_name(node_of(spec, rank)));
         gpu_of_rank.push_back(spec.gpus ? rank % spec.ranks_per_node : -1);
+        gpu_uuid_of_rank.push_back(spec.gpus ? synthetic_gpu_uuid(node_of_rank.back(), gpu_of_rank.back()) : "");
     }
-    nlohmann::json manifest = make_run_json(spec.run_id, tests, node_of_rank, "complete", gpu_of_rank);
+    nlohmann::json manifest = make_run_json(spec.run_id, tests, node_of_rank, "complete", gpu_of_rank, gpu_uuid_of_rank);
     for (int rank = 0; rank < spec.ranks; ++rank)
         write_trace_file(out_dir / fmt::format("rank-{:05d}.h5", rank), make_synthetic_trace(spec, rank));
     write_run_json(out_dir, manifest);

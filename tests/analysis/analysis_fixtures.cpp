@@ -1,6 +1,8 @@
 #include "analysis_fixtures.hpp"
 
-#include "analysis/run_manifest.hpp"
+#include "analysis/load/observations.hpp"
+#include "analysis/load/run_manifest.hpp"
+#include "analysis/rules/threshold_rule.hpp"
 #include "bench/run_folder_writer.hpp"
 
 #include <fmt/format.h>
@@ -76,6 +78,14 @@ Metric& metric_named(Trace& trace, const std::string& name) {
         for (Metric& metric : test.metrics)
             if (metric.name == name) return metric;
     throw std::out_of_range("no metric " + name);
+}
+
+Judgement judge_run(const LoadedRun& run, const Thresholds& thresholds) {
+    const Observations observations(run);
+    std::vector<Finding> findings = test_status_findings(observations);
+    for (std::vector<Finding> more : {missing_result_findings(observations), threshold_findings(observations, thresholds)})
+        findings.insert(findings.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+    return judge(observations, std::move(findings));
 }
 
 LoadedRun loaded_run(const std::vector<Trace>& traces) {

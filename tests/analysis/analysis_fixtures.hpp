@@ -2,7 +2,9 @@
 // folders are written with the real TraceWriter (through bench/run_folder_writer).
 #pragma once
 
-#include "analysis/run_data.hpp"
+#include "analysis/load/run_data.hpp"
+#include "analysis/rules/thresholds.hpp"
+#include "analysis/rules/verdicts.hpp"
 #include "trace/trace_format.hpp"
 
 #include <filesystem>
@@ -38,6 +40,10 @@ Metric& metric_named(Trace& trace, const std::string& name);
 
 // The LoadedRun load_run() would return for these traces, all read without a problem.
 LoadedRun loaded_run(const std::vector<Trace>& traces);
+
+// The first rules (the tests' own status, results missing, thresholds) and the verdicts over
+// them: what the analyzer judges before the fleet, baseline, links and telemetry rules.
+Judgement judge_run(const LoadedRun& run, const Thresholds& thresholds);
 
 // Writes run.json and one rank file per trace into `dir`; returns the run folder.
 std::filesystem::path write_run(const std::filesystem::path& dir, const std::vector<Trace>& traces,

@@ -1,6 +1,6 @@
 // Judgments on hand-made traces held in memory: the rules, the reasons and the verdicts.
-#include "analysis/judgement.hpp"
-#include "analysis/terminal_report.hpp"
+#include "analysis/report/report_model.hpp"
+#include "analysis/rules/threshold_rule.hpp"
 #include "analysis_fixtures.hpp"
 
 #include <gtest/gtest.h>
@@ -11,6 +11,7 @@ namespace shakedown::analysis {
 namespace {
 
 using testing::healthy_traces;
+using testing::judge_run;
 using testing::loaded_run;
 using testing::metric_named;
 using testing::test_named;

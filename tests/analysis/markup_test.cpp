@@ -1,6 +1,6 @@
 // The escaping and the XML writer every XML/HTML output goes through.
-#include "analysis/markdown_report.hpp"
-#include "analysis/markup.hpp"
+#include "analysis/report/markdown_report.hpp"
+#include "analysis/report/markup.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // The whole-run RDMA port error-counter rule: on tables as values, and on a run folder written
 // through the real TraceWriter and judged by the shakedown-analyze executable. The port tables
 // are made up (this machine has no RDMA device); they have the shape RdmaPortTelemetry writes.
-#include "analysis/port_counter_rule.hpp"
-#include "analysis/run_loader.hpp"
-#include "analysis/thresholds.hpp"
+#include "analysis/rules/port_counter_rule.hpp"
+#include "analysis/load/run_loader.hpp"
+#include "analysis/rules/thresholds.hpp"
 #include "analysis_fixtures.hpp"
 
 #include <gtest/gtest.h>
@@ -47,10 +47,12 @@ SampleTable fake_sysfs_port_table(const std::vector<double>& symbol_errors, doub
 
 AnalysisSettings default_settings() { return Thresholds::built_in().settings(); }
 
+RankIdentity leader(const std::string& node, int rank) { return {.rank = rank, .node = node}; }
+
 TEST(PortCounterRuleFakeSysfs, GrowthFailsNamingPortCounterAndWindow) {
     const std::map<std::string, SampleTable> telemetry{{"mlx5_0_port1", fake_sysfs_port_table({3, 3, 9, 15}, 3)},
                                                        {"host", SampleTable({{"t", "s"}, {"loadavg_1m", "1"}})}};
-    const auto findings = port_counter_findings("node0000", 0, telemetry, default_settings());
+    const auto findings = port_counter_findings(leader("node0000", 0), telemetry, default_settings());
     ASSERT_EQ(findings.size(), 1u);
     const Finding& finding = findings.front();
     EXPECT_EQ(finding.level, Level::fail);
@@ -62,7 +64,7 @@ TEST(PortCounterRuleFakeSysfs, GrowthFailsNamingPortCounterAndWindow) {
 
 TEST(PortCounterRuleFakeSysfs, PortLeavingActiveFailsWithWhenAndWhatState) {
     const auto findings = port_counter_findings(
-        "node0001", 2, {{"mlx5_0_port1", fake_sysfs_port_table({0, 0, 0, 0}, 0, {4, 4, 1, 4})}}, default_settings());
+        leader("node0001", 2), {{"mlx5_0_port1", fake_sysfs_port_table({0, 0, 0, 0}, 0, {4, 4, 1, 4})}}, default_settings());
     ASSERT_EQ(findings.size(), 1u);
     EXPECT_EQ(findings[0].level, Level::fail);
     EXPECT_EQ(findings[0].reason,
@@ -71,7 +73,7 @@ TEST(PortCounterRuleFakeSysfs, PortLeavingActiveFailsWithWhenAndWhatState) {
 
 TEST(PortCounterRuleFakeSysfs, PortNeverActiveIsTheInventorysBusiness) {
     // An unconnected second port stays DOWN: no telemetry finding (ib_inventory judges ports).
-    EXPECT_TRUE(port_counter_findings("node0001", 2, {{"mlx5_0_port2", fake_sysfs_port_table({0, 0, 0}, 0, {1, 1, 1})}},
+    EXPECT_TRUE(port_counter_findings(leader("node0001", 2), {{"mlx5_0_port2", fake_sysfs_port_table({0, 0, 0}, 0, {1, 1, 1})}},
                                       default_settings())
                     .empty());
 }
@@ -79,14 +81,14 @@ TEST(PortCounterRuleFakeSysfs, PortNeverActiveIsTheInventorysBusiness) {
 TEST(PortCounterRuleFakeSysfs, CounterAtItsCeilingWarnsThatErrorsCannotShow) {
     // symbol_error is 16 bits wide and stops at 65535: steady there, yet blind.
     const auto findings = port_counter_findings(
-        "node0002", 4, {{"mlx5_0_port1", fake_sysfs_port_table({65535, 65535, 65535})}}, default_settings());
+        leader("node0002", 4), {{"mlx5_0_port1", fake_sysfs_port_table({65535, 65535, 65535})}}, default_settings());
     ASSERT_EQ(findings.size(), 1u);
     EXPECT_EQ(findings[0].level, Level::warn);
     EXPECT_EQ(findings[0].reason,
               "mlx5_0 port 1: symbol_error at its ceiling 65535: errors beyond it cannot show (clear the port counters "
               "before an acceptance run) (05:20:00-05:20:02)");
     // One below the ceiling is an ordinary steady counter.
-    EXPECT_TRUE(port_counter_findings("node0002", 4, {{"mlx5_0_port1", fake_sysfs_port_table({65534, 65534})}},
+    EXPECT_TRUE(port_counter_findings(leader("node0002", 4), {{"mlx5_0_port1", fake_sysfs_port_table({65534, 65534})}},
                                       default_settings())
                     .empty());
 }
@@ -95,12 +97,12 @@ TEST(PortCounterRuleFakeSysfs, SteadyCountersAndTrafficAreNoFinding) {
     // Non-zero but unchanged error counters (old errors from before the run) and rising traffic.
     const std::map<std::string, SampleTable> telemetry{{"mlx5_0_port1", fake_sysfs_port_table({40, 40, 40, 40})},
                                                        {"mlx5_1_port2", fake_sysfs_port_table({0, 0})}};
-    EXPECT_TRUE(port_counter_findings("node0000", 0, telemetry, default_settings()).empty());
+    EXPECT_TRUE(port_counter_findings(leader("node0000", 0), telemetry, default_settings()).empty());
 }
 
 TEST(PortCounterRuleFakeSysfs, CounterGoingBackwardsIsReportedNotNegative) {
     SampleTable table = fake_sysfs_port_table({50, 52, 0, 1});
-    const auto findings = port_counter_findings("node0003", 6, {{"mlx5_2_port1", table}}, default_settings());
+    const auto findings = port_counter_findings(leader("node0003", 6), {{"mlx5_2_port1", table}}, default_settings());
     ASSERT_EQ(findings.size(), 2u);
     // The rises on both sides of the reset still count: 50->52 and 0->1.
     EXPECT_EQ(findings[0].level, Level::fail);
@@ -114,7 +116,7 @@ TEST(PortCounterRuleFakeSysfs, CounterGoingBackwardsIsReportedNotNegative) {
 }
 
 TEST(PortCounterRuleFakeSysfs, UnreadableReadingsAreSkippedAndOneReadingIsNotJudged) {
-    const auto findings = port_counter_findings("n", 0, {{"mlx5_0_port1", fake_sysfs_port_table({2, NAN, 2})},
+    const auto findings = port_counter_findings(leader("n", 0), {{"mlx5_0_port1", fake_sysfs_port_table({2, NAN, 2})},
                                                          {"mlx5_0_port2", fake_sysfs_port_table({7})}},
                                                 default_settings());
     EXPECT_TRUE(findings.empty());
@@ -125,13 +127,13 @@ TEST(PortCounterRuleFakeSysfs, AllowanceFromThresholdsFileAndSwitch) {
         "metrics:\nport_counters:\n  allowed_increase: {symbol_error: 12}\n", "user.yaml");
     const Thresholds merged = Thresholds::built_in().overridden_by(user);
     const std::map<std::string, SampleTable> telemetry{{"mlx5_0_port1", fake_sysfs_port_table({3, 15}, 3)}};
-    const auto findings = port_counter_findings("n", 0, telemetry, merged.settings());
+    const auto findings = port_counter_findings(leader("n", 0), telemetry, merged.settings());
     ASSERT_EQ(findings.size(), 1u);  // symbol_error within its allowance, port_rcv_errors not
     EXPECT_EQ(findings[0].reason, "mlx5_0 port 1: port_rcv_errors +3 during the run (05:20:00-05:20:01)");
 
     const auto looser = Thresholds::built_in().overridden_by(
         Thresholds::parse("metrics:\nport_counters:\n  allowed_increase: {symbol_error: 10, port_rcv_errors: 1}\n", "u.yaml"));
-    EXPECT_EQ(port_counter_findings("n", 0, telemetry, looser.settings()).front().reason,
+    EXPECT_EQ(port_counter_findings(leader("n", 0), telemetry, looser.settings()).front().reason,
               "mlx5_0 port 1: symbol_error +12 (allowed 10), port_rcv_errors +3 (allowed 1) during the run (05:20:00-05:20:01)");
 
     EXPECT_THROW(Thresholds::parse("metrics:\nport_counters:\n  allowed_increase: {symbol_error: -1}\n", "u.yaml"), std::exception);
@@ -160,7 +162,8 @@ TEST(PortCounterRuleFakeSysfs, RunFolderWithSymbolErrorGrowthFailsTheNodeInEvery
     const auto run = write_run(temp.path() / "run", traces);
 
     // Through the loader: the finding comes from the trace file on disk.
-    const auto findings = port_counter_findings(load_run(run, {}), default_settings());
+    const LoadedRun loaded = load_run(run, {});
+    const auto findings = port_counter_findings(Observations(loaded), default_settings());
     ASSERT_EQ(findings.size(), 1u);
     EXPECT_EQ(findings[0].node, "node0000");
 

@@ -4,7 +4,7 @@
 // regression, a slow collective rank; and the outputs (summary.json, junit.xml, report.html,
 // markdown, drain.txt) of such runs.
 #include "analysis/analyzer.hpp"
-#include "analysis/markup.hpp"
+#include "analysis/report/markup.hpp"
 #include "analysis_fixtures.hpp"
 #include "bench/synthetic_run.hpp"
 

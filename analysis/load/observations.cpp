@@ -1,0 +1,49 @@
+#include "analysis/load/observations.hpp"
+
+#include <map>
+
+namespace shakedown::analysis {
+
+Observations::Observations(const LoadedRun& run) : run_(run) {
+    ranks_.reserve(run.ranks.size());
+    for (const RankRecord& record : run.ranks)
+        ranks_.push_back({record.rank, record.node.empty() ? std::string(unknown_node) : record.node, record.local_rank,
+                          record.gpu, record.gpu_uuid});
+
+    std::map<std::string, std::size_t> position;
+    auto node_row = [&](const std::string& name) -> NodeRow& {
+        auto [entry, inserted] = position.emplace(name, nodes_.size());
+        if (inserted) nodes_.push_back({name, {}, nullptr});
+        return nodes_[entry->second];
+    };
+    for (const ManifestNode& node : run.manifest.nodes) node_row(node.name);
+    for (std::size_t i = 0; i < run.ranks.size(); ++i) {
+        const RankRecord& record = run.ranks[i];
+        NodeRow& node = node_row(ranks_[i].node);
+        node.ranks.push_back(record.rank);
+        if (record.trace && (node.leader == nullptr || (node.leader->local_rank != 0 && record.local_rank == 0)))
+            node.leader = &record;
+        if (!record.trace) continue;
+        for (const TestResult& test : record.trace->tests) {
+            tests_.push_back({&ranks_[i], &test});
+            if (test.status == Status::waived) continue;
+            for (const Metric& metric : test.metrics) metrics_.push_back({&ranks_[i], &test, &metric});
+        }
+    }
+}
+
+const RankIdentity* Observations::rank(int rank) const {
+    if (rank < 0 || static_cast<std::size_t>(rank) >= ranks_.size()) return nullptr;
+    return &ranks_[static_cast<std::size_t>(rank)];
+}
+
+const TestResult* Observations::test_of(int rank, const std::string& key) const {
+    if (rank < 0 || static_cast<std::size_t>(rank) >= run_.ranks.size()) return nullptr;
+    const RankRecord& record = run_.ranks[static_cast<std::size_t>(rank)];
+    if (!record.trace) return nullptr;
+    for (const TestResult& test : record.trace->tests)
+        if (test.key == key) return &test;
+    return nullptr;
+}
+
+}  // namespace shakedown::analysis

@@ -1,0 +1,69 @@
+// The run as one flat table, derived once by the loader: who every rank is (node, local rank,
+// bound GPU and its UUID), every test result of every readable rank, every metric of every test
+// that was not waived, and the nodes with their ranks and telemetry leader. Every rule reads
+// these rows instead of walking ranks, traces and tests again. Rows point into the LoadedRun,
+// which must outlive the table.
+#pragma once
+
+#include "analysis/load/run_data.hpp"
+#include "core/result.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shakedown::analysis {
+
+struct RankIdentity {
+    int rank = 0;
+    std::string node;  // "(unknown node)" when neither run.json nor the trace named one
+    int local_rank = 0;
+    std::optional<int> gpu;  // the CUDA ordinal as the rank saw it (run.json)
+    std::string gpu_uuid;    // the GPU's UUID (run.json), "" when the run did not record one
+};
+
+// One test result of one rank (waived ones included).
+struct TestRow {
+    const RankIdentity* who = nullptr;
+    const TestResult* test = nullptr;
+};
+
+// One metric of a test that ran (not waived) on one rank.
+struct MetricRow {
+    const RankIdentity* who = nullptr;
+    const TestResult* test = nullptr;
+    const Metric* metric = nullptr;
+};
+
+struct NodeRow {
+    std::string name;
+    std::vector<int> ranks;             // in rank order
+    const RankRecord* leader = nullptr;  // local rank 0, else its first rank with a trace: holds the telemetry
+};
+
+class Observations {
+public:
+    explicit Observations(const LoadedRun& run);
+    Observations(const Observations&) = delete;  // rows point into the table itself
+    Observations& operator=(const Observations&) = delete;
+
+    const LoadedRun& run() const { return run_; }
+    const std::vector<RankIdentity>& ranks() const { return ranks_; }  // index = rank
+    const std::vector<NodeRow>& nodes() const { return nodes_; }       // run.json's order, then traces'
+    const std::vector<TestRow>& tests() const { return tests_; }       // rank order, then the order tests ran
+    const std::vector<MetricRow>& metrics() const { return metrics_; }
+
+    const RankIdentity* rank(int rank) const;
+    const TestResult* test_of(int rank, const std::string& key) const;  // the rank's result of `key`
+
+private:
+    const LoadedRun& run_;
+    std::vector<RankIdentity> ranks_;
+    std::vector<NodeRow> nodes_;
+    std::vector<TestRow> tests_;
+    std::vector<MetricRow> metrics_;
+};
+
+inline constexpr const char* unknown_node = "(unknown node)";
+
+}  // namespace shakedown::analysis

@@ -1,0 +1,50 @@
+#include "analysis/load/run_details.hpp"
+
+#include "trace/trace_reader.hpp"
+
+namespace shakedown::analysis {
+
+const NodeDetails& RunDetails::node(const std::string& name) {
+    auto [entry, inserted] = nodes_.try_emplace(name);
+    NodeDetails& details = entry->second;
+    if (!inserted) return details;
+    const RankRecord* leader = nullptr;
+    for (const RankRecord& record : run_.ranks) {
+        if (record.node != name || !record.trace) continue;
+        if (leader == nullptr || record.local_rank == 0) leader = &record;
+        if (record.local_rank == 0) break;
+    }
+    if (leader == nullptr) {
+        details.problem = "no readable trace on this node";
+        return details;
+    }
+    details.leader_rank = leader->rank;
+    try {
+        Trace trace = read_trace(leader->trace_path, {.samples = false, .telemetry = true, .inventory = true,
+                                                      .config = false, .events = false});
+        details.inventory = std::move(trace.inventory);
+        details.telemetry = std::move(trace.telemetry);
+        details.telemetry_attributes = std::move(trace.telemetry_attributes);
+    } catch (const std::exception& failure) {  // TraceError; already reported as a rank problem if it matters
+        details.problem = failure.what();
+    }
+    return details;
+}
+
+std::optional<SampleTable> RunDetails::rank0_samples(const std::string& test) const {
+    if (run_.ranks.empty() || !run_.ranks.front().trace) return std::nullopt;
+    const RankRecord& rank0 = run_.ranks.front();
+    const auto& tests = rank0.trace->tests;
+    if (std::none_of(tests.begin(), tests.end(), [&](const TestResult& result) { return result.key == test; }))
+        return std::nullopt;
+    try {
+        Trace trace = read_trace(rank0.trace_path, {.samples = true, .telemetry = false, .inventory = false,
+                                                    .config = false, .events = false});
+        for (TestResult& result : trace.tests)
+            if (result.key == test) return std::move(result.samples);
+    } catch (const std::exception&) {  // the metrics were readable; a damaged samples table only costs localization
+    }
+    return std::nullopt;
+}
+
+}  // namespace shakedown::analysis

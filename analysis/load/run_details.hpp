@@ -1,0 +1,41 @@
+// What the analysis reads beyond the metrics, only where a finding or a report needs it: rank
+// 0's allpairs link matrix, and per node the leader's telemetry and inventory. Loaded lazily
+// and kept, so thousands of healthy nodes cost nothing beyond their metrics.
+#pragma once
+
+#include "analysis/load/run_data.hpp"
+#include "core/result.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+
+namespace shakedown::analysis {
+
+struct NodeDetails {
+    int leader_rank = -1;                          // the rank whose trace holds the node's telemetry
+    nlohmann::json inventory;                      // null when unreadable
+    std::map<std::string, SampleTable> telemetry;  // "host", "gpu0", ...
+    std::map<std::string, std::map<std::string, std::string>> telemetry_attributes;  // per table: "uuid", ...
+    std::string problem;                           // why nothing could be read ("" when fine)
+};
+
+class RunDetails {
+public:
+    explicit RunDetails(const LoadedRun& run) : run_(run) {}
+
+    // The node's leader (local rank 0, else its first rank with a trace), read once.
+    const NodeDetails& node(const std::string& name);
+    std::size_t nodes_loaded() const { return nodes_.size(); }
+
+    // The samples rank 0 recorded for `test` (allpairs: the whole link matrix), if it ran there.
+    std::optional<SampleTable> rank0_samples(const std::string& test) const;
+
+private:
+    const LoadedRun& run_;
+    std::map<std::string, NodeDetails> nodes_;
+};
+
+}  // namespace shakedown::analysis

@@ -1,0 +1,117 @@
+#include "analysis/load/run_loader.hpp"
+
+#include "analysis/load/run_manifest.hpp"
+#include "trace/trace_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace shakedown::analysis {
+namespace {
+
+std::string rank_label(const RankRecord& record) {
+    return record.node.empty() ? fmt::format("rank {}", record.rank)
+                               : fmt::format("rank {} ({})", record.rank, record.node);
+}
+
+void mark(RankRecord& record, RankProblem problem, std::string_view detail) {
+    record.problem = problem;
+    record.problem_text = fmt::format("{}: {}", rank_label(record), detail);
+}
+
+// Events are read only for the rare aborted rank: the watchdog's last event says why.
+std::string last_event_text(const std::filesystem::path& path, TraceReadOptions options) {
+    options.events = true;
+    try {
+        const Trace trace = read_trace(path, options);
+        return trace.events.empty() ? std::string("no event recorded") : trace.events.back().text;
+    } catch (const std::exception& failure) {
+        return std::string("events unreadable: ") + failure.what();
+    }
+}
+
+// HDF5 is not thread-safe in Debian's build, so traces are read one after the other; the
+// options keep each read to the root attributes, the test groups and their metric tables.
+void read_rank(RankRecord& record, const std::string& run_id, const TraceReadOptions& read_options) {
+    std::error_code error;
+    if (!std::filesystem::exists(record.trace_path, error)) {
+        mark(record, RankProblem::missing, fmt::format("trace missing ({})", record.trace_path.filename().string()));
+        return;
+    }
+    try {
+        record.trace = read_trace(record.trace_path, read_options);
+    } catch (const TraceError& failure) {
+        mark(record, RankProblem::unreadable, fmt::format("trace truncated or not HDF5: {}", failure.what()));
+        return;
+    } catch (const std::exception& failure) {  // the reader promises TraceError; never let a file crash us
+        mark(record, RankProblem::unreadable, fmt::format("trace unreadable: {}", failure.what()));
+        return;
+    }
+    const TraceHeader& header = record.trace->header;
+    if (record.node.empty()) {
+        record.node = header.node;
+        record.local_rank = header.local_rank;
+    }
+    if (header.rank != record.rank || header.run_id != run_id) {
+        mark(record, RankProblem::foreign,
+             fmt::format("{} belongs to rank {} of run '{}', not to this run", record.trace_path.filename().string(),
+                         header.rank, header.run_id));
+        record.trace.reset();
+        return;
+    }
+    if (record.trace->status == TraceStatus::running)
+        mark(record, RankProblem::running, "still running: no finish recorded (the rank died, or the run goes on)");
+    else if (record.trace->status == TraceStatus::aborted)
+        mark(record, RankProblem::aborted, fmt::format("aborted: {}", last_event_text(record.trace_path, read_options)));
+}
+
+}  // namespace
+
+std::string_view to_string(RankProblem problem) {
+    switch (problem) {
+        case RankProblem::none: return "none";
+        case RankProblem::missing: return "missing";
+        case RankProblem::unreadable: return "unreadable";
+        case RankProblem::running: return "running";
+        case RankProblem::aborted: return "aborted";
+        case RankProblem::foreign: return "foreign";
+    }
+    return "unknown";
+}
+
+LoadedRun load_run(const std::filesystem::path& run_dir, const RunLoadOptions& options) {
+    LoadedRun run;
+    run.dir = run_dir;
+    run.manifest = read_run_manifest(run_dir);
+    const RunManifest& manifest = run.manifest;
+
+    if (manifest.status != "complete")
+        run.run_problems.push_back(fmt::format("run.json: status is {}: the driver did not record a finished run",
+                                               manifest.status));
+    std::map<int, const ManifestRank*> listed;
+    for (const ManifestRank& rank : manifest.ranks)
+        if (!listed.emplace(rank.rank, &rank).second)
+            run.run_problems.push_back(fmt::format("run.json: rank {} is listed twice", rank.rank));
+
+    const TraceReadOptions read_options{
+        .samples = false, .telemetry = false, .inventory = options.inventory, .config = false, .events = false};
+    run.ranks.resize(static_cast<std::size_t>(manifest.world_size));
+    for (int rank = 0; rank < manifest.world_size; ++rank) {
+        RankRecord& record = run.ranks[static_cast<std::size_t>(rank)];
+        record.rank = rank;
+        if (auto entry = listed.find(rank); entry != listed.end()) {
+            record.node = entry->second->node;
+            record.local_rank = entry->second->local_rank;
+            record.gpu = entry->second->gpu;
+            record.gpu_uuid = entry->second->gpu_uuid;
+            record.trace_path = run_dir / entry->second->trace_file;
+        } else {
+            record.trace_path = run_dir / default_trace_file_name(rank);
+        }
+        read_rank(record, manifest.run_id, read_options);
+    }
+    return run;
+}
+
+}  // namespace shakedown::analysis

@@ -1,0 +1,55 @@
+#include "analysis/report/markdown_report.hpp"
+
+#include <fmt/format.h>
+
+namespace shakedown::analysis {
+namespace {
+
+void list_section(std::string& md, const std::string& title, const std::vector<std::string>& lines) {
+    if (lines.empty()) return;
+    md += "\n### " + title + "\n\n";
+    for (const std::string& line : lines) md += "- " + escape_markdown(line) + "\n";
+}
+
+}  // namespace
+
+std::string escape_markdown(std::string_view text) {
+    std::string out;
+    for (char c : text) {
+        if (c == '\n' || c == '\r') out += ' ';
+        else if (std::string_view("|`*_[]<>\\#").find(c) != std::string_view::npos) out += std::string("\\") + c;
+        else out += c;
+    }
+    return out;
+}
+
+std::string markdown_report(const ReportModel& model, std::size_t max_findings) {
+    const Judgement& judgement = model.result->judgement;
+    std::string md = fmt::format("## {}: {}\n\n", escape_markdown(model.title), upper(to_string(judgement.overall)));
+    md += escape_markdown(model.verdict_line) + "\n\n" + escape_markdown(model.overview) + "\n\n";
+    md += "| node | ranks | verdict | passed | warned | failed | waived | worst finding |\n";
+    md += "|---|---|---|---:|---:|---:|---:|---|\n";
+    for (const NodeReport& node : model.nodes) {
+        const NodeVerdict& verdict = *node.verdict;
+        md += fmt::format("| {} | {} | **{}** | {} | {} | {} | {} | {} |\n", escape_markdown(verdict.node), node.ranks,
+                          upper(to_string(verdict.verdict)), verdict.tests.passed, verdict.tests.warned,
+                          verdict.tests.failed, verdict.tests.waived, escape_markdown(node.worst));
+    }
+    std::vector<const Finding*> findings = model.failures;
+    findings.insert(findings.end(), model.warnings.begin(), model.warnings.end());
+    md += fmt::format("\n### Findings ({})\n\n", findings.size());
+    if (findings.empty()) md += "None.\n";
+    for (std::size_t i = 0; i < findings.size() && i < max_findings; ++i) {
+        md += fmt::format("- **{}** {}\n", upper(to_string(findings[i]->level)), escape_markdown(describe_finding(*findings[i])));
+        if (!findings[i]->explanation.empty()) md += fmt::format("  - telemetry: {}\n", escape_markdown(findings[i]->explanation));
+    }
+    if (findings.size() > max_findings) md += fmt::format("- ... and {} more in summary.json\n", findings.size() - max_findings);
+    list_section(md, "Incomplete run", model.incomplete_lines);
+    list_section(md, "Links", model.localization_lines);
+    if (model.baseline_line) list_section(md, "Baseline", {*model.baseline_line});
+    list_section(md, "Price", model.price_lines);
+    list_section(md, "Waived", model.waiver_lines);
+    return md;
+}
+
+}  // namespace shakedown::analysis

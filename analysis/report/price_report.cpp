@@ -1,0 +1,87 @@
+#include "analysis/report/price_report.hpp"
+
+#include "stats/summary.hpp"
+
+#include <array>
+
+namespace shakedown::analysis {
+namespace {
+
+struct PricedQuantity {
+    const char* quantity;
+    const char* metric;
+    bool additive;  // summed over a node's ranks (GPUs); else the node's median (a job-wide figure)
+};
+
+constexpr std::array<PricedQuantity, 3> priced{{
+    {"FP64 TFLOP/s", "dgemm_fp64.tflops", true},
+    {"BF16 TFLOP/s", "gemm_ladder.bf16_tflops", true},
+    {"NCCL all_reduce bus GB/s", "nccl.all_reduce_busbw_gbs", false},
+}};
+
+std::optional<double> per(double price, const std::optional<double>& amount) {
+    if (!amount || *amount <= 0.0) return std::nullopt;
+    return price / *amount;
+}
+
+}  // namespace
+
+std::optional<PriceReport> make_price_report(const std::vector<NodeMetrics>& nodes, const AnalysisSettings& settings) {
+    const auto hour_price = settings.node_hour_price();
+    if (!hour_price) return std::nullopt;
+    PriceReport report;
+    report.node_hour_price = *hour_price;
+    report.currency = settings.currency_text();
+    struct FleetSum {
+        double usable = 0.0;
+        double nominal = 0.0;
+        int nodes = 0;
+        int nominal_nodes = 0;
+        std::vector<double> medians;
+    };
+    std::array<FleetSum, priced.size()> fleet{};
+    for (const NodeMetrics& node : nodes) {
+        NodePrice line{node.node, {}};
+        for (std::size_t q = 0; q < priced.size(); ++q) {
+            const NodeMetric* metric = node.find(priced[q].metric);
+            PriceLine price{priced[q].quantity, priced[q].metric, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+            if (metric != nullptr) {
+                price.usable = priced[q].additive ? metric->sum : metric->median;
+                if (metric->nominal) price.nominal = priced[q].additive ? metric->nominal_sum : metric->nominal;
+                price.per_usable_hour = per(*hour_price, price.usable);
+                price.per_nominal_hour = per(*hour_price, price.nominal);
+                FleetSum& sum = fleet[q];
+                sum.usable += *price.usable;
+                sum.medians.push_back(*price.usable);
+                ++sum.nodes;
+                if (price.nominal) {
+                    sum.nominal += *price.nominal;
+                    ++sum.nominal_nodes;
+                }
+            }
+            line.lines.push_back(std::move(price));
+        }
+        report.nodes.push_back(std::move(line));
+    }
+    for (std::size_t q = 0; q < priced.size(); ++q) {
+        const FleetSum& sum = fleet[q];
+        PriceLine line{priced[q].quantity, priced[q].metric, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+        if (sum.nodes > 0) {
+            if (priced[q].additive) {
+                line.usable = sum.usable;
+                line.per_usable_hour = per(*hour_price * sum.nodes, line.usable);
+                if (sum.nominal_nodes == sum.nodes) {
+                    line.nominal = sum.nominal;
+                    line.per_nominal_hour = per(*hour_price * sum.nodes, line.nominal);
+                }
+            } else {
+                line.usable = stats::median(sum.medians);
+                line.per_usable_hour = per(*hour_price, line.usable);
+            }
+        }
+        report.fleet.push_back(std::move(line));
+    }
+    return report;
+}
+
+}  // namespace shakedown::analysis

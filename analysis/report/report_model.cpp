@@ -1,0 +1,188 @@
+#include "analysis/report/report_model.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <tuple>
+
+namespace shakedown::analysis {
+namespace {
+
+// Localization names the culprit, telemetry explains; the rest follow as judged.
+int priority(const Finding& finding) {
+    if (finding.source == FindingSource::links || finding.source == FindingSource::collective) return 0;
+    if (finding.telemetry_coincided) return 1;
+    return 2;
+}
+
+std::vector<std::string> localization_lines(const AnalysisResult& result) {
+    std::vector<std::string> lines;
+    if (!result.links) return lines;
+    const LinkLocalization& links = *result.links;
+    if (!links.analyzed) {
+        lines.push_back("allpairs: not localized: " + links.note);
+        return lines;
+    }
+    lines.push_back(fmt::format("allpairs: {} nodes, {} node pairs, healthy link level {} GB/s (slow below {:.2f} x)",
+                                links.nodes.size(), links.links.size(), format_number(links.healthy_gbs),
+                                links.slow_fraction));
+    for (const SlowNode& node : links.slow_nodes)
+        lines.push_back(fmt::format("slow node {}: its {} links median {} GB/s vs {} GB/s elsewhere", node.node, node.links,
+                                    format_number(node.median_gbs), format_number(node.others_median_gbs)));
+    for (const SlowLink& link : links.slow_links)
+        lines.push_back(fmt::format("slow link {}<->{}: {} GB/s vs healthy {} GB/s", link.link.a, link.link.b,
+                                    format_number(link.link.bandwidth_gbs), format_number(link.healthy_gbs)));
+    for (const SlowGroup& group : links.slow_groups) {
+        std::string names;
+        for (const std::string& node : group.nodes) names += (names.empty() ? "" : ",") + node;
+        lines.push_back(fmt::format("slow {} {}: {} cross links median {} GB/s vs {} GB/s elsewhere",
+                                    group.switch_name ? "switch " + *group.switch_name : std::string("group of nodes"),
+                                    names, group.cross_links, format_number(group.cross_median_gbs),
+                                    format_number(group.inside_median_gbs)));
+    }
+    if (links.slow_nodes.empty() && links.slow_links.empty() && links.slow_groups.empty())
+        lines.push_back("no slow node, link or group");
+    return lines;
+}
+
+// Waivers repeat on every rank ("no CUDA device" x 1024): one line per test and reason.
+std::vector<std::string> waiver_lines(const Judgement& judgement) {
+    std::map<std::tuple<std::string, std::string>, std::vector<int>> ranks_by_waiver;
+    for (const NodeVerdict& node : judgement.nodes)
+        for (const WaivedTest& waived : node.waived) ranks_by_waiver[{waived.test, waived.reason}].push_back(waived.rank);
+    std::vector<std::string> lines;
+    for (auto& [key, ranks] : ranks_by_waiver) {
+        std::sort(ranks.begin(), ranks.end());
+        lines.push_back(fmt::format("{}: {} (ranks {})", std::get<0>(key), std::get<1>(key), compact_rank_list(ranks)));
+    }
+    return lines;
+}
+
+std::string money(double value, const std::string& currency) {
+    const std::string number = value >= 100 ? fmt::format("{:.0f}", value) : fmt::format("{:.3g}", value);
+    return currency.empty() ? number : number + " " + currency;
+}
+
+std::vector<std::string> price_lines(const PriceReport& price) {
+    std::vector<std::string> lines;
+    lines.push_back(fmt::format("node price {} per hour ({} per month)", money(price.node_hour_price, price.currency),
+                                money(price.node_hour_price * hours_per_month, price.currency)));
+    for (const PriceLine& line : price.fleet) {
+        if (!line.usable) {
+            lines.push_back(fmt::format("fleet: {}: not measured ({})", line.quantity, line.metric));
+            continue;
+        }
+        std::string text = fmt::format("fleet: {} per usable {} per hour ({} usable", money(*line.per_usable_hour, price.currency),
+                                       line.quantity, format_number(*line.usable));
+        if (line.per_nominal_hour)
+            text += fmt::format(" of {} nominal; {} per nominal {} per hour", format_number(*line.nominal),
+                                money(*line.per_nominal_hour, price.currency), line.quantity);
+        lines.push_back(text + ")");
+    }
+    return lines;
+}
+
+// The node's tests as JUnit cases: every test a rank of the node recorded, then the findings
+// about tests no rank recorded (a missing result, the port counter check).
+std::vector<TestCaseRow> test_cases(const Observations& observations, const NodeReport& node) {
+    std::vector<TestCaseRow> cases;
+    auto case_for = [&](const std::string& test) -> TestCaseRow& {
+        for (TestCaseRow& row : cases)
+            if (row.test == test) return row;
+        cases.push_back({test});
+        return cases.back();
+    };
+    for (const TestRow& row : observations.tests()) {
+        if (row.who->node != node.verdict->node) continue;
+        TestCaseRow& entry = case_for(row.test->key);
+        ++entry.ranks;
+        entry.seconds = std::max(entry.seconds, std::max(0.0, row.test->end_utc - row.test->start_utc));
+        if (row.test->status == Status::waived) {
+            ++entry.waived_ranks;
+            entry.waiver = row.test->reason;
+        }
+    }
+    for (const Finding& finding : node.verdict->findings)
+        (finding.level == Level::fail ? case_for(finding.test).failures : case_for(finding.test).warnings).push_back(&finding);
+    return cases;
+}
+
+}  // namespace
+
+std::string upper(std::string_view text) {
+    std::string result(text);
+    std::transform(result.begin(), result.end(), result.begin(), [](unsigned char c) { return std::toupper(c); });
+    return result;
+}
+
+std::string finding_label(const Finding& finding) {
+    const std::string gpu = finding.gpu ? fmt::format(" GPU {}", *finding.gpu) : std::string();
+    return fmt::format("{} rank {}{} {}", finding.node, finding.rank, gpu, finding.test);
+}
+
+std::string describe_finding(const Finding& finding) { return finding_label(finding) + ": " + finding.reason; }
+
+std::string compact_rank_list(const std::vector<int>& ranks) {
+    std::string text;
+    for (std::size_t i = 0; i < ranks.size();) {
+        std::size_t end = i;
+        while (end + 1 < ranks.size() && ranks[end + 1] == ranks[end] + 1) ++end;
+        if (!text.empty()) text += ',';
+        text += end == i ? std::to_string(ranks[i]) : fmt::format("{}-{}", ranks[i], ranks[end]);
+        i = end + 1;
+    }
+    return text;
+}
+
+ReportModel make_report_model(const Observations& observations, const AnalysisResult& result, const AnalysisSettings& settings) {
+    const LoadedRun& run = observations.run();
+    const Judgement& judgement = result.judgement;
+    ReportModel model;
+    model.observations = &observations;
+    model.run = &run;
+    model.result = &result;
+    model.title = fmt::format("shakedown run {}", run.manifest.run_id);
+    model.overview = fmt::format("suite {}, {} rank(s) on {} node(s), status {}",
+                                 run.manifest.suite.empty() ? "-" : run.manifest.suite, run.manifest.world_size,
+                                 judgement.nodes.size(), run.manifest.status);
+    for (const NodeVerdict& node : judgement.nodes) {
+        ++model.nodes_by_verdict[node.verdict];
+        NodeReport report;
+        report.verdict = &node;
+        report.ranks = compact_rank_list(node.ranks);
+        const Finding* worst = node.worst_finding();
+        report.worst = worst != nullptr ? worst->reason : !node.incomplete.empty() ? node.incomplete.front() : "-";
+        report.worst_with_rank = worst != nullptr ? fmt::format("rank {} {}: {}", worst->rank, worst->test, worst->reason)
+                                                  : report.worst;
+        for (const Finding& finding : node.findings) report.findings.push_back(&finding);
+        std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding* a, const Finding* b) {
+            return a->level != b->level ? a->level > b->level : priority(*a) < priority(*b);
+        });
+        for (const Finding* finding : report.findings) (finding->level == Level::fail ? model.failures : model.warnings).push_back(finding);
+        report.cases = test_cases(observations, report);
+        model.nodes.push_back(std::move(report));
+    }
+    model.verdict_line = fmt::format("Verdict: {}: {} node(s): {} pass, {} warn, {} fail, {} incomplete",
+                                     upper(to_string(judgement.overall)), judgement.nodes.size(),
+                                     model.nodes_by_verdict[Verdict::pass], model.nodes_by_verdict[Verdict::warn],
+                                     model.nodes_by_verdict[Verdict::fail], model.nodes_by_verdict[Verdict::incomplete]);
+    if (judgement.is_incomplete())
+        model.verdict_line +=
+            fmt::format("; run incomplete ({} of {} ranks judged)", judgement.ranks_judged, judgement.ranks_expected);
+    model.localization_lines = localization_lines(result);
+    model.waiver_lines = waiver_lines(judgement);
+    model.incomplete_lines = judgement.incomplete;
+    if (result.baseline)
+        model.baseline_line = fmt::format("run {}: {} values compared, {} regressions beyond {:.0f} %, {} improvements, "
+                                          "{} baseline values not in this run",
+                                          result.baseline->baseline_run_id, result.baseline->compared,
+                                          result.baseline->regressions, result.baseline->tolerance * 100,
+                                          result.baseline->improvements, result.baseline->missing);
+    model.node_metrics = summarize_node_metrics(observations);
+    model.price = make_price_report(model.node_metrics, settings);
+    if (model.price) model.price_lines = price_lines(*model.price);
+    return model;
+}
+
+}  // namespace shakedown::analysis

@@ -1,0 +1,72 @@
+// One model of what the reports say, built once from the rules' result: the verdict row of every
+// node, its findings in the order they are worth reading (FAIL before WARN; localization, then
+// what the telemetry explains, then the rest), how a finding and a rank list are labelled, the
+// lines of the localization, waiver, incomplete, baseline and price sections, the per-node
+// figures and the price. Terminal, markdown, HTML, JUnit and summary.json render this one model
+// (as google/benchmark's reporters render one vector of runs).
+#pragma once
+
+#include "analysis/load/observations.hpp"
+#include "analysis/report/node_metrics.hpp"
+#include "analysis/report/price_report.hpp"
+#include "analysis/rules/apply_rules.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shakedown::analysis {
+
+// One test on one node, over its ranks (what a JUnit test case is).
+struct TestCaseRow {
+    std::string test;
+    double seconds = 0.0;  // the longest rank's duration
+    int ranks = 0;         // ranks with a result of any status
+    int waived_ranks = 0;
+    std::string waiver;    // a waived rank's reason
+    std::vector<const Finding*> failures;
+    std::vector<const Finding*> warnings;
+    bool all_waived() const { return ranks > 0 && waived_ranks == ranks; }
+};
+
+struct NodeReport {
+    const NodeVerdict* verdict = nullptr;
+    std::string ranks;          // "0-3,8"
+    std::string worst;          // the worst finding's reason, else the first problem line, else "-"
+    std::string worst_with_rank;  // "rank 8 dgemm_fp64: <reason>" (terminal)
+    std::vector<const Finding*> findings;  // most telling first
+    std::vector<TestCaseRow> cases;        // in the order the tests first appear
+};
+
+struct ReportModel {
+    const Observations* observations = nullptr;
+    const LoadedRun* run = nullptr;
+    const AnalysisResult* result = nullptr;
+    std::string title;         // "shakedown run <run id>"
+    std::string overview;      // "suite quick, 2 rank(s) on 1 node(s), status complete"
+    std::map<Verdict, int> nodes_by_verdict;
+    std::string verdict_line;  // "Verdict: FAIL: 4 node(s): 3 pass, 0 warn, 1 fail, 0 incomplete"
+    std::vector<NodeReport> nodes;
+    std::vector<const Finding*> failures;  // node order, most telling first within a node
+    std::vector<const Finding*> warnings;
+    std::vector<std::string> localization_lines;
+    std::vector<std::string> waiver_lines;     // one per test and reason, with the ranks
+    std::vector<std::string> incomplete_lines;
+    std::optional<std::string> baseline_line;
+    std::vector<NodeMetrics> node_metrics;
+    std::optional<PriceReport> price;
+    std::vector<std::string> price_lines;
+};
+
+ReportModel make_report_model(const Observations& observations, const AnalysisResult& result, const AnalysisSettings& settings);
+
+// "node0002 rank 8 GPU 0 dgemm_fp64": who a finding is about.
+std::string finding_label(const Finding& finding);
+// The label and the reason in one line.
+std::string describe_finding(const Finding& finding);
+// "0-3,8,10-11": the compact form of a sorted rank list.
+std::string compact_rank_list(const std::vector<int>& ranks);
+std::string upper(std::string_view text);
+
+}  // namespace shakedown::analysis

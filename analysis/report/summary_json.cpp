@@ -1,0 +1,237 @@
+#include "analysis/report/summary_json.hpp"
+
+#include "core/errors.hpp"
+
+#include <fmt/format.h>
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+
+namespace shakedown::analysis {
+namespace {
+
+using nlohmann::json;
+
+json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
+
+json tally_to_json(const TestTally& tally) {
+    return {{"passed", tally.passed}, {"warned", tally.warned}, {"failed", tally.failed}, {"waived", tally.waived}};
+}
+
+json node_metric_to_json(const NodeMetric& metric) {
+    return {{"name", metric.name},         {"unit", metric.unit},
+            {"better", to_string(metric.better)},
+            {"ranks", metric.ranks},       {"median", metric.median},
+            {"min", metric.min},           {"max", metric.max},
+            {"sum", metric.sum},           {"nominal", optional_number(metric.nominal)},
+            {"fraction", optional_number(metric.usable_fraction())}};
+}
+
+json node_to_json(const NodeVerdict& node, const NodeMetrics* metrics) {
+    json findings = json::array();
+    for (const Finding& finding : node.findings) findings.push_back(finding_to_json(finding));
+    json waived = json::array();
+    for (const WaivedTest& test : node.waived)
+        waived.push_back({{"rank", test.rank}, {"test", test.test}, {"reason", test.reason}});
+    return {{"node", node.node},           {"ranks", node.ranks},           {"verdict", to_string(node.verdict)},
+            {"tests", tally_to_json(node.tests)}, {"findings", std::move(findings)}, {"waived", std::move(waived)},
+            {"incomplete", node.incomplete}, {"metrics", [&] {
+                json list = json::array();
+                if (metrics != nullptr)
+                    for (const NodeMetric& metric : metrics->metrics) list.push_back(node_metric_to_json(metric));
+                return list;
+            }()}};
+}
+
+json fleet_to_json(const std::vector<FleetReference>& references) {
+    json list = json::array();
+    for (const FleetReference& reference : references)
+        list.push_back({{"metric", reference.metric},
+                        {"unit", reference.unit},
+                        {"better", to_string(reference.better)},
+                        {"units", reference.units},
+                        {"per", reference.per_gpu ? "gpu" : "node"},
+                        {"median", reference.median},
+                        {"mad", reference.mad},
+                        {"nominal", optional_number(reference.nominal)}});
+    return list;
+}
+
+json baseline_to_json(const std::optional<BaselineComparison>& baseline) {
+    if (!baseline) return nullptr;
+    return {{"run_id", baseline->baseline_run_id}, {"run_dir", baseline->baseline_dir.string()},
+            {"tolerance", baseline->tolerance},    {"compared", baseline->compared},
+            {"regressions", baseline->regressions}, {"improvements", baseline->improvements},
+            {"missing", baseline->missing}};
+}
+
+json price_line_to_json(const PriceLine& line) {
+    return {{"quantity", line.quantity},
+            {"metric", line.metric},
+            {"usable", optional_number(line.usable)},
+            {"nominal", optional_number(line.nominal)},
+            {"per_usable_hour", optional_number(line.per_usable_hour)},
+            {"per_nominal_hour", optional_number(line.per_nominal_hour)}};
+}
+
+json incomplete_to_json(const LoadedRun& run) {
+    json entries = json::array();
+    for (const std::string& problem : run.run_problems)
+        entries.push_back({{"rank", nullptr}, {"node", nullptr}, {"problem", "run"}, {"text", problem}});
+    for (const RankRecord& record : run.ranks) {
+        if (record.problem == RankProblem::none) continue;
+        entries.push_back({{"rank", record.rank},
+                           {"node", record.node.empty() ? json(nullptr) : json(record.node)},
+                           {"problem", to_string(record.problem)},
+                           {"file", record.trace_path.filename().string()},
+                           {"text", record.problem_text}});
+    }
+    return entries;
+}
+
+json counts_to_json(const Judgement& judgement) {
+    json nodes = {{"total", judgement.nodes.size()}, {"pass", 0}, {"warn", 0}, {"incomplete", 0}, {"fail", 0}};
+    int warn_findings = 0;
+    int fail_findings = 0;
+    for (const NodeVerdict& node : judgement.nodes) {
+        nodes[std::string(to_string(node.verdict))] = nodes[std::string(to_string(node.verdict))].get<int>() + 1;
+        for (const Finding& finding : node.findings) (finding.level == Level::fail ? fail_findings : warn_findings)++;
+    }
+    return {{"nodes", std::move(nodes)},
+            {"ranks", {{"expected", judgement.ranks_expected},
+                       {"judged", judgement.ranks_judged},
+                       {"incomplete", judgement.ranks_incomplete}}},
+            {"tests", tally_to_json(judgement.tests)},
+            {"findings", {{"fail", fail_findings}, {"warn", warn_findings}}}};
+}
+
+// Closes on every path; the temporary file goes away unless it was renamed into place.
+class TemporaryFile {
+public:
+    explicit TemporaryFile(std::filesystem::path path) : path_(std::move(path)) {}
+    ~TemporaryFile() {
+        if (!committed_) {
+            std::error_code ignored;
+            std::filesystem::remove(path_, ignored);
+        }
+    }
+    TemporaryFile(const TemporaryFile&) = delete;
+    TemporaryFile& operator=(const TemporaryFile&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+    void commit() { committed_ = true; }
+
+private:
+    std::filesystem::path path_;
+    bool committed_ = false;
+};
+
+}  // namespace
+
+json finding_to_json(const Finding& finding) {
+    return {{"node", finding.node},
+            {"rank", finding.rank},
+            {"gpu", finding.gpu ? json(*finding.gpu) : json(nullptr)},
+            {"gpu_uuid", finding.gpu_uuid.empty() ? json(nullptr) : json(finding.gpu_uuid)},
+            {"test", finding.test},
+            {"metric", finding.metric.empty() ? json(nullptr) : json(finding.metric)},
+            {"value", optional_number(finding.value)},
+            {"unit", finding.unit},
+            {"nominal", optional_number(finding.nominal)},
+            {"fraction", optional_number(finding.usable_fraction())},
+            {"reference", optional_number(finding.reference)},
+            {"level", to_string(finding.level)},
+            {"source", to_string(finding.source)},
+            {"reason", finding.reason},
+            {"explanation", finding.explanation.empty() ? json(nullptr) : json(finding.explanation)},
+            {"telemetry_coincided", finding.telemetry_coincided}};
+}
+
+json localization_to_json(const LinkLocalization& links) {
+    json slow_nodes = json::array();
+    for (const SlowNode& node : links.slow_nodes)
+        slow_nodes.push_back({{"node", node.node}, {"links", node.links}, {"median_gbs", node.median_gbs},
+                              {"min_gbs", node.min_gbs}, {"max_gbs", node.max_gbs},
+                              {"others_median_gbs", node.others_median_gbs}});
+    json slow_links = json::array();
+    for (const SlowLink& link : links.slow_links)
+        slow_links.push_back({{"a", link.link.a}, {"b", link.link.b}, {"bandwidth_gbs", link.link.bandwidth_gbs},
+                              {"latency_us", link.link.latency_us}, {"healthy_gbs", link.healthy_gbs},
+                              {"a_elsewhere_gbs", link.a_elsewhere_gbs}, {"b_elsewhere_gbs", link.b_elsewhere_gbs}});
+    json slow_groups = json::array();
+    for (const SlowGroup& group : links.slow_groups)
+        slow_groups.push_back({{"nodes", group.nodes},
+                               {"switch", group.switch_name ? json(*group.switch_name) : json(nullptr)},
+                               {"cross_links", group.cross_links}, {"cross_median_gbs", group.cross_median_gbs},
+                               {"inside_median_gbs", group.inside_median_gbs}});
+    return {{"analyzed", links.analyzed},      {"note", links.note},
+            {"nodes", links.nodes.size()},     {"node_links", links.links.size()},
+            {"slow_fraction", links.slow_fraction}, {"healthy_gbs", links.healthy_gbs},
+            {"slow_nodes", std::move(slow_nodes)}, {"slow_links", std::move(slow_links)},
+            {"slow_groups", std::move(slow_groups)}};
+}
+
+json price_to_json(const PriceReport& price) {
+    json nodes = json::array();
+    for (const NodePrice& node : price.nodes) {
+        json lines = json::array();
+        for (const PriceLine& line : node.lines) lines.push_back(price_line_to_json(line));
+        nodes.push_back({{"node", node.node}, {"lines", std::move(lines)}});
+    }
+    json fleet = json::array();
+    for (const PriceLine& line : price.fleet) fleet.push_back(price_line_to_json(line));
+    return {{"node_hour_price", price.node_hour_price}, {"node_month_price", price.node_hour_price * hours_per_month},
+            {"currency", price.currency}, {"fleet", std::move(fleet)}, {"nodes", std::move(nodes)}};
+}
+
+json summary_to_json(const ReportModel& model, const SummaryContext& context) {
+    const LoadedRun& run = *model.run;
+    const AnalysisResult& result = *model.result;
+    const Judgement& judgement = result.judgement;
+    std::map<std::string, const NodeMetrics*> metrics_of;
+    for (const NodeMetrics& metrics : model.node_metrics) metrics_of.emplace(metrics.node, &metrics);
+    json nodes = json::array();
+    for (const NodeVerdict& node : judgement.nodes) {
+        auto found = metrics_of.find(node.node);
+        nodes.push_back(node_to_json(node, found == metrics_of.end() ? nullptr : found->second));
+    }
+    return {{"schema_version", summary_schema_version},
+            {"shakedown_version", SHAKEDOWN_VERSION},
+            {"run_id", run.manifest.run_id},
+            {"run_dir", run.dir.string()},
+            {"run_status", run.manifest.status},
+            {"suite", run.manifest.suite},
+            {"analyzed_utc", context.analyzed_utc},
+            {"thresholds", context.thresholds_source},
+            {"verdict", to_string(judgement.overall)},
+            {"exit_code", judgement.exit_code()},
+            {"counts", counts_to_json(judgement)},
+            {"nodes", std::move(nodes)},
+            {"incomplete", incomplete_to_json(run)},
+            {"fleet", fleet_to_json(result.fleet)},
+            {"baseline", baseline_to_json(result.baseline)},
+            {"localization", result.links ? localization_to_json(*result.links) : json(nullptr)},
+            {"price", model.price ? price_to_json(*model.price) : json(nullptr)},
+            {"explained_findings", result.explained},
+            {"outputs", context.outputs}};
+}
+
+void write_file_atomically(const std::filesystem::path& path, const std::string& content) {
+    // Same folder as the target, so the rename stays on one file system and is atomic.
+    TemporaryFile temporary(path.parent_path() / fmt::format(".{}.tmp-{}", path.filename().string(), ::getpid()));
+    {
+        std::ofstream out(temporary.path(), std::ios::binary | std::ios::trunc);
+        if (!out) throw InputError(fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
+        out << content;
+        out.flush();
+        if (!out) throw InputError(fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
+    }
+    std::error_code error;
+    std::filesystem::rename(temporary.path(), path, error);
+    if (error) throw InputError(fmt::format("cannot write {}: {}", path.string(), error.message()));
+    temporary.commit();
+}
+
+}  // namespace shakedown::analysis

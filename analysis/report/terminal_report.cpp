@@ -1,0 +1,96 @@
+#include "analysis/report/terminal_report.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace shakedown::analysis {
+namespace {
+
+void print_table(std::ostream& out, const ReportModel& model) {
+    const std::vector<std::string> header{"NODE", "RANKS", "VERDICT", "PASSED", "WARNED", "FAILED", "WAIVED", "WORST FINDING"};
+    std::vector<std::vector<std::string>> rows;
+    for (const NodeReport& node : model.nodes) {
+        const NodeVerdict& verdict = *node.verdict;
+        rows.push_back({verdict.node, node.ranks, upper(to_string(verdict.verdict)), std::to_string(verdict.tests.passed),
+                        std::to_string(verdict.tests.warned), std::to_string(verdict.tests.failed),
+                        std::to_string(verdict.tests.waived), node.worst_with_rank});
+    }
+    std::vector<std::size_t> widths(header.size());
+    for (std::size_t column = 0; column < header.size(); ++column) {
+        widths[column] = header[column].size();
+        for (const auto& row : rows) widths[column] = std::max(widths[column], row[column].size());
+    }
+    auto print_row = [&](const std::vector<std::string>& row) {
+        std::string line;
+        for (std::size_t column = 0; column < row.size(); ++column) {
+            const bool numeric = column >= 3 && column <= 6;
+            const bool last = column + 1 == row.size();
+            line += numeric ? fmt::format("{:>{}}", row[column], widths[column])
+                            : last ? row[column] : fmt::format("{:<{}}", row[column], widths[column]);
+            if (!last) line += "  ";
+        }
+        out << line << '\n';
+    };
+    print_row(header);
+    for (const auto& row : rows) print_row(row);
+}
+
+void print_section(std::ostream& out, const std::string& title, const std::vector<std::string>& lines,
+                   std::size_t max_listed) {
+    if (lines.empty()) return;
+    out << '\n' << title << " (" << lines.size() << "):\n";
+    for (std::size_t i = 0; i < lines.size() && i < max_listed; ++i) out << "  " << lines[i] << '\n';
+    if (lines.size() > max_listed) out << "  ... and " << lines.size() - max_listed << " more in summary.json\n";
+}
+
+// The top findings at one level: per node at most `per_node` (the model holds them most telling
+// first), with what the telemetry showed when it showed something; everything is in summary.json.
+void print_findings(std::ostream& out, const std::string& title, const ReportModel& model, Level level,
+                    std::size_t max_listed, std::size_t per_node) {
+    std::size_t total = 0;
+    std::vector<const Finding*> shown;
+    for (const NodeReport& node : model.nodes) {
+        std::size_t mine = 0;
+        for (const Finding* finding : node.findings) {
+            if (finding->level != level) continue;
+            if (mine++ < per_node) shown.push_back(finding);
+        }
+        total += mine;
+    }
+    if (total == 0) return;
+    out << '\n' << title << " (" << total << "):\n";
+    std::size_t listed = 0;
+    for (; listed < shown.size() && listed < max_listed; ++listed) {
+        out << "  " << describe_finding(*shown[listed]) << '\n';
+        if (shown[listed]->telemetry_coincided) out << "      telemetry: " << shown[listed]->explanation << '\n';
+    }
+    if (total > listed)
+        out << "  ... and " << total - listed << " more in summary.json (at most " << per_node << " per node listed here)\n";
+}
+
+}  // namespace
+
+void print_terminal_report(std::ostream& out, const ReportModel& model, const std::filesystem::path& summary_path,
+                           const TerminalReportOptions& options,
+                           const std::vector<std::pair<std::string, std::string>>& outputs) {
+    if (!options.quiet) {
+        out << "Run " << model.run->manifest.run_id << ": " << model.overview << "\n\n";
+        print_table(out, model);
+        print_findings(out, "Failures", model, Level::fail, options.max_listed, options.max_per_node);
+        print_findings(out, "Warnings", model, Level::warn, options.max_listed, options.max_per_node);
+        print_section(out, "Localization", model.localization_lines, options.max_listed);
+        if (model.baseline_line) print_section(out, "Baseline", {*model.baseline_line}, options.max_listed);
+        print_section(out, "Price", model.price_lines, options.max_listed);
+        print_section(out, "Waived", model.waiver_lines, options.max_listed);
+        print_section(out, "Incomplete run", model.incomplete_lines, options.max_listed);
+        out << '\n';
+    }
+    out << model.verdict_line << '\n';
+    out << "Run folder: " << model.run->dir.string() << '\n';
+    if (!summary_path.empty()) out << "Summary: " << summary_path.string() << '\n';
+    if (!options.quiet)
+        for (const auto& [what, path] : outputs) out << what << ": " << path << '\n';
+}
+
+}  // namespace shakedown::analysis

@@ -1,0 +1,151 @@
+#include "analysis/rules/analysis_settings.hpp"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <functional>
+
+namespace shakedown::analysis {
+namespace {
+
+constexpr std::array<std::string_view, 7> sections{"fleet",       "baseline", "telemetry",    "links",
+                                                   "collectives", "price",    "port_counters"};
+
+// One key of one section: how to read it into the settings.
+struct SettingKey {
+    std::string_view section;
+    std::string_view key;
+    std::function<void(const YamlFields&, const YAML::Node&, const std::string&, AnalysisSettings&)> read;
+};
+
+auto fraction_in(std::optional<double> AnalysisSettings::*field, double most) {
+    return [field, most](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
+        const double value = fields.positive(node, what);
+        if (value > most) fields.reject(node, fmt::format("{}: must be at most {}, got {}", what, most, value));
+        s.*field = value;
+    };
+}
+
+auto positive_in(std::optional<double> AnalysisSettings::*field) {
+    return [field](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
+        s.*field = fields.positive(node, what);
+    };
+}
+
+const std::vector<SettingKey>& setting_keys() {
+    static const std::vector<SettingKey> keys{
+        {"fleet", "min_peers",
+         [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
+             const double value = fields.number(node, what);
+             if (value < 2 || value > 1e6 || value != static_cast<int>(value))
+                 fields.reject(node, fmt::format("{}: expected a whole number of at least 2, got {}", what, node.Scalar()));
+             s.fleet_min_peers = static_cast<int>(value);
+         }},
+        {"fleet", "enabled",
+         [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
+             s.fleet_enabled = fields.choice(node, what, {"true", "false"}) == "true";
+         }},
+        {"baseline", "tolerance", fraction_in(&AnalysisSettings::baseline_tolerance, 1.0)},
+        {"baseline", "level",
+         [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
+             s.baseline_regression_fails = fields.choice(node, what, {"warn", "fail"}) == "fail";
+         }},
+        {"telemetry", "temperature_limit_c", positive_in(&AnalysisSettings::temperature_limit_c)},
+        {"telemetry", "min_throttle_share", fraction_in(&AnalysisSettings::min_throttle_share, 1.0)},
+        {"telemetry", "min_clock_fraction", fraction_in(&AnalysisSettings::min_clock_fraction, 1.0)},
+        {"links", "slow_fraction", fraction_in(&AnalysisSettings::link_slow_fraction, 1.0)},
+        {"collectives", "slow_rank_ratio", positive_in(&AnalysisSettings::slow_rank_ratio)},
+        {"collectives", "fail_ratio", positive_in(&AnalysisSettings::slow_rank_fail_ratio)},
+        {"price", "per_node_hour", positive_in(&AnalysisSettings::price_per_node_hour)},
+        {"price", "per_node_month", positive_in(&AnalysisSettings::price_per_node_month)},
+        {"price", "currency",
+         [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
+             if (!node.IsScalar() || node.Scalar().size() > 16)
+                 fields.reject(node, fmt::format("{}: expected a short text such as EUR, got {}", what, YamlFields::shown(node)));
+             s.currency = node.Scalar();
+         }},
+        {"port_counters", "enabled",
+         [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
+             s.port_counters_enabled = fields.choice(node, what, {"true", "false"}) == "true";
+         }},
+        {"port_counters", "allowed_increase",
+         [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
+             if (!node.IsMap())
+                 fields.reject(node, fmt::format("{}: expected a map of counter names (symbol_error, ...) to counts, got {}",
+                                                 what, YamlFields::shown(node)));
+             for (const auto& item : node) {
+                 const std::string counter = fields.key(item.first, what);
+                 const double allowed = fields.number(item.second, what + "." + counter);
+                 if (allowed < 0) fields.reject(item.second, fmt::format("{}.{}: must not be negative, got {}", what, counter, allowed));
+                 s.port_counter_allowances[counter] = allowed;
+             }
+         }},
+    };
+    return keys;
+}
+
+}  // namespace
+
+double AnalysisSettings::allowed_increase(const std::string& counter) const {
+    const auto found = port_counter_allowances.find(counter);
+    return found == port_counter_allowances.end() ? 0.0 : found->second;
+}
+
+std::optional<double> AnalysisSettings::node_hour_price() const {
+    if (price_per_node_hour) return price_per_node_hour;
+    if (price_per_node_month) return *price_per_node_month / hours_per_month;
+    return std::nullopt;
+}
+
+void AnalysisSettings::merge(const AnalysisSettings& other) {
+    auto take = [](auto& mine, const auto& theirs) {
+        if (theirs) mine = theirs;
+    };
+    take(fleet_min_peers, other.fleet_min_peers);
+    take(fleet_enabled, other.fleet_enabled);
+    take(baseline_tolerance, other.baseline_tolerance);
+    take(baseline_regression_fails, other.baseline_regression_fails);
+    take(temperature_limit_c, other.temperature_limit_c);
+    take(min_throttle_share, other.min_throttle_share);
+    take(min_clock_fraction, other.min_clock_fraction);
+    take(link_slow_fraction, other.link_slow_fraction);
+    take(slow_rank_ratio, other.slow_rank_ratio);
+    take(slow_rank_fail_ratio, other.slow_rank_fail_ratio);
+    // A price given per hour or per month replaces both forms of the other's price.
+    if (other.price_per_node_hour || other.price_per_node_month) {
+        price_per_node_hour = other.price_per_node_hour;
+        price_per_node_month = other.price_per_node_month;
+    }
+    take(currency, other.currency);
+    take(port_counters_enabled, other.port_counters_enabled);
+    // Counter by counter: a user file naming symbol_error keeps the other allowances.
+    for (const auto& [counter, allowed] : other.port_counter_allowances) port_counter_allowances[counter] = allowed;
+}
+
+bool is_settings_section(std::string_view key) {
+    for (std::string_view section : sections)
+        if (section == key) return true;
+    return false;
+}
+
+void parse_settings_section(const YamlFields& fields, const std::string& section, const YAML::Node& node,
+                            AnalysisSettings& settings) {
+    if (node.IsNull()) return;
+    if (!node.IsMap()) fields.reject(node, fmt::format("{}: expected a map", section));
+    std::string expected;
+    for (const SettingKey& entry : setting_keys())
+        if (entry.section == section) expected += (expected.empty() ? "" : ", ") + std::string(entry.key);
+    for (const auto& item : node) {
+        const std::string key = fields.key(item.first, section);
+        const SettingKey* found = nullptr;
+        for (const SettingKey& entry : setting_keys())
+            if (entry.section == section && entry.key == key) found = &entry;
+        if (found == nullptr)
+            fields.reject(item.first, fmt::format("{}: unknown key '{}' (expected {})", section, key, expected));
+        found->read(fields, item.second, section + "." + key, settings);
+    }
+    if (settings.price_per_node_hour && settings.price_per_node_month)
+        fields.reject(node, "price: give per_node_hour or per_node_month, not both");
+}
+
+}  // namespace shakedown::analysis

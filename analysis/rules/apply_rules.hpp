@@ -1,0 +1,35 @@
+// The rules of one analysis, in order, each a function from the observations to findings: the
+// tests' own status, results missing, thresholds, fleet outliers, baseline regressions (when a
+// baseline is given), link localization (when rank 0 ran allpairs), slow ranks of the
+// collectives and the RDMA port error counters over the whole run; then the telemetry
+// explanations of what was found, and the verdicts, computed once from all findings.
+#pragma once
+
+#include "analysis/load/observations.hpp"
+#include "analysis/load/run_details.hpp"
+#include "analysis/rules/baseline.hpp"
+#include "analysis/rules/fleet_rule.hpp"
+#include "analysis/rules/link_localization.hpp"
+#include "analysis/rules/thresholds.hpp"
+#include "analysis/rules/topology.hpp"
+#include "analysis/rules/verdicts.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace shakedown::analysis {
+
+// Everything the rules found, as values: the judgement (every finding, per node) and the
+// references and localization the findings came from.
+struct AnalysisResult {
+    Judgement judgement;
+    std::vector<FleetReference> fleet;
+    std::optional<BaselineComparison> baseline;
+    std::optional<LinkLocalization> links;  // when rank 0 ran allpairs
+    int explained = 0;                      // findings with a telemetry explanation
+};
+
+AnalysisResult apply_rules(const Observations& observations, const Thresholds& thresholds, const Observations* baseline,
+                           const Topology* topology, RunDetails& details);
+
+}  // namespace shakedown::analysis

@@ -1,0 +1,69 @@
+#include "analysis/rules/finding.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+namespace shakedown::analysis {
+
+std::string_view to_string(Level level) {
+    switch (level) {
+        case Level::pass: return "pass";
+        case Level::warn: return "warn";
+        case Level::fail: return "fail";
+    }
+    return "unknown";
+}
+
+std::string_view to_string(FindingSource source) {
+    switch (source) {
+        case FindingSource::threshold: return "threshold";
+        case FindingSource::fleet: return "fleet";
+        case FindingSource::baseline: return "baseline";
+        case FindingSource::links: return "links";
+        case FindingSource::collective: return "collective";
+        case FindingSource::port_counters: return "port_counters";
+    }
+    return "unknown";
+}
+
+std::optional<double> Finding::usable_fraction() const {
+    if (!value || !nominal || *nominal <= 0.0) return std::nullopt;
+    return *value / *nominal;
+}
+
+Finding make_finding(const RankIdentity& who, std::string test, Level level, std::string reason, FindingSource source) {
+    Finding finding;
+    finding.node = who.node;
+    finding.rank = who.rank;
+    finding.gpu = who.gpu;
+    finding.gpu_uuid = who.gpu_uuid;
+    finding.test = std::move(test);
+    finding.level = level;
+    finding.reason = std::move(reason);
+    finding.source = source;
+    return finding;
+}
+
+Finding make_metric_finding(const RankIdentity& who, const std::string& test, const Metric& metric, Level level,
+                            std::string reason, FindingSource source) {
+    Finding finding = make_finding(who, test, level, std::move(reason), source);
+    finding.metric = metric.name;
+    finding.value = metric.value;
+    finding.unit = metric.unit;
+    finding.nominal = metric.nominal;
+    return finding;
+}
+
+std::string format_number(double value) {
+    if (!std::isfinite(value)) return fmt::format("{}", value);
+    const double magnitude = std::fabs(value);
+    if (magnitude >= 100.0 && magnitude < 1e6) return fmt::format("{:.0f}", value);
+    return fmt::format("{:.3g}", value);
+}
+
+std::string with_unit(double value, const std::string& unit) {
+    return unit.empty() ? format_number(value) : format_number(value) + " " + unit;
+}
+
+}  // namespace shakedown::analysis

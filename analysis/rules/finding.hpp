@@ -1,0 +1,55 @@
+// What a rule says about a rank or node: a WARN or FAIL with the numbers, which rule said it,
+// and (filled later) what the telemetry showed in the test's window. Every rule is a function
+// from the observations (load/observations.hpp) to findings; verdicts are computed once from all
+// of them (rules/verdicts.hpp).
+#pragma once
+
+#include "analysis/load/observations.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace shakedown::analysis {
+
+enum class Level { pass, warn, fail };
+std::string_view to_string(Level level);
+
+// Which rule made a finding: the test's own status or its metrics' thresholds, the fleet outlier
+// rule, the baseline comparison, link localization, the collective's slow-rank figures, or the
+// whole-run RDMA port error counters.
+enum class FindingSource { threshold, fleet, baseline, links, collective, port_counters };
+std::string_view to_string(FindingSource source);
+
+struct Finding {
+    std::string node;
+    int rank = 0;
+    std::optional<int> gpu;  // the rank's bound GPU (CUDA ordinal as the rank saw it)
+    std::string gpu_uuid;    // its UUID: what names the GPU's telemetry under any visibility
+    std::string test;
+    std::string metric;  // empty for a finding about the test itself (failed, errored, no result)
+    std::optional<double> value;
+    std::string unit;
+    std::optional<double> nominal;
+    Level level = Level::pass;
+    std::string reason;  // one line with the numbers: "stream.triad_gbs 4.1 GB/s is 0.52 of nominal 7.9 (fail below 0.60)"
+    FindingSource source = FindingSource::threshold;
+    std::optional<double> reference;    // the fleet median or the baseline value the finding compares with
+    std::string explanation;            // what the telemetry showed in the test's window ("" when nothing known)
+    bool telemetry_coincided = false;   // the explanation names something abnormal (else: "looks normal")
+
+    std::optional<double> usable_fraction() const;  // value / nominal when both are known and nominal > 0
+};
+
+// A finding about `who` (node, rank and GPU identity from the observations).
+Finding make_finding(const RankIdentity& who, std::string test, Level level, std::string reason,
+                     FindingSource source = FindingSource::threshold);
+// The same with the metric's name, value, unit and nominal.
+Finding make_metric_finding(const RankIdentity& who, const std::string& test, const Metric& metric, Level level,
+                            std::string reason, FindingSource source = FindingSource::threshold);
+
+// Numbers as the reasons print them: 3 significant digits, no exponent below a million.
+std::string format_number(double value);
+std::string with_unit(double value, const std::string& unit);  // "4.1 GB/s"
+
+}  // namespace shakedown::analysis

@@ -1,0 +1,116 @@
+#include "analysis/rules/threshold_rule.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace shakedown::analysis {
+namespace {
+
+// One check's outcome; the worst check of a rule decides, the first at that level explains.
+struct CheckResult {
+    Level level = Level::pass;
+    std::string reason;
+};
+
+void keep_worst(CheckResult& worst, CheckResult candidate) {
+    if (candidate.level > worst.level) worst = std::move(candidate);
+}
+
+CheckResult check_fraction(const Metric& metric, const FractionBand& band) {
+    if (!metric.nominal || *metric.nominal <= 0.0) return {};  // nothing to compare with
+    const std::string head = fmt::format("{} {}", metric.name, with_unit(metric.value, metric.unit));
+    if (metric.better == Better::lower && metric.value <= 0.0)
+        return {Level::fail, fmt::format("{} is not positive: cannot be compared with nominal {}", head,
+                                         format_number(*metric.nominal))};
+    const double fraction = *metric.usable_fraction();
+    const char* how = metric.better == Better::lower ? "nominal/value, lower is better; " : "";
+    auto verdict = [&](Level level, const char* band_name, double limit) {
+        return CheckResult{level, fmt::format("{} is {:.2f} of nominal {} ({}{} below {:.2f})", head, fraction,
+                                              format_number(*metric.nominal), how, band_name, limit)};
+    };
+    if (band.fail && fraction < *band.fail) return verdict(Level::fail, "fail", *band.fail);
+    if (band.warn && fraction < *band.warn) return verdict(Level::warn, "warn", *band.warn);
+    return {};
+}
+
+CheckResult check_bound(const Metric& metric, const std::optional<double>& bound, Level level, bool below) {
+    if (!bound) return {};
+    const bool violated = below ? metric.value < *bound : metric.value > *bound;
+    if (!violated) return {};
+    return {level, fmt::format("{} {} is {} the {} bound {}", metric.name, with_unit(metric.value, metric.unit),
+                               below ? "below" : "above", level == Level::fail ? "fail" : "warn",
+                               with_unit(*bound, metric.unit))};
+}
+
+// Rules looked up once per metric name: a run repeats the same few dozen names on every rank.
+class RuleCache {
+public:
+    explicit RuleCache(const Thresholds& thresholds) : thresholds_(thresholds) {}
+    const MetricRule* rule_for(const std::string& name) {
+        auto [entry, inserted] = rules_.try_emplace(name, nullptr);
+        if (inserted) entry->second = thresholds_.rule_for(name);
+        return entry->second;
+    }
+
+private:
+    const Thresholds& thresholds_;
+    std::map<std::string, const MetricRule*, std::less<>> rules_;
+};
+
+}  // namespace
+
+MetricJudgment judge_metric(const Metric& metric, const MetricRule* rule) {
+    if (!std::isfinite(metric.value))
+        return {Level::fail, fmt::format("{} is {}: the measurement produced no number", metric.name, metric.value)};
+    if (rule == nullptr) return {};
+    CheckResult worst;
+    if (rule->fraction_of_nominal) keep_worst(worst, check_fraction(metric, *rule->fraction_of_nominal));
+    keep_worst(worst, check_bound(metric, rule->fail_below, Level::fail, /*below=*/true));
+    keep_worst(worst, check_bound(metric, rule->fail_above, Level::fail, /*below=*/false));
+    keep_worst(worst, check_bound(metric, rule->warn_below, Level::warn, /*below=*/true));
+    keep_worst(worst, check_bound(metric, rule->warn_above, Level::warn, /*below=*/false));
+    return {worst.level, std::move(worst.reason)};
+}
+
+std::vector<Finding> test_status_findings(const Observations& observations) {
+    std::vector<Finding> findings;
+    for (const TestRow& row : observations.tests()) {
+        if (!row.test->failed()) continue;
+        const char* what = row.test->status == Status::error ? "ended with an error" : "failed";
+        findings.push_back(make_finding(*row.who, row.test->key, Level::fail,
+                                        fmt::format("{} {}: {}", row.test->key, what,
+                                                    row.test->reason.empty() ? "no reason given" : row.test->reason)));
+    }
+    return findings;
+}
+
+std::vector<Finding> missing_result_findings(const Observations& observations) {
+    std::vector<Finding> findings;
+    const LoadedRun& run = observations.run();
+    for (const RankRecord& record : run.ranks) {
+        if (!record.trace || record.trace->status != TraceStatus::complete) continue;
+        const auto& tests = record.trace->tests;
+        for (const std::string& key : run.manifest.tests)
+            if (std::none_of(tests.begin(), tests.end(), [&](const TestResult& test) { return test.key == key; }))
+                findings.push_back(make_finding(*observations.rank(record.rank), key, Level::fail,
+                                                fmt::format("{}: no result recorded although the run listed it", key)));
+    }
+    return findings;
+}
+
+std::vector<Finding> threshold_findings(const Observations& observations, const Thresholds& thresholds) {
+    std::vector<Finding> findings;
+    RuleCache rules(thresholds);
+    for (const MetricRow& row : observations.metrics()) {
+        MetricJudgment judgment = judge_metric(*row.metric, rules.rule_for(row.metric->name));
+        if (judgment.level != Level::pass)
+            findings.push_back(make_metric_finding(*row.who, row.test->key, *row.metric, judgment.level,
+                                                   std::move(judgment.reason)));
+    }
+    return findings;
+}
+
+}  // namespace shakedown::analysis

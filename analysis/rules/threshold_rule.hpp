@@ -1,0 +1,32 @@
+// The first rules: each test's own status (failed, errored), a listed test with no result on a
+// rank that finished, and every metric against its thresholds (absolute bounds and usable /
+// nominal bands; a NaN or infinite figure always fails).
+#pragma once
+
+#include "analysis/load/observations.hpp"
+#include "analysis/rules/finding.hpp"
+#include "analysis/rules/thresholds.hpp"
+
+#include <vector>
+
+namespace shakedown::analysis {
+
+struct MetricJudgment {
+    Level level = Level::pass;
+    std::string reason;  // empty on pass
+};
+
+// One metric against its rule (nullptr: no rule, only a non-finite value is judged).
+MetricJudgment judge_metric(const Metric& metric, const MetricRule* rule);
+
+// FAIL per test that failed or ended with an error, with the test's reason.
+std::vector<Finding> test_status_findings(const Observations& observations);
+
+// FAIL per (rank, test) run.json lists that a rank which finished recorded no result of (it
+// neither ran nor waived itself). Unfinished ranks are incomplete instead.
+std::vector<Finding> missing_result_findings(const Observations& observations);
+
+// WARN/FAIL per metric outside its thresholds.
+std::vector<Finding> threshold_findings(const Observations& observations, const Thresholds& thresholds);
+
+}  // namespace shakedown::analysis

@@ -1,0 +1,237 @@
+#include "analysis/rules/thresholds.hpp"
+
+#include "analysis/rules/default_thresholds.hpp"
+#include "analysis/rules/yaml_fields.hpp"
+#include "core/errors.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <yaml-cpp/yaml.h>
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace shakedown::analysis {
+namespace {
+
+constexpr std::string_view rule_keys =
+    "fail_below, warn_below, fail_above, warn_above, fraction_of_nominal, fleet_outlier";
+constexpr std::string_view top_level_keys = "metrics, fleet, baseline, telemetry, links, collectives, price, port_counters";
+
+bool is_glob_pattern(std::string_view key) { return key.find_first_of("*?[") != std::string_view::npos; }
+
+// Walks the `metrics:` section and turns every problem into "source:line: problem".
+class RuleParser {
+public:
+    explicit RuleParser(const YamlFields& fields) : fields_(fields) {}
+
+    FractionBand fraction_band(const YAML::Node& node, const std::string& metric) const {
+        const std::string what = metric + ".fraction_of_nominal";
+        if (!node.IsMap()) fields_.reject(node, fmt::format("{}: expected a map like {{warn: 0.8, fail: 0.6}}", what));
+        FractionBand band;
+        for (const auto& item : node) {
+            const std::string key = fields_.key(item.first, what);
+            const std::string field = what + "." + key;
+            if (key == "warn") band.warn = fields_.positive(item.second, field);
+            else if (key == "fail") band.fail = fields_.positive(item.second, field);
+            else fields_.reject(item.first, fmt::format("{}: unknown key '{}' (expected warn, fail)", what, key));
+        }
+        if (!band.warn && !band.fail) fields_.reject(node, fmt::format("{}: needs warn, fail or both", what));
+        if (band.warn && band.fail && *band.warn < *band.fail)
+            fields_.reject(node, fmt::format("{}: warn ({}) is below fail ({}): the WARN band must lie above the FAIL band",
+                                             what, *band.warn, *band.fail));
+        return band;
+    }
+
+    FleetBand fleet_band(const YAML::Node& node, const std::string& metric) const {
+        const std::string what = metric + ".fleet_outlier";
+        FleetBand band;
+        if (node.IsScalar() && (node.Scalar() == "true" || node.Scalar() == "on")) return band;  // the defaults
+        if (!node.IsMap())
+            fields_.reject(node, fmt::format("{}: expected true or a map like {{k: 4, warn_deviation: 0.1, "
+                                             "fail_deviation: 0.25}}", what));
+        for (const auto& item : node) {
+            const std::string key = fields_.key(item.first, what);
+            const std::string field = what + "." + key;
+            if (key == "k") band.k = fields_.positive(item.second, field);
+            else if (key == "warn_deviation") band.warn_deviation = fields_.positive(item.second, field);
+            else if (key == "fail_deviation") band.fail_deviation = fields_.positive(item.second, field);
+            else
+                fields_.reject(item.first, fmt::format("{}: unknown key '{}' (expected k, warn_deviation, fail_deviation)",
+                                                       what, key));
+        }
+        if (band.warn_deviation >= 1.0) fields_.reject(node, fmt::format("{}: warn_deviation must be below 1", what));
+        if (band.fail_deviation && *band.fail_deviation < band.warn_deviation)
+            fields_.reject(node, fmt::format("{}: fail_deviation ({}) is below warn_deviation ({})", what,
+                                             *band.fail_deviation, band.warn_deviation));
+        return band;
+    }
+
+    MetricRule rule(const YAML::Node& node, const std::string& metric) const {
+        MetricRule rule;
+        rule.origin = fmt::format("{}:{}", fields_.source(), node.Mark().line + 1);
+        if (node.IsNull()) return rule;  // `metric: {}` or `metric:` switches the judgment off
+        if (!node.IsMap()) fields_.reject(node, fmt::format("{}: expected a map of {}", metric, rule_keys));
+        for (const auto& item : node) {
+            const std::string key = fields_.key(item.first, metric);
+            const std::string field = metric + "." + key;
+            if (key == "fail_below") rule.fail_below = fields_.number(item.second, field);
+            else if (key == "warn_below") rule.warn_below = fields_.number(item.second, field);
+            else if (key == "fail_above") rule.fail_above = fields_.number(item.second, field);
+            else if (key == "warn_above") rule.warn_above = fields_.number(item.second, field);
+            else if (key == "fraction_of_nominal") rule.fraction_of_nominal = fraction_band(item.second, metric);
+            else if (key == "fleet_outlier") rule.fleet_outlier = fleet_band(item.second, metric);
+            else fields_.reject(item.first, fmt::format("{}: unknown key '{}' (expected {})", metric, key, rule_keys));
+        }
+        if (rule.warn_below && rule.fail_below && *rule.warn_below < *rule.fail_below)
+            fields_.reject(node, fmt::format("{}: warn_below ({}) is below fail_below ({})", metric, *rule.warn_below,
+                                             *rule.fail_below));
+        if (rule.warn_above && rule.fail_above && *rule.warn_above > *rule.fail_above)
+            fields_.reject(node, fmt::format("{}: warn_above ({}) is above fail_above ({})", metric, *rule.warn_above,
+                                             *rule.fail_above));
+        return rule;
+    }
+
+private:
+    const YamlFields& fields_;
+};
+
+YAML::Node load_yaml(std::string_view yaml_text, const std::string& source_name) {
+    try {
+        return YAML::Load(std::string(yaml_text));
+    } catch (const YAML::ParserException& error) {
+        throw InputError(fmt::format("{}:{}: malformed YAML: {}", source_name, error.mark.line + 1, error.msg));
+    } catch (const YAML::Exception& error) {  // yaml-cpp's other failures (deep nesting, ...)
+        throw InputError(fmt::format("{}: malformed YAML: {}", source_name, error.what()));
+    }
+}
+
+}  // namespace
+
+bool MetricRule::judges_anything() const {
+    return fail_below || warn_below || fail_above || warn_above || fraction_of_nominal;
+}
+
+Thresholds Thresholds::parse(std::string_view yaml_text, const std::string& source_name) {
+    const YamlFields fields(source_name);
+    const RuleParser parser(fields);
+    const YAML::Node root = load_yaml(yaml_text, source_name);
+    if (!root.IsMap()) {
+        if (root.IsNull()) throw InputError(fmt::format("{}:1: empty thresholds file (expected 'metrics:')", source_name));
+        fields.reject(root, "expected a map with the key 'metrics'");
+    }
+
+    Thresholds thresholds;
+    thresholds.source_ = source_name;
+    bool has_metrics = false;
+    try {
+        for (const auto& section : root) {
+            const std::string key = fields.key(section.first, "top level");
+            if (is_settings_section(key)) {
+                parse_settings_section(fields, key, section.second, thresholds.settings_);
+                continue;
+            }
+            if (key != "metrics")
+                fields.reject(section.first, fmt::format("unknown key '{}' (expected {})", key, top_level_keys));
+            has_metrics = true;
+            const YAML::Node& metrics = section.second;
+            if (metrics.IsNull()) continue;
+            if (!metrics.IsMap()) fields.reject(metrics, "metrics: expected a map of metric name -> rule");
+            for (const auto& item : metrics) {
+                if (!item.first.IsScalar() || item.first.Scalar().empty())
+                    fields.reject(item.first, "metrics: a metric name must be a non-empty string");
+                const std::string name = item.first.Scalar();
+                const bool duplicate = std::any_of(thresholds.entries_.begin(), thresholds.entries_.end(),
+                                                   [&](const Entry& entry) { return entry.key == name; });
+                if (duplicate) fields.reject(item.first, fmt::format("metrics: '{}' appears twice", name));
+                thresholds.entries_.push_back({name, is_glob_pattern(name), parser.rule(item.second, name)});
+            }
+        }
+    } catch (const YAML::Exception& error) {  // a conversion yaml-cpp refuses (never expected; never a crash)
+        throw InputError(fmt::format("{}: unreadable thresholds: {}", source_name, error.what()));
+    }
+    if (!has_metrics) fields.reject(root, "missing the key 'metrics'");
+    return thresholds;
+}
+
+Thresholds Thresholds::built_in() { return parse(default_thresholds_yaml(), "default.yaml (built in)"); }
+
+Thresholds Thresholds::from_file(const std::filesystem::path& path) {
+    std::ifstream in(path);
+    if (!in) throw InputError(fmt::format("{}: cannot read the thresholds file", path.string()));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse(text.str(), path.string());
+}
+
+Thresholds Thresholds::overridden_by(const Thresholds& overrides) const {
+    Thresholds merged = *this;
+    merged.source_ = source_ + " + " + overrides.source_;
+    merged.settings_.merge(overrides.settings_);
+    std::ptrdiff_t next_pattern_slot = 0;
+    for (const Entry& override_entry : overrides.entries_) {
+        auto same_key = [&](const Entry& entry) { return entry.key == override_entry.key; };
+        auto existing = std::find_if(merged.entries_.begin(), merged.entries_.end(), same_key);
+        if (existing != merged.entries_.end()) {
+            *existing = override_entry;
+        } else if (override_entry.is_pattern) {
+            // New patterns go in front, in their file order, so the user's patterns win over the defaults'.
+            merged.entries_.insert(merged.entries_.begin() + next_pattern_slot++, override_entry);
+        } else {
+            merged.entries_.push_back(override_entry);
+        }
+    }
+    return merged;
+}
+
+namespace {
+
+// Edits (insert, delete, substitute) between two names: how the nearest declared names are found.
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> previous(b.size() + 1), current(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        current[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j)
+            current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+        std::swap(previous, current);
+    }
+    return previous[b.size()];
+}
+
+std::vector<std::string> nearest_names(const std::string& key, const std::vector<std::string>& names, std::size_t count) {
+    std::vector<std::pair<std::size_t, std::string>> ranked;
+    for (const std::string& name : names) ranked.emplace_back(edit_distance(key, name), name);
+    std::sort(ranked.begin(), ranked.end());
+    ranked.erase(std::unique(ranked.begin(), ranked.end()), ranked.end());
+    std::vector<std::string> nearest;
+    for (std::size_t i = 0; i < std::min(count, ranked.size()); ++i) nearest.push_back(ranked[i].second);
+    return nearest;
+}
+
+}  // namespace
+
+void Thresholds::require_declared(const std::vector<std::string>& declared_metrics) const {
+    for (const Entry& entry : entries_) {
+        const auto matches = [&](const std::string& name) {
+            return entry.is_pattern ? fnmatch(entry.key.c_str(), name.c_str(), 0) == 0 : entry.key == name;
+        };
+        if (std::any_of(declared_metrics.begin(), declared_metrics.end(), matches)) continue;
+        throw InputError(fmt::format("{}: '{}' matches no metric any test declares (nearest: {})", entry.rule.origin,
+                                     entry.key, fmt::join(nearest_names(entry.key, declared_metrics, 3), ", ")));
+    }
+}
+
+const MetricRule* Thresholds::rule_for(std::string_view metric_name) const {
+    for (const Entry& entry : entries_)
+        if (!entry.is_pattern && entry.key == metric_name) return &entry.rule;
+    const std::string name(metric_name);
+    for (const Entry& entry : entries_)
+        if (entry.is_pattern && fnmatch(entry.key.c_str(), name.c_str(), 0) == 0) return &entry.rule;
+    return nullptr;
+}
+
+}  // namespace shakedown::analysis

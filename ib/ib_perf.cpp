@@ -3,6 +3,7 @@
 // p99, p99.9) and bandwidth with `queue_depth` requests in flight over a size sweep, one way
 // and both ways, and the message rate; every message checked on arrival. Bandwidth is put
 // beside the port's nominal rate; error counters of the port are compared before and after.
+#include "comm/pair_sweep.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 #include "ib/hca_inventory.hpp"
@@ -53,8 +54,9 @@ public:
         const auto choice = resolve_endpoint(*api, endpoint_request(params), preferred_numa_node_for(ctx));
         const auto nominal = inventory_detail::ib_rate_gbps(choice.port_info.speed_code, choice.port_info.width_code);
 
-        const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
-        const auto rounds = rdma_pair_rounds(ctx, placement, params.flag("allow_intra_node"));
+        const comm::PairSweep pairs(ctx.comm(), ctx.session(), [&](const auto& placement) {
+            return rdma_pair_rounds(ctx, placement, params.flag("allow_intra_node"));
+        });
 
         TestResult result;
         result.samples = perf_sample_table();
@@ -63,31 +65,26 @@ public:
                                                     to_string(choice.port_info.link_layer), choice.reason);
         result.parameters["gid_index"] = choice.gid_index ? std::to_string(*choice.gid_index) : "none (LID routing)";
         result.parameters["port_rate_gbps"] = nominal ? fmt::format("{:g}", *nominal) : "unknown";
-        if (rounds.empty()) {
+        if (pairs.empty()) {
             result.waive("no pair of ranks on different nodes (set allow_intra_node to pair ranks of one node)");
             return result;
         }
-        result.parameters["pairs_run"] = comm::describe_rounds(rounds, placement);
+        result.parameters["pairs_run"] = pairs.description();
         if (choice.port_info.state != "ACTIVE")
             result.fail(fmt::format("{} port {} is {} ({})", choice.device, choice.port, choice.port_info.state,
                                     choice.port_info.physical_state));
 
         const auto counters_before = api->port_counters(choice.device, choice.port);
         std::vector<PairSweep> sweeps;
-        for (const auto& round : rounds) {
-            if (const auto role = comm::role_in(round, ctx.rank())) {
-                const auto world = [&](int rank) { return placement[rank].world_rank; };
-                const auto label = fmt::format("ranks {}-{}", world(role->pair.first), world(role->pair.second));
-                MpiPeerChannel channel(ctx.comm(), role->peer);
-                if (auto sweep = measure_pair(*api, choice, channel, role->initiator, plan, ctx, label, result)) {
-                    sweep->peer_world_rank = world(role->peer);
-                    add_pair_samples(result.samples, *sweep);
-                    for (const auto& mismatch : sweep->outcome.mismatches) result.fail(label + ": " + mismatch);
-                    sweeps.push_back(std::move(*sweep));
-                }
+        pairs.for_each_turn([&](const comm::PairTurn& turn) {
+            MpiPeerChannel channel(ctx.comm(), turn.peer);
+            if (auto sweep = measure_pair(*api, choice, channel, turn.initiator, plan, ctx, turn.label(), result)) {
+                sweep->peer_world_rank = turn.peer_world;
+                add_pair_samples(result.samples, *sweep);
+                for (const auto& mismatch : sweep->outcome.mismatches) result.fail(turn.label() + ": " + mismatch);
+                sweeps.push_back(std::move(*sweep));
             }
-            MPI_Barrier(ctx.comm());  // rounds never overlap
-        }
+        });
         PortRecord port_record;
         port_record.device.name = choice.device;
         port_record.port.port = choice.port;

@@ -3,6 +3,7 @@
 // Rank 0's samples hold the whole matrix; every rank reports the worst link it is part of
 // against the job-wide median, intra-node and inter-node links kept apart.
 #include "comm/link_matrix_columns.hpp"
+#include "core/problem_list.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 #include "mpi/link_matrix.hpp"
@@ -29,12 +30,12 @@ public:
         spec.corrupt = ctx.faults().corrupt();
         const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
         RankMeasurements mine;
-        std::vector<std::string> mismatches;
+        ProblemList mismatches("payload mismatches");
         for (int shift = 1; shift < ctx.size(); ++shift) {
             const auto round = measure_shift(ctx.comm(), shift, spec);
             mine.latency_to_us.push_back(round.latency_us);
             mine.bandwidth_from_gbs.push_back(round.bandwidth_gbs);
-            if (round.mismatch) mismatches.push_back(*round.mismatch);
+            if (round.mismatch) mismatches.add(*round.mismatch);
         }
         const auto matrix = gather_link_matrix(ctx.comm(), mine, placement);
 
@@ -52,10 +53,7 @@ public:
                             worst.bandwidth_gbs, worst.latency_us);
         }
         add_metrics(result, matrix);
-        if (!mismatches.empty())
-            result.fail(mismatches.size() == 1
-                            ? mismatches.front()
-                            : fmt::format("{}; and {} more payload mismatches", mismatches.front(), mismatches.size() - 1));
+        mismatches.fail(result);
         return result;
     }
 

@@ -5,6 +5,7 @@
 // (a barrier) plus its time in the call after the last rank arrived: a late rank keeps its
 // lateness, the ranks that waited for it do not inherit it.
 #include "core/planted_delay.hpp"
+#include "core/problem_list.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 #include "mpi/collectives.hpp"
@@ -68,8 +69,7 @@ public:
         TestResult result;
         result.samples = SampleTable(mpi_coll_spec().samples);
         result.parameters["collective_index"] = fmt::format("{}", fmt::join(mpi_collective_names, ","));
-        std::vector<std::string> errors;
-        std::size_t wrong_total = 0;
+        ProblemList errors("results with wrong elements");
         std::vector<double> own_times;
 
         for (const auto& name : names) {
@@ -91,11 +91,10 @@ public:
                 result.samples.add_row({index, static_cast<double>(bytes), static_cast<double>(iterations), t.call_s * 1e6,
                                         t.own_s * 1e6, t.arrival_s * 1e6, algbw, algbw * factor, job_algbw * factor,
                                         static_cast<double>(wrong.count)});
-                if (wrong.count > 0) {
-                    wrong_total += wrong.count;
-                    errors.push_back(fmt::format("{} {} B: {} wrong element{} of {} (first at {})", name, bytes,
-                                                 wrong.count, wrong.count == 1 ? "" : "s", wrong.checked, wrong.first));
-                }
+                if (wrong.count > 0)
+                    errors.add(fmt::format("{} {} B: {} wrong element{} of {} (first at {})", name, bytes, wrong.count,
+                                           wrong.count == 1 ? "" : "s", wrong.checked, wrong.first),
+                               wrong.count);
                 if (requested == run_sizes.back()) {
                     if (collective->moves_data()) {
                         result.add_metric(fmt::format("mpi_coll.{}_algbw_gbs", name), job_algbw);
@@ -107,13 +106,7 @@ public:
             }
         }
         name_the_slowest_rank(ctx, own_times, result);
-        if (!errors.empty()) {
-            constexpr std::size_t shown = 3;
-            std::string reason = fmt::format("{} wrong elements in {} results: ", wrong_total, errors.size());
-            for (std::size_t i = 0; i < std::min(shown, errors.size()); ++i) reason += (i ? "; " : "") + errors[i];
-            if (errors.size() > shown) reason += fmt::format("; and {} more results with wrong elements", errors.size() - shown);
-            result.fail(reason);
-        }
+        errors.fail(result, fmt::format("{} wrong elements in {} results: ", errors.total(), errors.size()));
         return result;
     }
 

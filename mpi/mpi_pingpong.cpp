@@ -1,5 +1,6 @@
 // mpi_pingpong: latency (half round trip) between the node-local rank pair and between node
 // representatives in a ring, with every payload validated. The spine's proof that MPI works.
+#include "core/problem_list.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 #include "mpi/pair_latency.hpp"
@@ -25,17 +26,18 @@ public:
         spec.delay_s = ctx.faults().delay_s();
         spec.corrupt = ctx.faults().corrupt();
 
-        const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
-        const auto rounds = comm::local_then_ring_rounds(placement);
+        const comm::PairSweep pairs(ctx.comm(), ctx.session(), comm::local_then_ring_rounds);
         TestResult result;
         result.samples = latency_sample_table();
-        const auto sweep = run_latency_sweep(ctx.comm(), rounds, placement, spec, result.samples);
-        result.parameters["pairs_run"] = comm::describe_rounds(rounds, placement);
+        const auto sweep = run_latency_sweep(ctx.comm(), pairs, spec, result.samples);
+        result.parameters["pairs_run"] = pairs.description();
 
         const auto smallest = *std::min_element(spec.sizes.begin(), spec.sizes.end());
         add_latency_metrics(result, sweep, smallest, true, "latency");
         add_latency_metrics(result, sweep, smallest, false, "leader_latency");
-        for (const auto& mismatch : sweep.mismatches) result.fail(mismatch);
+        ProblemList mismatches("payload mismatches");
+        for (const auto& mismatch : sweep.mismatches) mismatches.add(mismatch);
+        mismatches.fail(result);
         return result;
     }
 

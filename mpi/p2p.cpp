@@ -2,14 +2,15 @@
 // (window of 64 non-blocking sends), bi-directional bandwidth and message rate over a size
 // sweep, between the node-local pair and node representatives (or the pairs the user names),
 // every message validated.
+#include "comm/pair_sweep.hpp"
+#include "comm/sizes.hpp"
+#include "core/problem_list.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
-#include "comm/pairs.hpp"
-#include "mpi/specs.hpp"
 #include "mpi/pingpong.hpp"
-#include "comm/sizes.hpp"
-#include "stats/summary.hpp"
+#include "mpi/specs.hpp"
 #include "mpi/window_bandwidth.hpp"
+#include "stats/summary.hpp"
 
 #include <fmt/format.h>
 
@@ -44,59 +45,45 @@ public:
         const comm::IterationCounts bandwidth = bandwidth_counts(params);
         const int window = static_cast<int>(params.integer("window"));
 
-        const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
-        const auto rounds = comm::pairs_or_default(params, placement, ctx.session().world_size(), comm::local_then_ring_rounds);
+        const comm::PairSweep pairs(ctx.comm(), ctx.session(), [&](const auto& placement) {
+            return comm::pairs_or_default(params, placement, ctx.session().world_size(), comm::local_then_ring_rounds);
+        });
 
         TestResult result;
         result.samples = p2p_sample_table();
-        result.parameters["pairs_run"] = comm::describe_rounds(rounds, placement);
+        result.parameters["pairs_run"] = pairs.description();
         std::vector<PairFigures> mine;
-        std::vector<std::string> mismatches;
-        const int me = ctx.rank();
-        for (const auto& round : rounds) {
-            if (const auto role = comm::role_in(round, me)) {
-                const auto world = [&](int rank) { return placement[rank].world_rank; };
-                const auto note = [&](const std::optional<PayloadMismatch>& mismatch, std::string_view what) {
-                    if (mismatch)
-                        mismatches.push_back(fmt::format("{} ({})", mismatch->describe(world(role->pair.first), world(role->pair.second),
-                                                                              world(mismatch->detected_by)),
-                                                what));
-                };
-                for (const auto bytes : sizes) {
-                    PairFigures figures;
-                    figures.intra_node = role->pair.intra_node;
-                    figures.bytes = bytes;
-                    const PingPongSpec latency{bytes, latency_counts.for_size(bytes), ctx.faults().delay_s(),
-                                               ctx.faults().corrupt()};
-                    const auto pingpong = ping_pong(ctx.comm(), role->peer, role->initiator, latency);
-                    note(pingpong.mismatch, "latency");
-                    std::vector<double> micros;
-                    for (const double s : pingpong.half_round_trip_s) micros.push_back(s * 1e6);
-                    figures.latency_us = stats::summarize(micros);
+        ProblemList mismatches("payload mismatches");
+        pairs.for_each_turn([&](const comm::PairTurn& turn) {
+            const auto note = [&](const std::optional<PayloadMismatch>& mismatch, std::string_view what) {
+                if (mismatch) mismatches.add(fmt::format("{} ({})", mismatch->describe(turn), what));
+            };
+            for (const auto bytes : sizes) {
+                PairFigures figures;
+                figures.intra_node = turn.intra_node();
+                figures.bytes = bytes;
+                const PingPongSpec latency{bytes, latency_counts.for_size(bytes), ctx.faults().delay_s(), ctx.faults().corrupt()};
+                const auto pingpong = ping_pong(ctx.comm(), turn.peer, turn.initiator, latency);
+                note(pingpong.mismatch, "latency");
+                figures.latency_us = stats::summarize(pingpong.half_round_trip_us());
 
-                    WindowSpec stream{bytes, bandwidth.for_size(bytes), window, false, ctx.faults().delay_s(),
-                                      ctx.faults().corrupt()};
-                    const auto uni = window_bandwidth(ctx.comm(), role->peer, role->initiator, stream);
-                    note(uni.mismatch, "bandwidth");
-                    stream.bidirectional = true;
-                    const auto bi = window_bandwidth(ctx.comm(), role->peer, role->initiator, stream);
-                    note(bi.mismatch, "bi-directional bandwidth");
-                    figures.bandwidth_gbs = uni.gigabytes_per_s;
-                    figures.bibandwidth_gbs = bi.gigabytes_per_s;
-                    figures.message_rate_mps = uni.messages_per_s / 1e6;
-                    mine.push_back(figures);
-                    result.samples.add_row({static_cast<double>(bytes), static_cast<double>(world(role->peer)),
-                                            role->pair.intra_node ? 1.0 : 0.0, figures.latency_us.min,
-                                            figures.latency_us.median, figures.latency_us.p99, figures.bandwidth_gbs,
-                                            figures.bibandwidth_gbs, figures.message_rate_mps});
-                }
+                WindowSpec stream{bytes, bandwidth.for_size(bytes), window, false, ctx.faults().delay_s(), ctx.faults().corrupt()};
+                const auto uni = window_bandwidth(ctx.comm(), turn.peer, turn.initiator, stream);
+                note(uni.mismatch, "bandwidth");
+                stream.bidirectional = true;
+                const auto bi = window_bandwidth(ctx.comm(), turn.peer, turn.initiator, stream);
+                note(bi.mismatch, "bi-directional bandwidth");
+                figures.bandwidth_gbs = uni.gigabytes_per_s;
+                figures.bibandwidth_gbs = bi.gigabytes_per_s;
+                figures.message_rate_mps = uni.messages_per_s / 1e6;
+                mine.push_back(figures);
+                result.samples.add_row({static_cast<double>(bytes), static_cast<double>(turn.peer_world),
+                                        turn.intra_node() ? 1.0 : 0.0, figures.latency_us.min, figures.latency_us.median,
+                                        figures.latency_us.p99, figures.bandwidth_gbs, figures.bibandwidth_gbs,
+                                        figures.message_rate_mps});
             }
-            MPI_Barrier(ctx.comm());  // rounds never overlap
-        }
-        if (!mismatches.empty())
-            result.fail(mismatches.size() == 1
-                            ? mismatches.front()
-                            : fmt::format("{}; and {} more payload mismatches", mismatches.front(), mismatches.size() - 1));
+        });
+        mismatches.fail(result);
         add_metrics(result, mine, sizes.front(), sizes.back(), true);
         add_metrics(result, mine, sizes.front(), sizes.back(), false);
         return result;

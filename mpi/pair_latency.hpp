@@ -4,7 +4,7 @@
 
 #include "core/result.hpp"
 #include "comm/iteration_plan.hpp"
-#include "comm/pairs.hpp"
+#include "comm/pair_sweep.hpp"
 #include "stats/summary.hpp"
 
 #include <mpi.h>
@@ -35,10 +35,11 @@ struct LatencySweepSpec {
     bool corrupt = false;
 };
 
-// Collective over `comm`. Appends rows (size, peer, intra_node, batch, seconds, latency_us)
-// to `samples`, which must have been made by latency_sample_table().
-LatencySweep run_latency_sweep(MPI_Comm comm, const comm::PairRounds& rounds, const std::vector<comm::RankPlacement>& placement,
-                               const LatencySweepSpec& spec, SampleTable& samples);
+// Collective over `comm` (the communicator `pairs` was planned on). Appends rows (size, peer,
+// intra_node, batch, seconds, latency_us) to `samples`, which must have been made by
+// latency_sample_table().
+LatencySweep run_latency_sweep(MPI_Comm comm, const comm::PairSweep& pairs, const LatencySweepSpec& spec,
+                               SampleTable& samples);
 
 SampleTable latency_sample_table();
 

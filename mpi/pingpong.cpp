@@ -94,4 +94,11 @@ PingPongOutcome ping_pong(MPI_Comm comm, int peer, bool initiator, const PingPon
     return ping_pong(comm, peer, initiator, spec, send, receive);
 }
 
+std::vector<double> PingPongOutcome::half_round_trip_us() const {
+    std::vector<double> micros;
+    micros.reserve(half_round_trip_s.size());
+    for (const double seconds : half_round_trip_s) micros.push_back(seconds * 1e6);
+    return micros;
+}
+
 }  // namespace shakedown::mpi

@@ -7,6 +7,7 @@
 
 #include "comm/iteration_plan.hpp"
 #include "comm/message_buffer.hpp"
+#include "comm/pair_sweep.hpp"
 
 #include <mpi.h>
 
@@ -31,11 +32,17 @@ struct PayloadMismatch {
     std::size_t index = 0;
     // Names the pair, size, iteration, byte and the rank that saw it (ranks as the caller numbers them).
     std::string describe(int first, int second, int detector) const;
+    // The same in the world ranks of `turn` (the pair the mismatch was found in).
+    std::string describe(const comm::PairTurn& turn) const {
+        return describe(turn.first_world, turn.second_world, turn.world_of(detected_by));
+    }
 };
 
 struct PingPongOutcome {
     std::vector<double> half_round_trip_s;  // one per timed iteration; filled on both ranks
     std::optional<PayloadMismatch> mismatch;  // the first one either rank found
+
+    std::vector<double> half_round_trip_us() const;
 };
 
 // Collective over the pair (me, peer) of `comm`. Buffers must hold spec.bytes; the responder

@@ -4,6 +4,7 @@
 // memory on the same QP setup. The result names the registration path that worked, or exactly
 // why none did (a FAIL: GPU traffic would bounce through host memory).
 #include "core/errors.hpp"
+#include "comm/pair_sweep.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 #include "ib/gpudirect/gpu_registration.hpp"
@@ -47,29 +48,24 @@ public:
         const auto api = make_system_verbs();
         const auto choice = resolve_endpoint(*api, endpoint_request(params), preferred_numa_node_for(ctx));
         const auto nominal = inventory_detail::ib_rate_gbps(choice.port_info.speed_code, choice.port_info.width_code);
-        const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
-        const auto rounds = rdma_pair_rounds(ctx, placement, params.flag("allow_intra_node"));
+        const comm::PairSweep pairs(ctx.comm(), ctx.session(), [&](const auto& placement) {
+            return rdma_pair_rounds(ctx, placement, params.flag("allow_intra_node"));
+        });
 
         TestResult result;
         result.parameters["endpoint"] = fmt::format("{} port {}, {}", choice.device, choice.port, choice.reason);
-        if (rounds.empty()) {
+        if (pairs.empty()) {
             result.waive("no pair of ranks on different nodes (set allow_intra_node to pair ranks of one node)");
             return result;
         }
-        result.parameters["pairs_run"] = comm::describe_rounds(rounds, placement);
+        result.parameters["pairs_run"] = pairs.description();
         SHAKEDOWN_CUDA(cudaSetDevice(*ctx.session().gpu()));
         std::optional<GpuFigures> worst;
-        for (const auto& round : rounds) {
-            if (const auto role = comm::role_in(round, ctx.rank())) {
-                const auto label = fmt::format("ranks {}-{}", placement[role->pair.first].world_rank,
-                                               placement[role->pair.second].world_rank);
-                MpiPeerChannel channel(ctx.comm(), role->peer);
-                if (const auto figures = measure_pair(*api, choice, channel, role->initiator, ctx, label, result)) {
-                    if (!worst || figures->write_gbps < worst->write_gbps) worst = figures;
-                }
-            }
-            MPI_Barrier(ctx.comm());
-        }
+        pairs.for_each_turn([&](const comm::PairTurn& turn) {
+            MpiPeerChannel channel(ctx.comm(), turn.peer);
+            if (const auto figures = measure_pair(*api, choice, channel, turn.initiator, ctx, turn.label(), result))
+                if (!worst || figures->write_gbps < worst->write_gbps) worst = figures;
+        });
         if (worst) {
             result.add_metric("gpudirect_rdma.write_bandwidth_gbps", worst->write_gbps, nominal);
             result.add_metric("gpudirect_rdma.read_bandwidth_gbps", worst->read_gbps, nominal);

@@ -2,6 +2,7 @@
 // (the node-local pair and node neighbours in a ring, or the pairs named), worker addresses and
 // remote keys traded over MPI, every payload checked, and the transports UCX chose recorded.
 // UCX runs on InfiniBand, RoCE, TCP and shared memory, so this test runs anywhere.
+#include "comm/pair_sweep.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 #include "ib/ucx/ucx_handles.hpp"
@@ -42,37 +43,33 @@ public:
 
     TestResult run(const RunContext& ctx) const override {
         const auto plan = ucx_plan(ctx.params());
-        const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
-        const auto rounds = comm::pairs_or_default(ctx.params(), placement, ctx.session().world_size(), comm::local_then_ring_rounds);
+        const comm::PairSweep pairs(ctx.comm(), ctx.session(), [&](const auto& placement) {
+            return comm::pairs_or_default(ctx.params(), placement, ctx.session().world_size(), comm::local_then_ring_rounds);
+        });
         TestResult result;
-        result.parameters["pairs_run"] = comm::describe_rounds(rounds, placement);
+        result.parameters["pairs_run"] = pairs.description();
         result.parameters["ucx_version"] = ucp_get_version_string();
         result.samples = SampleTable(ucx_perf_spec().samples);
         std::vector<UcxFigures> mine;
         std::vector<std::string> transports;
-        for (const auto& round : rounds) {
-            if (const auto role = comm::role_in(round, ctx.rank())) {
-                const auto world = [&](int rank) { return placement[rank].world_rank; };
-                const auto label = fmt::format("ranks {}-{}", world(role->pair.first), world(role->pair.second));
-                MpiPeerChannel channel(ctx.comm(), role->peer);
-                const auto outcome = run_ucx_pair(channel, role->initiator, plan,
-                                                  PlantedFaults{ctx.faults().corrupt(), ctx.faults().delay_s()});
-                for (const auto& f : outcome.figures) {
-                    mine.push_back(f);
-                    result.samples.add_row({static_cast<double>(f.bytes), static_cast<double>(world(role->peer)),
-                                            static_cast<double>(f.operation), f.latency_us.min, f.latency_us.median,
-                                            f.latency_us.mean, f.latency_us.p99, f.latency_us.p99_9, f.bandwidth_gbs,
-                                            f.message_rate_mps});
-                }
-                for (const auto& t : outcome.transports)
-                    if (std::find(transports.begin(), transports.end(), t) == transports.end()) transports.push_back(t);
-                result.parameters["endpoint " + label] = outcome.endpoint_info;
-                for (const auto& mismatch : outcome.mismatches) result.fail(label + ": " + mismatch);
-                if (outcome.transports.empty())
-                    result.fail(label + ": UCX's endpoint description names no transport lane");
+        pairs.for_each_turn([&](const comm::PairTurn& turn) {
+            const auto label = turn.label();
+            MpiPeerChannel channel(ctx.comm(), turn.peer);
+            const auto outcome =
+                run_ucx_pair(channel, turn.initiator, plan, PlantedFaults{ctx.faults().corrupt(), ctx.faults().delay_s()});
+            for (const auto& f : outcome.figures) {
+                mine.push_back(f);
+                result.samples.add_row({static_cast<double>(f.bytes), static_cast<double>(turn.peer_world),
+                                        static_cast<double>(f.operation), f.latency_us.min, f.latency_us.median,
+                                        f.latency_us.mean, f.latency_us.p99, f.latency_us.p99_9, f.bandwidth_gbs,
+                                        f.message_rate_mps});
             }
-            MPI_Barrier(ctx.comm());  // rounds never overlap
-        }
+            for (const auto& t : outcome.transports)
+                if (std::find(transports.begin(), transports.end(), t) == transports.end()) transports.push_back(t);
+            result.parameters["endpoint " + label] = outcome.endpoint_info;
+            for (const auto& mismatch : outcome.mismatches) result.fail(label + ": " + mismatch);
+            if (outcome.transports.empty()) result.fail(label + ": UCX's endpoint description names no transport lane");
+        });
         result.parameters["transports"] = fmt::format("{}", fmt::join(transports, ", "));
         add_metrics(result, mine);
         return result;

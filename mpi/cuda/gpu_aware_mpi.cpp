@@ -1,12 +1,13 @@
 // gpu_aware_mpi: ping-pong between GPU buffers through a CUDA-aware MPI library, between the
 // node-local pair and node leaders, every payload validated. Waived with the library's own
 // answer when it is not CUDA-aware.
+#include "core/problem_list.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 #include "mpi/cuda/device_message_buffer.hpp"
 #include "mpi/gpu_aware_mpi_waiver.hpp"
 #include "mpi/specs.hpp"
-#include "comm/pairs.hpp"
+#include "comm/pair_sweep.hpp"
 #include "mpi/pingpong.hpp"
 #include "comm/sizes.hpp"
 #include "stats/summary.hpp"
@@ -26,39 +27,28 @@ public:
         const auto sizes = comm::byte_sizes(ctx.params().integers("sizes"));
         const auto counts = comm::iteration_counts(ctx.params());
         SHAKEDOWN_CUDA(cudaSetDevice(*ctx.session().gpu()));
-        const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
-        const auto rounds = comm::local_then_ring_rounds(placement);
+        const comm::PairSweep pairs(ctx.comm(), ctx.session(), comm::local_then_ring_rounds);
 
         TestResult result;
-        result.parameters["pairs_run"] = comm::describe_rounds(rounds, placement);
+        result.parameters["pairs_run"] = pairs.description();
         result.samples = SampleTable(gpu_aware_mpi_spec().samples);
         std::optional<double> smallest_latency_us, largest_bandwidth_gbs;
-        for (const auto& round : rounds) {
-            if (const auto role = comm::role_in(round, ctx.rank())) {
-                for (const auto bytes : sizes) {
-                    DeviceMessageBuffer send(role->initiator ? bytes : 0), receive(bytes);
-                    const PingPongSpec spec{bytes, counts.for_size(bytes), ctx.faults().delay_s(), ctx.faults().corrupt()};
-                    const auto outcome = ping_pong(ctx.comm(), role->peer, role->initiator, spec, send, receive);
-                    if (outcome.mismatch)
-                        result.fail(outcome.mismatch->describe(placement[role->pair.first].world_rank,
-                                                               placement[role->pair.second].world_rank,
-                                                               placement[outcome.mismatch->detected_by].world_rank));
-                    std::vector<double> micros;
-                    for (const double s : outcome.half_round_trip_s) micros.push_back(s * 1e6);
-                    const auto latency = stats::summarize(micros);
-                    const double bandwidth = latency.median > 0 ? static_cast<double>(bytes) / latency.median / 1e3 : 0.0;
-                    result.samples.add_row({static_cast<double>(bytes),
-                                            static_cast<double>(placement[role->peer].world_rank),
-                                            role->pair.intra_node ? 1.0 : 0.0, latency.min, latency.median, latency.p99,
-                                            bandwidth});
-                    if (bytes == sizes.front())
-                        smallest_latency_us = std::max(smallest_latency_us.value_or(0.0), latency.median);
-                    if (bytes == sizes.back())
-                        largest_bandwidth_gbs = std::min(largest_bandwidth_gbs.value_or(bandwidth), bandwidth);
-                }
+        ProblemList mismatches("payload mismatches");
+        pairs.for_each_turn([&](const comm::PairTurn& turn) {
+            for (const auto bytes : sizes) {
+                DeviceMessageBuffer send(turn.initiator ? bytes : 0), receive(bytes);
+                const PingPongSpec spec{bytes, counts.for_size(bytes), ctx.faults().delay_s(), ctx.faults().corrupt()};
+                const auto outcome = ping_pong(ctx.comm(), turn.peer, turn.initiator, spec, send, receive);
+                if (outcome.mismatch) mismatches.add(outcome.mismatch->describe(turn));
+                const auto latency = stats::summarize(outcome.half_round_trip_us());
+                const double bandwidth = latency.median > 0 ? static_cast<double>(bytes) / latency.median / 1e3 : 0.0;
+                result.samples.add_row({static_cast<double>(bytes), static_cast<double>(turn.peer_world),
+                                        turn.intra_node() ? 1.0 : 0.0, latency.min, latency.median, latency.p99, bandwidth});
+                if (bytes == sizes.front()) smallest_latency_us = std::max(smallest_latency_us.value_or(0.0), latency.median);
+                if (bytes == sizes.back()) largest_bandwidth_gbs = std::min(largest_bandwidth_gbs.value_or(bandwidth), bandwidth);
             }
-            MPI_Barrier(ctx.comm());
-        }
+        });
+        mismatches.fail(result);
         if (smallest_latency_us)
             result.add_metric("gpu_aware_mpi.latency_us", *smallest_latency_us);
         if (largest_bandwidth_gbs)

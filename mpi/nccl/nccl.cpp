@@ -6,6 +6,7 @@
 // one stream between two CUDA events (no per-iteration sync); the job's time is the slowest
 // rank's. The NCCL environment is the user's: nothing here sets NCCL_* variables (on hosts
 // where NVLink SHARP must stay off, export NCCL_NVLS_ENABLE=0 yourself).
+#include "core/problem_list.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 #include "gpu/cuda_owners.hpp"
@@ -84,8 +85,7 @@ public:
         for (const auto& op : nccl_ops()) index.emplace_back(op.name);
         result.parameters["collective_index"] = fmt::format("{}", fmt::join(index, ","));
         result.samples = SampleTable(nccl_spec().samples);
-        std::vector<std::string> errors;
-        unsigned long long wrong_total = 0;
+        ProblemList errors("results with wrong elements");
 
         for (const auto* op : ops) {
             const auto largest = nccl_layout(op->kind, sizes.back(), nccl.ranks());
@@ -106,12 +106,11 @@ public:
                     result.samples.add_row({op_index, bytes, in_place ? 1.0 : 0.0, m.seconds * 1e6, algbw, algbw * factor,
                                             m.job_seconds * 1e6, job_algbw, job_algbw * factor,
                                             static_cast<double>(m.wrong.count)});
-                    if (m.wrong.count > 0) {
-                        wrong_total += m.wrong.count;
-                        errors.push_back(fmt::format("{}{} {} B: {} wrong element{} of {} (first at index {})", op->name,
-                                                     in_place ? " in-place" : "", layout.bytes, m.wrong.count,
-                                                     m.wrong.count == 1 ? "" : "s", m.wrong.checked, *m.wrong.first_index));
-                    }
+                    if (m.wrong.count > 0)
+                        errors.add(fmt::format("{}{} {} B: {} wrong element{} of {} (first at index {})", op->name,
+                                               in_place ? " in-place" : "", layout.bytes, m.wrong.count,
+                                               m.wrong.count == 1 ? "" : "s", m.wrong.checked, *m.wrong.first_index),
+                                   m.wrong.count);
                     const std::string form = in_place ? "_inplace" : "";
                     if (requested == sizes.back()) {
                         result.add_metric(fmt::format("nccl.{}{}_busbw_gbs", op->name, form), job_algbw * factor);
@@ -126,13 +125,7 @@ public:
                 }
             }
         }
-        if (!errors.empty()) {
-            constexpr std::size_t shown = 3;
-            std::string reason = fmt::format("{} wrong elements in {} results: ", wrong_total, errors.size());
-            for (std::size_t i = 0; i < std::min(shown, errors.size()); ++i) reason += (i ? "; " : "") + errors[i];
-            if (errors.size() > shown) reason += fmt::format("; and {} more results with wrong elements", errors.size() - shown);
-            result.fail(reason);
-        }
+        errors.fail(result, fmt::format("{} wrong elements in {} results: ", errors.total(), errors.size()));
         return result;
     }
 

@@ -141,6 +141,106 @@ const RankIdentity& first_rank_of(const Observations& observations, const std::s
     return observations.ranks().front();
 }
 
+
+// The links not touching a slow node, split at slow_fraction x their healthy level.
+struct LinkSplit {
+    std::vector<const NodeLink*> remaining;
+    std::vector<const NodeLink*> healthy;
+    std::vector<const NodeLink*> slow;
+};
+
+// 1. Slow nodes: all their links below f x the median of the links not touching them.
+std::set<std::string> find_slow_nodes(LinkLocalization& result, const std::vector<std::string>& nodes) {
+    std::set<std::string> slow;
+    for (const std::string& node : nodes) {
+        std::vector<const NodeLink*> own;
+        std::vector<const NodeLink*> others;
+        for (const NodeLink& link : result.links) (touches(link, node) ? own : others).push_back(&link);
+        if (own.empty() || others.empty()) continue;
+        const std::vector<double> own_values = bandwidths(own);
+        const double others_median = stats::median(bandwidths(others));
+        const double highest = *std::max_element(own_values.begin(), own_values.end());
+        if (others_median <= 0.0 || highest >= result.slow_fraction * others_median) continue;
+        slow.insert(node);
+        result.slow_nodes.push_back({node, static_cast<int>(own.size()), stats::median(own_values),
+                                     *std::min_element(own_values.begin(), own_values.end()), highest, others_median});
+    }
+    return slow;
+}
+
+// 2. The healthy level among the links not touching a slow node, and the slow ones there.
+LinkSplit split_remaining_links(LinkLocalization& result, const std::set<std::string>& slow_nodes) {
+    LinkSplit split;
+    for (const NodeLink& link : result.links)
+        if (!slow_nodes.count(link.a) && !slow_nodes.count(link.b)) split.remaining.push_back(&link);
+    result.healthy_gbs = healthy_level(bandwidths(split.remaining), result.slow_fraction);
+    for (const NodeLink* link : split.remaining)
+        (link->bandwidth_gbs < result.slow_fraction * result.healthy_gbs ? split.slow : split.healthy).push_back(link);
+    return split;
+}
+
+// 3. Groups: sets joined by healthy links, every link between two sets slow. Returns the slow
+// links the groups explain.
+std::set<const NodeLink*> find_slow_groups(LinkLocalization& result, const LinkSplit& split,
+                                           const std::vector<std::string>& healthy_nodes, const Topology* topology) {
+    std::set<const NodeLink*> explained;
+    auto components = healthy_components(healthy_nodes, split.healthy);
+    if (components.size() <= 1 || split.slow.empty()) return explained;
+    std::map<std::string, std::size_t> component_of;
+    for (std::size_t c = 0; c < components.size(); ++c)
+        for (const std::string& node : components[c]) component_of[node] = c;
+    for (const NodeLink* link : split.healthy)
+        if (component_of[link->a] != component_of[link->b]) return explained;  // a healthy link joins two sets
+    // The largest set is the reference; every other set is a slow group (a single node there is
+    // a slow node the per-node rule did not catch because its peers were slow too).
+    const auto largest = std::max_element(components.begin(), components.end(),
+                                          [](const auto& x, const auto& y) { return x.size() < y.size(); });
+    std::vector<double> inside;
+    for (const NodeLink* link : split.healthy) inside.push_back(link->bandwidth_gbs);
+    for (auto component = components.begin(); component != components.end(); ++component) {
+        if (component == largest) continue;
+        std::set<std::string> members(component->begin(), component->end());
+        std::vector<double> cross;
+        for (const NodeLink* link : split.slow)
+            if (members.count(link->a) != members.count(link->b)) {
+                cross.push_back(link->bandwidth_gbs);
+                explained.insert(link);
+            }
+        result.slow_groups.push_back({*component, switch_holding_exactly(topology, *component, healthy_nodes),
+                                      static_cast<int>(cross.size()), stats::median(cross), stats::median(inside)});
+    }
+    return explained;
+}
+
+// 4. Slow links no group explains, each beside its two nodes' other links.
+void add_slow_links(LinkLocalization& result, const LinkSplit& split, const std::set<const NodeLink*>& explained) {
+    auto elsewhere = [&](const std::string& node, const NodeLink* except) {
+        std::vector<double> values;
+        for (const NodeLink* link : split.remaining)
+            if (link != except && touches(*link, node)) values.push_back(link->bandwidth_gbs);
+        return stats::median(values);
+    };
+    for (const NodeLink* link : split.slow)
+        if (!explained.count(link))
+            result.slow_links.push_back({*link, result.healthy_gbs, elsewhere(link->a, link), elsewhere(link->b, link)});
+}
+
+// 5. Slow nodes that together are exactly one leaf switch's nodes are that switch's problem.
+void fold_slow_nodes_into_their_switch(LinkLocalization& result, const std::set<std::string>& slow_nodes,
+                                       const std::vector<std::string>& nodes, const Topology* topology) {
+    if (topology == nullptr || result.slow_nodes.size() < 2) return;
+    std::vector<std::string> slow_names;
+    for (const SlowNode& node : result.slow_nodes) slow_names.push_back(node.node);
+    const auto leaf = switch_holding_exactly(topology, slow_names, nodes);
+    if (!leaf) return;
+    std::vector<double> cross;
+    std::vector<double> inside;
+    for (const NodeLink& link : result.links)
+        (slow_nodes.count(link.a) || slow_nodes.count(link.b) ? cross : inside).push_back(link.bandwidth_gbs);
+    result.slow_groups.push_back({slow_names, leaf, static_cast<int>(cross.size()), stats::median(cross), stats::median(inside)});
+    result.slow_nodes.clear();
+}
+
 }  // namespace
 
 LinkLocalization localize_links(const SampleTable& matrix, const Observations& observations, const Topology* topology,
@@ -157,95 +257,15 @@ LinkLocalization localize_links(const SampleTable& matrix, const Observations& o
         return result;
     }
     result.analyzed = true;
-    const std::vector<std::string> nodes(result.nodes.begin(), result.nodes.end());
-
-    // 1. Slow nodes: all their links below f x the median of the links not touching them.
-    std::set<std::string> slow;
-    for (const std::string& node : nodes) {
-        std::vector<const NodeLink*> own;
-        std::vector<const NodeLink*> others;
-        for (const NodeLink& link : result.links) (touches(link, node) ? own : others).push_back(&link);
-        if (own.empty() || others.empty()) continue;
-        const std::vector<double> own_values = bandwidths(own);
-        const double others_median = stats::median(bandwidths(others));
-        const double highest = *std::max_element(own_values.begin(), own_values.end());
-        if (others_median <= 0.0 || highest >= slow_fraction * others_median) continue;
-        slow.insert(node);
-        result.slow_nodes.push_back({node, static_cast<int>(own.size()), stats::median(own_values),
-                                     *std::min_element(own_values.begin(), own_values.end()), highest, others_median});
-    }
-
-    // 2. The healthy level among the links not touching a slow node, and the slow ones there.
-    std::vector<const NodeLink*> remaining;
-    for (const NodeLink& link : result.links)
-        if (!slow.count(link.a) && !slow.count(link.b)) remaining.push_back(&link);
-    result.healthy_gbs = healthy_level(bandwidths(remaining), slow_fraction);
-    std::vector<const NodeLink*> healthy;
-    std::vector<const NodeLink*> slow_links;
-    for (const NodeLink* link : remaining)
-        (link->bandwidth_gbs < slow_fraction * result.healthy_gbs ? slow_links : healthy).push_back(link);
-
-    // 3. Groups: sets joined by healthy links, every link between two sets slow.
+    const std::vector<std::string>& nodes = result.nodes;
+    const std::set<std::string> slow_nodes = find_slow_nodes(result, nodes);
+    const LinkSplit split = split_remaining_links(result, slow_nodes);
     std::vector<std::string> healthy_nodes;
     for (const std::string& node : nodes)
-        if (!slow.count(node) && linked.count(node)) healthy_nodes.push_back(node);
-    auto components = healthy_components(healthy_nodes, healthy);
-    std::set<const NodeLink*> explained;
-    if (components.size() > 1 && !slow_links.empty()) {
-        std::map<std::string, std::size_t> component_of;
-        for (std::size_t c = 0; c < components.size(); ++c)
-            for (const std::string& node : components[c]) component_of[node] = c;
-        bool every_cross_link_slow = true;
-        for (const NodeLink* link : healthy)
-            if (component_of[link->a] != component_of[link->b]) every_cross_link_slow = false;
-        if (every_cross_link_slow) {
-            // The largest set is the reference; every other set is a slow group (a single node there
-            // is a slow node the per-node rule did not catch because its peers were slow too).
-            const auto largest = std::max_element(components.begin(), components.end(),
-                                                  [](const auto& x, const auto& y) { return x.size() < y.size(); });
-            std::vector<double> inside;
-            for (const NodeLink* link : healthy) inside.push_back(link->bandwidth_gbs);
-            for (auto component = components.begin(); component != components.end(); ++component) {
-                if (component == largest) continue;
-                std::set<std::string> members(component->begin(), component->end());
-                std::vector<double> cross;
-                for (const NodeLink* link : slow_links)
-                    if (members.count(link->a) != members.count(link->b)) {
-                        cross.push_back(link->bandwidth_gbs);
-                        explained.insert(link);
-                    }
-                SlowGroup group{*component, switch_holding_exactly(topology, *component, healthy_nodes),
-                                static_cast<int>(cross.size()), stats::median(cross), stats::median(inside)};
-                result.slow_groups.push_back(std::move(group));
-            }
-        }
-    }
-
-    // 4. Slow links left over.
-    auto elsewhere = [&](const std::string& node, const NodeLink* except) {
-        std::vector<double> values;
-        for (const NodeLink* link : remaining)
-            if (link != except && touches(*link, node)) values.push_back(link->bandwidth_gbs);
-        return stats::median(values);
-    };
-    for (const NodeLink* link : slow_links)
-        if (!explained.count(link))
-            result.slow_links.push_back({*link, result.healthy_gbs, elsewhere(link->a, link), elsewhere(link->b, link)});
-
-    // 5. Slow nodes that together are exactly one leaf switch's nodes are that switch's problem.
-    if (topology != nullptr && result.slow_nodes.size() >= 2) {
-        std::vector<std::string> slow_names;
-        for (const SlowNode& node : result.slow_nodes) slow_names.push_back(node.node);
-        if (auto leaf = switch_holding_exactly(topology, slow_names, nodes)) {
-            std::vector<double> cross;
-            std::vector<double> inside;
-            for (const NodeLink& link : result.links)
-                (slow.count(link.a) || slow.count(link.b) ? cross : inside).push_back(link.bandwidth_gbs);
-            result.slow_groups.push_back(
-                {slow_names, leaf, static_cast<int>(cross.size()), stats::median(cross), stats::median(inside)});
-            result.slow_nodes.clear();
-        }
-    }
+        if (!slow_nodes.count(node) && linked.count(node)) healthy_nodes.push_back(node);
+    const std::set<const NodeLink*> explained = find_slow_groups(result, split, healthy_nodes, topology);
+    add_slow_links(result, split, explained);
+    fold_slow_nodes_into_their_switch(result, slow_nodes, nodes, topology);
     return result;
 }
 

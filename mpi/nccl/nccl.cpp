@@ -50,6 +50,77 @@ struct Measurement {
     NcclWrong wrong;
 };
 
+// What to run, from the parameters.
+struct NcclPlan {
+    std::vector<const NcclOp*> ops;
+    std::vector<std::size_t> sizes;
+    int iterations = 0;
+    int warmup = 0;
+    bool in_place = true;
+};
+
+NcclPlan plan_of(const TestParams& p) {
+    NcclPlan plan;
+    for (const std::string& name : p.names("collectives")) plan.ops.push_back(find_nccl_op(name));  // declared names
+    plan.sizes = comm::size_sweep(p.integer("min_bytes"), p.integer("max_bytes"), p.integer("step_factor"));
+    plan.iterations = static_cast<int>(p.integer("iterations"));
+    plan.warmup = static_cast<int>(p.integer("warmup"));
+    plan.in_place = p.flag("in_place");
+    return plan;
+}
+
+// One measured point of the sweep.
+struct NcclPoint {
+    const NcclOp* op = nullptr;
+    bool in_place = false;
+    std::size_t requested = 0;  // the sweep's size
+    std::size_t bytes = 0;      // what the layout moves (nccl-tests' size)
+    Measurement measured;
+};
+
+TestResult started_result(const NcclPlan& plan, int gpu) {
+    int version = 0;
+    SHAKEDOWN_NCCL(ncclGetVersion(&version));
+    TestResult result;
+    result.parameters["nccl_version"] = fmt::format("{}", version);
+    result.parameters["nccl_environment"] = nccl_environment();
+    result.parameters["gpu"] = fmt::format("{}", gpu);
+    result.parameters["max_bytes_used"] = fmt::format("{}", plan.sizes.back());
+    std::vector<std::string> index;
+    for (const auto& op : nccl_ops()) index.emplace_back(op.name);
+    result.parameters["collective_index"] = fmt::format("{}", fmt::join(index, ","));
+    result.samples = SampleTable(nccl_spec().samples);
+    return result;
+}
+
+// A point as a sample row, its wrong elements, and the metrics at the sweep's ends and the
+// nccl-tests reference sizes (bus bandwidth by nccl-tests' factor for the op and rank count).
+void report_point(const NcclPoint& point, const NcclPlan& plan, int ranks, TestResult& result, ProblemList& errors) {
+    const NcclOp& op = *point.op;
+    const Measurement& m = point.measured;
+    const double factor = op.bus_factor(ranks);
+    const double bytes = static_cast<double>(point.bytes);
+    const double algbw = bytes / m.seconds / 1e9;
+    const double job_algbw = bytes / m.job_seconds / 1e9;
+    const auto op_index = static_cast<double>(point.op - nccl_ops().data());
+    result.samples.add_row({op_index, bytes, point.in_place ? 1.0 : 0.0, m.seconds * 1e6, algbw, algbw * factor,
+                            m.job_seconds * 1e6, job_algbw, job_algbw * factor, static_cast<double>(m.wrong.count)});
+    if (m.wrong.count > 0)
+        errors.add(fmt::format("{}{} {} B: {} wrong element{} of {} (first at index {})", op.name,
+                               point.in_place ? " in-place" : "", point.bytes, m.wrong.count, m.wrong.count == 1 ? "" : "s",
+                               m.wrong.checked, *m.wrong.first_index),
+                   m.wrong.count);
+    const std::string form = point.in_place ? "_inplace" : "";
+    if (point.requested == plan.sizes.back()) {
+        result.add_metric(fmt::format("nccl.{}{}_busbw_gbs", op.name, form), job_algbw * factor);
+        result.add_metric(fmt::format("nccl.{}{}_algbw_gbs", op.name, form), job_algbw);
+    }
+    if (const auto ref = reference_sizes.find(point.requested); ref != reference_sizes.end())
+        result.add_metric(fmt::format("nccl.{}{}_busbw_{}_gbs", op.name, form, ref->second), job_algbw * factor);
+    if (point.requested == plan.sizes.front())
+        result.add_metric(fmt::format("nccl.{}{}_latency_us", op.name, form), m.job_seconds * 1e6);
+}
+
 class NcclCollectives final : public Test {
 public:
     NcclCollectives() : Test(nccl_spec()) {}
@@ -64,64 +135,24 @@ public:
     }
 
     TestResult run(const RunContext& ctx) const override {
-        const auto& p = ctx.params();
-        std::vector<const NcclOp*> ops;
-        for (const std::string& name : p.names("collectives")) ops.push_back(find_nccl_op(name));  // declared names
-        const auto sizes = comm::size_sweep(p.integer("min_bytes"), p.integer("max_bytes"), p.integer("step_factor"));
-        const int iterations = static_cast<int>(p.integer("iterations"));
-        const int warmup = static_cast<int>(p.integer("warmup"));
-
+        const NcclPlan plan = plan_of(ctx.params());
         const gpu::NcclCommunicator nccl(ctx.comm(), *ctx.session().gpu());
         const gpu::CudaStream stream;
-        int version = 0;
-        SHAKEDOWN_NCCL(ncclGetVersion(&version));
-
-        TestResult result;
-        result.parameters["nccl_version"] = fmt::format("{}", version);
-        result.parameters["nccl_environment"] = nccl_environment();
-        result.parameters["gpu"] = fmt::format("{}", *ctx.session().gpu());
-        result.parameters["max_bytes_used"] = fmt::format("{}", sizes.back());
-        std::vector<std::string> index;
-        for (const auto& op : nccl_ops()) index.emplace_back(op.name);
-        result.parameters["collective_index"] = fmt::format("{}", fmt::join(index, ","));
-        result.samples = SampleTable(nccl_spec().samples);
+        TestResult result = started_result(plan, *ctx.session().gpu());
         ProblemList errors("results with wrong elements");
-
-        for (const auto* op : ops) {
-            const auto largest = nccl_layout(op->kind, sizes.back(), nccl.ranks());
+        for (const auto* op : plan.ops) {
+            const auto largest = nccl_layout(op->kind, plan.sizes.back(), nccl.ranks());
             const gpu::DeviceBuffer<std::byte> input(largest.input_count * sizeof(float));
             const gpu::DeviceBuffer<std::byte> output(largest.output_count * sizeof(float));
-            const auto op_index = static_cast<double>(op - nccl_ops().data());
             for (const bool in_place : {false, true}) {
-                if (in_place && (!op->has_in_place || !p.flag("in_place"))) continue;
-                for (const auto requested : sizes) {
+                if (in_place && (!op->has_in_place || !plan.in_place)) continue;
+                for (const auto requested : plan.sizes) {
                     const auto layout = nccl_layout(op->kind, requested, nccl.ranks());
                     const auto where =
                         nccl_placement(op->kind, layout, input.as<float>(), output.as<float>(), in_place, nccl.rank());
-                    const auto m = measure(*op, layout, where, nccl, stream, ctx, iterations, warmup);
-                    const double factor = op->bus_factor(nccl.ranks());
-                    const double bytes = static_cast<double>(layout.bytes);
-                    const double algbw = bytes / m.seconds / 1e9;
-                    const double job_algbw = bytes / m.job_seconds / 1e9;
-                    result.samples.add_row({op_index, bytes, in_place ? 1.0 : 0.0, m.seconds * 1e6, algbw, algbw * factor,
-                                            m.job_seconds * 1e6, job_algbw, job_algbw * factor,
-                                            static_cast<double>(m.wrong.count)});
-                    if (m.wrong.count > 0)
-                        errors.add(fmt::format("{}{} {} B: {} wrong element{} of {} (first at index {})", op->name,
-                                               in_place ? " in-place" : "", layout.bytes, m.wrong.count,
-                                               m.wrong.count == 1 ? "" : "s", m.wrong.checked, *m.wrong.first_index),
-                                   m.wrong.count);
-                    const std::string form = in_place ? "_inplace" : "";
-                    if (requested == sizes.back()) {
-                        result.add_metric(fmt::format("nccl.{}{}_busbw_gbs", op->name, form), job_algbw * factor);
-                        result.add_metric(fmt::format("nccl.{}{}_algbw_gbs", op->name, form), job_algbw);
-                    }
-                    if (const auto ref = reference_sizes.find(requested); ref != reference_sizes.end())
-                        result.add_metric(fmt::format("nccl.{}{}_busbw_{}_gbs", op->name, form, ref->second),
-                                          job_algbw * factor);
-                    if (requested == sizes.front())
-                        result.add_metric(fmt::format("nccl.{}{}_latency_us", op->name, form),
-                                          m.job_seconds * 1e6);
+                    const NcclPoint point{op, in_place, requested, layout.bytes,
+                                          measure(*op, layout, where, nccl, stream, ctx, plan.iterations, plan.warmup)};
+                    report_point(point, plan, nccl.ranks(), result, errors);
                 }
             }
         }

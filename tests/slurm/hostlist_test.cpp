@@ -106,7 +106,9 @@ INSTANTIATE_TEST_SUITE_P(
                       BadHostlist{"n[1-999999],m[1-2]", "more than 1000000 names"},
                       BadHostlist{"n[1-99999999999999999]", "more than 1000000 names"},
                       BadHostlist{"n[1234567890123456789]", "too long"},
-                      BadHostlist{"n[1-010]", "mixes zero paddings"}));
+                      BadHostlist{"n[1-010]", "mixes zero paddings"}),
+    // Stable names: the case's index (gtest would print the struct's bytes, pointers included).
+    [](const ::testing::TestParamInfo<BadHostlist>& info) { return "case" + std::to_string(info.index); });
 
 TEST(CompressHostlist, EmptyListGivesEmptyText) { EXPECT_EQ(compress_hostlist({}), ""); }
 

@@ -90,6 +90,134 @@ HaloPath choose_halo_path(const RunContext& ctx, placement::Placement placement)
     return *requested;
 }
 
+// What one run does, from the parameters and where the rank runs.
+struct StencilPlan {
+    placement::Placement placement = placement::Placement::host;
+    HaloPath halo_path = HaloPath::host;
+    std::int64_t steps = 0;
+    std::array<std::size_t, 3> global{};
+    GpuStencilShape shape;
+};
+
+StencilPlan plan_stencil(const RunContext& ctx) {
+    StencilPlan plan;
+    plan.placement = placement::choose_placement(ctx, ctx.params().text("device"));
+    plan.halo_path = choose_halo_path(ctx, plan.placement);
+    plan.steps = ctx.params().integer("steps");
+    const std::optional<std::int64_t> global_n = ctx.params().optional_integer("global_n");
+    const std::int64_t local_n = ctx.params().optional_integer("local_n").value_or(
+        plan.placement == placement::Placement::gpu ? gpu_local_n : host_local_n);
+    const std::array<int, 3> dims = StencilGeometry::decomposition(ctx.size());
+    for (int d = 0; d < 3; ++d) plan.global[d] = static_cast<std::size_t>(global_n ? *global_n : local_n * dims[d]);
+    plan.shape = gpu_shape(ctx.params());
+    return plan;
+}
+
+// The backend with the initial field loaded and, on the nccl path, its device halo exchange set
+// up (once per run, collective: NCCL over the test's ranks; the Cartesian communicator has them
+// in ctx.comm()'s order, no reorder, so its neighbour ranks are the NCCL ranks).
+std::unique_ptr<StencilBackend> prepared_backend(const RunContext& ctx, const StencilPlan& plan,
+                                                 const StencilGeometry& geometry) {
+    auto backend = plan.placement == placement::Placement::gpu ? make_cuda_stencil(geometry.local(), *placement::usable_gpu(ctx))
+                                                               : make_host_stencil(geometry.local());
+    backend->set_gpu_shape(plan.shape);
+    backend->load(geometry.initial_field());
+    if (plan.halo_path == HaloPath::nccl) {
+        std::array<int, 6> neighbour_ranks{};
+        for (int face = 0; face < stencil_faces; ++face) neighbour_ranks[face] = geometry.neighbour(face);
+        backend->use_device_halo_exchange(geometry.cart(), neighbour_ranks);
+    }
+    return backend;
+}
+
+struct StencilTiming {
+    std::vector<StepTiming> rows;  // one per timed step, as the sample table records it
+    double total_s = 0.0;
+    double halo_s = 0.0;
+    bool queued = false;        // rows are total / steps
+    bool device_halos = false;  // halo time not separable from the steps
+};
+
+// Time = wall time from the barrier until every queued step is done. A GPU rank without
+// neighbours queues all steps and waits once: its per-step rows are the total / steps (the host
+// saw only launches); otherwise a row is the host time of that step, the last one including the
+// wait for queued work. The device halo path queues everything too (the host never waits per
+// step), so its halo work cannot be told apart from the host: rows are total / steps as well.
+StencilTiming time_steps(const RunContext& ctx, StencilBackend& backend, HaloExchange& halos,
+                         const StencilGeometry& geometry, std::int64_t steps) {
+    StencilTiming timing;
+    timing.device_halos = backend.exchanges_halos_on_device();
+    timing.queued = backend.interior_runs_asynchronously() && (!has_neighbour(geometry) || timing.device_halos);
+    std::vector<StepTiming> per_step;
+    per_step.reserve(static_cast<std::size_t>(steps));
+    MPI_Barrier(geometry.cart());
+    const Stopwatch wall;
+    for (std::int64_t step = 0; step < steps; ++step) {
+        StepTiming one = halos.step(backend);
+        if (const double delay = ctx.faults().delay_s(); delay > 0.0) {  // planted slowness
+            std::this_thread::sleep_for(std::chrono::duration<double>(delay));
+            one.compute_s += delay;
+        }
+        per_step.push_back(one);
+    }
+    const Stopwatch drain;
+    backend.synchronize();
+    per_step.back().compute_s += drain.seconds();
+    timing.total_s = wall.seconds();
+    for (const StepTiming& measured : per_step) {
+        const StepTiming row = timing.queued ? StepTiming{0.0, timing.total_s / static_cast<double>(steps)} : measured;
+        timing.halo_s += row.halo_s;
+        timing.rows.push_back(row);
+    }
+    return timing;
+}
+
+// Rates against the bound measured in the same test.
+void add_stencil_metrics(TestResult& result, const StencilGeometry& geometry, const StencilTiming& timing,
+                         std::int64_t steps, const BandwidthBound& bound, double max_rel_error) {
+    const double gcells = static_cast<double>(geometry.local_cells()) * static_cast<double>(steps) / timing.total_s * 1e-9;
+    const double effective_gbs = gcells * stencil_bytes_per_cell;
+    const double bound_gcells = bound.triad_gbs / stencil_bytes_per_cell;
+    result.add_metric("stencil3d.gcells_per_s", gcells, bound_gcells);
+    result.add_metric("stencil3d.effective_gbs", effective_gbs, bound.triad_gbs);
+    if (!timing.device_halos)  // not measurable there (see time_steps): absent rather than a false 0
+        result.add_metric("stencil3d.halo_time_share", timing.halo_s / timing.total_s);
+    result.add_metric("stencil3d.bandwidth_bound_fraction", effective_gbs / bound.triad_gbs, 1.0);
+    // The stencil reads as many bytes as it writes, like copy and unlike triad (2:1); where
+    // writes cost more than reads (HBM) copy is the tighter, equally fair bound.
+    result.add_metric("stencil3d.copy_bound_fraction", effective_gbs / bound.copy_gbs, 1.0);
+    result.add_metric("stencil3d.max_rel_error", max_rel_error);
+}
+
+void record_stencil_parameters(TestResult& result, const RunContext& ctx, const StencilPlan& plan,
+                               const StencilGeometry& geometry, const StencilBackend& backend, const StencilTiming& timing,
+                               const BandwidthBound& bound, double max_rel_error, double tolerance) {
+    const auto& global = plan.global;
+    const auto& shape = plan.shape;
+    result.parameters["device"] = std::string(to_string(plan.placement));
+    result.parameters["backend"] = backend.name();
+    result.parameters["global_cells"] = fmt::format("{}x{}x{}", global[0], global[1], global[2]);
+    result.parameters["decomposition"] = fmt::format("{}x{}x{}", geometry.dims()[0], geometry.dims()[1], geometry.dims()[2]);
+    result.parameters["local_cells"] = fmt::format("{}x{}x{}", geometry.local()[0], geometry.local()[1], geometry.local()[2]);
+    result.parameters["steps_used"] = std::to_string(plan.steps);
+    result.parameters["halo_path"] = std::string(to_string(plan.halo_path));
+    result.parameters["halo_path_requested"] = ctx.params().text("halo_path");
+    result.parameters["step_timing"] =
+        timing.device_halos ? "queued with device halos (nccl): no host wait per step, time / steps, halo share not separable"
+        : timing.queued     ? "queued: all steps launched, one wait, time / steps"
+                            : "per step on the host, the last including the wait for queued work";
+    result.parameters["warmup_steps"] = std::to_string(warmup_steps);
+    if (plan.placement == placement::Placement::gpu)
+        result.parameters["gpu_shape"] = fmt::format("{}x{} threads, {} x cell{} and {} planes per thread", shape.block_x,
+                                                     shape.block_y, shape.cells_per_thread,
+                                                     shape.cells_per_thread == 1 ? "" : "s", shape.z_chunk);
+    result.parameters["bytes_per_cell"] = fmt::format("{}", stencil_bytes_per_cell);
+    result.parameters["triad_gbs"] = fmt::format("{:.17g}", bound.triad_gbs);
+    result.parameters["copy_gbs"] = fmt::format("{:.17g}", bound.copy_gbs);
+    result.parameters["max_rel_error"] = fmt::format("{:.17g}", max_rel_error);
+    result.parameters["tolerance"] = fmt::format("{:.3g}", tolerance);
+}
+
 class Stencil3dTest final : public Test {
 public:
     Stencil3dTest() : Test(stencil3d_spec()) {}
@@ -103,119 +231,36 @@ public:
         return std::nullopt;
     }
 
+    // plan -> bound -> steps (timed) -> validation -> metrics and parameters.
     TestResult run(const RunContext& ctx) const override {
-        const placement::Placement placement = placement::choose_placement(ctx, ctx.params().text("device"));
-        const HaloPath halo_path = choose_halo_path(ctx, placement);
-        const std::int64_t steps = ctx.params().integer("steps");
-        const std::optional<std::int64_t> global_n = ctx.params().optional_integer("global_n");
-        const std::int64_t local_n = ctx.params().optional_integer("local_n").value_or(
-            placement == placement::Placement::gpu ? gpu_local_n : host_local_n);
-
-        const std::array<int, 3> dims = StencilGeometry::decomposition(ctx.size());
-        std::array<std::size_t, 3> global{};
-        for (int d = 0; d < 3; ++d)
-            global[d] = static_cast<std::size_t>(global_n ? *global_n : local_n * dims[d]);
-        const StencilGeometry geometry(ctx.comm(), global);
-        check_memory(ctx, placement, geometry);
-
-        const GpuStencilShape shape = gpu_shape(ctx.params());
-
-        const BandwidthBound bound = measure_bound(ctx, placement);
-
-        auto backend = placement == placement::Placement::gpu ? make_cuda_stencil(geometry.local(), *placement::usable_gpu(ctx))
-                                                   : make_host_stencil(geometry.local());
-        backend->set_gpu_shape(shape);
-        backend->load(geometry.initial_field());
-        // Once per run, collective: NCCL over the test's ranks. The Cartesian communicator has
-        // them in ctx.comm()'s order (no reorder), so its neighbour ranks are the NCCL ranks.
-        if (halo_path == HaloPath::nccl) {
-            std::array<int, 6> neighbour_ranks{};
-            for (int face = 0; face < stencil_faces; ++face) neighbour_ranks[face] = geometry.neighbour(face);
-            backend->use_device_halo_exchange(geometry.cart(), neighbour_ranks);
-        }
+        const StencilPlan plan = plan_stencil(ctx);
+        const StencilGeometry geometry(ctx.comm(), plan.global);
+        check_memory(ctx, plan.placement, geometry);
+        const BandwidthBound bound = measure_bound(ctx, plan.placement);
+        const auto backend = prepared_backend(ctx, plan, geometry);
         HaloExchange halos(geometry);
         for (std::int64_t step = 0; step < warmup_steps; ++step) halos.step(*backend);
         backend->synchronize();  // queued warm-up steps must not spill into the timed ones
+        const StencilTiming timing = time_steps(ctx, *backend, halos, geometry, plan.steps);
 
         TestResult result;
         result.samples = SampleTable(stencil3d_spec().samples);
-        // Time = wall time from the barrier until every queued step is done. A GPU rank
-        // without neighbours queues all steps and waits once: its per-step rows are the
-        // total / steps (the host saw only launches); otherwise a row is the host time of
-        // that step, the last one including the wait for queued work.
-        // The device halo path queues everything too (the host never waits per step), so its
-        // halo work cannot be told apart from the host: rows are total / steps as well.
-        const bool device_halos = backend->exchanges_halos_on_device();
-        const bool queued = backend->interior_runs_asynchronously() && (!has_neighbour(geometry) || device_halos);
-        std::vector<StepTiming> per_step;
-        per_step.reserve(static_cast<std::size_t>(steps));
-        MPI_Barrier(geometry.cart());
-        const Stopwatch wall;
-        for (std::int64_t step = 0; step < steps; ++step) {
-            StepTiming timing = halos.step(*backend);
-            if (const double delay = ctx.faults().delay_s(); delay > 0.0) {  // planted slowness
-                std::this_thread::sleep_for(std::chrono::duration<double>(delay));
-                timing.compute_s += delay;
-            }
-            per_step.push_back(timing);
+        for (std::size_t step = 0; step < timing.rows.size(); ++step) {
+            const StepTiming& row = timing.rows[step];
+            result.samples.add_row({static_cast<double>(step), row.halo_s, row.compute_s,
+                                    static_cast<double>(geometry.local_cells()) / (row.halo_s + row.compute_s) * 1e-9});
         }
-        const Stopwatch drain;
-        backend->synchronize();
-        per_step.back().compute_s += drain.seconds();
-        const double total = wall.seconds();
-        double halo_total = 0.0;
-        for (std::size_t step = 0; step < per_step.size(); ++step) {
-            const StepTiming timing =
-                queued ? StepTiming{0.0, total / static_cast<double>(steps)} : per_step[step];
-            halo_total += timing.halo_s;
-            result.samples.add_row({static_cast<double>(step), timing.halo_s, timing.compute_s,
-                                    static_cast<double>(geometry.local_cells()) / (timing.halo_s + timing.compute_s) * 1e-9});
-        }
-
         if (ctx.faults().corrupt()) {
             const auto& local = geometry.local();
             backend->corrupt(local[0] / 2 + 1, local[1] / 2 + 1, local[2] / 2 + 1);
         }
-        const StencilError error = stencil_error(geometry, backend->field(), warmup_steps + steps);
-        const double tolerance = stencil_tolerance(warmup_steps + steps);
-        if (!(error.max_relative <= tolerance)) result.fail("stencil3d diverged from the exact solution: " + describe_failure(error, tolerance));
+        const StencilError error = stencil_error(geometry, backend->field(), warmup_steps + plan.steps);
+        const double tolerance = stencil_tolerance(warmup_steps + plan.steps);
+        if (!(error.max_relative <= tolerance))
+            result.fail("stencil3d diverged from the exact solution: " + describe_failure(error, tolerance));
         if (!bound.failure.empty()) result.fail("bandwidth reference (STREAM) failed validation: " + bound.failure);
-
-        const double gcells = static_cast<double>(geometry.local_cells()) * static_cast<double>(steps) / total * 1e-9;
-        const double effective_gbs = gcells * stencil_bytes_per_cell;
-        const double bound_gcells = bound.triad_gbs / stencil_bytes_per_cell;
-        result.add_metric("stencil3d.gcells_per_s", gcells, bound_gcells);
-        result.add_metric("stencil3d.effective_gbs", effective_gbs, bound.triad_gbs);
-        if (!device_halos)  // not measurable there (see above): absent rather than a false 0
-            result.add_metric("stencil3d.halo_time_share", halo_total / total);
-        result.add_metric("stencil3d.bandwidth_bound_fraction", effective_gbs / bound.triad_gbs, 1.0);
-        // The stencil reads as many bytes as it writes, like copy and unlike triad (2:1);
-        // where writes cost more than reads (HBM) copy is the tighter, equally fair bound.
-        result.add_metric("stencil3d.copy_bound_fraction", effective_gbs / bound.copy_gbs, 1.0);
-        result.add_metric("stencil3d.max_rel_error", error.max_relative);
-
-        result.parameters["device"] = std::string(to_string(placement));
-        result.parameters["backend"] = backend->name();
-        result.parameters["global_cells"] = fmt::format("{}x{}x{}", global[0], global[1], global[2]);
-        result.parameters["decomposition"] = fmt::format("{}x{}x{}", geometry.dims()[0], geometry.dims()[1], geometry.dims()[2]);
-        result.parameters["local_cells"] = fmt::format("{}x{}x{}", geometry.local()[0], geometry.local()[1], geometry.local()[2]);
-        result.parameters["steps_used"] = std::to_string(steps);
-        result.parameters["halo_path"] = std::string(to_string(halo_path));
-        result.parameters["halo_path_requested"] = ctx.params().text("halo_path");
-        result.parameters["step_timing"] =
-            device_halos ? "queued with device halos (nccl): no host wait per step, time / steps, halo share not separable"
-            : queued     ? "queued: all steps launched, one wait, time / steps"
-                         : "per step on the host, the last including the wait for queued work";
-        result.parameters["warmup_steps"] = std::to_string(warmup_steps);
-        if (placement == placement::Placement::gpu)
-            result.parameters["gpu_shape"] = fmt::format("{}x{} threads, {} x cell{} and {} planes per thread", shape.block_x,
-                                                         shape.block_y, shape.cells_per_thread,
-                                                         shape.cells_per_thread == 1 ? "" : "s", shape.z_chunk);
-        result.parameters["bytes_per_cell"] = fmt::format("{}", stencil_bytes_per_cell);
-        result.parameters["triad_gbs"] = fmt::format("{:.17g}", bound.triad_gbs);
-        result.parameters["copy_gbs"] = fmt::format("{:.17g}", bound.copy_gbs);
-        result.parameters["max_rel_error"] = fmt::format("{:.17g}", error.max_relative);
-        result.parameters["tolerance"] = fmt::format("{:.3g}", tolerance);
+        add_stencil_metrics(result, geometry, timing, plan.steps, bound, error.max_relative);
+        record_stencil_parameters(result, ctx, plan, geometry, *backend, timing, bound, error.max_relative, tolerance);
         return result;
     }
 

@@ -11,7 +11,6 @@
 #include "ib/rdma_context.hpp"
 #include "ib/rdma_waiver.hpp"
 #include "ib/specs.hpp"
-#include "inventory/inventory_sections.hpp"
 #include "comm/sizes.hpp"
 
 #include <fmt/format.h>
@@ -51,12 +50,9 @@ public:
         const auto& params = ctx.params();
         const auto plan = sweep_plan(params);
         const auto api = make_system_verbs();
-        const auto choice = resolve_endpoint(*api, endpoint_request(params), preferred_numa_node_for(ctx));
-        const auto nominal = inventory_detail::ib_rate_gbps(choice.port_info.speed_code, choice.port_info.width_code);
+        const auto [choice, nominal] = resolve_rdma_endpoint(*api, ctx);
 
-        const comm::PairSweep pairs(ctx.comm(), ctx.session(), [&](const auto& placement) {
-            return rdma_pair_rounds(ctx, placement, params.flag("allow_intra_node"));
-        });
+        const comm::PairSweep pairs = rdma_pair_sweep(ctx);
 
         TestResult result;
         result.samples = perf_sample_table();
@@ -66,7 +62,7 @@ public:
         result.parameters["gid_index"] = choice.gid_index ? std::to_string(*choice.gid_index) : "none (LID routing)";
         result.parameters["port_rate_gbps"] = nominal ? fmt::format("{:g}", *nominal) : "unknown";
         if (pairs.empty()) {
-            result.waive("no pair of ranks on different nodes (set allow_intra_node to pair ranks of one node)");
+            result.waive(no_inter_node_pair);
             return result;
         }
         result.parameters["pairs_run"] = pairs.description();

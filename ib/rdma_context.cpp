@@ -1,6 +1,7 @@
 #include "ib/rdma_context.hpp"
 
 #include "ib/endpoint_selection.hpp"
+#include "inventory/inventory_sections.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +14,20 @@ comm::PairRounds rdma_pair_rounds(const RunContext& ctx, const std::vector<comm:
         for (auto& round : rounds) std::erase_if(round, [](const comm::RankPair& pair) { return pair.intra_node; });
     std::erase_if(rounds, [](const auto& round) { return round.empty(); });
     return rounds;
+}
+
+comm::PairSweep rdma_pair_sweep(const RunContext& ctx) {
+    const bool allow_intra_node = ctx.params().flag("allow_intra_node");
+    return comm::PairSweep(ctx.comm(), ctx.session(), [&](const std::vector<comm::RankPlacement>& placement) {
+        return rdma_pair_rounds(ctx, placement, allow_intra_node);
+    });
+}
+
+RdmaEndpoint resolve_rdma_endpoint(const VerbsApi& api, const RunContext& ctx) {
+    RdmaEndpoint endpoint{resolve_endpoint(api, endpoint_request(ctx.params()), preferred_numa_node_for(ctx)), std::nullopt};
+    endpoint.nominal_gbps =
+        inventory_detail::ib_rate_gbps(endpoint.choice.port_info.speed_code, endpoint.choice.port_info.width_code);
+    return endpoint;
 }
 
 int preferred_numa_node_for(const RunContext& ctx) {

@@ -12,7 +12,6 @@
 #include "ib/rdma_context.hpp"
 #include "ib/rdma_waiver.hpp"
 #include "ib/specs.hpp"
-#include "inventory/inventory_sections.hpp"
 #include "gpu/cuda_owners.hpp"
 #include "comm/payload.hpp"
 
@@ -44,18 +43,14 @@ public:
     }
 
     TestResult run(const RunContext& ctx) const override {
-        const auto& params = ctx.params();
         const auto api = make_system_verbs();
-        const auto choice = resolve_endpoint(*api, endpoint_request(params), preferred_numa_node_for(ctx));
-        const auto nominal = inventory_detail::ib_rate_gbps(choice.port_info.speed_code, choice.port_info.width_code);
-        const comm::PairSweep pairs(ctx.comm(), ctx.session(), [&](const auto& placement) {
-            return rdma_pair_rounds(ctx, placement, params.flag("allow_intra_node"));
-        });
+        const auto [choice, nominal] = resolve_rdma_endpoint(*api, ctx);
+        const comm::PairSweep pairs = rdma_pair_sweep(ctx);
 
         TestResult result;
         result.parameters["endpoint"] = fmt::format("{} port {}, {}", choice.device, choice.port, choice.reason);
         if (pairs.empty()) {
-            result.waive("no pair of ranks on different nodes (set allow_intra_node to pair ranks of one node)");
+            result.waive(no_inter_node_pair);
             return result;
         }
         result.parameters["pairs_run"] = pairs.description();

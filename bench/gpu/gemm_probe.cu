@@ -19,10 +19,17 @@
 //             About 85 s with the defaults (not part of the default set: name it).
 //   fp8 also tries scale placements (one allocation with B at +4/+16/+256 bytes, separate
 //   allocations, explicit SCALAR_32F scale mode, A only) to learn why scaled set-ups were refused.
-// Build: nvcc -O3 -arch=sm_90 -std=c++17 -o gemm_probe bench/gpu/gemm_probe.cu -lcublas -lcublasLt
-// Run:   gemm_probe [fp8] [timeline] [algos] [data] [--idle S] [--timeline-reps N] [--data-idle S]
-//                   [--data-seconds S] [--device D]
-//        (no part named: fp8, timeline, algos; about 90 s on one H200 with the defaults).
+// Build (a CUDA build of shakedown): cmake --build build --target shakedown_gemm_probe
+// Run:   build/bench/gpu/shakedown_gemm_probe [fp8] [timeline] [algos] [data] [--idle S]
+//            [--timeline-reps N] [--data-idle S] [--data-seconds S] [--device D]
+//        (no part named: fp8, timeline, algos; about 90 s on one H200 with the defaults;
+//        bench/gpu/make-bundle.sh packs it).
+#include "bench/gpu/probe_support.hpp"
+#include "core/counter_hash.hpp"
+#include "gemm/matrix_fill.hpp"
+#include "gpu/cublas_handles.hpp"
+#include "gpu/cuda_owners.hpp"
+
 #include <cublasLt.h>
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -39,21 +46,17 @@
 #include <cstring>
 #include <ctime>
 #include <deque>
+#include <exception>
 #include <string>
 #include <thread>
 #include <vector>
 
 namespace {
 
-// ---------------------------------------------------------------- plumbing
+namespace gpu = shakedown::gpu;
+namespace probe = shakedown::probe;
 
-void cuda_or_die(cudaError_t status, const char* what, int line) {
-    if (status == cudaSuccess) return;
-    std::printf("FATAL line %d: %s: %s\n", line, what, cudaGetErrorString(status));
-    std::fflush(stdout);
-    std::exit(1);
-}
-#define CUDA_OR_DIE(call) cuda_or_die((call), #call, __LINE__)
+// ---------------------------------------------------------------- plumbing
 
 const char* status_name(cublasStatus_t status) { return cublasGetStatusName(status); }
 
@@ -77,37 +80,17 @@ std::string utc_now() {
         std::fflush(stdout);           \
     } while (0)
 
-struct DeviceMemory {
-    void* data = nullptr;
-    std::size_t bytes = 0;
-    explicit DeviceMemory(std::size_t size) : bytes(size) { CUDA_OR_DIE(cudaMalloc(&data, size)); }
-    ~DeviceMemory() { cudaFree(data); }
-    DeviceMemory(const DeviceMemory&) = delete;
-    DeviceMemory& operator=(const DeviceMemory&) = delete;
-    template <typename T>
-    T* as() const { return static_cast<T*>(data); }
-};
-
-struct Event {
-    cudaEvent_t event{};
-    Event() { CUDA_OR_DIE(cudaEventCreate(&event)); }
-    ~Event() { cudaEventDestroy(event); }
-    Event(const Event&) = delete;
-    Event& operator=(const Event&) = delete;
-};
+// `bytes` of device memory (bytes(), get(), as<T>()).
+using DeviceMemory = gpu::DeviceBuffer<std::byte>;
+using Event = gpu::CudaEvent;
 
 double milliseconds_between(const Event& start, const Event& stop) {
     float ms = 0.0f;
-    CUDA_OR_DIE(cudaEventElapsedTime(&ms, start.event, stop.event));
+    SHAKEDOWN_CUDA(cudaEventElapsedTime(&ms, start.get(), stop.get()));
     return ms;
 }
 
-double median(std::vector<double> values) {
-    if (values.empty()) return 0.0;
-    std::sort(values.begin(), values.end());
-    const std::size_t mid = values.size() / 2;
-    return values.size() % 2 ? values[mid] : 0.5 * (values[mid - 1] + values[mid]);
-}
+using probe::median;
 
 double tflops(int n, double ms) { return 2.0 * n * double(n) * n / (ms * 1e-3) / 1e12; }
 
@@ -117,11 +100,11 @@ std::vector<double> time_each_ms(Launch&& launch, int warmups, int reps, cudaStr
     for (int w = 0; w < warmups; ++w) launch();
     std::vector<Event> starts(reps), stops(reps);
     for (int r = 0; r < reps; ++r) {
-        CUDA_OR_DIE(cudaEventRecord(starts[r].event, stream));
+        SHAKEDOWN_CUDA(cudaEventRecord(starts[r].get(), stream));
         launch();
-        CUDA_OR_DIE(cudaEventRecord(stops[r].event, stream));
+        SHAKEDOWN_CUDA(cudaEventRecord(stops[r].get(), stream));
     }
-    CUDA_OR_DIE(cudaStreamSynchronize(stream));
+    SHAKEDOWN_CUDA(cudaStreamSynchronize(stream));
     std::vector<double> ms(reps);
     for (int r = 0; r < reps; ++r) ms[r] = milliseconds_between(starts[r], stops[r]);
     return ms;
@@ -129,18 +112,14 @@ std::vector<double> time_each_ms(Launch&& launch, int warmups, int reps, cudaStr
 
 // ---------------------------------------------------------------- data
 
-// Counter-based random values (splitmix64), identical on host and device: the host recomputes
-// exactly what the device stored, so no large host copies are needed for the reference.
-__host__ __device__ inline std::uint64_t mix64(std::uint64_t x) {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-// Uniform in [-1, 1) (the product's random_entry).
+// Counter-based random values, identical on host and device: the product's constexpr hash
+// (core/counter_hash.hpp) and uniform entries (gemm/matrix_fill.hpp), called on the device too
+// (built with --expt-relaxed-constexpr), so the host recomputes exactly what the device stored
+// and no large host copies are needed for the reference.
+using shakedown::mix64;
+// Uniform in [-1, 1): the product's random_entry.
 __host__ __device__ inline double uniform_pm1(std::uint64_t seed, std::uint64_t index) {
-    const std::uint64_t bits = mix64(seed * 0xD1B54A32D192ED03ull + index) >> 11;
-    return static_cast<double>(bits) * (2.0 / 9007199254740992.0) - 1.0;
+    return shakedown::gemm::random_entry(seed, index);
 }
 // FP8 inputs: random sign, magnitude in [0.125, 1): never zero, never subnormal in e4m3, and a
 // dot product of 8192 terms stays far below e4m3's largest value 448.
@@ -235,10 +214,10 @@ __global__ void fill_kernel(void* out, Kind kind, std::uint64_t seed, std::uint6
 }
 
 void fill(const DeviceMemory& memory, Kind kind, std::uint64_t seed, Dist dist = Dist::uniform_pm1) {
-    const std::uint64_t count = memory.bytes / kind_bytes(kind);
-    fill_kernel<<<1024, 256>>>(memory.data, kind, seed, count, dist);
-    CUDA_OR_DIE(cudaGetLastError());
-    CUDA_OR_DIE(cudaDeviceSynchronize());
+    const std::uint64_t count = memory.bytes() / kind_bytes(kind);
+    fill_kernel<<<1024, 256>>>(memory.get(), kind, seed, count, dist);
+    SHAKEDOWN_CUDA_LAUNCH("fill kernel");
+    SHAKEDOWN_CUDA(cudaDeviceSynchronize());
 }
 
 // Copies the sampled elements of D (column-major, leading dimension n) into a small buffer.
@@ -307,12 +286,12 @@ Verdict validate(const void* d, Kind output, const Samples& samples, double fact
     const int count = static_cast<int>(samples.offsets.size());
     const std::size_t bytes = kind_bytes(output);
     DeviceMemory offsets(count * sizeof(std::uint64_t)), gathered(count * bytes);
-    CUDA_OR_DIE(cudaMemcpy(offsets.data, samples.offsets.data(), offsets.bytes, cudaMemcpyHostToDevice));
+    SHAKEDOWN_CUDA(cudaMemcpy(offsets.get(), samples.offsets.data(), offsets.bytes(), cudaMemcpyHostToDevice));
     gather_kernel<<<(count + 127) / 128, 128>>>(static_cast<const unsigned char*>(d), offsets.as<std::uint64_t>(), count,
                                                 static_cast<int>(bytes), gathered.as<unsigned char>());
-    CUDA_OR_DIE(cudaGetLastError());
+    SHAKEDOWN_CUDA_LAUNCH("gather kernel");
     std::vector<unsigned char> host(count * bytes);
-    CUDA_OR_DIE(cudaMemcpy(host.data(), gathered.data, host.size(), cudaMemcpyDeviceToHost));
+    SHAKEDOWN_CUDA(cudaMemcpy(host.data(), gathered.get(), host.size(), cudaMemcpyDeviceToHost));
     Verdict verdict;
     for (int s = 0; s < count; ++s) {
         const double value = load_output(output, host.data() + s * bytes);
@@ -382,12 +361,12 @@ const char* c_mode_name(CMode mode) {
     return "?";
 }
 
-// Where the A/B (and D) scale factors live. The first probe (2026-11-30 09:30) set them only as
-// "shared_plus4" (B's scale 4 bytes into A's allocation) and cuBLASLt 13.1 refused every such
-// variant with NOT_SUPPORTED while all unscaled ones ran: these placements tell alignment apart.
+// Where the A/B (and D) scale factors live. With B's scale 4 bytes into A's allocation
+// ("shared_plus4") cuBLASLt 13.1 refused every variant (NOT_SUPPORTED) while all unscaled ones
+// ran (H200, bench/gpu/gemm_probe fp8): these placements tell alignment apart.
 enum class ScalePlacement {
     none,            // no A/B scale pointers
-    shared_plus4,    // A at the allocation's start, B 4 bytes later (the first probe's and ladder's form)
+    shared_plus4,    // A at the allocation's start, B 4 bytes later (refused, see above)
     shared_plus16,   // A at the start, B 16 bytes later
     shared_plus256,  // A at the start, B 256 bytes later
     separate,        // each scale its own cudaMalloc (256-byte aligned), as torch and NVIDIA's sample do
@@ -507,8 +486,8 @@ void run_fp8_variant(int number, const Fp8Variant& v, cublasLtHandle_t lt, Fp8Bu
         return;
     }
 
-    void* d = buffers.d.data;
-    const void* c = v.c_mode == CMode::separate ? buffers.c.data : v.c_mode == CMode::in_place ? d : nullptr;
+    void* d = buffers.d.get();
+    const void* c = v.c_mode == CMode::separate ? buffers.c.get() : v.c_mode == CMode::in_place ? d : nullptr;
     const float alpha = 1.0f, beta = 0.0f;
     const double ab_factor = v.scales == ScalePlacement::none     ? 1.0
                              : v.scales == ScalePlacement::a_only ? double(fp8_a_scale)
@@ -527,10 +506,10 @@ void run_fp8_variant(int number, const Fp8Variant& v, cublasLtHandle_t lt, Fp8Bu
         SAY("   algo %2d: %s state=%s ws=%zu waves=%.2f check=%s(ws %zu)\n", index, describe_algo(result.algo).c_str(),
             status_name(result.state), result.workspaceSize, result.wavesCount, status_name(check), checked.workspaceSize);
         ++tally.algos_tried;
-        CUDA_OR_DIE(cudaMemsetAsync(d, 0xFF, buffers.d.bytes, stream));  // NaN everywhere: stale results cannot pass
+        SHAKEDOWN_CUDA(cudaMemsetAsync(d, 0xFF, buffers.d.bytes(), stream));  // NaN everywhere: stale results cannot pass
         const auto launch = [&] {
-            return cublasLtMatmul(lt, lt_objects.desc, &alpha, buffers.a.data, lt_objects.a, buffers.b.data, lt_objects.b,
-                                  &beta, c, lt_objects.c, d, lt_objects.d, &result.algo, buffers.workspace.data,
+            return cublasLtMatmul(lt, lt_objects.desc, &alpha, buffers.a.get(), lt_objects.a, buffers.b.get(), lt_objects.b,
+                                  &beta, c, lt_objects.c, d, lt_objects.d, &result.algo, buffers.workspace.get(),
                                   v.workspace, stream);
         };
         const cublasStatus_t ran = launch();
@@ -578,15 +557,15 @@ void part_fp8(cublasLtHandle_t lt, cudaStream_t stream) {
     constexpr std::uint64_t seed_a = 101, seed_b = 202;
     fill(buffers.a, Kind::e4m3, seed_a);
     fill(buffers.b, Kind::e4m3, seed_b);
-    CUDA_OR_DIE(cudaMemset(buffers.c.data, 0, buffers.c.bytes));
-    std::vector<float> scalars(buffers.scalars.bytes / sizeof(float), fp8_b_scale);  // B's scale at every offset tried
+    SHAKEDOWN_CUDA(cudaMemset(buffers.c.get(), 0, buffers.c.bytes()));
+    std::vector<float> scalars(buffers.scalars.bytes() / sizeof(float), fp8_b_scale);  // B's scale at every offset tried
     scalars[0] = fp8_a_scale;
     scalars[2] = fp8_d_scale;
     scalars[3] = 0.0f;  // amax
-    CUDA_OR_DIE(cudaMemcpy(buffers.scalars.data, scalars.data(), buffers.scalars.bytes, cudaMemcpyHostToDevice));
-    CUDA_OR_DIE(cudaMemcpy(buffers.scale_a.data, &fp8_a_scale, sizeof(float), cudaMemcpyHostToDevice));
-    CUDA_OR_DIE(cudaMemcpy(buffers.scale_b.data, &fp8_b_scale, sizeof(float), cudaMemcpyHostToDevice));
-    CUDA_OR_DIE(cudaMemcpy(buffers.scale_d.data, &fp8_d_scale, sizeof(float), cudaMemcpyHostToDevice));
+    SHAKEDOWN_CUDA(cudaMemcpy(buffers.scalars.get(), scalars.data(), buffers.scalars.bytes(), cudaMemcpyHostToDevice));
+    SHAKEDOWN_CUDA(cudaMemcpy(buffers.scale_a.get(), &fp8_a_scale, sizeof(float), cudaMemcpyHostToDevice));
+    SHAKEDOWN_CUDA(cudaMemcpy(buffers.scale_b.get(), &fp8_b_scale, sizeof(float), cudaMemcpyHostToDevice));
+    SHAKEDOWN_CUDA(cudaMemcpy(buffers.scale_d.get(), &fp8_d_scale, sizeof(float), cudaMemcpyHostToDevice));
 
     std::vector<Fp8Variant> variants;
     constexpr std::size_t ws64 = std::size_t(64) << 20;
@@ -644,25 +623,25 @@ void part_timeline(cublasHandle_t blas, cudaStream_t stream, Kind kind, int reps
     const cudaDataType_t type = kind_type(kind);
     const cublasComputeType_t compute = fp64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
     const auto gemm = [&] {
-        const cublasStatus_t status = cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, alpha, a.data, type, n, b.data,
-                                                   type, n, beta, c.data, type, n, compute, CUBLAS_GEMM_DEFAULT);
+        const cublasStatus_t status = cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, alpha, a.get(), type, n, b.get(),
+                                                   type, n, beta, c.get(), type, n, compute, CUBLAS_GEMM_DEFAULT);
         if (status != CUBLAS_STATUS_SUCCESS) {
             SAY("FATAL cublasGemmEx: %s\n", status_name(status));
             std::exit(1);
         }
     };
     gemm();  // library and kernel loading happen before the idle period, not in rep 0
-    CUDA_OR_DIE(cudaStreamSynchronize(stream));
+    SHAKEDOWN_CUDA(cudaStreamSynchronize(stream));
     SAY("   idle from %s\n", utc_now().c_str());
     std::this_thread::sleep_for(std::chrono::seconds(idle_s));
     SAY("   burst starts %s\n", utc_now().c_str());
     std::vector<Event> starts(reps), stops(reps);
     for (int r = 0; r < reps; ++r) {
-        CUDA_OR_DIE(cudaEventRecord(starts[r].event, stream));
+        SHAKEDOWN_CUDA(cudaEventRecord(starts[r].get(), stream));
         gemm();
-        CUDA_OR_DIE(cudaEventRecord(stops[r].event, stream));
+        SHAKEDOWN_CUDA(cudaEventRecord(stops[r].get(), stream));
     }
-    CUDA_OR_DIE(cudaStreamSynchronize(stream));
+    SHAKEDOWN_CUDA(cudaStreamSynchronize(stream));
     SAY("   burst ends %s\n", utc_now().c_str());
     std::vector<double> rates(reps);
     for (int r = 0; r < reps; ++r) rates[r] = tflops(n, milliseconds_between(starts[r], stops[r]));
@@ -706,19 +685,20 @@ void part_data(cublasHandle_t blas, cudaStream_t stream, Kind kind, Dist dist, d
     const cudaDataType_t type = kind_type(kind);
     const cublasComputeType_t compute = fp64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
     const auto gemm = [&] {
-        const cublasStatus_t status = cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, alpha, a.data, type, n, b.data,
-                                                   type, n, beta, c.data, type, n, compute, CUBLAS_GEMM_DEFAULT);
+        const cublasStatus_t status = cublasGemmEx(blas, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, alpha, a.get(), type, n, b.get(),
+                                                   type, n, beta, c.get(), type, n, compute, CUBLAS_GEMM_DEFAULT);
         if (status != CUBLAS_STATUS_SUCCESS) {
             SAY("FATAL cublasGemmEx: %s\n", status_name(status));
             std::exit(1);
         }
     };
-    CUDA_OR_DIE(cudaMemsetAsync(c.data, 0xFF, c.bytes, stream));
+    SHAKEDOWN_CUDA(cudaMemsetAsync(c.get(), 0xFF, c.bytes(), stream));
     gemm();
-    CUDA_OR_DIE(cudaStreamSynchronize(stream));
+    SHAKEDOWN_CUDA(cudaStreamSynchronize(stream));
     const double tolerance = fp64 ? 2.0 * n * std::ldexp(1.0, -53) : 2.0 * n * std::ldexp(1.0, -24);
     const double rounding = kind == Kind::fp16 ? std::ldexp(1.0, -11) : 0.0;
-    const Verdict verdict = validate(c.data, kind, make_samples(n, kind, false, seed_a, seed_b, 8, dist), 1.0, tolerance, rounding);
+    const Verdict verdict =
+        validate(c.get(), kind, make_samples(n, kind, false, seed_a, seed_b, 8, dist), 1.0, tolerance, rounding);
     SAY("   validation %s (worst %.3g of allowed)%s%s; idle from %s\n", verdict.ok ? "ok" : "WRONG", verdict.worst,
         verdict.ok ? "" : ": ", verdict.first_wrong.c_str(), utc_now().c_str());
     std::this_thread::sleep_for(std::chrono::seconds(idle_s));
@@ -728,11 +708,11 @@ void part_data(cublasHandle_t blas, cudaStream_t stream, Kind kind, Dist dist, d
     const auto began = std::chrono::steady_clock::now();
     while (std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count() < seconds) {
         for (int r = 0; r < 10; ++r) {
-            CUDA_OR_DIE(cudaEventRecord(starts.emplace_back().event, stream));
+            SHAKEDOWN_CUDA(cudaEventRecord(starts.emplace_back().get(), stream));
             gemm();
-            CUDA_OR_DIE(cudaEventRecord(stops.emplace_back().event, stream));
+            SHAKEDOWN_CUDA(cudaEventRecord(stops.emplace_back().get(), stream));
         }
-        CUDA_OR_DIE(cudaStreamSynchronize(stream));
+        SHAKEDOWN_CUDA(cudaStreamSynchronize(stream));
     }
     SAY("   burst ends %s\n", utc_now().c_str());
     const std::size_t reps = starts.size();
@@ -780,14 +760,14 @@ void part_algos(cublasLtHandle_t lt, cublasHandle_t blas, cudaStream_t stream, K
         const cublasOperation_t op_a = transposed ? CUBLAS_OP_T : CUBLAS_OP_N, none = CUBLAS_OP_N;
 
         const auto gemm_ex = [&] {
-            return cublasGemmEx(blas, op_a, CUBLAS_OP_N, n, n, n, alpha, a.data, type, n, b.data, type, n, beta, d.data, type,
-                                n, compute, CUBLAS_GEMM_DEFAULT);
+            return cublasGemmEx(blas, op_a, CUBLAS_OP_N, n, n, n, alpha, a.get(), type, n, b.get(), type, n, beta, d.get(),
+                                type, n, compute, CUBLAS_GEMM_DEFAULT);
         };
-        CUDA_OR_DIE(cudaMemsetAsync(d.data, 0xFF, d.bytes, stream));
+        SHAKEDOWN_CUDA(cudaMemsetAsync(d.get(), 0xFF, d.bytes(), stream));
         const cublasStatus_t ex_status = gemm_ex();
-        CUDA_OR_DIE(cudaStreamSynchronize(stream));
+        SHAKEDOWN_CUDA(cudaStreamSynchronize(stream));
         if (ex_status == CUBLAS_STATUS_SUCCESS) {
-            const Verdict verdict = validate(d.data, kind, samples, 1.0, tolerance, rounding);
+            const Verdict verdict = validate(d.get(), kind, samples, 1.0, tolerance, rounding);
             const auto ms = time_each_ms([&] { gemm_ex(); }, 3, 10, stream);
             SAY("   cublasGemmEx        : %8.1f TFLOP/s (median of 10; min..max %.1f..%.1f), validation %s (worst %.3g)\n",
                 tflops(n, median(ms)), tflops(n, *std::max_element(ms.begin(), ms.end())),
@@ -802,7 +782,7 @@ void part_algos(cublasLtHandle_t lt, cublasHandle_t blas, cudaStream_t stream, K
         cublasLtMatmulDescSetAttribute(objects.desc, CUBLASLT_MATMUL_DESC_TRANSB, &none, sizeof none);
         for (auto* layout_out : {&objects.a, &objects.b, &objects.c}) cublasLtMatrixLayoutCreate(layout_out, type, n, n, n);
         cublasLtMatmulPreferenceCreate(&objects.preference);
-        const std::size_t workspace_bytes = workspace.bytes;
+        const std::size_t workspace_bytes = workspace.bytes();
         cublasLtMatmulPreferenceSetAttribute(objects.preference, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace_bytes,
                                              sizeof workspace_bytes);
         constexpr int requested = 8;
@@ -815,17 +795,18 @@ void part_algos(cublasLtHandle_t lt, cublasHandle_t blas, cudaStream_t stream, K
         int best_index = -1;
         for (int index = 0; index < returned; ++index) {
             const auto launch = [&] {
-                return cublasLtMatmul(lt, objects.desc, alpha, a.data, objects.a, b.data, objects.b, beta, d.data, objects.c,
-                                      d.data, objects.c, &results[index].algo, workspace.data, workspace.bytes, stream);
+                return cublasLtMatmul(lt, objects.desc, alpha, a.get(), objects.a, b.get(), objects.b, beta, d.get(),
+                                      objects.c, d.get(), objects.c, &results[index].algo, workspace.get(),
+                                      workspace.bytes(), stream);
             };
-            CUDA_OR_DIE(cudaMemsetAsync(d.data, 0xFF, d.bytes, stream));
+            SHAKEDOWN_CUDA(cudaMemsetAsync(d.get(), 0xFF, d.bytes(), stream));
             const cublasStatus_t ran = launch();
-            CUDA_OR_DIE(cudaStreamSynchronize(stream));
+            SHAKEDOWN_CUDA(cudaStreamSynchronize(stream));
             if (ran != CUBLAS_STATUS_SUCCESS) {
                 SAY("   algo %d: %s: matmul %s\n", index, describe_algo(results[index].algo).c_str(), status_name(ran));
                 continue;
             }
-            const Verdict verdict = validate(d.data, kind, samples, 1.0, tolerance, rounding);
+            const Verdict verdict = validate(d.get(), kind, samples, 1.0, tolerance, rounding);
             const auto ms = time_each_ms([&] { launch(); }, 3, 10, stream);
             const double rate = tflops(n, median(ms));
             if (index == 0) first = rate;
@@ -842,9 +823,7 @@ void part_algos(cublasLtHandle_t lt, cublasHandle_t blas, cudaStream_t stream, K
     }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     bool want_fp8 = false, want_timeline = false, want_algos = false, want_data = false;
     int idle_s = 20, timeline_reps = 150, device = 0, data_idle_s = 4;
     double data_seconds = 4.0;
@@ -868,9 +847,9 @@ int main(int argc, char** argv) {
     }
     if (!want_fp8 && !want_timeline && !want_algos && !want_data) want_fp8 = want_timeline = want_algos = true;
 
-    CUDA_OR_DIE(cudaSetDevice(device));
+    SHAKEDOWN_CUDA(cudaSetDevice(device));
     cudaDeviceProp properties{};
-    CUDA_OR_DIE(cudaGetDeviceProperties(&properties, device));
+    SHAKEDOWN_CUDA(cudaGetDeviceProperties(&properties, device));
     int runtime = 0, driver = 0, clock_khz = 0, memory_clock_khz = 0;
     cudaRuntimeGetVersion(&runtime);
     cudaDriverGetVersion(&driver);
@@ -885,15 +864,13 @@ int main(int argc, char** argv) {
     const char* log_mask = std::getenv("CUBLASLT_LOG_MASK");
     SAY("CUBLASLT_LOG_LEVEL=%s CUBLASLT_LOG_MASK=%s\n", log_level ? log_level : "(unset)", log_mask ? log_mask : "(unset)");
 
-    cudaStream_t stream{};
-    CUDA_OR_DIE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
-    cublasLtHandle_t lt{};
-    cublasHandle_t blas{};
-    if (cublasLtCreate(&lt) != CUBLAS_STATUS_SUCCESS || cublasCreate(&blas) != CUBLAS_STATUS_SUCCESS) {
-        SAY("FATAL: cublasLtCreate/cublasCreate failed\n");
-        return 1;
-    }
-    cublasSetStream(blas, stream);
+    const gpu::CudaStream stream_owner;
+    const gpu::CublasLtHandle lt_owner;
+    const gpu::CublasHandle blas_owner;
+    const cudaStream_t stream = stream_owner.get();
+    const cublasLtHandle_t lt = lt_owner.get();
+    const cublasHandle_t blas = blas_owner.get();
+    SHAKEDOWN_CUBLAS(cublasSetStream(blas, stream));
 
     const auto started = std::chrono::steady_clock::now();
     if (want_fp8) part_fp8(lt, stream);
@@ -908,11 +885,19 @@ int main(int argc, char** argv) {
             for (Dist dist : {Dist::uniform_pm1, Dist::uniform_01, Dist::small_ints, Dist::ones, Dist::eighths})
                 part_data(blas, stream, kind, dist, data_seconds, data_idle_s);
 
-    cublasDestroy(blas);
-    cublasLtDestroy(lt);
-    cudaStreamDestroy(stream);
     SAY("\nprobe done %s after %.1f s: %s\n", utc_now().c_str(),
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(),
         cudaGetErrorString(cudaGetLastError()));
     return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& error) {  // a GpuError names the failed call, file and line
+        SAY("FATAL: %s\n", error.what());
+        return 1;
+    }
 }

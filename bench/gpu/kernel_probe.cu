@@ -1,12 +1,15 @@
 // kernel_probe: the STREAM launch-shape probe for the GPU host, not part of shakedown's tests.
 // It times, at 2^29 doubles per array (the product's GPU default), every launch shape we choose
-// between for kernels/cuda/stream_cuda.cu, so each kernel can take its own measured best:
+// between for stream_launch_table (kernels/stream/stream_launch.hpp), so each kernel can take its
+// own measured best. The kernels are the product's own (kernels/stream/stream_kernels.cuh,
+// included here); what varies is how they are launched:
 //   copy, scale, add, triad: threads per block 256/512/1024 x one double, one double2 or two
 //     double2 (block-strided, both coalesced) per thread over the whole array ("direct"), and
 //     grid-stride loops with a fixed grid of k blocks per SM (double / double2);
-//   dot: block reduction with one chunk per thread (1/2/4 elements) and a second-pass kernel,
-//     grid-stride with k blocks per SM finished on the host (the product's design), by a
-//     second-pass kernel, or by one atomicAdd per block.
+//   dot: the product's grid-stride kernel with k blocks per SM, finished on the host (the
+//     product's design) or by a second-pass kernel; and the probe's own alternatives: one
+//     atomicAdd per block, or a block reduction with one chunk per thread (1/2/4 elements) and a
+//     second-pass kernel.
 // Every variant is validated: the inputs are small integers (a[i] = i%1021, b[i] = i%1019,
 // c[i] = (i%1013)/4), the output array is poisoned with NaN first, every element is compared
 // with the same operation applied on the device to that element's start values, and the dot
@@ -14,36 +17,33 @@
 // an odd length (1000003: the vector kernels' scalar tail) with 64 guard elements behind the
 // end that must stay untouched. One line per variant: median and best GB/s of 20 timed
 // launches (after 2 warm-ups; bytes from the STREAM table: copy/scale/dot 16, add/triad 24 per
-// element), then the best shape per kernel. About 20 s on an H200.
-// The DGEMM size sweep and the FP8 cuBLASLt set-ups this probe used to time live in
-// bench/gpu/gemm_probe.cu now (its fp8 and data parts); this file is STREAM only.
-// Build here:
-//   nvcc -O3 -arch=sm_90 -std=c++17 bench/gpu/kernel_probe.cu -lcublas -lcublasLt -o .device-rt/kernel_probe
-// Run:  kernel_probe [device]
+// element), then the best shape per kernel. About 20 s on an H200. DGEMM and FP8 questions are
+// bench/gpu/gemm_probe.cu's.
+// Build (a CUDA build of shakedown): cmake --build build --target shakedown_kernel_probe
+// Run:   build/bench/gpu/shakedown_kernel_probe [device]   (bench/gpu/make-bundle.sh packs it)
+#include "bench/gpu/probe_support.hpp"
+#include "gpu/cuda_owners.hpp"
+#include "kernels/stream/stream_kernels.cuh"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <functional>
 #include <map>
 #include <string>
 #include <utility>
 #include <vector>
 
-#define CHECK(x)                                                                                    \
-    do {                                                                                            \
-        cudaError_t e_ = (x);                                                                       \
-        if (e_ != cudaSuccess) {                                                                    \
-            std::printf("FAILED %s: %s (line %d)\n", #x, cudaGetErrorString(e_), __LINE__);         \
-            std::exit(1);                                                                           \
-        }                                                                                           \
-    } while (0)
-
 namespace {
 
-constexpr double scalar = 0.4;
+namespace gpu = shakedown::gpu;
+namespace kernels = shakedown::kernels;  // the product's STREAM kernels
+namespace probe = shakedown::probe;
+
 constexpr std::size_t big_n = std::size_t(1) << 29;
 constexpr std::size_t odd_n = 1000003;  // odd, and its double2 count is no multiple of any block
 constexpr std::size_t guard = 64;       // elements behind an odd-length run that must stay untouched
@@ -54,99 +54,38 @@ __host__ __device__ inline double start_a(std::size_t i) { return double(i % 102
 __host__ __device__ inline double start_b(std::size_t i) { return double(i % 1019); }
 __host__ __device__ inline double start_c(std::size_t i) { return double(i % 1013) * 0.25; }
 
-__device__ inline double2 operator+(double2 x, double2 y) { return make_double2(x.x + y.x, x.y + y.y); }
-__device__ inline double2 operator*(double s, double2 y) { return make_double2(s * y.x, s * y.y); }
-
-template <class T>
-constexpr int width = int(sizeof(T) / sizeof(double));
-
-// The four element-wise kernels: which array they write (0 a, 1 b, 2 c) and bytes per element.
+// The four element-wise kernels: the product's operation, the array it writes (0 a, 1 b, 2 c)
+// and bytes per element.
 struct Copy {
+    using Kernel = kernels::CopyOp;
     static constexpr const char* name = "copy";
     static constexpr int out = 2;
     static constexpr double bytes = 16;
-    template <class T>
-    __device__ static void at(T* __restrict__ a, T* __restrict__, T* __restrict__ c, std::size_t i) { c[i] = a[i]; }
 };
 struct Scale {
+    using Kernel = kernels::ScaleOp;
     static constexpr const char* name = "scale";
     static constexpr int out = 1;
     static constexpr double bytes = 16;
-    template <class T>
-    __device__ static void at(T* __restrict__, T* __restrict__ b, T* __restrict__ c, std::size_t i) {
-        b[i] = scalar * c[i];
-    }
 };
 struct Add {
+    using Kernel = kernels::AddOp;
     static constexpr const char* name = "add";
     static constexpr int out = 2;
     static constexpr double bytes = 24;
-    template <class T>
-    __device__ static void at(T* __restrict__ a, T* __restrict__ b, T* __restrict__ c, std::size_t i) {
-        c[i] = a[i] + b[i];
-    }
 };
 struct Triad {
+    using Kernel = kernels::TriadOp;
     static constexpr const char* name = "triad";
     static constexpr int out = 0;
     static constexpr double bytes = 24;
-    template <class T>
-    __device__ static void at(T* __restrict__ a, T* __restrict__ b, T* __restrict__ c, std::size_t i) {
-        a[i] = b[i] + scalar * c[i];
-    }
 };
 
-// The last n % width elements (n odd), one per thread of block 0, scalar.
-template <class Op, class T>
-__device__ inline void element_tail(double* a, double* b, double* c, std::size_t n) {
-    if constexpr (width<T> > 1) {
-        const std::size_t full = n / width<T> * width<T>;
-        if (blockIdx.x == 0 && threadIdx.x < n - full) Op::at(a, b, c, full + threadIdx.x);
-    }
-}
-
-// U vectors of T per thread, block-strided (each load instruction of a warp is contiguous).
-template <class Op, class T, int U>
-__global__ void stream_direct(double* __restrict__ a, double* __restrict__ b, double* __restrict__ c, std::size_t n) {
-    const std::size_t vectors = n / width<T>;
-    const std::size_t first = blockIdx.x * std::size_t(blockDim.x) * U + threadIdx.x;
-#pragma unroll
-    for (int u = 0; u < U; ++u) {
-        const std::size_t j = first + std::size_t(u) * blockDim.x;
-        if (j < vectors) Op::at(reinterpret_cast<T*>(a), reinterpret_cast<T*>(b), reinterpret_cast<T*>(c), j);
-    }
-    element_tail<Op, T>(a, b, c, n);
-}
-
-template <class Op, class T>
-__global__ void stream_stride(double* __restrict__ a, double* __restrict__ b, double* __restrict__ c, std::size_t n) {
-    const std::size_t vectors = n / width<T>;
-    for (std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; j < vectors;
-         j += std::size_t(blockDim.x) * gridDim.x)
-        Op::at(reinterpret_cast<T*>(a), reinterpret_cast<T*>(b), reinterpret_cast<T*>(c), j);
-    element_tail<Op, T>(a, b, c, n);
-}
-
-__device__ inline double warp_sum(double v) {
-    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffffu, v, offset);
-    return v;
-}
-// Sum over the block; the result is valid in thread 0. blockDim.x is a multiple of 32.
-__device__ inline double block_sum(double v) {
-    __shared__ double warp_sums[32];
-    v = warp_sum(v);
-    if ((threadIdx.x & 31) == 0) warp_sums[threadIdx.x / 32] = v;
-    __syncthreads();
-    if (threadIdx.x < 32) v = warp_sum(threadIdx.x < blockDim.x / 32 ? warp_sums[threadIdx.x] : 0.0);
-    return v;
-}
-__device__ inline double product(double x, double y) { return x * y; }
-__device__ inline double product(double2 x, double2 y) { return fma(x.y, y.y, x.x * y.x); }
-
+// The probe's own dot alternatives, built from the product's block_sum and product.
 template <class T>
 __device__ inline double dot_tail(const double* a, const double* b, std::size_t n) {
-    if constexpr (width<T> > 1) {
-        const std::size_t full = n / width<T> * width<T>;
+    if constexpr (kernels::doubles_in<T> > 1) {
+        const std::size_t full = n / kernels::doubles_in<T> * kernels::doubles_in<T>;
         if (blockIdx.x == 0 && threadIdx.x < n - full) return a[full + threadIdx.x] * b[full + threadIdx.x];
     }
     return 0.0;
@@ -155,37 +94,35 @@ __device__ inline double dot_tail(const double* a, const double* b, std::size_t 
 template <class T, int U>
 __global__ void dot_direct(const double* __restrict__ a, const double* __restrict__ b, double* __restrict__ partial,
                            std::size_t n) {
-    const std::size_t vectors = n / width<T>;
+    const std::size_t vectors = n / kernels::doubles_in<T>;
     const std::size_t first = blockIdx.x * std::size_t(blockDim.x) * U + threadIdx.x;
     double sum = dot_tail<T>(a, b, n);
 #pragma unroll
     for (int u = 0; u < U; ++u) {
         const std::size_t j = first + std::size_t(u) * blockDim.x;
-        if (j < vectors) sum += product(reinterpret_cast<const T*>(a)[j], reinterpret_cast<const T*>(b)[j]);
+        if (j < vectors) sum += kernels::product(reinterpret_cast<const T*>(a)[j], reinterpret_cast<const T*>(b)[j]);
     }
-    sum = block_sum(sum);
+    sum = kernels::block_sum(sum);
     if (threadIdx.x == 0) partial[blockIdx.x] = sum;
 }
 
-template <class T, bool atomic>
-__global__ void dot_stride(const double* __restrict__ a, const double* __restrict__ b, double* __restrict__ partial,
-                           std::size_t n) {
-    const std::size_t vectors = n / width<T>;
+// The product's grid-stride dot, each block adding its sum to *result instead of storing it.
+template <class T>
+__global__ void dot_stride_atomic(const double* __restrict__ a, const double* __restrict__ b, double* __restrict__ result,
+                                  std::size_t n) {
+    const std::size_t vectors = n / kernels::doubles_in<T>;
     double sum = dot_tail<T>(a, b, n);
     for (std::size_t j = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; j < vectors;
          j += std::size_t(blockDim.x) * gridDim.x)
-        sum += product(reinterpret_cast<const T*>(a)[j], reinterpret_cast<const T*>(b)[j]);
-    sum = block_sum(sum);
-    if (threadIdx.x == 0) {
-        if constexpr (atomic) atomicAdd(partial, sum);
-        else partial[blockIdx.x] = sum;
-    }
+        sum += kernels::product(reinterpret_cast<const T*>(a)[j], reinterpret_cast<const T*>(b)[j]);
+    sum = kernels::block_sum(sum);
+    if (threadIdx.x == 0) atomicAdd(result, sum);
 }
 
 __global__ void sum_partials(const double* __restrict__ partial, std::size_t count, double* __restrict__ result) {
     double sum = 0.0;
     for (std::size_t i = threadIdx.x; i < count; i += blockDim.x) sum += partial[i];
-    sum = block_sum(sum);
+    sum = kernels::block_sum(sum);
     if (threadIdx.x == 0) *result = sum;
 }
 
@@ -209,7 +146,7 @@ __global__ void check_output(const double* out, std::size_t n, std::size_t guard
     bool bad;
     if (i < n) {
         double start[3] = {start_a(i), start_b(i), start_c(i)};
-        Op::at(start + 0, start + 1, start + 2, 0);
+        Op::Kernel::at(start + 0, start + 1, start + 2, 0);
         const double expected = start[Op::out];
         bad = !(fabs(value - expected) <= 1e-15 * fabs(expected));  // NaN counts as wrong
     } else {
@@ -237,44 +174,35 @@ unsigned blocks_for(std::size_t items, int per_block) {
 }
 
 struct Timing {
-    double median_ms = 0, best_ms = 0;
+    double median_s = 0, best_s = 0;
 };
 Timing time_launches(const std::function<void()>& launch) {
-    cudaEvent_t start, stop;
-    CHECK(cudaEventCreate(&start));
-    CHECK(cudaEventCreate(&stop));
     for (int w = 0; w < warmups; ++w) launch();
-    std::vector<float> ms;
+    gpu::EventTimer timer(nullptr);  // the legacy default stream, where the probe launches
+    std::vector<double> seconds;
     for (int r = 0; r < timed_reps; ++r) {
-        CHECK(cudaEventRecord(start));
+        timer.start();
         launch();
-        CHECK(cudaEventRecord(stop));
-        CHECK(cudaEventSynchronize(stop));
-        float t = 0;
-        CHECK(cudaEventElapsedTime(&t, start, stop));
-        ms.push_back(t);
+        seconds.push_back(timer.stop_seconds());
     }
-    CHECK(cudaGetLastError());
-    cudaEventDestroy(start);
-    cudaEventDestroy(stop);
-    std::sort(ms.begin(), ms.end());
-    return {ms[ms.size() / 2], ms.front()};
+    SHAKEDOWN_CUDA_LAUNCH("timed launches");
+    return {probe::median(seconds), *std::min_element(seconds.begin(), seconds.end())};
 }
 
 // Start values in a, b, c over n + guard elements; the kernel's output array poisoned with NaN.
 void prepare(const Device& d, int out, std::size_t n, std::size_t guard_elements) {
     fill_start<<<blocks_for(n + guard_elements, 256), 256>>>(d.a, d.b, d.c, n + guard_elements);
-    CHECK(cudaMemset(d.array(out), 0xff, (n + guard_elements) * sizeof(double)));
+    SHAKEDOWN_CUDA(cudaMemset(d.array(out), 0xff, (n + guard_elements) * sizeof(double)));
 }
 
 template <class Op>
 std::pair<unsigned long long, unsigned long long> count_wrong(const Device& d, std::size_t n, std::size_t guard_elements) {
     const unsigned long long init[2] = {0, ~0ull};
-    CHECK(cudaMemcpy(d.counters, init, sizeof init, cudaMemcpyHostToDevice));
+    SHAKEDOWN_CUDA(cudaMemcpy(d.counters, init, sizeof init, cudaMemcpyHostToDevice));
     check_output<Op><<<blocks_for(n + guard_elements, 256), 256>>>(d.array(Op::out), n, guard_elements, d.counters,
                                                                     d.counters + 1);
     unsigned long long found[2];
-    CHECK(cudaMemcpy(found, d.counters, sizeof found, cudaMemcpyDeviceToHost));
+    SHAKEDOWN_CUDA(cudaMemcpy(found, d.counters, sizeof found, cudaMemcpyDeviceToHost));
     return {found[0], found[1]};
 }
 
@@ -287,7 +215,7 @@ std::vector<std::string> kernel_order;
 
 void report(const char* kernel, const std::string& shape, double bytes, const Timing& t, const std::string& verdict) {
     const double gb = bytes * double(big_n) / 1e9;
-    const double median = gb / t.median_ms * 1e3, best = gb / t.best_ms * 1e3;
+    const double median = gb / t.median_s, best = gb / t.best_s;
     std::printf("%-6s %-34s %8.1f %8.1f  %s\n", kernel, shape.c_str(), median, best, verdict.c_str());
     std::fflush(stdout);
     if (!best_per_kernel.count(kernel)) kernel_order.push_back(kernel);
@@ -311,23 +239,32 @@ struct Shape {
 
 template <class Op>
 void probe_elementwise(const Device& d) {
+    using K = typename Op::Kernel;
     std::vector<Shape> shapes;
     char name[64];
     for (int tb : {256, 512, 1024}) {
         std::snprintf(name, sizeof name, "direct tb=%d double x1", tb);
-        shapes.push_back({name, [=](std::size_t n) { stream_direct<Op, double, 1><<<blocks_for(n, tb), tb>>>(d.a, d.b, d.c, n); }});
+        shapes.push_back({name, [=](std::size_t n) {
+                              kernels::elementwise_cover<K, double, 1><<<blocks_for(n, tb), tb>>>(d.a, d.b, d.c, n);
+                          }});
         std::snprintf(name, sizeof name, "direct tb=%d double2 x1", tb);
-        shapes.push_back({name, [=](std::size_t n) { stream_direct<Op, double2, 1><<<blocks_for(n / 2, tb), tb>>>(d.a, d.b, d.c, n); }});
+        shapes.push_back({name, [=](std::size_t n) {
+                              kernels::elementwise_cover<K, double2, 1><<<blocks_for(n / 2, tb), tb>>>(d.a, d.b, d.c, n);
+                          }});
         std::snprintf(name, sizeof name, "direct tb=%d double2 x2", tb);
-        shapes.push_back({name, [=](std::size_t n) { stream_direct<Op, double2, 2><<<blocks_for(n / 2, 2 * tb), tb>>>(d.a, d.b, d.c, n); }});
+        shapes.push_back({name, [=](std::size_t n) {
+                              kernels::elementwise_cover<K, double2, 2><<<blocks_for(n / 2, 2 * tb), tb>>>(d.a, d.b, d.c, n);
+                          }});
     }
     for (int tb : {256, 1024})
         for (int per_sm : {2, 4, 8, 16}) {
             const unsigned grid = unsigned(per_sm * d.sms);
             std::snprintf(name, sizeof name, "stride tb=%d %d/SM double", tb, per_sm);
-            shapes.push_back({name, [=](std::size_t n) { stream_stride<Op, double><<<grid, tb>>>(d.a, d.b, d.c, n); }});
+            shapes.push_back(
+                {name, [=](std::size_t n) { kernels::elementwise_stride<K, double><<<grid, tb>>>(d.a, d.b, d.c, n); }});
             std::snprintf(name, sizeof name, "stride tb=%d %d/SM double2", tb, per_sm);
-            shapes.push_back({name, [=](std::size_t n) { stream_stride<Op, double2><<<grid, tb>>>(d.a, d.b, d.c, n); }});
+            shapes.push_back(
+                {name, [=](std::size_t n) { kernels::elementwise_stride<K, double2><<<grid, tb>>>(d.a, d.b, d.c, n); }});
         }
     for (const Shape& shape : shapes) {
         prepare(d, Op::out, big_n, 0);
@@ -335,7 +272,7 @@ void probe_elementwise(const Device& d) {
         const auto big = count_wrong<Op>(d, big_n, 0);
         prepare(d, Op::out, odd_n, guard);
         shape.launch(odd_n);
-        CHECK(cudaGetLastError());
+        SHAKEDOWN_CUDA_LAUNCH(shape.name.c_str());
         const auto odd = count_wrong<Op>(d, odd_n, guard);
         report(Op::name, shape.name, Op::bytes, t, verdict_of(big, odd));
     }
@@ -359,12 +296,12 @@ void probe_dot(const Device& d) {
     const auto device_finish = [d](unsigned count) {
         sum_partials<<<1, 1024>>>(d.partial, count, d.result);
         double value = 0;
-        CHECK(cudaMemcpyAsync(&value, d.result, sizeof value, cudaMemcpyDeviceToHost));
+        SHAKEDOWN_CUDA(cudaMemcpyAsync(&value, d.result, sizeof value, cudaMemcpyDeviceToHost));
         return value;
     };
     const auto host_finish = [d](unsigned count) {
         std::vector<double> partial(count);  // pageable, as the product's
-        CHECK(cudaMemcpyAsync(partial.data(), d.partial, count * sizeof(double), cudaMemcpyDeviceToHost));
+        SHAKEDOWN_CUDA(cudaMemcpyAsync(partial.data(), d.partial, count * sizeof(double), cudaMemcpyDeviceToHost));
         double value = 0;
         for (const double p : partial) value += p;
         return value;
@@ -394,12 +331,12 @@ void probe_dot(const Device& d) {
             const unsigned g = unsigned(per_sm * d.sms);
             std::snprintf(name, sizeof name, "stride tb=%d %d/SM double +host", tb, per_sm);
             shapes.push_back({name, [=](std::size_t n) {
-                                  dot_stride<double, false><<<g, tb>>>(d.a, d.b, d.partial, n);
+                                  kernels::dot_stride<double><<<g, tb>>>(d.a, d.b, d.partial, n);
                                   return host_finish(g);
                               }});
             std::snprintf(name, sizeof name, "stride tb=%d %d/SM double2 +host", tb, per_sm);
             shapes.push_back({name, [=](std::size_t n) {
-                                  dot_stride<double2, false><<<g, tb>>>(d.a, d.b, d.partial, n);
+                                  kernels::dot_stride<double2><<<g, tb>>>(d.a, d.b, d.partial, n);
                                   return host_finish(g);
                               }});
         }
@@ -408,26 +345,26 @@ void probe_dot(const Device& d) {
             const unsigned g = unsigned(per_sm * d.sms);
             std::snprintf(name, sizeof name, "stride tb=%d %d/SM double2 +pass2", tb, per_sm);
             shapes.push_back({name, [=](std::size_t n) {
-                                  dot_stride<double2, false><<<g, tb>>>(d.a, d.b, d.partial, n);
+                                  kernels::dot_stride<double2><<<g, tb>>>(d.a, d.b, d.partial, n);
                                   return device_finish(g);
                               }});
             std::snprintf(name, sizeof name, "stride tb=%d %d/SM double2 +atomic", tb, per_sm);
             shapes.push_back({name, [=](std::size_t n) {
-                                  CHECK(cudaMemsetAsync(d.result, 0, sizeof(double)));
-                                  dot_stride<double2, true><<<g, tb>>>(d.a, d.b, d.result, n);
+                                  SHAKEDOWN_CUDA(cudaMemsetAsync(d.result, 0, sizeof(double)));
+                                  dot_stride_atomic<double2><<<g, tb>>>(d.a, d.b, d.result, n);
                                   double value = 0;
-                                  CHECK(cudaMemcpyAsync(&value, d.result, sizeof value, cudaMemcpyDeviceToHost));
+                                  SHAKEDOWN_CUDA(cudaMemcpyAsync(&value, d.result, sizeof value, cudaMemcpyDeviceToHost));
                                   return value;
                               }});
         }
     const double gold_big = exact_dot(big_n), gold_odd = exact_dot(odd_n);
     fill_start<<<blocks_for(big_n, 256), 256>>>(d.a, d.b, d.c, big_n);
-    CHECK(cudaDeviceSynchronize());
+    SHAKEDOWN_CUDA(cudaDeviceSynchronize());
     for (const DotShape& shape : shapes) {
         double value = 0;
         const Timing t = time_launches([&] { value = shape.run(big_n); });
         const double odd = shape.run(odd_n);
-        CHECK(cudaDeviceSynchronize());
+        SHAKEDOWN_CUDA(cudaDeviceSynchronize());
         std::string verdict = "ok";
         if (value != gold_big || odd != gold_odd) {
             char text[160];
@@ -439,21 +376,23 @@ void probe_dot(const Device& d) {
     }
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     const int device = argc > 1 ? std::atoi(argv[1]) : 0;
-    CHECK(cudaSetDevice(device));
+    SHAKEDOWN_CUDA(cudaSetDevice(device));
     cudaDeviceProp props{};
-    CHECK(cudaGetDeviceProperties(&props, device));
+    SHAKEDOWN_CUDA(cudaGetDeviceProperties(&props, device));
+    gpu::DeviceBuffer<double> a(big_n), b(big_n), c(big_n);
+    gpu::DeviceBuffer<double> partial(big_n / 256 + 1);  // per-block sums: up to one per 256 elements
+    gpu::DeviceBuffer<double> result(1);
+    gpu::DeviceBuffer<unsigned long long> counters(2);
     Device d;
+    d.a = a.get();
+    d.b = b.get();
+    d.c = c.get();
+    d.partial = partial.get();
+    d.result = result.get();
+    d.counters = counters.get();
     d.sms = props.multiProcessorCount;
-    CHECK(cudaMalloc(&d.a, big_n * sizeof(double)));
-    CHECK(cudaMalloc(&d.b, big_n * sizeof(double)));
-    CHECK(cudaMalloc(&d.c, big_n * sizeof(double)));
-    CHECK(cudaMalloc(&d.partial, (big_n / 256 + 1) * sizeof(double)));
-    CHECK(cudaMalloc(&d.result, sizeof(double)));
-    CHECK(cudaMalloc(&d.counters, 2 * sizeof(unsigned long long)));
     std::printf("STREAM launch shapes on %s (%d SMs), 2^29 doubles per array, %d timed launches after %d warm-ups\n",
                 props.name, d.sms, timed_reps, warmups);
     std::printf("every variant validated at 2^29 and at n=%zu (odd: scalar tail, %zu guard elements untouched)\n", odd_n,
@@ -466,7 +405,7 @@ int main(int argc, char** argv) {
     probe_dot(d);
 
     const Timing memcpy_time =
-        time_launches([&] { CHECK(cudaMemcpyAsync(d.c, d.a, big_n * sizeof(double), cudaMemcpyDeviceToDevice)); });
+        time_launches([&] { SHAKEDOWN_CUDA(cudaMemcpyAsync(d.c, d.a, big_n * sizeof(double), cudaMemcpyDeviceToDevice)); });
     report("memcpy", "cudaMemcpy D2D (read+write)", 16, memcpy_time, "n/a");
 
     std::printf("\nbest validated shape per kernel (median GB/s)\n");
@@ -474,11 +413,16 @@ int main(int argc, char** argv) {
         if (kernel != "memcpy") std::printf("  %-6s %8.1f  %s\n", kernel.c_str(), best_per_kernel[kernel].gbs,
                                             best_per_kernel[kernel].shape.c_str());
     std::printf("probe done: %s\n", cudaGetErrorString(cudaGetLastError()));
-    cudaFree(d.a);
-    cudaFree(d.b);
-    cudaFree(d.c);
-    cudaFree(d.partial);
-    cudaFree(d.result);
-    cudaFree(d.counters);
     return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& error) {  // a GpuError names the failed call, file and line
+        std::printf("FAILED: %s\n", error.what());
+        return 1;
+    }
 }

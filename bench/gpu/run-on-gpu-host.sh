@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs shakedown's GPU work on the GPU host from a runtime bundle made here:
-#   bash bench/gpu/make-bundle.sh            # here: builds (sm_90) and packs .device-rt/rt.tar.xz
+#   bash bench/gpu/make-bundle.sh            # here: builds (sm_90, probes too) and packs .device-rt/rt.tar.xz
 #   bash bench/gpu/run-on-gpu-host.sh PART...  # there: PART = kernels | comm | probe | health | all
 #                                               | gemm-probe | gemm-timeline | stencil-probe (tuning probes)
 #                                               | checks (tuned kernels on odd shapes)
@@ -17,6 +17,7 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 tar -xJf "$here/.device-rt/rt.tar.xz" -C /tmp
 # shellcheck disable=SC1091
 source /tmp/rt/env.sh
+bin=/tmp/rt/bin  # the bundle's binaries: shakedown, the test binaries, the probes
 export NCCL_NVLS_ENABLE=0
 runs=/tmp/shakedown-gpu-runs
 mkdir -p "$runs"
@@ -70,39 +71,39 @@ if [[ $parts == *" stencil-shared "* ]]; then  # ranks sharing GPUs: auto must t
 fi
 if [[ $parts == *" probe "* ]]; then
   log "kernel probe"
-  "$here/.device-rt/kernel_probe" >>"$out/log.txt" 2>&1
+  "$bin/shakedown_kernel_probe" >>"$out/log.txt" 2>&1
   log "kernel probe exit $?"
   python3 "$here/bench/gpu/torch_reference.py" >>"$out/log.txt" 2>&1
   log "torch reference exit $?"
 fi
-# Tuning probes (bench/gpu/*_probe.cu, built here with nvcc into .device-rt/), with the GPUs'
-# clocks, power and temperature logged beside them every 100 ms.
+# Tuning probes (bench/gpu/*_probe.cu, the bundle's shakedown_*_probe), with the GPUs' clocks,
+# power and temperature logged beside them every 100 ms.
 run_probe() {  # run_probe LABEL BINARY [ENV=VALUE...] -- [ARGS...]
   local label=$1 binary=$2; shift 2
   local environment=()
   while [ $# -gt 0 ] && [ "$1" != -- ]; do environment+=("$1"); shift; done
   shift
-  [ -x "$here/.device-rt/$binary" ] || { log "$binary: not in the bundle"; return; }
+  [ -x "$bin/$binary" ] || { log "$binary: not in the bundle"; return; }
   nvidia-smi --query-gpu=timestamp,index,clocks.sm,power.draw,temperature.gpu,clocks_event_reasons.active \
     --format=csv -lms 100 >"$out/$label-smi.csv" 2>&1 &
   local smi=$!
   log "$label: $binary $*"
-  env "${environment[@]}" timeout 300 "$here/.device-rt/$binary" "$@" >"$out/$label.txt" 2>&1
+  env "${environment[@]}" timeout 300 "$bin/$binary" "$@" >"$out/$label.txt" 2>&1
   log "$label exit $?"
   kill "$smi" 2>/dev/null; wait "$smi" 2>/dev/null
 }
 if [[ $parts == *" gemm-probe "* ]]; then
   # cuBLASLt's own errors, hints and info say why it refuses an fp8 set-up.
-  run_probe gemm-fp8 gemm_probe CUBLASLT_LOG_MASK=13 CUBLASLT_LOG_FILE="$out/cublaslt-fp8.log" -- fp8
+  run_probe gemm-fp8 shakedown_gemm_probe CUBLASLT_LOG_MASK=13 CUBLASLT_LOG_FILE="$out/cublaslt-fp8.log" -- fp8
   xz -T0 "$out/cublaslt-fp8.log" 2>/dev/null
   # Rate per input distribution (does lower-entropy data draw less power, as the anchor's 64.4 suggests?).
-  run_probe gemm-data gemm_probe -- data
+  run_probe gemm-data shakedown_gemm_probe -- data
 fi
 if [[ $parts == *" gemm-timeline "* ]]; then
-  run_probe gemm-timeline gemm_probe -- timeline algos --timeline-reps 1500
+  run_probe gemm-timeline shakedown_gemm_probe -- timeline algos --timeline-reps 1500
 fi
 if [[ $parts == *" stencil-probe "* ]]; then
-  run_probe stencil stencil_probe -- 512 511
+  run_probe stencil shakedown_stencil_probe -- 512 511
 fi
 if [[ $parts == *" comm "* || $parts == *" all "* ]]; then
   run_job nccl-reference 2 --config "$here/mpi/configs/nccl-h200-reference.yaml"

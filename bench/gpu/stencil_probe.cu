@@ -1,29 +1,32 @@
 // stencil_probe: a tuning probe for the GPU host, not part of shakedown's tests. It times the
-// stencil3d CUDA kernel as it was first shipped (128x2x2 blocks, rows of n+2 doubles, 64-bit
-// indices, an interior launch plus six shell launches per step) against the z-march the
-// product uses now and candidates on one GPU, validates every candidate against it, and
-// measures triad and copy in the same run, so the product (kernels/cuda/stencil_cuda.cu) can
-// take the best shape. Build (here or there):
-//   nvcc -O3 -arch=sm_90 -std=c++17 bench/gpu/stencil_probe.cu -o .device-rt/stencil_probe
-// Run: .device-rt/stencil_probe [n ...]   (interior cells per side; default 512 768; < 1 min)
+// product's stencil3d CUDA kernels (kernels/stencil/stencil_kernels.cuh, included here: the
+// z-march with one or two cells per thread, the shell slab, the x-face kernel) against a naive
+// baseline ("old": 128x2x2 blocks, rows of n+2 doubles, 64-bit indices, an interior launch plus
+// six shell launches per step) and candidates on one GPU, validates every variant against the
+// baseline, and measures the product's triad and copy in the same run, so the product
+// (kernels/stencil/stencil_cuda.cu) can take the best shape.
+// Build (a CUDA build of shakedown): cmake --build build --target shakedown_stencil_probe
+// Run: build/bench/gpu/shakedown_stencil_probe [n ...]   (interior cells per side; default
+// 512 768; < 1 min; bench/gpu/make-bundle.sh packs it)
 //
 // Per variant: 3 warm-up steps, then 25 timed steps. Plain variants: each step between two
 // CUDA events on one stream (no host synchronisation), Gcell/s from the median step. "+sync":
-// host time of a step followed by a stream synchronisation (the product's step loop until
-// 2026-11-30). "queued": all 25 steps launched, one synchronisation, wall time / 25 (the
-// product's 1-GPU loop now). Effective GB/s = Gcell/s x 16 B (read u, write v: the least a
-// step must move; neighbours come from cache), the product's definition. "triad" and "copy"
-// columns: that rate over the median triad (2^28 doubles per array, blocks of 256, the
-// product's bound) and over the median copy (same arrays). A "STREAM ceiling" table times
-// copy and triad with other block sizes, double2 and grid-stride loops: the copy-like
-// ceiling of the GPU, which the stencil (one read, one write per cell) cannot pass.
-// "zmarch2_*": two adjacent x cells per thread, double2 loads/stores (see zmarch2_kernel).
-// "product_pairs*": the product's pair kernel (a copy of kernels/cuda/stencil_cuda.cu's
-// zmarch_pairs_kernel), for any n (run an odd n too, e.g. 511) and on an x-cut block; the
-// "queued breakdown" table splits the queued figure into host latency, step variance and a
-// start-up transient (see queued_breakdown).
-// "x_neighbour_emulated_old": the product's first 2-GPU step (x cut; gather kernel, pinned
-// copies, x slab, host sync), "z_neighbour_emulated_new": the product's 2-GPU step now (z cut,
+// host time of a step followed by a stream synchronisation (what a host wait per step costs).
+// "queued": all 25 steps launched, one synchronisation, wall time / 25 (the product's 1-GPU
+// step loop). Effective GB/s = Gcell/s x 16 B (read u, write v: the least a step must move;
+// neighbours come from cache), the product's definition. "triad" and "copy" columns: that rate
+// over the median triad and over the median copy of the product's STREAM kernels
+// (kernels/stream/stream_kernels.cuh, launched with their stream_launch_table rows) at 2^28
+// doubles per array, the product's bound. A "STREAM ceiling" table times copy and triad with
+// other block sizes, double2 and grid-stride loops: the copy-like ceiling of the GPU, which the
+// stencil (one read, one write per cell) cannot pass.
+// "zmarch_i32_pad_*": the product's one-cell z-march (zmarch_kernel) in candidate shapes;
+// "zmarch2_*": the probe's two-cells-per-thread candidates (see zmarch2_kernel).
+// "product_pairs*": the product's pair kernel (zmarch_pairs_kernel), for any n (run an odd n
+// too, e.g. 511) and on an x-cut block; the "queued breakdown" table splits the queued figure
+// into host latency, step variance and a start-up transient (see queued_breakdown).
+// "x_neighbour_emulated_old": a 2-GPU step cut along x (gather kernel, pinned copies, x slab,
+// host sync), kept to compare; "z_neighbour_emulated_new": the product's 2-GPU step (z cut,
 // pitched plane copies, one plane slab, pipelined through events, wall / steps); MPI replaced
 // by zeros written into the pinned receive buffer. Their bitwise check shows the sequence
 // computes the right cells; zeros in a zero halo cannot show an ordering fault, which the
@@ -32,6 +35,12 @@
 // for bit over all interior cells (same update expression, same operand order); mismatches
 // and the largest difference are printed. The old kernel's result itself is checked against
 // the exact discrete solution lambda^28 u0 (relative 32 (T+2) eps, the product's tolerance).
+#include "bench/gpu/probe_support.hpp"
+#include "gpu/cuda_owners.hpp"
+#include "kernels/stencil/stencil_kernels.cuh"
+#include "kernels/stream/stream_kernels.cuh"
+#include "kernels/stream/stream_launch.hpp"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -40,29 +49,22 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <functional>
 #include <string>
 #include <vector>
 
-#define CHECK(x)                                                                              \
-    do {                                                                                      \
-        cudaError_t e_ = (x);                                                                 \
-        if (e_ != cudaSuccess) {                                                              \
-            std::printf("FAILED %s: %s (line %d)\n", #x, cudaGetErrorString(e_), __LINE__);    \
-            std::exit(1);                                                                     \
-        }                                                                                     \
-    } while (0)
-
 namespace {
+
+namespace gpu = shakedown::gpu;
+namespace kernels = shakedown::kernels;  // the product's stencil and STREAM kernels
+namespace probe = shakedown::probe;
+using kernels::Box;
+using kernels::jacobi_update;
 
 constexpr int warm_steps = 3;
 constexpr int timed_steps = 25;
-constexpr double bytes_per_cell = 16.0;
-
-// The product's update (kernels/stencil/stencil_update.hpp), same operand order.
-__host__ __device__ inline double jacobi_update(double c, double xm, double xp, double ym, double yp, double zm, double zp) {
-    return 0.25 * c + 0.125 * (((((xm + xp) + ym) + yp) + zm) + zp);
-}
+constexpr double bytes_per_cell = kernels::stencil_bytes_per_cell;  // read u, write v: 16 B
 
 // A field with one halo layer: element (i, j, k) at base[i + px j + plane k], i = 0..n+1.
 // Padded: px a multiple of 16 and base 15 elements into the allocation, so cell i = 1 of
@@ -84,16 +86,10 @@ Layout make_layout(long long n, bool padded) {
 }
 
 struct Field {
-    double* alloc = nullptr;
+    gpu::DeviceBuffer<double> alloc;
     double* base = nullptr;
     Layout layout;
-    explicit Field(const Layout& l) : layout(l) {
-        CHECK(cudaMalloc(&alloc, l.elements * sizeof(double)));
-        base = alloc + l.offset;
-    }
-    ~Field() { cudaFree(alloc); }
-    Field(const Field&) = delete;
-    Field& operator=(const Field&) = delete;
+    explicit Field(const Layout& l) : alloc(static_cast<std::size_t>(l.elements)), base(alloc.get() + l.offset), layout(l) {}
 };
 
 __device__ double mode(long long i, long long n) { return sin(3.141592653589793 * double(i) / double(n + 1)); }
@@ -106,15 +102,15 @@ __global__ void init_kernel(double* base, Layout l) {
     base[i + l.px * j + l.plane * k] = inside ? mode(i, l.n) * mode(j, l.n) * mode(k, l.n) : 0.0;
 }
 void init_field(Field& f) {
-    CHECK(cudaMemset(f.alloc, 0, f.layout.elements * sizeof(double)));
+    SHAKEDOWN_CUDA(cudaMemset(f.alloc.get(), 0, f.alloc.bytes()));
     const long long w = f.layout.n + 2;
     init_kernel<<<dim3(unsigned((w + 255) / 256), unsigned(w), unsigned(w)), 256>>>(f.base, f.layout);
-    CHECK(cudaGetLastError());
+    SHAKEDOWN_CUDA_LAUNCH("init kernel");
     // The memset and the kernel run on the legacy stream, which does not order the
-    // non-blocking streams the steps run on: without this wait the first steps raced the
-    // initialisation (at 768^3 an init landed after step 1, every field came out one step
-    // behind: max rel error 6.26e-6 = 1 - lambda, and the "mismatches" of every variant).
-    CHECK(cudaDeviceSynchronize());
+    // non-blocking streams the steps run on: without this wait the first steps race the
+    // initialisation (at 768^3 every field came out one step behind: max rel error
+    // 6.26e-6 = 1 - lambda, and "mismatches" in every variant).
+    SHAKEDOWN_CUDA(cudaDeviceSynchronize());
 }
 
 struct Compare {
@@ -139,16 +135,14 @@ __global__ void compare_kernel(const double* a, Layout la, const double* b, Layo
     }
 }
 Compare compare(const Field& a, const Field* b, double amplitude) {
-    Compare* d = nullptr;
-    CHECK(cudaMalloc(&d, sizeof(Compare)));
-    CHECK(cudaMemset(d, 0, sizeof(Compare)));
+    gpu::DeviceBuffer<Compare> d(1);
+    SHAKEDOWN_CUDA(cudaMemset(d.get(), 0, d.bytes()));
     const long long n = a.layout.n;
     compare_kernel<<<dim3(unsigned((n + 255) / 256), unsigned(n), unsigned(n)), 256>>>(
-        a.base, a.layout, b ? b->base : nullptr, b ? b->layout : a.layout, amplitude, d);
-    CHECK(cudaGetLastError());
+        a.base, a.layout, b ? b->base : nullptr, b ? b->layout : a.layout, amplitude, d.get());
+    SHAKEDOWN_CUDA_LAUNCH("compare kernel");
     Compare h{};
-    CHECK(cudaMemcpy(&h, d, sizeof(Compare), cudaMemcpyDeviceToHost));
-    CHECK(cudaFree(d));
+    SHAKEDOWN_CUDA(cudaMemcpy(&h, d.get(), sizeof(Compare), cudaMemcpyDeviceToHost));
     return h;
 }
 double bits_to_double(unsigned long long bits) {
@@ -157,7 +151,7 @@ double bits_to_double(unsigned long long bits) {
     return d;
 }
 
-// ---- the kernel as it was (kernels/cuda/stencil_cuda.cu before this probe) ----
+// ---- the baseline: one thread per cell, 128x2x2 blocks, unpadded rows, 64-bit indices ----
 struct OldExtent {
     unsigned long long nx, ny, nz;
     __host__ __device__ unsigned long long index(unsigned long long i, unsigned long long j, unsigned long long k) const {
@@ -206,10 +200,6 @@ void old_step(const double* u, double* v, long long n, bool shells, cudaStream_t
 }
 
 // ---- candidates ----
-struct Box {
-    int lo[3], hi[3];
-};
-
 // One thread per cell, any block shape; x tiles start at cell 1 (a line start when padded).
 template <typename Index>
 __global__ void cell_kernel(const double* __restrict__ u, double* __restrict__ v, Index px, Index plane, Box box) {
@@ -221,33 +211,6 @@ __global__ void cell_kernel(const double* __restrict__ u, double* __restrict__ v
     v[c] = jacobi_update(u[c], u[c - 1], u[c + 1], u[c - px], u[c + px], u[c - plane], u[c + plane]);
 }
 
-// The z-march (the product's kernel, kept identical): a 2-D block over x-y; each thread
-// walks `chunk` planes along z keeping the cells below, at and above in registers, so each
-// step reads one new plane; x and y neighbours come from L1/L2.
-template <typename Index, int unroll, bool streaming_store>
-__device__ __forceinline__ void zmarch_body(const double* __restrict__ u, double* __restrict__ v, Index px, Index plane, Box box, int chunk) {
-    const int i = 1 + blockIdx.x * blockDim.x + threadIdx.x;
-    const int j = box.lo[1] + blockIdx.y * blockDim.y + threadIdx.y;
-    if (i < box.lo[0] || i >= box.hi[0] || j >= box.hi[1]) return;
-    const int k_begin = box.lo[2] + blockIdx.z * chunk;
-    const int k_end = min(k_begin + chunk, box.hi[2]);
-    Index c = Index(i) + px * Index(j) + plane * Index(k_begin);
-    double below = u[c - plane], at = u[c];
-#pragma unroll unroll
-    for (int k = k_begin; k < k_end; ++k) {
-        const double above = u[c + plane];
-        const double next = jacobi_update(at, u[c - 1], u[c + 1], u[c - px], u[c + px], below, above);
-        if constexpr (streaming_store) __stcs(v + c, next);
-        else v[c] = next;
-        below = at;
-        at = above;
-        c += plane;
-    }
-}
-template <typename Index, int unroll, bool streaming_store>
-__global__ void zmarch_kernel(const double* __restrict__ u, double* __restrict__ v, Index px, Index plane, Box box, int chunk) {
-    zmarch_body<Index, unroll, streaming_store>(u, v, px, plane, box, chunk);
-}
 // The z-march with two adjacent x cells per thread: cells (i, i+1), i odd, are one 16-byte
 // aligned pair on padded rows (base 15 elements into a 128-byte aligned allocation, pitches
 // multiples of 16), loaded and stored as double2: half the load/store instructions of the
@@ -297,67 +260,6 @@ __global__ void zmarch2_kernel(const double* __restrict__ u, double* __restrict_
     }
 }
 
-// A shell slab, one thread per cell counted i fastest (the product's slab_kernel).
-__global__ void slab_kernel(const double* __restrict__ u, double* __restrict__ v, int row, int plane, Box box) {
-    const unsigned ex = box.hi[0] - box.lo[0], ey = box.hi[1] - box.lo[1], ez = box.hi[2] - box.lo[2];
-    const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-    if (t >= ex * ey * ez) return;
-    const int i = box.lo[0] + t % ex, j = box.lo[1] + (t / ex) % ey, k = box.lo[2] + t / (ex * ey);
-    const int c = i + row * j + plane * k;
-    v[c] = jacobi_update(u[c], u[c - 1], u[c + 1], u[c - row], u[c + row], u[c - plane], u[c + plane]);
-}
-// The product's two-cells-per-thread z-march (kernels/cuda/stencil_cuda.cu:
-// zmarch_pairs_kernel, kept identical; int indices): zmarch2_kernel<true> generalised to
-// boxes of any x extent (a pair half outside the box loads both cells, stores its inside
-// cell; a lane whose neighbour lane holds no cell of the box loads that x neighbour).
-__global__ void product_pairs_kernel(const double* __restrict__ u, double* __restrict__ v, int row, int plane, Box box, int chunk) {
-    const int i = 1 + 2 * static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
-    const int j = box.lo[1] + blockIdx.y * blockDim.y + threadIdx.y;
-    if (j >= box.hi[1]) return;  // whole warps
-    const bool first_inside = i >= box.lo[0] && i < box.hi[0];
-    const bool second_inside = i + 1 >= box.lo[0] && i + 1 < box.hi[0];
-    const bool loads = first_inside || second_inside;
-    const int lane = threadIdx.x & 31;
-    const bool load_left = first_inside && (lane == 0 || i - 1 < box.lo[0]);
-    const bool load_right = second_inside && (lane == 31 || i + 2 >= box.hi[0]);
-    const int k_begin = box.lo[2] + blockIdx.z * chunk;
-    const int k_end = min(k_begin + chunk, box.hi[2]);
-    int c = i + row * j + plane * k_begin;
-    const double2 zero = make_double2(0.0, 0.0);
-    const auto load2 = [&](int offset) { return loads ? *reinterpret_cast<const double2*>(u + offset) : zero; };
-    double2 below = load2(c - plane), at = load2(c);
-#pragma unroll 4
-    for (int k = k_begin; k < k_end; ++k) {
-        const double2 above = load2(c + plane);
-        const double2 ym = load2(c - row), yp = load2(c + row);
-        double left = __shfl_up_sync(0xffffffffu, at.y, 1);
-        double right = __shfl_down_sync(0xffffffffu, at.x, 1);
-        if (load_left) left = u[c - 1];
-        if (load_right) right = u[c + 2];
-        double2 next;
-        next.x = jacobi_update(at.x, left, at.y, ym.x, yp.x, below.x, above.x);
-        next.y = jacobi_update(at.y, at.x, right, ym.y, yp.y, below.y, above.y);
-        if (first_inside && second_inside)
-            *reinterpret_cast<double2*>(v + c) = next;
-        else if (first_inside)
-            v[c] = next.x;
-        else if (second_inside)
-            v[c + 1] = next.y;
-        below = at;
-        at = above;
-        c += plane;
-    }
-}
-
-// Layer i = layer <-> face buffer (j fastest), as the product's face_kernel for an x face.
-__global__ void x_face_kernel(double* u, double* buffer, Layout l, long long layer, bool into_buffer) {
-    const long long a = blockIdx.x * (long long)blockDim.x + threadIdx.x, b = blockIdx.y * (long long)blockDim.y + threadIdx.y;
-    if (a >= l.n || b >= l.n) return;
-    const long long c = layer + l.px * (a + 1) + l.plane * (b + 1);
-    if (into_buffer) buffer[a + l.n * b] = u[c];
-    else u[c] = buffer[a + l.n * b];
-}
-
 struct Shape {
     int x, y, z;  // z: block depth for cell kernels, planes per block (0 = all) for z-march
 };
@@ -380,13 +282,14 @@ Step cell_step(Shape s) {
         cell_kernel<Index><<<grid, dim3(s.x, s.y, s.z), 0, st>>>(u, v, Index(l.px), Index(l.plane), b);
     };
 }
-template <typename Index, int unroll, bool streaming>
+// The product's one-cell z-march over the whole field.
+template <typename Index>
 Step zmarch_step(Shape s) {
     return [s](const double* u, double* v, const Layout& l, cudaStream_t st) {
         const Box b = whole(l);
         const int chunk = s.z > 0 ? s.z : int(l.n);
         const dim3 grid(unsigned((l.n + s.x - 1) / s.x), unsigned((l.n + s.y - 1) / s.y), unsigned((l.n + chunk - 1) / chunk));
-        zmarch_kernel<Index, unroll, streaming><<<grid, dim3(s.x, s.y), 0, st>>>(u, v, Index(l.px), Index(l.plane), b, chunk);
+        kernels::zmarch_kernel<Index><<<grid, dim3(s.x, s.y), 0, st>>>(u, v, Index(l.px), Index(l.plane), b, chunk);
     };
 }
 
@@ -411,11 +314,12 @@ Step product_pairs_step(Shape s, bool x_cut) {
         const Box b = x_cut ? Box{{2, 1, 1}, {n, n + 1, n + 1}} : whole(l);
         const int chunk = s.z > 0 ? s.z : n;
         const dim3 grid(unsigned((b.hi[0] / 2 + s.x - 1) / s.x), unsigned((n + s.y - 1) / s.y), unsigned((n + chunk - 1) / chunk));
-        product_pairs_kernel<<<grid, dim3(s.x, s.y), 0, st>>>(u, v, int(l.px), int(l.plane), b, chunk);
+        kernels::zmarch_pairs_kernel<int><<<grid, dim3(s.x, s.y), 0, st>>>(u, v, int(l.px), int(l.plane), b, chunk);
         if (x_cut)
             for (const int x : {1, n}) {
                 const Box slab{{x, 1, 1}, {x + 1, n + 1, n + 1}};
-                slab_kernel<<<unsigned((l.n * l.n + 255) / 256), 256, 0, st>>>(u, v, int(l.px), int(l.plane), slab);
+                kernels::slab_kernel<int>
+                    <<<unsigned((l.n * l.n + 255) / 256), 256, 0, st>>>(u, v, int(l.px), int(l.plane), slab);
             }
     };
 }
@@ -427,10 +331,11 @@ std::string shape_name(const char* kind, Shape s, const char* extra = "") {
     return buf;
 }
 
-// The 09:28 run (/work/.device/1/stencil.txt) settled the one-thread-per-cell shapes (best
-// 0.737 of triad), unroll 1/4/8 (4 ~= 1 > 8), streaming stores and 256x8 launch bounds
-// (worse), 64-bit indices (equal) and padding (needed); the list now keeps the z-march around
-// its best (chunks 4-32 over three tiles) and adds the two-cells-per-thread z-march.
+// Settled, so not in the list (H200, bench/gpu/stencil_probe): one thread per cell peaks at 0.737
+// of triad; in the z-march unroll 4 ~= 1 > 8, streaming stores and 256x8 launch bounds are
+// worse, 64-bit indices equal, padding needed (the product's z-march: unroll 4, plain stores).
+// The list keeps the z-march around its best (chunks 4-32 over three tiles) and the
+// two-cells-per-thread candidates.
 // Variants flagged `even_only` need an even n (whole pairs).
 std::vector<Variant> candidates() {
     std::vector<Variant> v;
@@ -439,7 +344,7 @@ std::vector<Variant> candidates() {
     for (const Shape xy : {Shape{32, 4, 0}, Shape{32, 8, 0}, Shape{64, 4, 0}})
         for (const int chunk : {32, 16, 8, 4}) {
             const Shape s{xy.x, xy.y, chunk};
-            v.push_back({shape_name("zmarch_i32_pad", s), true, zmarch_step<int, 4, false>(s)});
+            v.push_back({shape_name("zmarch_i32_pad", s), true, zmarch_step<int>(s)});
         }
     // Two cells per thread: the shape counts threads (x cells = 2 x threads).
     for (const Shape xy : {Shape{32, 4, 0}, Shape{32, 8, 0}, Shape{64, 4, 0}, Shape{32, 2, 0}})
@@ -451,15 +356,10 @@ std::vector<Variant> candidates() {
     return v;
 }
 
-// The product's z-march default and its neighbours, also timed with a host synchronisation
-// after every step (the product's step loop), to show what that costs.
+// The one-cell z-march's best shapes, also timed with a host synchronisation after every step,
+// to show what that costs.
 std::vector<std::string> synced_names() {
     return {"zmarch_i32_pad_32x8x32", "zmarch_i32_pad_32x4x8"};
-}
-
-double median(std::vector<double> t) {
-    std::sort(t.begin(), t.end());
-    return t[t.size() / 2];
 }
 
 struct Timing {
@@ -468,7 +368,7 @@ struct Timing {
 };
 // Events: median of per-step CUDA event intervals, no host wait. host_synced: median host
 // time of a step followed by a stream synchronisation. queued: all timed steps launched,
-// one synchronisation, wall time / steps (the product's 1-GPU timing since 2026-11-30).
+// one synchronisation, wall time / steps (the product's 1-GPU timing).
 enum class Timed { events, host_synced, queued };
 Timing run_steps(const Step& step, Field& u, Field& v, cudaStream_t s, Timed mode) {
     const bool host_synced = mode == Timed::host_synced;
@@ -478,47 +378,40 @@ Timing run_steps(const Step& step, Field& u, Field& v, cudaStream_t s, Timed mod
         step(a, b, u.layout, s);
         std::swap(a, b);
     }
-    CHECK(cudaGetLastError());
-    CHECK(cudaStreamSynchronize(s));
-    std::vector<cudaEvent_t> ev(timed_steps + 1);
-    for (auto& e : ev) CHECK(cudaEventCreate(&e));
-    std::vector<double> times;
+    SHAKEDOWN_CUDA_LAUNCH("warm-up steps");
+    SHAKEDOWN_CUDA(cudaStreamSynchronize(s));
     if (mode == Timed::queued) {
         const auto start = std::chrono::steady_clock::now();
         for (int t = 0; t < timed_steps; ++t) {
             step(a, b, u.layout, s);
             std::swap(a, b);
         }
-        CHECK(cudaStreamSynchronize(s));
-        CHECK(cudaGetLastError());
-        for (auto& e : ev) CHECK(cudaEventDestroy(e));
+        SHAKEDOWN_CUDA(cudaStreamSynchronize(s));
+        SHAKEDOWN_CUDA_LAUNCH("queued steps");
         return {std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / timed_steps, a == u.base ? 1 : 0};
     }
-    CHECK(cudaEventRecord(ev[0], s));
+    std::vector<gpu::CudaEvent> ev(timed_steps + 1);
+    std::vector<double> times;
+    ev[0].record(s);
     for (int t = 0; t < timed_steps; ++t) {
         const auto start = std::chrono::steady_clock::now();
         step(a, b, u.layout, s);
         std::swap(a, b);
-        CHECK(cudaEventRecord(ev[t + 1], s));
+        ev[t + 1].record(s);
         if (host_synced) {
-            CHECK(cudaStreamSynchronize(s));
+            SHAKEDOWN_CUDA(cudaStreamSynchronize(s));
             times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         }
     }
-    CHECK(cudaGetLastError());
-    CHECK(cudaStreamSynchronize(s));
+    SHAKEDOWN_CUDA_LAUNCH("timed steps");
+    SHAKEDOWN_CUDA(cudaStreamSynchronize(s));
     if (!host_synced)
-        for (int t = 0; t < timed_steps; ++t) {
-            float ms = 0;
-            CHECK(cudaEventElapsedTime(&ms, ev[t], ev[t + 1]));
-            times.push_back(ms * 1e-3);
-        }
-    for (auto& e : ev) CHECK(cudaEventDestroy(e));
-    return {median(times), a == u.base ? 1 : 0};
+        for (int t = 0; t < timed_steps; ++t) times.push_back(ev[t + 1].seconds_since(ev[t]));
+    return {probe::median(times), a == u.base ? 1 : 0};
 }
 
 // Where the queued time goes (the "queued" figure came out 0.849 of triad for the pair kernel
-// at 512^3 where its event median was 0.894). The steps are queued as in Timed::queued, with
+// at 512^3 where its event median was 0.894: H200). The steps are queued as in Timed::queued, with
 // an event after each (events between kernels of one stream add no gap: compare the events
 // column with the span), then one wait. wall: host time from before the first launch until
 // the wait returns (the queued figure); span: first to last event, the GPU time of all steps
@@ -538,31 +431,23 @@ Breakdown queued_breakdown(const Step& step, Field& u, Field& v, cudaStream_t s,
         step(a, b, u.layout, s);
         std::swap(a, b);
     }
-    CHECK(cudaStreamSynchronize(s));
-    std::vector<cudaEvent_t> ev(steps + 1);
-    for (auto& e : ev) CHECK(cudaEventCreate(&e));
+    SHAKEDOWN_CUDA(cudaStreamSynchronize(s));
+    std::vector<gpu::CudaEvent> ev(steps + 1);
     const auto start = std::chrono::steady_clock::now();
-    CHECK(cudaEventRecord(ev[0], s));
+    ev[0].record(s);
     for (int t = 0; t < steps; ++t) {
         step(a, b, u.layout, s);
         std::swap(a, b);
-        CHECK(cudaEventRecord(ev[t + 1], s));
+        ev[t + 1].record(s);
     }
-    CHECK(cudaStreamSynchronize(s));
+    SHAKEDOWN_CUDA(cudaStreamSynchronize(s));
     Breakdown r;
     r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    CHECK(cudaGetLastError());
+    SHAKEDOWN_CUDA_LAUNCH("queued steps");
     std::vector<double> times;
-    for (int t = 0; t < steps; ++t) {
-        float ms = 0;
-        CHECK(cudaEventElapsedTime(&ms, ev[t], ev[t + 1]));
-        times.push_back(ms * 1e-3);
-    }
-    float span_ms = 0;
-    CHECK(cudaEventElapsedTime(&span_ms, ev[0], ev[steps]));
-    for (auto& e : ev) CHECK(cudaEventDestroy(e));
-    r.span_s = span_ms * 1e-3;
-    r.median_s = median(times);
+    for (int t = 0; t < steps; ++t) times.push_back(ev[t + 1].seconds_since(ev[t]));
+    r.span_s = ev[steps].seconds_since(ev[0]);
+    r.median_s = probe::median(times);
     r.max_s = *std::max_element(times.begin(), times.end());
     for (int t = 0; t < steps && t < 4; ++t) r.first.push_back(times[t]);
     for (const double t : times) r.slow += t > 1.05 * r.median_s ? 1 : 0;
@@ -578,26 +463,25 @@ void print_breakdown(const std::string& name, long long n, int steps, const Brea
     std::fflush(stdout);
 }
 
-// The product's step with a neighbour beyond the high x face (the 2-GPU split), the MPI
-// message replaced by zeros written into the pinned receive buffer (a neighbour holding the
-// boundary value, so the answer stays the 1-GPU answer): gather kernel + copy to pinned
-// memory on a high-priority stream queued before the interior, host waits for the send
-// buffer, copy back + scatter kernel, the x slab after an event, stream synchronisation.
+// A step cut along x (the product cuts 2 ranks along z, below; kept to compare): a neighbour
+// beyond the high x face, the MPI message replaced by zeros written into the pinned receive
+// buffer (a neighbour holding the boundary value, so the answer stays the 1-GPU answer): the
+// product's x-face gather kernel + copy to pinned memory on a high-priority stream queued
+// before the interior, host waits for the send buffer, copy back + scatter kernel, the x slab
+// after an event, stream synchronisation.
 Timing run_emulated_neighbour(Shape s, Field& u, Field& v) {
     const Layout& l = u.layout;
     const long long n = l.n;
-    cudaStream_t compute, halo;
+    const kernels::DeviceLayout device_layout{n, n, n, l.px, l.plane};
+    gpu::CudaStream compute;
+    cudaStream_t halo;
     int least = 0, greatest = 0;
-    CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    CHECK(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking));
-    CHECK(cudaStreamCreateWithPriority(&halo, cudaStreamNonBlocking, greatest));
-    cudaEvent_t unpacked;
-    CHECK(cudaEventCreateWithFlags(&unpacked, cudaEventDisableTiming));
-    double *face = nullptr, *send = nullptr, *receive = nullptr;
-    const size_t face_bytes = size_t(n) * n * sizeof(double);
-    CHECK(cudaMalloc(&face, face_bytes));
-    CHECK(cudaMallocHost(&send, face_bytes));
-    CHECK(cudaMallocHost(&receive, face_bytes));
+    SHAKEDOWN_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    SHAKEDOWN_CUDA(cudaStreamCreateWithPriority(&halo, cudaStreamNonBlocking, greatest));
+    gpu::CudaEvent unpacked;
+    const size_t face_cells = size_t(n) * n, face_bytes = face_cells * sizeof(double);
+    gpu::DeviceBuffer<double> face(face_cells);
+    gpu::PinnedBuffer<double> send(face_cells), receive(face_cells);
     const Box inner{{1, 1, 1}, {int(n), int(n) + 1, int(n) + 1}};
     const Box slab{{int(n), 1, 1}, {int(n) + 1, int(n) + 1, int(n) + 1}};
     const int chunk = s.z > 0 ? s.z : int(n);
@@ -608,57 +492,51 @@ Timing run_emulated_neighbour(Shape s, Field& u, Field& v) {
     std::vector<double> times;
     for (int t = 0; t < warm_steps + timed_steps; ++t) {
         const auto start = std::chrono::steady_clock::now();
-        x_face_kernel<<<face_grid, dim3(32, 8), 0, halo>>>(a, face, l, n, true);
-        CHECK(cudaMemcpyAsync(send, face, face_bytes, cudaMemcpyDeviceToHost, halo));
-        zmarch_kernel<int, 4, false><<<grid, dim3(s.x, s.y), 0, compute>>>(a, b, int(l.px), int(l.plane), inner, chunk);
-        CHECK(cudaStreamSynchronize(halo));
-        std::memset(receive, 0, face_bytes);  // "MPI": the neighbour's boundary layer arrives
-        CHECK(cudaMemcpyAsync(face, receive, face_bytes, cudaMemcpyHostToDevice, halo));
-        x_face_kernel<<<face_grid, dim3(32, 8), 0, halo>>>(a, face, l, n + 1, false);
-        CHECK(cudaEventRecord(unpacked, halo));
-        CHECK(cudaStreamWaitEvent(compute, unpacked, 0));
-        slab_kernel<<<unsigned((n * n + 255) / 256), 256, 0, compute>>>(a, b, int(l.px), int(l.plane), slab);
-        CHECK(cudaStreamSynchronize(compute));
+        kernels::x_face_kernel<<<face_grid, dim3(32, 8), 0, halo>>>(a, face.get(), device_layout, n, true);
+        SHAKEDOWN_CUDA(cudaMemcpyAsync(send.get(), face.get(), face_bytes, cudaMemcpyDeviceToHost, halo));
+        kernels::zmarch_kernel<int><<<grid, dim3(s.x, s.y), 0, compute.get()>>>(a, b, int(l.px), int(l.plane), inner, chunk);
+        SHAKEDOWN_CUDA(cudaStreamSynchronize(halo));
+        std::memset(receive.get(), 0, face_bytes);  // "MPI": the neighbour's boundary layer arrives
+        SHAKEDOWN_CUDA(cudaMemcpyAsync(face.get(), receive.get(), face_bytes, cudaMemcpyHostToDevice, halo));
+        kernels::x_face_kernel<<<face_grid, dim3(32, 8), 0, halo>>>(a, face.get(), device_layout, n + 1, false);
+        unpacked.record(halo);
+        SHAKEDOWN_CUDA(cudaStreamWaitEvent(compute.get(), unpacked.get(), 0));
+        kernels::slab_kernel<int>
+            <<<unsigned((n * n + 255) / 256), 256, 0, compute.get()>>>(a, b, int(l.px), int(l.plane), slab);
+        compute.synchronize();
         std::swap(a, b);
         if (t >= warm_steps) times.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     }
-    CHECK(cudaGetLastError());
-    CHECK(cudaFreeHost(send));
-    CHECK(cudaFreeHost(receive));
-    CHECK(cudaFree(face));
-    CHECK(cudaEventDestroy(unpacked));
-    CHECK(cudaStreamDestroy(halo));
-    CHECK(cudaStreamDestroy(compute));
-    return {median(times), a == u.base ? 1 : 0};
+    SHAKEDOWN_CUDA_LAUNCH("x-cut steps");
+    SHAKEDOWN_CUDA(cudaStreamDestroy(halo));
+    return {probe::median(times), a == u.base ? 1 : 0};
 }
 
-// The product's 2-GPU step since 2026-11-30 (decomposition along z; neighbour beyond the
-// high z face), MPI replaced by zeros written into the pinned receive buffer as above. Per
-// step: halo stream waits for the previous step (event), one pitched copy of plane k = n
-// to pinned memory (no kernel); interior k = 1..n-1 queued on the compute stream; host
-// waits for the send buffer, "receives" into one of two alternating buffers, pitched copy
-// into plane n+1, event; the compute stream waits for it, runs the plane k = n (one
-// coalesced slab) and records the step's event. No host wait at the end of a step: the
-// next interior queues behind this slab. Time: wall time of the timed steps / steps.
+// The product's 2-GPU step (decomposition along z; neighbour beyond the high z face), MPI
+// replaced by zeros written into the pinned receive buffer as above. Per step: halo stream
+// waits for the previous step (event), one pitched copy of plane k = n to pinned memory (no
+// kernel); interior k = 1..n-1 queued on the compute stream (one-cell z-march, or with `pairs`
+// the pair kernel); host waits for the send buffer, "receives" into one of two alternating
+// buffers, pitched copy into plane n+1, event; the compute stream waits for it, runs the plane
+// k = n (one coalesced slab) and records the step's event. No host wait at the end of a step:
+// the next interior queues behind this slab. Time: wall time of the timed steps / steps.
 Timing run_emulated_z_neighbour(Shape s, bool pairs, Field& u, Field& v) {
     const Layout& l = u.layout;
     const long long n = l.n;
-    cudaStream_t compute, halo;
+    gpu::CudaStream compute;
+    cudaStream_t halo;
     int least = 0, greatest = 0;
-    CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
-    CHECK(cudaStreamCreateWithFlags(&compute, cudaStreamNonBlocking));
-    CHECK(cudaStreamCreateWithPriority(&halo, cudaStreamNonBlocking, greatest));
-    cudaEvent_t unpacked, step_done;
-    CHECK(cudaEventCreateWithFlags(&unpacked, cudaEventDisableTiming));
-    CHECK(cudaEventCreateWithFlags(&step_done, cudaEventDisableTiming));
-    double *send = nullptr, *receive[2] = {nullptr, nullptr};
+    SHAKEDOWN_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    SHAKEDOWN_CUDA(cudaStreamCreateWithPriority(&halo, cudaStreamNonBlocking, greatest));
+    gpu::CudaEvent unpacked, step_done;
+    const size_t face_cells = size_t(n) * n;
     const size_t width = size_t(n) * sizeof(double), face_bytes = width * n, pitch = size_t(l.px) * sizeof(double);
-    CHECK(cudaMallocHost(&send, face_bytes));
-    for (auto& r : receive) CHECK(cudaMallocHost(&r, face_bytes));
+    gpu::PinnedBuffer<double> send(face_cells);
+    gpu::PinnedBuffer<double> receive[2] = {gpu::PinnedBuffer<double>(face_cells), gpu::PinnedBuffer<double>(face_cells)};
     const Box inner{{1, 1, 1}, {int(n) + 1, int(n) + 1, int(n)}};
     const Box slab{{1, 1, int(n)}, {int(n) + 1, int(n) + 1, int(n) + 1}};
     const int chunk = s.z > 0 ? s.z : int(n);
-    const long long x_items = pairs ? n / 2 : n;
+    const long long x_items = pairs ? (n + 1) / 2 : n;  // as the product: pairs from cell 1 up to the box end
     const dim3 grid(unsigned((x_items + s.x - 1) / s.x), unsigned((n + s.y - 1) / s.y), unsigned((n - 1 + chunk - 1) / chunk));
     double* a = u.base;
     double* b = v.base;
@@ -666,36 +544,39 @@ Timing run_emulated_z_neighbour(Shape s, bool pairs, Field& u, Field& v) {
     auto start = std::chrono::steady_clock::now();
     for (int t = 0; t < warm_steps + timed_steps; ++t) {
         if (t == warm_steps) {
-            CHECK(cudaStreamSynchronize(compute));
+            compute.synchronize();
             start = std::chrono::steady_clock::now();
         }
-        CHECK(cudaStreamWaitEvent(halo, step_done, 0));
-        CHECK(cudaMemcpy2DAsync(send, width, a + 1 + l.px + l.plane * n, pitch, width, n, cudaMemcpyDeviceToHost, halo));
-        if (pairs) zmarch2_kernel<true><<<grid, dim3(s.x, s.y), 0, compute>>>(a, b, int(l.px), int(l.plane), inner, chunk);
-        else zmarch_kernel<int, 4, false><<<grid, dim3(s.x, s.y), 0, compute>>>(a, b, int(l.px), int(l.plane), inner, chunk);
-        CHECK(cudaStreamSynchronize(halo));
-        std::memset(receive[parity], 0, face_bytes);  // "MPI": the neighbour's boundary layer arrives
-        CHECK(cudaMemcpy2DAsync(a + 1 + l.px + l.plane * (n + 1), pitch, receive[parity], width, width, n, cudaMemcpyHostToDevice, halo));
-        CHECK(cudaEventRecord(unpacked, halo));
-        CHECK(cudaStreamWaitEvent(compute, unpacked, 0));
-        slab_kernel<<<unsigned((n * n + 255) / 256), 256, 0, compute>>>(a, b, int(l.px), int(l.plane), slab);
-        CHECK(cudaEventRecord(step_done, compute));
+        SHAKEDOWN_CUDA(cudaStreamWaitEvent(halo, step_done.get(), 0));
+        SHAKEDOWN_CUDA(cudaMemcpy2DAsync(send.get(), width, a + 1 + l.px + l.plane * n, pitch, width, n,
+                                         cudaMemcpyDeviceToHost, halo));
+        if (pairs)
+            kernels::zmarch_pairs_kernel<int>
+                <<<grid, dim3(s.x, s.y), 0, compute.get()>>>(a, b, int(l.px), int(l.plane), inner, chunk);
+        else
+            kernels::zmarch_kernel<int>
+                <<<grid, dim3(s.x, s.y), 0, compute.get()>>>(a, b, int(l.px), int(l.plane), inner, chunk);
+        SHAKEDOWN_CUDA(cudaStreamSynchronize(halo));
+        std::memset(receive[parity].get(), 0, face_bytes);  // "MPI": the neighbour's boundary layer arrives
+        SHAKEDOWN_CUDA(cudaMemcpy2DAsync(a + 1 + l.px + l.plane * (n + 1), pitch, receive[parity].get(), width, width, n,
+                                         cudaMemcpyHostToDevice, halo));
+        unpacked.record(halo);
+        SHAKEDOWN_CUDA(cudaStreamWaitEvent(compute.get(), unpacked.get(), 0));
+        kernels::slab_kernel<int>
+            <<<unsigned((n * n + 255) / 256), 256, 0, compute.get()>>>(a, b, int(l.px), int(l.plane), slab);
+        step_done.record(compute.get());
         std::swap(a, b);
         parity ^= 1;
     }
-    CHECK(cudaStreamSynchronize(compute));
+    compute.synchronize();
     const double step_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / timed_steps;
-    CHECK(cudaGetLastError());
-    CHECK(cudaFreeHost(send));
-    for (auto& r : receive) CHECK(cudaFreeHost(r));
-    CHECK(cudaEventDestroy(unpacked));
-    CHECK(cudaEventDestroy(step_done));
-    CHECK(cudaStreamDestroy(halo));
-    CHECK(cudaStreamDestroy(compute));
+    SHAKEDOWN_CUDA_LAUNCH("z-cut steps");
+    SHAKEDOWN_CUDA(cudaStreamDestroy(halo));
     return {step_s, a == u.base ? 1 : 0};
 }
 
-// ---- STREAM reference: the product's kernels (blocks of 256, one element per thread) ----
+// ---- STREAM reference: the product's copy and triad, each launched with its table row ----
+// One element per thread in blocks of 256: the ceiling table's other candidates.
 __global__ void triad_kernel(double* a, const double* b, const double* c, double s, size_t n) {
     const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
     if (i < n) a[i] = b[i] + s * c[i];
@@ -708,58 +589,62 @@ __global__ void fill_kernel(double* a, double value, size_t n) {
     const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
     if (i < n) a[i] = value;
 }
+// The product's element-wise kernel Op with the stream_launch_table row of `kernel`, on the
+// legacy stream, over the product's arrays (copy: c = a; triad: a = b + s c).
+template <class Op>
+void launch_product(kernels::StreamKernel kernel, int sms, double* a, double* b, double* c, size_t n) {
+    const kernels::StreamLaunchShape& shape = kernels::launch_shape(kernel);
+    kernels::launch_elementwise<Op>(shape, static_cast<unsigned>(kernels::launch_blocks(shape, n, sms)), nullptr, a, b, c,
+                                    n);
+}
+std::string product_shape(kernels::StreamKernel kernel, size_t n, int sms) {
+    return kernels::describe(kernels::launch_shape(kernel), n, sms);
+}
+// Median seconds of 20 launches after 2 warm-ups, each between two events on the legacy stream.
+double median_launch_s(const std::function<void()>& launch) {
+    gpu::EventTimer timer(nullptr);
+    std::vector<double> t;
+    for (int r = 0; r < 22; ++r) {
+        timer.start();
+        launch();
+        const double seconds = timer.stop_seconds();
+        if (r >= 2) t.push_back(seconds);
+    }
+    SHAKEDOWN_CUDA_LAUNCH("STREAM launches");
+    return probe::median(t);
+}
 struct StreamRef {
     double triad_gbs, copy_gbs;
     bool valid;
 };
-StreamRef measure_stream() {
+StreamRef measure_stream(int sms) {
     const size_t n = size_t(1) << 28;  // 2 GiB per array, the product's bound size
-    double *a, *b, *c;
-    CHECK(cudaMalloc(&a, n * 8));
-    CHECK(cudaMalloc(&b, n * 8));
-    CHECK(cudaMalloc(&c, n * 8));
+    gpu::DeviceBuffer<double> a(n), b(n), c(n);
     const unsigned blocks = unsigned((n + 255) / 256);
-    fill_kernel<<<blocks, 256>>>(a, 0.1, n);
-    fill_kernel<<<blocks, 256>>>(b, 0.2, n);
-    fill_kernel<<<blocks, 256>>>(c, 0.0, n);
-    cudaEvent_t e0, e1;
-    CHECK(cudaEventCreate(&e0));
-    CHECK(cudaEventCreate(&e1));
-    auto time_it = [&](auto launch) {
-        std::vector<double> t;
-        for (int r = 0; r < 22; ++r) {
-            CHECK(cudaEventRecord(e0));
-            launch();
-            CHECK(cudaEventRecord(e1));
-            CHECK(cudaEventSynchronize(e1));
-            float ms = 0;
-            CHECK(cudaEventElapsedTime(&ms, e0, e1));
-            if (r >= 2) t.push_back(ms * 1e-3);
-        }
-        return median(t);
-    };
-    const double copy_s = time_it([&] { copy_kernel<<<blocks, 256>>>(b, c, n); });      // c = b = 0.2
-    const double triad_s = time_it([&] { triad_kernel<<<blocks, 256>>>(a, b, c, 0.4, n); });  // a = 0.2 + 0.08
-    CHECK(cudaGetLastError());
-    std::vector<double> ha(4), hc(4);
+    // 0.4 x 0.5 is exact: triad's value is the same with or without a fused multiply-add.
+    fill_kernel<<<blocks, 256>>>(a.get(), 0.5, n);
+    fill_kernel<<<blocks, 256>>>(b.get(), 0.25, n);
+    fill_kernel<<<blocks, 256>>>(c.get(), 0.0, n);
+    SHAKEDOWN_CUDA_LAUNCH("fill kernel");
+    const double copy_s = median_launch_s(  // c = a = 0.5
+        [&] { launch_product<kernels::CopyOp>(kernels::StreamKernel::copy, sms, a.get(), b.get(), c.get(), n); });
+    const double triad_s = median_launch_s(  // a = 0.25 + 0.4 x 0.5
+        [&] { launch_product<kernels::TriadOp>(kernels::StreamKernel::triad, sms, a.get(), b.get(), c.get(), n); });
     bool valid = true;
     for (const size_t at : {size_t(0), n / 3, n - 1}) {
-        CHECK(cudaMemcpy(ha.data(), a + at, 8, cudaMemcpyDeviceToHost));
-        CHECK(cudaMemcpy(hc.data(), c + at, 8, cudaMemcpyDeviceToHost));
-        valid = valid && ha[0] == 0.2 + 0.4 * 0.2 && hc[0] == 0.2;
+        double ha = 0, hc = 0;
+        SHAKEDOWN_CUDA(cudaMemcpy(&ha, a.get() + at, 8, cudaMemcpyDeviceToHost));
+        SHAKEDOWN_CUDA(cudaMemcpy(&hc, c.get() + at, 8, cudaMemcpyDeviceToHost));
+        valid = valid && ha == 0.25 + kernels::stream_scalar * 0.5 && hc == 0.5;
     }
-    CHECK(cudaEventDestroy(e0));
-    CHECK(cudaEventDestroy(e1));
-    CHECK(cudaFree(a));
-    CHECK(cudaFree(b));
-    CHECK(cudaFree(c));
     return {3.0 * 8.0 * n / triad_s * 1e-9, 2.0 * 8.0 * n / copy_s * 1e-9, valid};
 }
 
-// Where the copy-like ceiling of this GPU is: the product's STREAM kernels use blocks of 256
-// and one element per thread (copy 0.885 of triad at 09:28), BabelStream's anchor copy ran at
-// 0.93 of triad with blocks of 1024. Variants: block size, double2 per thread, grid-stride
-// (2 blocks of 1024 per SM); each result array is zeroed first and checked at 4 places.
+// Where the copy-like ceiling of this GPU is: the product's copy and triad beside other shapes
+// (one element per thread in blocks of 256 ran copy at 0.885 of triad on an H200; BabelStream's
+// anchor copy ran at 0.93 of triad with blocks of 1024). Variants: block size, double2 per
+// thread, grid-stride (2 blocks of 1024 per SM); each result array is zeroed first and checked
+// at 4 places.
 __global__ void copy2_kernel(const double2* a, double2* c, size_t n2) {
     const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
     if (i < n2) c[i] = a[i];
@@ -776,61 +661,50 @@ __global__ void triad2_kernel(double2* a, const double2* b, const double2* c, do
 }
 void print_stream_ceiling(const StreamRef& ref, int sms) {
     const size_t n = size_t(1) << 28, n2 = n / 2;
-    double *a, *b, *c;
-    CHECK(cudaMalloc(&a, n * 8));
-    CHECK(cudaMalloc(&b, n * 8));
-    CHECK(cudaMalloc(&c, n * 8));
+    gpu::DeviceBuffer<double> da(n), db(n), dc(n);
+    double* a = da.get();
+    double* b = db.get();
+    double* c = dc.get();
     fill_kernel<<<unsigned(n / 256), 256>>>(b, 0.2, n);
-    fill_kernel<<<unsigned(n / 256), 256>>>(c, 0.3, n);
-    cudaEvent_t e0, e1;
-    CHECK(cudaEventCreate(&e0));
-    CHECK(cudaEventCreate(&e1));
+    fill_kernel<<<unsigned(n / 256), 256>>>(c, 0.5, n);  // 0.4 x 0.5 is exact (see measure_stream)
+    SHAKEDOWN_CUDA_LAUNCH("fill kernel");
     struct Case {
         const char* name;
         bool triad;
         std::function<void()> launch;
     };
+    // Every case writes a from b (copy) or from b and c (triad); the product's copy writes its
+    // third array from its first.
     const std::vector<Case> cases = {
-        {"copy_1x256 (product)", false, [&] { copy_kernel<<<unsigned(n / 256), 256>>>(b, a, n); }},
+        {"copy_product_row", false, [&] { launch_product<kernels::CopyOp>(kernels::StreamKernel::copy, sms, b, c, a, n); }},
+        {"copy_1x256", false, [&] { copy_kernel<<<unsigned(n / 256), 256>>>(b, a, n); }},
         {"copy_1x1024", false, [&] { copy_kernel<<<unsigned(n / 1024), 1024>>>(b, a, n); }},
         {"copy_double2x256", false, [&] { copy2_kernel<<<unsigned(n2 / 256), 256>>>((const double2*)b, (double2*)a, n2); }},
-        {"copy_double2x1024", false, [&] { copy2_kernel<<<unsigned(n2 / 1024), 1024>>>((const double2*)b, (double2*)a, n2); }},
+        {"copy_double2x1024", false,
+         [&] { copy2_kernel<<<unsigned(n2 / 1024), 1024>>>((const double2*)b, (double2*)a, n2); }},
         {"copy_double2_gridstride_2x1024/SM", false,
          [&] { copy2_grid_stride_kernel<<<unsigned(2 * sms), 1024>>>((const double2*)b, (double2*)a, n2); }},
-        {"triad_1x256 (product)", true, [&] { triad_kernel<<<unsigned(n / 256), 256>>>(a, b, c, 0.4, n); }},
+        {"triad_product_row", true,
+         [&] { launch_product<kernels::TriadOp>(kernels::StreamKernel::triad, sms, a, b, c, n); }},
+        {"triad_1x256", true, [&] { triad_kernel<<<unsigned(n / 256), 256>>>(a, b, c, 0.4, n); }},
         {"triad_1x1024", true, [&] { triad_kernel<<<unsigned(n / 1024), 1024>>>(a, b, c, 0.4, n); }},
         {"triad_double2x256", true,
          [&] { triad2_kernel<<<unsigned(n2 / 256), 256>>>((double2*)a, (const double2*)b, (const double2*)c, 0.4, n2); }},
     };
     std::printf("\n%-40s %9s %7s %7s  %s\n", "STREAM ceiling (2^28 doubles/array)", "GB/s", "/triad", "/copy", "check");
     for (const Case& k : cases) {
-        CHECK(cudaMemset(a, 0, n * 8));
-        std::vector<double> t;
-        for (int r = 0; r < 22; ++r) {
-            CHECK(cudaEventRecord(e0));
-            k.launch();
-            CHECK(cudaEventRecord(e1));
-            CHECK(cudaEventSynchronize(e1));
-            float ms = 0;
-            CHECK(cudaEventElapsedTime(&ms, e0, e1));
-            if (r >= 2) t.push_back(ms * 1e-3);
-        }
-        CHECK(cudaGetLastError());
-        const double expected = k.triad ? 0.2 + 0.4 * 0.3 : 0.2;
+        SHAKEDOWN_CUDA(cudaMemset(a, 0, n * 8));
+        const double seconds = median_launch_s(k.launch);
+        const double expected = k.triad ? 0.2 + 0.4 * 0.5 : 0.2;
         bool ok = true;
         for (const size_t at : {size_t(0), n / 3, n / 2 + 1, n - 1}) {
             double h = 0;
-            CHECK(cudaMemcpy(&h, a + at, 8, cudaMemcpyDeviceToHost));
+            SHAKEDOWN_CUDA(cudaMemcpy(&h, a + at, 8, cudaMemcpyDeviceToHost));
             ok = ok && h == expected;
         }
-        const double gbs = (k.triad ? 3.0 : 2.0) * 8.0 * n / median(t) * 1e-9;
+        const double gbs = (k.triad ? 3.0 : 2.0) * 8.0 * n / seconds * 1e-9;
         std::printf("%-40s %9.1f %7.3f %7.3f  %s\n", k.name, gbs, gbs / ref.triad_gbs, gbs / ref.copy_gbs, ok ? "ok" : "WRONG VALUES");
     }
-    CHECK(cudaEventDestroy(e0));
-    CHECK(cudaEventDestroy(e1));
-    CHECK(cudaFree(a));
-    CHECK(cudaFree(b));
-    CHECK(cudaFree(c));
 }
 
 void print_line(const std::string& name, long long n, double step_s, const StreamRef& ref, const char* check) {
@@ -840,9 +714,7 @@ void print_line(const std::string& name, long long n, double step_s, const Strea
     std::fflush(stdout);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
     std::vector<long long> sizes;
     for (int a = 1; a < argc; ++a) sizes.push_back(std::atoll(argv[a]));
     if (sizes.empty()) sizes = {512, 768};
@@ -852,17 +724,21 @@ int main(int argc, char** argv) {
             return 2;
         }
     cudaDeviceProp prop{};
-    CHECK(cudaGetDeviceProperties(&prop, 0));
+    SHAKEDOWN_CUDA(cudaGetDeviceProperties(&prop, 0));
     std::printf("stencil_probe on %s (%d SMs), %d warm-up + %d timed steps per variant, median step\n", prop.name,
                 prop.multiProcessorCount, warm_steps, timed_steps);
 
-    const StreamRef ref = measure_stream();
-    std::printf("reference: triad %.1f GB/s, copy %.1f GB/s (2^28 doubles per array, blocks of 256, median of 20)%s\n",
-                ref.triad_gbs, ref.copy_gbs, ref.valid ? "" : "  STREAM VALIDATION FAILED");
-    print_stream_ceiling(ref, prop.multiProcessorCount);
+    const int sms = prop.multiProcessorCount;
+    const StreamRef ref = measure_stream(sms);
+    constexpr size_t stream_n = size_t(1) << 28;
+    std::printf(
+        "reference: the product's triad %.1f GB/s (%s), copy %.1f GB/s (%s); 2^28 doubles per array, median of 20%s\n",
+        ref.triad_gbs, product_shape(kernels::StreamKernel::triad, stream_n, sms).c_str(), ref.copy_gbs,
+        product_shape(kernels::StreamKernel::copy, stream_n, sms).c_str(), ref.valid ? "" : "  STREAM VALIDATION FAILED");
+    print_stream_ceiling(ref, sms);
 
-    cudaStream_t stream;
-    CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    gpu::CudaStream compute;
+    cudaStream_t stream = compute.get();
     const std::vector<Variant> variants = candidates();
     const std::vector<std::string> synced = synced_names();
     int failures = ref.valid ? 0 : 1;
@@ -876,7 +752,8 @@ int main(int argc, char** argv) {
         const Step old_shells = [](const double* u, double* v, const Layout& l, cudaStream_t s) { old_step(u, v, l.n, true, s); };
         const Timing old_t = run_steps(old_shells, ou, ov, stream, Timed::events);
         const Field& old_result = old_t.final_in_u ? ou : ov;
-        CHECK(cudaMemcpy(reference.alloc, old_result.alloc, reference.layout.elements * sizeof(double), cudaMemcpyDeviceToDevice));
+        SHAKEDOWN_CUDA(cudaMemcpy(reference.alloc.get(), old_result.alloc.get(), reference.alloc.bytes(),
+                                  cudaMemcpyDeviceToDevice));
         const double cs = std::cos(3.141592653589793 / double(n + 1));
         const double lambda = 0.25 * (1.0 + 3.0 * cs);
         const int total_steps = warm_steps + timed_steps;
@@ -887,7 +764,7 @@ int main(int argc, char** argv) {
         std::snprintf(check, sizeof check, "exact solution: max rel error %.3g (tolerance %.3g) %s", exact_error, tolerance,
                       exact_error <= tolerance ? "ok" : "FAILED");
         if (!(exact_error <= tolerance)) ++failures;
-        print_line("old_128x2x2_shells (as shipped)", n, old_t.step_s, ref, check);
+        print_line("old_128x2x2_shells (baseline)", n, old_t.step_s, ref, check);
 
         Field pu(make_layout(n, true)), pv(make_layout(n, true));
         using Runner = std::function<Timing(Field&, Field&)>;
@@ -916,7 +793,7 @@ int main(int argc, char** argv) {
         for (const Variant& v : variants)
             if (!v.even_only || n % 2 == 0) run_variant(v.name, v.padded, timed(v.step, Timed::events));
         std::printf("%-40s %5lld  %s\n", "best (events, one GPU)", n, best_name.c_str());
-        // The product's pair kernel (identical copy), any n: whole field, and an x-cut block
+        // The product's pair kernel, any n: whole field, and an x-cut block
         // (partial pairs at both ends + two x slabs), bitwise against the old kernel.
         for (const Shape s : {Shape{32, 8, 8}, Shape{32, 4, 8}}) {
             run_variant(shape_name("product_pairs", s), true, timed(product_pairs_step(s, false), Timed::events));
@@ -930,7 +807,8 @@ int main(int argc, char** argv) {
             const Shape one{32, 4, 8}, two{32, 8, 8};
             init_field(pu);
             init_field(pv);
-            print_breakdown(shape_name("one_cell", one), n, steps, queued_breakdown(zmarch_step<int, 4, false>(one), pu, pv, stream, steps), ref.triad_gbs);
+            print_breakdown(shape_name("one_cell", one), n, steps,
+                            queued_breakdown(zmarch_step<int>(one), pu, pv, stream, steps), ref.triad_gbs);
             init_field(pu);
             init_field(pv);
             print_breakdown(shape_name("product_pairs", two), n, steps, queued_breakdown(product_pairs_step(two, false), pu, pv, stream, steps), ref.triad_gbs);
@@ -946,15 +824,15 @@ int main(int argc, char** argv) {
         for (const std::string& name : synced)
             for (const Variant& v : variants)
                 if (v.name == name) run_variant(v.name + "+sync", v.padded, timed(v.step, Timed::host_synced));
-        // The product's 1-GPU step loop now: its default shape (kernels/stencil/stencil_backend.hpp),
-        // steps queued, one wait.
+        // The product's one-cell z-march (gpu_cells_per_thread: 1) in the product's 1-GPU step loop:
+        // steps queued, one wait (its default, two cells per thread, is product_pairs_queued above).
         for (const Shape s : {Shape{32, 4, 8}, Shape{32, 8, 32}})
-            run_variant(shape_name("product_1gpu_queued", s), true, timed(zmarch_step<int, 4, false>(s), Timed::queued));
+            run_variant(shape_name("product_1gpu_queued", s), true, timed(zmarch_step<int>(s), Timed::queued));
         if (n % 2 == 0)
             for (const Shape s : {Shape{32, 4, 8}, Shape{32, 8, 8}})
                 run_variant(shape_name("zmarch2_shfl_queued", s), true, timed(zmarch2_step<true>(s), Timed::queued));
-        // 2-GPU steps emulated on this GPU: the old (x cut, host sync per step) and the new
-        // (z cut, pitched copies, pipelined) product, the latter also with two cells per thread.
+        // 2-GPU steps emulated on this GPU: an x cut with a host sync per step, and the product's
+        // z cut (pitched copies, pipelined) with one and with two cells per thread.
         {
             const Shape s{32, 8, 32};
             run_variant(shape_name("x_neighbour_emulated_old", s), true, [s](Field& u, Field& v) { return run_emulated_neighbour(s, u, v); });
@@ -962,12 +840,21 @@ int main(int argc, char** argv) {
         for (const Shape s : {Shape{32, 4, 8}, Shape{32, 8, 16}})
             run_variant(shape_name("z_neighbour_emulated_new", s), true,
                         [s](Field& u, Field& v) { return run_emulated_z_neighbour(s, false, u, v); });
-        if (n % 2 == 0)
-            for (const Shape s : {Shape{32, 4, 8}, Shape{32, 8, 8}})
-                run_variant(shape_name("z_neighbour_emulated_new_pairs", s), true,
-                            [s](Field& u, Field& v) { return run_emulated_z_neighbour(s, true, u, v); });
+        for (const Shape s : {Shape{32, 4, 8}, Shape{32, 8, 8}})
+            run_variant(shape_name("z_neighbour_emulated_new_pairs", s), true,
+                        [s](Field& u, Field& v) { return run_emulated_z_neighbour(s, true, u, v); });
     }
-    CHECK(cudaStreamDestroy(stream));
     std::printf("\n%s\n", failures == 0 ? "all variants validated" : "VALIDATION FAILURES above");
     return failures == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& error) {  // a GpuError names the failed call, file and line
+        std::printf("FAILED: %s\n", error.what());
+        return 1;
+    }
 }

@@ -1,13 +1,13 @@
 // The cuBLASLt FP8 (e4m3 x e4m3, TN, compute 32F, scale 32F) set-ups the ladder tries, in order,
 // and how the tries are reported.
-// History on the H200 with cuBLASLt 13.1 (2026-11-30): every set-up with A/B scale pointers was
-// refused by cublasLtMatmul (CUBLAS_STATUS_NOT_SUPPORTED, after the heuristic had offered
-// algorithms), every one without them ran and validated (D bf16, C nullptr: 1484 TFLOP/s). Both
-// the ladder and the probe had pointed B's scale 4 bytes into A's scale allocation; the heuristic
-// never sees pointers, cublasLtMatmul does, so a misaligned scale pointer is the prime suspect.
-// The ladder now gives each scale its own allocation (cudaMalloc: 256-byte aligned) and tries the
-// scaled set-ups first (a real FP8 workload scales its inputs); when none runs it falls back to
-// the same set-ups without scale pointers (scale 1), and the trace's fp8_setup says which ran.
+// Each scale has its own allocation (cudaMalloc: 256-byte aligned): with B's scale 4 bytes into
+// A's scale allocation cuBLASLt 13.1 refused every scaled set-up (cublasLtMatmul:
+// CUBLAS_STATUS_NOT_SUPPORTED, after the heuristic, which never sees pointers, had offered
+// algorithms) while every unscaled one ran and validated (D bf16, C nullptr: 1484 TFLOP/s), and
+// B's scale at +16 or +256 bytes or in its own allocation ran (H200, bench/gpu/gemm_probe fp8).
+// The scaled set-ups come first (a real FP8 workload scales its inputs); when none runs the
+// ladder falls back to the same set-ups without scale pointers (scale 1), and the trace's
+// fp8_setup says which ran.
 // Within a set-up every algorithm that runs is a candidate for the autotune (ladder_autotune.hpp).
 #pragma once
 

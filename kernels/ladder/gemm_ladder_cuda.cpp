@@ -190,7 +190,7 @@ std::vector<double> warm_up_dropping_refusals(std::vector<Candidate>& candidates
 }
 
 // fp32..fp16: cublasGemmEx TN first, then cuBLASLt's algorithms for TN and NN. fp64: cublasGemmEx
-// NN alone. On the H200 (2026-11-30) a DGEMM reaches the 700 W cap within a second, so the
+// NN alone. On the H200 a DGEMM reaches the 700 W cap within a second, so the
 // round-robin ranks fp64 candidates while they are power-capped, and its pick (a smaller tile)
 // ran the cool timed burst at 51.4 TFLOP/s where NN's default gives 56-57; NN's default was also
 // the best of cuBLASLt's top 8 timed cool (bench/gpu/gemm_probe.cu, part algos).

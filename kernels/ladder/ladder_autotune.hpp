@@ -1,11 +1,11 @@
 // The ladder's autotune step, as plain arithmetic over timings (the CUDA side launches, this
 // side decides, so the decisions are tested without a GPU).
 //
-// Why: on the H200 (2026-11-30, bench/gpu/gemm_probe.cu "algos") cuBLASLt's first heuristic
+// Why: on the H200 (bench/gpu/gemm_probe.cu "algos") cuBLASLt's first heuristic
 // choice reached 0.976-0.985 of the fastest of its top 8 for fp16/bf16 and only 0.925 for fp64
 // TN, while fp64 NN's first choice was the fastest; a rung 2 % short of its 0.97 target is then
-// the library's guess, not the GPU. So each rung times its candidates (cublasGemmEx as before,
-// then the heuristic's top k for TN and NN) round-robin, so that clock and power drift during the
+// the library's guess, not the GPU. So each rung times its candidates (cublasGemmEx TN, then the
+// heuristic's top k for TN and NN) round-robin, so that clock and power drift during the
 // tuning hit every candidate alike, and measures with the fastest by median.
 #pragma once
 

@@ -46,9 +46,9 @@ struct FaceBufferView {
 // gpu_cells_per_thread): a block_x x block_y tile of threads over x-y, each thread owning
 // cells_per_thread adjacent x cells (1 or 2; with 2, block_x must be a multiple of 32: x
 // neighbours cross lanes by warp shuffles) and walking z_chunk planes along z.
-// Default: the best of bench/gpu/stencil_probe.cu on an H200 at 512^3 (2026-11-30 09:45:
-// two cells per thread, 32x8 threads, 8 planes, 0.894 of triad by events, 0.889 as the 2-GPU
-// step emulated; one cell per thread peaked at 0.826 with 32x4x8).
+// Default: the best of bench/gpu/stencil_probe.cu on an H200 at 512^3 (two cells per thread,
+// 32x8 threads, 8 planes, 0.894 of triad by events; the 2-GPU step emulated with the product's
+// pair kernel 0.857; one cell per thread peaked at 0.826 with 32x4x8).
 struct GpuStencilShape {
     int block_x = 32;
     int block_y = 8;

@@ -35,14 +35,16 @@ struct StreamLaunchShape {
 };
 
 inline constexpr std::array<StreamLaunchShape, 5> stream_launch_table{{
-    // Probe 2026-11-30 (2^28 doubles): copy double2 x 256 threads 4254 GB/s against 3907 for one
-    // double x 256 and 3916 for the best grid-stride double2; triad double2 x 256 4363 (1 x 256: 4352).
+    // H200, bench/gpu/kernel_probe (2^28 doubles): copy double2 x 256 threads 4254 GB/s against
+    // 3907 for one double x 256 and 3916 for the best grid-stride double2; triad double2 x 256
+    // 4363 (1 x 256: 4352).
     {StreamKernel::copy, 256, 2, 1, 0},
     {StreamKernel::scale, 256, 2, 1, 0},
     {StreamKernel::add, 256, 2, 1, 0},
     {StreamKernel::triad, 256, 2, 1, 0},
     // Dot reached 4383-4393 GB/s with 1024 threads x 4 blocks per SM (grid-stride, host finish)
-    // and fell to ~3820 when it shared the element-wise kernels' 256; double2 loads added here.
+    // and fell to ~3820 when it shared the element-wise kernels' 256 (both with double loads; the
+    // row takes double2 loads as the element-wise rows do).
     {StreamKernel::dot, 1024, 2, 1, 4},
 }};
 

@@ -22,6 +22,53 @@
 namespace shakedown::kernels {
 namespace {
 
+// The rungs' options from the parameters; refuses an n whose largest rung (fp64: three n x n
+// matrices of 8 bytes) would not fit with room to spare.
+LadderRunOptions plan_ladder(const TestParams& params, const gpu::GpuFacts& facts) {
+    const std::int64_t n = params.integer("n");
+    if (3.0 * 8.0 * static_cast<double>(n) * static_cast<double>(n) > 0.8 * static_cast<double>(facts.memory_bytes))
+        throw InputError(fmt::format("gemm_ladder: n={} does not fit in {}'s {:.1f} GiB", n, facts.name,
+                                     facts.memory_bytes / 1073741824.0));
+    LadderRunOptions options;
+    options.n = static_cast<std::size_t>(n);
+    options.repetitions = params.integer("repetitions");
+    options.warmup = params.integer("warmup");
+    options.samples = static_cast<std::size_t>(params.integer("samples"));
+    options.autotune = {static_cast<int>(params.integer("autotune_candidates")),
+                        static_cast<int>(params.integer("autotune_rounds")), params.real("autotune_budget_s")};
+    options.cooldown_s = params.real("cooldown_s");
+    options.fp8_fast_accumulation = params.flag("fp8_fast_accumulation");
+    return options;
+}
+
+// One measured rung: its repetitions as sample rows (planted delay added), the median and best
+// TFLOP/s against the rung's nominal, what ran, and whether the sampled entries were right.
+void report_rung(const RunContext& ctx, LadderPrecision precision, const LadderRunResult& run,
+                 const LadderRunOptions& options, const hardware::GpuNominal& nominal, TestResult& result) {
+    const LadderRung& info = rung(precision);
+    std::vector<double> rates;
+    const double flops = 2.0 * std::pow(static_cast<double>(options.n), 3);
+    for (std::size_t rep = 0; rep < run.seconds.size(); ++rep) {
+        double seconds = run.seconds[rep];
+        if (const double delay = ctx.faults().delay_s(); delay > 0.0) {  // planted slowness
+            std::this_thread::sleep_for(std::chrono::duration<double>(delay));
+            seconds += delay;
+        }
+        rates.push_back(flops / seconds * 1e-12);
+        result.samples.add_row({static_cast<double>(precision), static_cast<double>(rep), seconds, rates.back()});
+    }
+    const stats::Summary spread = stats::summarize(rates);
+    const auto rung_nominal = nominal.tflops_for(info.nominal_key);
+    result.add_metric(fmt::format("gemm_ladder.{}_tflops", info.name), spread.median, rung_nominal);
+    result.add_metric(fmt::format("gemm_ladder.{}_tflops_max", info.name), spread.max, rung_nominal);
+    result.parameters[fmt::format("{}_types", info.name)] = std::string(info.what);
+    result.parameters[fmt::format("{}_worst_error_ratio", info.name)] = fmt::format("{:.3g}", run.worst_error);
+    // Below 1 when the GPU slowed within the burst (power cap): the median is a short burst.
+    result.parameters[fmt::format("{}_last_over_first_rep", info.name)] = fmt::format("{:.3f}", last_over_first(run.seconds));
+    for (const auto& [key, value] : run.details) result.parameters[fmt::format("{}_{}", info.name, key)] = value;
+    if (!run.failure.empty()) result.fail(fmt::format("{} GEMM wrong: {}", info.name, run.failure));
+}
+
 class GemmLadderTest final : public Test {
 public:
     GemmLadderTest() : Test(gemm_ladder_spec()) {}
@@ -32,28 +79,9 @@ public:
 
     TestResult run(const RunContext& ctx) const override {
         const auto precisions = in_ladder_order(ctx.params().names("precisions"));
-        LadderRunOptions options;
-        const std::int64_t n = ctx.params().integer("n");
-        const std::int64_t repetitions = ctx.params().integer("repetitions");
-        const std::int64_t warmup = ctx.params().integer("warmup");
-        const std::int64_t samples = ctx.params().integer("samples");
-        const std::int64_t candidates = ctx.params().integer("autotune_candidates");
-        const std::int64_t rounds = ctx.params().integer("autotune_rounds");
-        const double budget_s = ctx.params().real("autotune_budget_s");
-        const double cooldown_s = ctx.params().real("cooldown_s");
         const int device = *placement::usable_gpu(ctx);
         const gpu::GpuFacts facts = gpu::query_gpu_facts(device);
-        // The largest rung (fp64: three n x n matrices of 8 bytes) must fit with room to spare.
-        if (3.0 * 8.0 * static_cast<double>(n) * static_cast<double>(n) > 0.8 * static_cast<double>(facts.memory_bytes))
-            throw InputError(fmt::format("gemm_ladder: n={} does not fit in {}'s {:.1f} GiB", n, facts.name,
-                                         facts.memory_bytes / 1073741824.0));
-        options.n = static_cast<std::size_t>(n);
-        options.repetitions = repetitions;
-        options.warmup = warmup;
-        options.samples = static_cast<std::size_t>(samples);
-        options.autotune = {static_cast<int>(candidates), static_cast<int>(rounds), budget_s};
-        options.cooldown_s = cooldown_s;
-        options.fp8_fast_accumulation = ctx.params().flag("fp8_fast_accumulation");
+        LadderRunOptions options = plan_ladder(ctx.params(), facts);
         const hardware::GpuNominal nominal = hardware::gpu_nominal(facts);
         const bool has_fp8 = facts.compute_major > 8 || (facts.compute_major == 8 && facts.compute_minor >= 9);
 
@@ -72,37 +100,13 @@ public:
             MPI_Barrier(ctx.comm());
             // One rung the library cannot run (an unsupported type combination, say) fails that
             // rung with the library's words; the other precisions are still measured.
-            LadderRunResult run;
             try {
-                run = run_ladder_rung(precision, options, device);
+                report_rung(ctx, precision, run_ladder_rung(precision, options, device), options, nominal, result);
             } catch (const RungNotSupported& refused) {
                 result.parameters[fmt::format("{}_status", info.name)] = fmt::format("not measured: {}", refused.what());
-                continue;
             } catch (const std::exception& error) {
                 result.fail(fmt::format("{}: {}", info.name, error.what()));
-                continue;
             }
-            std::vector<double> rates;
-            const double flops = 2.0 * std::pow(static_cast<double>(options.n), 3);
-            for (std::size_t rep = 0; rep < run.seconds.size(); ++rep) {
-                double seconds = run.seconds[rep];
-                if (const double delay = ctx.faults().delay_s(); delay > 0.0) {  // planted slowness
-                    std::this_thread::sleep_for(std::chrono::duration<double>(delay));
-                    seconds += delay;
-                }
-                rates.push_back(flops / seconds * 1e-12);
-                result.samples.add_row({static_cast<double>(precision), static_cast<double>(rep), seconds, rates.back()});
-            }
-            const stats::Summary spread = stats::summarize(rates);
-            const auto rung_nominal = nominal.tflops_for(info.nominal_key);
-            result.add_metric(fmt::format("gemm_ladder.{}_tflops", info.name), spread.median, rung_nominal);
-            result.add_metric(fmt::format("gemm_ladder.{}_tflops_max", info.name), spread.max, rung_nominal);
-            result.parameters[fmt::format("{}_types", info.name)] = std::string(info.what);
-            result.parameters[fmt::format("{}_worst_error_ratio", info.name)] = fmt::format("{:.3g}", run.worst_error);
-            // Below 1 when the GPU slowed within the burst (power cap): the median is a short burst.
-            result.parameters[fmt::format("{}_last_over_first_rep", info.name)] = fmt::format("{:.3f}", last_over_first(run.seconds));
-            for (const auto& [key, value] : run.details) result.parameters[fmt::format("{}_{}", info.name, key)] = value;
-            if (!run.failure.empty()) result.fail(fmt::format("{} GEMM wrong: {}", info.name, run.failure));
         }
         result.parameters["device"] = "gpu";
         result.parameters["gpu"] = facts.name;

@@ -334,25 +334,13 @@ std::vector<std::pair<std::size_t, std::size_t>> sample_positions(std::size_t n,
     return positions;
 }
 
-}  // namespace
-
-LadderRunResult run_ladder_rung(LadderPrecision precision, const LadderRunOptions& options, int device_index) {
-    gpu::DeviceSelection select(device_index);
-    RungTypes types = types_of(precision);
-    const std::size_t n = options.n;
-    const Input a = make_input(seed_a, n, n, types);
-    const Input b = make_input(seed_b, n, n, types);
-
-    // fp8's output type is known once a set-up runs: room for the widest (fp32).
-    const bool fp8 = precision == LadderPrecision::fp8;
-    RungDevice device(n, types.input_bytes, fp8 ? sizeof(float) : types.output_bytes);
-    SHAKEDOWN_CUDA(cudaMemcpy(device.a.get(), a.bytes.data(), a.bytes.size(), cudaMemcpyHostToDevice));
-    SHAKEDOWN_CUDA(cudaMemcpy(device.b.get(), b.bytes.data(), b.bytes.size(), cudaMemcpyHostToDevice));
-
-    LadderRunResult result;
+// The rung's candidates, warmed up once (refusals dropped): fp8's running set-ups (its output
+// type then known: `types` follows it), else cublasGemmEx and cuBLASLt's algorithms.
+std::vector<Candidate> warmed_candidates(LadderPrecision precision, RungDevice& device, RungTypes& types, std::size_t n,
+                                         const LadderRunOptions& options, std::vector<double>& warmup_s,
+                                         LadderRunResult& result) {
     std::vector<Candidate> candidates;
-    std::vector<double> warmup_s;
-    if (fp8) {
+    if (precision == LadderPrecision::fp8) {
         std::string refused_before;
         candidates = fp8_candidates(device, types, n, options, warmup_s, refused_before);
         const Fp8Setup& setup = fp8_setups[candidates.front().fp8_setup];
@@ -365,57 +353,59 @@ LadderRunResult run_ladder_rung(LadderPrecision precision, const LadderRunOption
         result.details.emplace_back("setup", std::string(setup.name));
         result.details.emplace_back("fast_accumulation", options.fp8_fast_accumulation ? "on" : "off (FP32 promotion)");
         if (!refused_before.empty()) result.details.emplace_back("refused_before", refused_before);
-    } else {
-        std::vector<std::string> lt_refusals;
-        candidates = gemm_candidates(device, types, n, options.autotune, lt_refusals);
-        std::vector<std::string> labels;
-        for (const Candidate& candidate : candidates) labels.push_back(candidate.label);
-        warmup_s = warm_up_dropping_refusals(candidates, device.stream.get(), false, [&](std::size_t index, cublasStatus_t status) {
-            lt_refusals.push_back(fmt::format("{}: {}", labels[index], cublasGetStatusName(status)));
-        });
-        if (candidates.empty())
-            throw RungNotSupported("neither cublasGemmEx nor cuBLASLt ran it: " + fmt::format("{}", fmt::join(lt_refusals, "; ")));
-        if (!lt_refusals.empty()) result.details.emplace_back("refused", fmt::format("{}", fmt::join(lt_refusals, "; ")));
+        return candidates;
     }
+    std::vector<std::string> lt_refusals;
+    candidates = gemm_candidates(device, types, n, options.autotune, lt_refusals);
+    std::vector<std::string> labels;
+    for (const Candidate& candidate : candidates) labels.push_back(candidate.label);
+    warmup_s = warm_up_dropping_refusals(candidates, device.stream.get(), false, [&](std::size_t index, cublasStatus_t status) {
+        lt_refusals.push_back(fmt::format("{}: {}", labels[index], cublasGetStatusName(status)));
+    });
+    if (candidates.empty())
+        throw RungNotSupported("neither cublasGemmEx nor cuBLASLt ran it: " + fmt::format("{}", fmt::join(lt_refusals, "; ")));
+    if (!lt_refusals.empty()) result.details.emplace_back("refused", fmt::format("{}", fmt::join(lt_refusals, "; ")));
+    return candidates;
+}
 
-    const TunedChoice tuned = autotune(candidates, warmup_s, options.autotune, device.stream.get());
-    const Candidate& chosen = candidates[tuned.index];
-    result.details.emplace_back("algorithm", chosen.label);
-    result.details.emplace_back("layout", layout_name(chosen.transpose_a));
-    result.details.insert(result.details.end(), tuned.details.begin(), tuned.details.end());
-
-    // Let the GPU drop below its power cap again, so tuning does not change what is measured.
+// After a cool-down (so tuning does not change what is measured) and the warm-up, each timed
+// repetition between its own events.
+std::vector<double> time_repetitions(const Candidate& chosen, RungDevice& device, const LadderRunOptions& options) {
     device.stream.synchronize();
     if (options.cooldown_s > 0.0) std::this_thread::sleep_for(std::chrono::duration<double>(options.cooldown_s));
     const auto multiply = [&] { gpu::check_cublas(chosen.launch(), chosen.label.c_str(), __FILE__, __LINE__); };
     for (std::int64_t rep = 0; rep < options.warmup; ++rep) multiply();
     device.stream.synchronize();
     gpu::EventTimer timer(device.stream.get());
+    std::vector<double> seconds;
     for (std::int64_t rep = 0; rep < options.repetitions; ++rep) {
         timer.start();
         multiply();
-        result.seconds.push_back(timer.stop_seconds());
+        seconds.push_back(timer.stop_seconds());
     }
+    return seconds;
+}
 
-    const auto positions = sample_positions(n, options.samples);
-    if (options.corrupt) {  // planted: the first sampled entry after the corners goes wrong
-        const auto [i, j] = positions[2];
-        std::vector<std::byte> element(types.output_bytes);
-        std::byte* where = device.c.get() + (i + j * n) * types.output_bytes;
-        SHAKEDOWN_CUDA(cudaMemcpy(element.data(), where, element.size(), cudaMemcpyDeviceToHost));
-        types.store_output(-2.0 * types.load_output(element.data()) - 1.0, element.data());
-        SHAKEDOWN_CUDA(cudaMemcpy(where, element.data(), element.size(), cudaMemcpyHostToDevice));
-    }
-    std::vector<std::byte> c(n * n * types.output_bytes);
-    SHAKEDOWN_CUDA(cudaMemcpy(c.data(), device.c.get(), c.size(), cudaMemcpyDeviceToHost));
+// Planted: the entry at `position` goes wrong on the device.
+void corrupt_entry(RungDevice& device, const RungTypes& types, std::size_t n, std::pair<std::size_t, std::size_t> position) {
+    const auto [i, j] = position;
+    std::vector<std::byte> element(types.output_bytes);
+    std::byte* where = device.c.get() + (i + j * n) * types.output_bytes;
+    SHAKEDOWN_CUDA(cudaMemcpy(element.data(), where, element.size(), cudaMemcpyDeviceToHost));
+    types.store_output(-2.0 * types.load_output(element.data()) - 1.0, element.data());
+    SHAKEDOWN_CUDA(cudaMemcpy(where, element.data(), element.size(), cudaMemcpyHostToDevice));
+}
 
-    // The product the GPU was asked for: op(A) B in the layout that ran, times fp8's scales.
-    const double factor = fp8 ? fp8_product_scale(fp8_setups[chosen.fp8_setup]) : 1.0;
-    const double tolerance = ladder_tolerance(precision, n);
+// The sampled entries of C against the product the GPU was asked for (op(A) B in the layout
+// that ran, times fp8's scales), each a Neumaier-compensated FP64 dot product; sets
+// result.worst_error and result.failure.
+void validate_samples(const std::vector<std::byte>& c, const Input& a, const Input& b, const RungTypes& types, std::size_t n,
+                      const Candidate& chosen, double factor, double tolerance,
+                      const std::vector<std::pair<std::size_t, std::size_t>>& positions, LadderRunResult& result) {
     std::size_t wrong = 0;
     for (const auto& [i, j] : positions) {
         double sum = 0.0, compensation = 0.0, magnitude = 0.0;
-        for (std::size_t p = 0; p < n; ++p) {  // Neumaier-compensated FP64 dot product
+        for (std::size_t p = 0; p < n; ++p) {
             const double a_ip = chosen.transpose_a ? a.values[p + i * n] : a.values[i + p * n];
             const double term = a_ip * b.values[p + j * n];
             const double t = sum + term;
@@ -435,6 +425,40 @@ LadderRunResult run_ladder_rung(LadderPrecision precision, const LadderRunOption
         }
     }
     if (wrong > 0) result.failure += fmt::format("{} of {} sampled entries wrong", wrong, positions.size());
+}
+
+}  // namespace
+
+// inputs -> candidates (warmed) -> autotune -> timed repetitions -> sampled validation.
+LadderRunResult run_ladder_rung(LadderPrecision precision, const LadderRunOptions& options, int device_index) {
+    gpu::DeviceSelection select(device_index);
+    RungTypes types = types_of(precision);
+    const std::size_t n = options.n;
+    const Input a = make_input(seed_a, n, n, types);
+    const Input b = make_input(seed_b, n, n, types);
+
+    // fp8's output type is known once a set-up runs: room for the widest (fp32).
+    const bool fp8 = precision == LadderPrecision::fp8;
+    RungDevice device(n, types.input_bytes, fp8 ? sizeof(float) : types.output_bytes);
+    SHAKEDOWN_CUDA(cudaMemcpy(device.a.get(), a.bytes.data(), a.bytes.size(), cudaMemcpyHostToDevice));
+    SHAKEDOWN_CUDA(cudaMemcpy(device.b.get(), b.bytes.data(), b.bytes.size(), cudaMemcpyHostToDevice));
+
+    LadderRunResult result;
+    std::vector<double> warmup_s;
+    std::vector<Candidate> candidates = warmed_candidates(precision, device, types, n, options, warmup_s, result);
+    const TunedChoice tuned = autotune(candidates, warmup_s, options.autotune, device.stream.get());
+    const Candidate& chosen = candidates[tuned.index];
+    result.details.emplace_back("algorithm", chosen.label);
+    result.details.emplace_back("layout", layout_name(chosen.transpose_a));
+    result.details.insert(result.details.end(), tuned.details.begin(), tuned.details.end());
+    result.seconds = time_repetitions(chosen, device, options);
+
+    const auto positions = sample_positions(n, options.samples);
+    if (options.corrupt) corrupt_entry(device, types, n, positions[2]);  // the first sampled entry after the corners
+    std::vector<std::byte> c(n * n * types.output_bytes);
+    SHAKEDOWN_CUDA(cudaMemcpy(c.data(), device.c.get(), c.size(), cudaMemcpyDeviceToHost));
+    const double factor = fp8 ? fp8_product_scale(fp8_setups[chosen.fp8_setup]) : 1.0;
+    validate_samples(c, a, b, types, n, chosen, factor, ladder_tolerance(precision, n), positions, result);
     return result;
 }
 

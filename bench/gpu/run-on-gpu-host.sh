@@ -7,6 +7,7 @@
 #                                               | ladder-spread (the ladder alone, 3 runs each cool-down)
 #                                               | stencil-auto (halo_path auto on 1, 2 and 4 ranks)
 #                                               | stencil-shared (auto with ranks sharing GPUs)
+#                                               | remeasure (1 GPU: kernels again, stencil 100 steps, h2d)
 # Figures and logs go to $OUT (the device tool's output folder) or ./gpu-out.
 # Never changes clocks, power limits or modes; NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 set -uo pipefail
@@ -53,6 +54,11 @@ if [[ $parts == *" checks "* ]]; then  # correctness of the tuned kernels on awk
   run_job stencil-one-cell 1 --tests stencil3d --config "$here/bench/gpu/stencil-one-cell.yaml"
   run_job stream-odd 1 --tests stream --config "$here/bench/gpu/stream-odd-length.yaml"
   run_job refused-stencil-shape 1 --tests stencil3d --config "$here/bench/gpu/refused-stencil-shape.yaml"  # exit 2 expected
+fi
+if [[ $parts == *" remeasure "* ]]; then  # one GPU: a second kernels run, the stencil at 100 steps, h2d
+  run_job kernels-1gpu-again 1 --tests stream,dgemm_fp64,stencil3d,gemm_ladder
+  run_job stencil-100-steps 1 --tests stencil3d --config "$here/bench/gpu/stencil-100-steps.yaml"
+  run_job h2d-1gpu 1 --tests h2d_bandwidth --config "$here/health/configs/h200-health.yaml"
 fi
 if [[ $parts == *" ladder-spread "* ]]; then  # run-to-run spread of the ladder's bursts
   for i in 1 2 3; do run_job "ladder-alone-$i" 1 --tests gemm_ladder; done

@@ -111,7 +111,13 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
 
     std::vector<std::pair<std::string, std::string>> written;
     int code = result.judgement.exit_code();
-    const std::vector<slurm::DrainRequest> drain = drain_requests(result.judgement);
+    const DrainList drain = drain_list(result.judgement);
+    for (const std::string& node : drain.refused) {  // never passed to scontrol; the others still drain
+        err << fmt::format("shakedown-analyze: node '{}' fails but is not left in drain.txt: not a Slurm node name "
+                           "(letters, digits, '-', '_', '.')\n", node);
+        code = exit_code::bad_input;
+    }
+    bool outputs_written = false;
     try {
         write_file_atomically(paths.summary, summary_to_json(model, context).dump(2) + "\n");
         write_file_atomically(paths.junit, junit_xml(model));
@@ -120,20 +126,22 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
             write_file_atomically(*paths.html, html_report(model, inputs.thresholds, details));
             written.emplace_back("Report", paths.html->string());
         }
-        write_file_atomically(paths.drain, slurm::format_drain_file(drain, run.manifest.run_id));
-        written.emplace_back("Drain list", fmt::format("{} ({} node(s){})", paths.drain.string(), drain.size(),
+        write_file_atomically(paths.drain, slurm::format_drain_file(drain.requests, run.manifest.run_id));
+        written.emplace_back("Drain list", fmt::format("{} ({} node(s){})", paths.drain.string(), drain.requests.size(),
                                                        options.drain_apply ? "" : "; not applied: --drain-apply runs it"));
+        outputs_written = true;
     } catch (const InputError& error) {
         err << "shakedown-analyze: " << error.what() << '\n';
         code = exit_code::bad_input;
     }
 
     if (options.format == ReportFormat::markdown) out << markdown_report(model);
-    else print_terminal_report(out, model, code == exit_code::bad_input ? std::filesystem::path() : paths.summary,
+    else print_terminal_report(out, model, outputs_written ? paths.summary : std::filesystem::path(),
                                {.quiet = options.quiet}, written);
 
-    if (options.drain_apply && code != exit_code::bad_input) {
-        for (const slurm::DrainOutcome& outcome : slurm::apply_drain_list(drain))
+    // Hardware failures drain even when something else is to fix: those nodes are bad either way.
+    if (options.drain_apply && outputs_written) {
+        for (const slurm::DrainOutcome& outcome : slurm::apply_drain_list(drain.requests))
             out << fmt::format("drain {}: {}{}\n", outcome.node, outcome.exit_code == 0 ? "done" : "FAILED: ",
                                outcome.exit_code == 0 ? "" : outcome.message);
     }

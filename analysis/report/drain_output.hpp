@@ -1,5 +1,6 @@
 // drain.txt through the Slurm helper's drain list (slurm/drain_list.hpp): one scontrol line per
-// FAIL node, reason = its worst finding. Written always; executed only on the explicit
+// node that FAILs for a hardware reason (a configuration or software finding is fixed, not
+// drained), reason = its worst hardware finding. Written always; executed only on the explicit
 // --drain-apply flag.
 #pragma once
 
@@ -11,6 +12,11 @@
 
 namespace shakedown::analysis {
 
-std::vector<slurm::DrainRequest> drain_requests(const Judgement& judgement);
+struct DrainList {
+    std::vector<slurm::DrainRequest> requests;
+    std::vector<std::string> refused;  // failing nodes whose names Slurm would not accept: never in a command
+};
+
+DrainList drain_list(const Judgement& judgement);
 
 }  // namespace shakedown::analysis

@@ -21,7 +21,7 @@ table { border-collapse: collapse; font-size: 13px; margin: 8px 0; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; }
 td.num { text-align: right; white-space: nowrap; }
-.pass { background: #dff0d8; } .warn { background: #fcf8e3; } .fail { background: #f2dede; } .incomplete { background: #e8e0f0; }
+.pass { background: #dff0d8; } .warn { background: #fcf8e3; } .fail { background: #f2dede; } .incomplete { background: #e8e0f0; } .error { background: #f5d0a9; }
 .verdict { font-size: 20px; font-weight: bold; padding: 6px 12px; display: inline-block; border-radius: 4px; }
 .telemetry { color: #555; font-size: 12px; }
 .plot { display: block; margin: 8px 0 16px 0; }
@@ -35,13 +35,14 @@ std::string cell(std::string_view content, std::string_view css_class = "") {
 
 void verdict_table(std::string& html, const ReportModel& model) {
     html += "<h2>Verdict per node</h2>\n<table><tr><th>node</th><th>ranks</th><th>verdict</th><th>passed</th>"
-            "<th>warned</th><th>failed</th><th>waived</th><th>worst finding</th></tr>\n";
+            "<th>warned</th><th>failed</th><th>to fix</th><th>waived</th><th>worst finding</th></tr>\n";
     for (const NodeReport& node : model.nodes) {
         const NodeVerdict& row = *node.verdict;
         const std::string verdict(to_string(row.verdict));
         html += "<tr>" + cell(row.node) + cell(node.ranks) + cell(upper(verdict), verdict) +
                 cell(std::to_string(row.tests.passed), "num") + cell(std::to_string(row.tests.warned), "num") +
-                cell(std::to_string(row.tests.failed), "num") + cell(std::to_string(row.tests.waived), "num") +
+                cell(std::to_string(row.tests.failed), "num") + cell(std::to_string(row.tests.errored), "num") +
+                cell(std::to_string(row.tests.waived), "num") +
                 cell(node.worst) + "</tr>\n";
     }
     html += "</table>\n";
@@ -229,6 +230,12 @@ std::string html_report(const ReportModel& model, const Thresholds& thresholds, 
         html += "<h2>Incomplete run</h2>\n<ul>\n";
         for (std::size_t i = 0; i < model.incomplete_lines.size() && i < 50; ++i)
             html += "<li>" + escape_markup(model.incomplete_lines[i]) + "</li>\n";
+        html += "</ul>\n";
+    }
+    if (!model.fix_lines.empty()) {
+        html += "<h2>To fix before the hardware can be judged (not drained)</h2>\n<ul>\n";
+        for (std::size_t i = 0; i < model.fix_lines.size() && i < 50; ++i)
+            html += "<li>" + escape_markup(model.fix_lines[i]) + "</li>\n";
         html += "</ul>\n";
     }
     verdict_table(html, model);

@@ -27,6 +27,7 @@ CaseCounts count_cases(const NodeReport& node) {
     counts.errors = incomplete ? 1 : 0;
     for (const TestCaseRow& row : node.cases) {
         if (!row.failures.empty()) ++counts.failures;
+        else if (!row.errors.empty()) ++counts.errors;
         else if (row.all_waived()) ++counts.skipped;
     }
     return counts;
@@ -65,6 +66,11 @@ std::string junit_xml(const ReportModel& model) {
                 std::string text;
                 for (const Finding* finding : row.failures) text += finding_text(*finding) + "\n";
                 xml.element("failure", {{"message", row.failures.front()->reason}, {"type", "fail"}}, text);
+            } else if (!row.errors.empty()) {  // configuration or software: not a failure of the node
+                std::string text;
+                for (const Finding* finding : row.errors) text += finding_text(*finding) + "\n";
+                xml.element("error", {{"message", row.errors.front()->reason},
+                                      {"type", std::string(to_string(row.errors.front()->cause))}}, text);
             } else if (row.all_waived()) {
                 xml.element("skipped", {{"message", row.waiver}});
             }

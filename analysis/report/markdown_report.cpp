@@ -27,14 +27,15 @@ std::string markdown_report(const ReportModel& model, std::size_t max_findings) 
     const Judgement& judgement = model.result->judgement;
     std::string md = fmt::format("## {}: {}\n\n", escape_markdown(model.title), upper(to_string(judgement.overall)));
     md += escape_markdown(model.verdict_line) + "\n\n" + escape_markdown(model.overview) + "\n\n";
-    md += "| node | ranks | verdict | passed | warned | failed | waived | worst finding |\n";
-    md += "|---|---|---|---:|---:|---:|---:|---|\n";
+    md += "| node | ranks | verdict | passed | warned | failed | to fix | waived | worst finding |\n";
+    md += "|---|---|---|---:|---:|---:|---:|---:|---|\n";
     for (const NodeReport& node : model.nodes) {
         const NodeVerdict& verdict = *node.verdict;
-        md += fmt::format("| {} | {} | **{}** | {} | {} | {} | {} | {} |\n", escape_markdown(verdict.node), node.ranks,
+        md += fmt::format("| {} | {} | **{}** | {} | {} | {} | {} | {} | {} |\n", escape_markdown(verdict.node), node.ranks,
                           upper(to_string(verdict.verdict)), verdict.tests.passed, verdict.tests.warned,
-                          verdict.tests.failed, verdict.tests.waived, escape_markdown(node.worst));
+                          verdict.tests.failed, verdict.tests.errored, verdict.tests.waived, escape_markdown(node.worst));
     }
+    list_section(md, "To fix before the hardware can be judged (not drained)", model.fix_lines);
     std::vector<const Finding*> findings = model.failures;
     findings.insert(findings.end(), model.warnings.begin(), model.warnings.end());
     md += fmt::format("\n### Findings ({})\n\n", findings.size());

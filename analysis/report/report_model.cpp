@@ -1,6 +1,7 @@
 #include "analysis/report/report_model.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -83,6 +84,22 @@ std::vector<std::string> price_lines(const PriceReport& price) {
     return lines;
 }
 
+// "not run: nccl, gemm_ladder (no CUDA device); h2d_bandwidth (...)": a passing node's waivers in
+// its verdict row, so a PASS never hides what did not run.
+std::string not_run_text(const NodeVerdict& node) {
+    std::vector<std::pair<std::string, std::vector<std::string>>> by_reason;  // in order of appearance
+    for (const WaivedTest& waived : node.waived) {
+        auto entry = std::find_if(by_reason.begin(), by_reason.end(), [&](const auto& e) { return e.first == waived.reason; });
+        if (entry == by_reason.end()) entry = by_reason.insert(by_reason.end(), {waived.reason, {}});
+        if (std::find(entry->second.begin(), entry->second.end(), waived.test) == entry->second.end())
+            entry->second.push_back(waived.test);
+    }
+    std::string text = "not run: ";
+    for (std::size_t i = 0; i < by_reason.size(); ++i)
+        text += fmt::format("{}{} ({})", i == 0 ? "" : "; ", fmt::join(by_reason[i].second, ", "), by_reason[i].first);
+    return text;
+}
+
 // The node's tests as JUnit cases: every test a rank of the node recorded, then the findings
 // about tests no rank recorded (a missing result, the port counter check).
 std::vector<TestCaseRow> test_cases(const Observations& observations, const NodeReport& node) {
@@ -103,8 +120,11 @@ std::vector<TestCaseRow> test_cases(const Observations& observations, const Node
             entry.waiver = row.test->reason;
         }
     }
-    for (const Finding& finding : node.verdict->findings)
-        (finding.level == Level::fail ? case_for(finding.test).failures : case_for(finding.test).warnings).push_back(&finding);
+    for (const Finding& finding : node.verdict->findings) {
+        TestCaseRow& row = case_for(finding.test);
+        if (finding.level != Level::fail) row.warnings.push_back(&finding);
+        else (finding.cause == Cause::hardware ? row.failures : row.errors).push_back(&finding);
+    }
     return cases;
 }
 
@@ -152,14 +172,24 @@ ReportModel make_report_model(const Observations& observations, const AnalysisRe
         report.verdict = &node;
         report.ranks = compact_rank_list(node.ranks);
         const Finding* worst = node.worst_finding();
-        report.worst = worst != nullptr ? worst->reason : !node.incomplete.empty() ? node.incomplete.front() : "-";
+        report.worst = worst != nullptr             ? worst->reason
+                       : !node.incomplete.empty() ? node.incomplete.front()
+                       : !node.waived.empty()     ? not_run_text(node)
+                                                  : "-";
         report.worst_with_rank = worst != nullptr ? fmt::format("rank {} {}: {}", worst->rank, worst->test, worst->reason)
                                                   : report.worst;
         for (const Finding& finding : node.findings) report.findings.push_back(&finding);
         std::stable_sort(report.findings.begin(), report.findings.end(), [](const Finding* a, const Finding* b) {
             return a->level != b->level ? a->level > b->level : priority(*a) < priority(*b);
         });
-        for (const Finding* finding : report.findings) (finding->level == Level::fail ? model.failures : model.warnings).push_back(finding);
+        for (const Finding* finding : report.findings) {
+            if (finding->level != Level::fail) model.warnings.push_back(finding);
+            else if (finding->cause == Cause::hardware) model.failures.push_back(finding);
+            else {
+                model.to_fix.push_back(finding);
+                model.fix_lines.push_back(fmt::format("{}: {}", to_string(finding->cause), describe_finding(*finding)));
+            }
+        }
         report.cases = test_cases(observations, report);
         model.nodes.push_back(std::move(report));
     }
@@ -167,9 +197,13 @@ ReportModel make_report_model(const Observations& observations, const AnalysisRe
                                      upper(to_string(judgement.overall)), judgement.nodes.size(),
                                      model.nodes_by_verdict[Verdict::pass], model.nodes_by_verdict[Verdict::warn],
                                      model.nodes_by_verdict[Verdict::fail], model.nodes_by_verdict[Verdict::incomplete]);
+    if (!model.fix_lines.empty())
+        model.verdict_line += fmt::format("; {} problem(s) to fix before the hardware can be judged (not drained)",
+                                          model.fix_lines.size());
     if (judgement.is_incomplete())
         model.verdict_line +=
             fmt::format("; run incomplete ({} of {} ranks judged)", judgement.ranks_judged, judgement.ranks_expected);
+    for (const std::string& error : judgement.errors) model.fix_lines.insert(model.fix_lines.begin(), error);
     model.localization_lines = localization_lines(result);
     model.waiver_lines = waiver_lines(judgement);
     model.incomplete_lines = judgement.incomplete;

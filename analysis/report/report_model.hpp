@@ -25,7 +25,8 @@ struct TestCaseRow {
     int ranks = 0;         // ranks with a result of any status
     int waived_ranks = 0;
     std::string waiver;    // a waived rank's reason
-    std::vector<const Finding*> failures;
+    std::vector<const Finding*> failures;  // hardware
+    std::vector<const Finding*> errors;    // configuration or software: to fix
     std::vector<const Finding*> warnings;
     bool all_waived() const { return ranks > 0 && waived_ranks == ranks; }
 };
@@ -48,8 +49,10 @@ struct ReportModel {
     std::map<Verdict, int> nodes_by_verdict;
     std::string verdict_line;  // "Verdict: FAIL: 4 node(s): 3 pass, 0 warn, 1 fail, 0 incomplete"
     std::vector<NodeReport> nodes;
-    std::vector<const Finding*> failures;  // node order, most telling first within a node
+    std::vector<const Finding*> failures;  // hardware FAILs: node order, most telling first within a node
+    std::vector<const Finding*> to_fix;    // configuration and software FAILs: not the hardware's
     std::vector<const Finding*> warnings;
+    std::vector<std::string> fix_lines;    // "configuration: node0001 rank 3 stream: ..." per to_fix finding
     std::vector<std::string> localization_lines;
     std::vector<std::string> waiver_lines;     // one per test and reason, with the ranks
     std::vector<std::string> incomplete_lines;

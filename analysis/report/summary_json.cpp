@@ -18,7 +18,8 @@ using nlohmann::json;
 json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
 json tally_to_json(const TestTally& tally) {
-    return {{"passed", tally.passed}, {"warned", tally.warned}, {"failed", tally.failed}, {"waived", tally.waived}};
+    return {{"passed", tally.passed}, {"warned", tally.warned}, {"failed", tally.failed}, {"errored", tally.errored},
+            {"waived", tally.waived}};
 }
 
 json node_metric_to_json(const NodeMetric& metric) {
@@ -94,6 +95,7 @@ json incomplete_to_json(const LoadedRun& run) {
 
 json counts_to_json(const Judgement& judgement) {
     json nodes = {{"total", judgement.nodes.size()}, {"pass", 0}, {"warn", 0}, {"incomplete", 0}, {"fail", 0}};
+    // Only the run is ever "error"; nodes with something to fix are incomplete.
     int warn_findings = 0;
     int fail_findings = 0;
     for (const NodeVerdict& node : judgement.nodes) {
@@ -105,7 +107,7 @@ json counts_to_json(const Judgement& judgement) {
                        {"judged", judgement.ranks_judged},
                        {"incomplete", judgement.ranks_incomplete}}},
             {"tests", tally_to_json(judgement.tests)},
-            {"findings", {{"fail", fail_findings}, {"warn", warn_findings}}}};
+            {"findings", {{"fail", fail_findings}, {"warn", warn_findings}, {"to_fix", judgement.to_fix().size()}}}};
 }
 
 // Closes on every path; the temporary file goes away unless it was renamed into place.
@@ -143,6 +145,7 @@ json finding_to_json(const Finding& finding) {
             {"fraction", optional_number(finding.usable_fraction())},
             {"reference", optional_number(finding.reference)},
             {"level", to_string(finding.level)},
+            {"cause", to_string(finding.cause)},
             {"source", to_string(finding.source)},
             {"reason", finding.reason},
             {"explanation", finding.explanation.empty() ? json(nullptr) : json(finding.explanation)},

@@ -8,13 +8,13 @@ namespace shakedown::analysis {
 namespace {
 
 void print_table(std::ostream& out, const ReportModel& model) {
-    const std::vector<std::string> header{"NODE", "RANKS", "VERDICT", "PASSED", "WARNED", "FAILED", "WAIVED", "WORST FINDING"};
+    const std::vector<std::string> header{"NODE", "RANKS", "VERDICT", "PASSED", "WARNED", "FAILED", "TO FIX", "WAIVED", "WORST FINDING"};
     std::vector<std::vector<std::string>> rows;
     for (const NodeReport& node : model.nodes) {
         const NodeVerdict& verdict = *node.verdict;
         rows.push_back({verdict.node, node.ranks, upper(to_string(verdict.verdict)), std::to_string(verdict.tests.passed),
                         std::to_string(verdict.tests.warned), std::to_string(verdict.tests.failed),
-                        std::to_string(verdict.tests.waived), node.worst_with_rank});
+                        std::to_string(verdict.tests.errored), std::to_string(verdict.tests.waived), node.worst_with_rank});
     }
     std::vector<std::size_t> widths(header.size());
     for (std::size_t column = 0; column < header.size(); ++column) {
@@ -24,7 +24,7 @@ void print_table(std::ostream& out, const ReportModel& model) {
     auto print_row = [&](const std::vector<std::string>& row) {
         std::string line;
         for (std::size_t column = 0; column < row.size(); ++column) {
-            const bool numeric = column >= 3 && column <= 6;
+            const bool numeric = column >= 3 && column <= 7;
             const bool last = column + 1 == row.size();
             line += numeric ? fmt::format("{:>{}}", row[column], widths[column])
                             : last ? row[column] : fmt::format("{:<{}}", row[column], widths[column]);
@@ -44,8 +44,9 @@ void print_section(std::ostream& out, const std::string& title, const std::vecto
     if (lines.size() > max_listed) out << "  ... and " << lines.size() - max_listed << " more in summary.json\n";
 }
 
-// The top findings at one level: per node at most `per_node` (the model holds them most telling
-// first), with what the telemetry showed when it showed something; everything is in summary.json.
+// The top hardware findings at one level: per node at most `per_node` (the model holds them most
+// telling first), with what the telemetry showed when it showed something; everything is in
+// summary.json.
 void print_findings(std::ostream& out, const std::string& title, const ReportModel& model, Level level,
                     std::size_t max_listed, std::size_t per_node) {
     std::size_t total = 0;
@@ -53,7 +54,7 @@ void print_findings(std::ostream& out, const std::string& title, const ReportMod
     for (const NodeReport& node : model.nodes) {
         std::size_t mine = 0;
         for (const Finding* finding : node.findings) {
-            if (finding->level != level) continue;
+            if (finding->level != level || (level == Level::fail && finding->cause != Cause::hardware)) continue;
             if (mine++ < per_node) shown.push_back(finding);
         }
         total += mine;
@@ -77,6 +78,7 @@ void print_terminal_report(std::ostream& out, const ReportModel& model, const st
     if (!options.quiet) {
         out << "Run " << model.run->manifest.run_id << ": " << model.overview << "\n\n";
         print_table(out, model);
+        print_section(out, "To fix before the hardware can be judged (not drained)", model.fix_lines, options.max_listed);
         print_findings(out, "Failures", model, Level::fail, options.max_listed, options.max_per_node);
         print_findings(out, "Warnings", model, Level::warn, options.max_listed, options.max_per_node);
         print_section(out, "Localization", model.localization_lines, options.max_listed);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "analysis/load/observations.hpp"
+#include "core/cause.hpp"
 
 #include <optional>
 #include <string>
@@ -32,6 +33,9 @@ struct Finding {
     std::string unit;
     std::optional<double> nominal;
     Level level = Level::pass;
+    // Who must act: only hardware findings fail a node and drain it; configuration and software
+    // findings make the run an error (exit 2) with what to fix.
+    Cause cause = Cause::hardware;
     std::string reason;  // one line with the numbers: "stream.triad_gbs 4.1 GB/s is 0.52 of nominal 7.9 (fail below 0.60)"
     FindingSource source = FindingSource::threshold;
     std::optional<double> reference;    // the fleet median or the baseline value the finding compares with

@@ -80,9 +80,11 @@ std::vector<Finding> test_status_findings(const Observations& observations) {
     for (const TestRow& row : observations.tests()) {
         if (!row.test->failed()) continue;
         const char* what = row.test->status == Status::error ? "ended with an error" : "failed";
-        findings.push_back(make_finding(*row.who, row.test->key, Level::fail,
-                                        fmt::format("{} {}: {}", row.test->key, what,
-                                                    row.test->reason.empty() ? "no reason given" : row.test->reason)));
+        Finding finding = make_finding(*row.who, row.test->key, Level::fail,
+                                       fmt::format("{} {}: {}", row.test->key, what,
+                                                   row.test->reason.empty() ? "no reason given" : row.test->reason));
+        finding.cause = cause_of(*row.test).value_or(Cause::hardware);
+        findings.push_back(std::move(finding));
     }
     return findings;
 }
@@ -95,8 +97,13 @@ std::vector<Finding> missing_result_findings(const Observations& observations) {
         const auto& tests = record.trace->tests;
         for (const std::string& key : run.manifest.tests)
             if (std::none_of(tests.begin(), tests.end(), [&](const TestResult& test) { return test.key == key; }))
-                findings.push_back(make_finding(*observations.rank(record.rank), key, Level::fail,
-                                                fmt::format("{}: no result recorded although the run listed it", key)));
+            {
+                // The rank finished without running or waiving it: the driver's fault, not the node's.
+                Finding finding = make_finding(*observations.rank(record.rank), key, Level::fail,
+                                               fmt::format("{}: no result recorded although the run listed it", key));
+                finding.cause = Cause::software;
+                findings.push_back(std::move(finding));
+            }
     }
     return findings;
 }

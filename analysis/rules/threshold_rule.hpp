@@ -19,7 +19,7 @@ struct MetricJudgment {
 // One metric against its rule (nullptr: no rule, only a non-finite value is judged).
 MetricJudgment judge_metric(const Metric& metric, const MetricRule* rule);
 
-// FAIL per test that failed or ended with an error, with the test's reason.
+// FAIL per test that failed or ended with an error, with the test's reason and recorded cause.
 std::vector<Finding> test_status_findings(const Observations& observations);
 
 // FAIL per (rank, test) run.json lists that a rank which finished recorded no result of (it

@@ -13,14 +13,16 @@
 
 namespace shakedown::analysis {
 
-// Ordered by severity: a node's verdict is the highest that applies.
-enum class Verdict { pass, warn, incomplete, fail };
-std::string_view to_string(Verdict verdict);  // "pass", "warn", "incomplete", "fail"
+// Ordered by severity: a node's verdict is the highest that applies. `error` is the run's only:
+// something to fix (configuration, software) before the hardware can be judged.
+enum class Verdict { pass, warn, incomplete, fail, error };
+std::string_view to_string(Verdict verdict);  // "pass", "warn", "incomplete", "fail", "error"
 
 struct TestTally {
     int passed = 0;  // ran, and no finding beyond pass
     int warned = 0;  // worst finding a WARN
-    int failed = 0;  // worst finding a FAIL (test failed or errored, a metric in a FAIL band, no result)
+    int failed = 0;   // worst finding a hardware FAIL (test failed, a metric in a FAIL band, a device missing)
+    int errored = 0;  // worst finding a configuration or software FAIL: not judged, to fix
     int waived = 0;
     TestTally& operator+=(const TestTally& other);
 };
@@ -34,20 +36,24 @@ struct WaivedTest {
 struct NodeVerdict {
     std::string node;
     std::vector<int> ranks;
+    // fail: a hardware FAIL; incomplete: a rank missing, or a test that could not be judged
+    // (configuration, software); warn, pass.
     Verdict verdict = Verdict::pass;
     TestTally tests;                       // per (rank, test)
     std::vector<Finding> findings;         // WARN and FAIL, in rank order
     std::vector<WaivedTest> waived;
     std::vector<std::string> incomplete;   // the problem lines of this node's ranks
 
-    // The highest level's most telling finding (localization, then telemetry-explained, then the
-    // first), nullptr without findings.
+    // The highest level's most telling finding (hardware before the rest, then localization, then
+    // telemetry-explained, then the first), nullptr without findings.
     const Finding* worst_finding() const;
+    int hardware_failures() const;  // FAIL findings the hardware must answer for
 };
 
 struct Judgement {
     std::vector<NodeVerdict> nodes;       // run.json's node order
     std::vector<std::string> incomplete;  // run-level and per-rank problem lines
+    std::vector<std::string> errors;      // run-level problems to fix ("nothing ran: ..."): the run is an error
     TestTally tests;
     int ranks_expected = 0;
     int ranks_judged = 0;                 // ranks whose trace could be read (fully or partly)
@@ -56,7 +62,10 @@ struct Judgement {
 
     bool has_failures() const;
     bool is_incomplete() const { return !incomplete.empty(); }
-    // 3 incomplete (wins: failures may be consequences of the missing ranks), 1 failures, 0 otherwise.
+    // FAIL findings whose cause is configuration or software: the run cannot be signed as it is.
+    std::vector<const Finding*> to_fix() const;
+    // 2 something to fix (wins: the run does not judge the hardware as asked), 3 incomplete (failures
+    // may be consequences of the missing ranks), 1 hardware failures, 0 otherwise.
     int exit_code() const;
 };
 

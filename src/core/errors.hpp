@@ -1,6 +1,8 @@
 // Errors that travel as values up to the driver, which alone decides to exit.
 #pragma once
 
+#include "core/cause.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -10,6 +12,17 @@ namespace shakedown {
 class InputError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
+};
+
+// An error whose cause is known where it is thrown: a GPU library's status code says whether the
+// device, the build or the software failed. The test runner records the cause with the error.
+class CausedError : public std::runtime_error {
+public:
+    CausedError(const std::string& what, Cause cause) : std::runtime_error(what), cause_(cause) {}
+    Cause cause() const { return cause_; }
+
+private:
+    Cause cause_;
 };
 
 // Exit codes shared by the driver and the analyzer.

@@ -101,6 +101,9 @@ std::vector<const Test*> Registry::select(const std::string& suite, const std::v
                 throw InputError(fmt::format("unknown test '{}' (known: {})", name, fmt::join(keys(), ", ")));
             if (!excluded(name) && std::find(chosen.begin(), chosen.end(), test) == chosen.end()) chosen.push_back(test);
         }
+        if (chosen.empty())  // a run of nothing would pass: not run is not a pass
+            throw InputError(fmt::format("nothing to run: --exclude {} removes every test of --tests {}",
+                                         fmt::join(exclude, ","), fmt::join(tests, ",")));
         return chosen;
     }
     const auto known_suites = suites();
@@ -111,6 +114,9 @@ std::vector<const Test*> Registry::select(const std::string& suite, const std::v
         if (std::find(test_suites.begin(), test_suites.end(), suite) != test_suites.end() && !excluded(test->key()))
             chosen.push_back(test.get());
     }
+    if (chosen.empty())
+        throw InputError(fmt::format("nothing to run: --exclude {} removes every test of suite {}", fmt::join(exclude, ","),
+                                     suite));
     return chosen;
 }
 

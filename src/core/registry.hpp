@@ -35,6 +35,7 @@ public:
 
     // Tests of `suite` (or exactly `tests`, in the order given), minus `exclude`. Unknown
     // names throw InputError naming the valid choices.
+    // Throws InputError for an unknown name or suite, and when nothing is left to run.
     std::vector<const Test*> select(const std::string& suite, const std::vector<std::string>& tests,
                                     const std::vector<std::string>& exclude) const;
 

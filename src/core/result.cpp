@@ -29,6 +29,8 @@ constexpr std::array<std::pair<Better, std::string_view>, 2> better_names{{
     {Better::higher, "higher"}, {Better::lower, "lower"}}};
 constexpr std::array<std::pair<Severity, std::string_view>, 3> severity_names{{
     {Severity::info, "info"}, {Severity::warning, "warning"}, {Severity::error, "error"}}};
+constexpr std::array<std::pair<Cause, std::string_view>, 3> cause_names{{
+    {Cause::hardware, "hardware"}, {Cause::configuration, "configuration"}, {Cause::software, "software"}}};
 
 }  // namespace
 
@@ -38,6 +40,15 @@ std::string_view to_string(Severity severity) { return name_of(severity_names, s
 std::optional<Status> status_from_string(std::string_view text) { return lookup(status_names, text); }
 std::optional<Better> better_from_string(std::string_view text) { return lookup(better_names, text); }
 std::optional<Severity> severity_from_string(std::string_view text) { return lookup(severity_names, text); }
+std::string_view to_string(Cause cause) { return name_of(cause_names, cause); }
+std::optional<Cause> cause_from_string(std::string_view text) { return lookup(cause_names, text); }
+
+std::optional<Cause> cause_of(const TestResult& result) {
+    if (result.status == Status::pass || result.status == Status::waived) return std::nullopt;
+    if (result.cause) return result.cause;
+    if (result.status == Status::fail) return Cause::hardware;
+    return result.bad_input ? Cause::configuration : Cause::software;
+}
 
 std::optional<double> Metric::usable_fraction() const {
     if (!nominal || *nominal <= 0.0) return std::nullopt;

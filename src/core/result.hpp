@@ -2,6 +2,8 @@
 // console progress line and run.json are sinks of that same value.
 #pragma once
 
+#include "core/cause.hpp"
+
 #include <map>
 #include <optional>
 #include <string>
@@ -78,6 +80,8 @@ struct TestResult {
     // Status error from an InputError thrown by run(): a value only this node could judge
     // impossible (a size its memory cannot hold, a device it lacks). The driver exits 2.
     bool bad_input = false;
+    // Who must act when the status is fail or error; unset: see cause_of().
+    std::optional<Cause> cause;
 
     // Builders used inside tests. A metric's unit and direction come from the test's declaration
     // (the runner applies them). fail() keeps the first reason and appends later ones.
@@ -86,5 +90,10 @@ struct TestResult {
     void waive(std::string_view why);
     bool failed() const { return status == Status::fail || status == Status::error; }
 };
+
+// The cause a result records, else its default: a failed test is the hardware's (the test's
+// own validation or figures said so), an error is configuration when it was bad input and
+// software otherwise. Nothing for a pass or a waiver.
+std::optional<Cause> cause_of(const TestResult& result);
 
 }  // namespace shakedown

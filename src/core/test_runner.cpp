@@ -54,6 +54,12 @@ TestResult execute_test(const Test& test, const Session& session, const Config& 
             result.status = Status::error;
             result.reason = error.what();
             result.bad_input = true;
+            result.cause = Cause::configuration;
+        } catch (const CausedError& error) {
+            result = TestResult{};
+            result.status = Status::error;
+            result.reason = error.what();
+            result.cause = error.cause();
         } catch (const std::exception& error) {
             result = TestResult{};
             result.status = Status::error;

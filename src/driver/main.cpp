@@ -119,6 +119,8 @@ int main(int argc, char** argv) {
         }
         if (!suite.empty()) cli.suite = suite;
         cli.tests = split_names(tests);
+        if (run->count("--tests") > 0 && cli.tests.empty())  // `--tests ''` must not mean "the whole suite"
+            return fail_input("--tests names no test (give one or more test names, or leave --tests out for the suite)");
         cli.exclude = split_names(exclude);
         if (!tag.empty()) cli.tag = tag;
         if (!out.empty()) cli.out_parent = out;

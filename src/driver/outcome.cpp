@@ -41,7 +41,8 @@ TestOutcome gather_outcome(const TestResult& mine, MPI_Comm world) {
     outcome.reason = rank == outcome.first_rank_with_worst ? mine.reason : std::string();
     broadcast_text(outcome.reason, outcome.first_rank_with_worst, world);
 
-    const int my_bad_input = mine.bad_input ? 1 : 0;
+    // A value the node could not honour or a binary without code for its GPU: the operator's to fix.
+    const int my_bad_input = mine.bad_input || cause_of(mine) == Cause::configuration ? 1 : 0;
     int any_bad_input = 0;
     MPI_Allreduce(&my_bad_input, &any_bad_input, 1, MPI_INT, MPI_MAX, world);
     outcome.bad_input = any_bad_input != 0;

@@ -10,10 +10,32 @@
 
 namespace shakedown::gpu {
 
+// Who must act on a CUDA error: the device's faults drain the node, the build's and the
+// driver's are fixed by whoever installed them, the rest are software faults.
+constexpr Cause cuda_error_cause(cudaError_t code) {
+    switch (code) {
+    case cudaErrorECCUncorrectable:
+    case cudaErrorHardwareStackError:
+    case cudaErrorNvlinkUncorrectable:
+    case cudaErrorNoDevice:
+        return Cause::hardware;
+    case cudaErrorNoKernelImageForDevice:
+    case cudaErrorInvalidKernelImage:
+    case cudaErrorUnsupportedPtxVersion:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorCallRequiresNewerDriver:
+    case cudaErrorSystemDriverMismatch:
+    case cudaErrorCompatNotSupportedOnDevice:
+        return Cause::configuration;
+    default:
+        return Cause::software;
+    }
+}
+
 inline void check_cuda(cudaError_t code, const char* expression, const char* file, int line) {
     if (code != cudaSuccess)
         throw_gpu_error("CUDA", expression, std::string(cudaGetErrorName(code)) + ": " + cudaGetErrorString(code), file,
-                        line);
+                        line, cuda_error_cause(code));
 }
 
 }  // namespace shakedown::gpu

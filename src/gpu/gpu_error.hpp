@@ -4,18 +4,22 @@
 // without CUDA can name the type too.
 #pragma once
 
-#include <stdexcept>
+#include "core/errors.hpp"
+
 #include <string>
 
 namespace shakedown::gpu {
 
-class GpuError : public std::runtime_error {
+// Its cause says who must act (core/cause.hpp): the device (an uncorrectable ECC error, a GPU
+// gone), the configuration (no code in this binary for the GPU, a driver too old), else the
+// software.
+class GpuError : public CausedError {
 public:
-    using std::runtime_error::runtime_error;
+    explicit GpuError(const std::string& what, Cause cause = Cause::software) : CausedError(what, cause) {}
 };
 
 // "CUDA error 'cudaErrorMemoryAllocation: out of memory' in cudaMalloc(&data, bytes) (stream_cuda.cu:42, host gpu01)"
 [[noreturn]] void throw_gpu_error(const char* library, const char* expression, const std::string& message,
-                                  const char* file, int line);
+                                  const char* file, int line, Cause cause = Cause::software);
 
 }  // namespace shakedown::gpu

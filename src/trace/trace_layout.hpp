@@ -29,6 +29,7 @@ inline constexpr const char* events = "events";        // extendable table
 
 // /tests/<key> members and attributes (besides status, reason and the times above)
 inline constexpr const char* reason = "reason";
+inline constexpr const char* cause = "cause";  // fail and error only: hardware, configuration or software
 inline constexpr const char* parameters = "parameters";  // group: one string attribute per parameter
 inline constexpr const char* metrics = "metrics";
 inline constexpr const char* samples = "samples";

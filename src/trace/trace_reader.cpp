@@ -103,6 +103,13 @@ TestResult read_test(hid_t tests, const std::string& name, const TraceReadOption
         context.fail(fmt::format("test '{}' has status '{}' (expected pass, fail, waived or error)", result.key, status));
     result.status = *parsed;
     result.reason = hdf5::require_string(group.get(), layout::reason, context);
+    if (const auto attribute = hdf5::open_attribute(group.get(), layout::cause, context)) {
+        if (attribute->shape.kind != hdf5::Shape::Kind::scalar) context.fail(attribute->what + " is not a single value");
+        const std::string text = hdf5::read_strings(*attribute, context).front();
+        result.cause = cause_from_string(text);
+        if (!result.cause)
+            context.fail(fmt::format("test '{}' has cause '{}' (expected hardware, configuration or software)", result.key, text));
+    }
     result.start_utc = hdf5::require_double(group.get(), layout::start_utc, context);
     result.end_utc = hdf5::require_double(group.get(), layout::end_utc, context);
 

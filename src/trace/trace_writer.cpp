@@ -157,6 +157,8 @@ void TraceWriter::Impl::write_test(const TestResult& result) const {
                                           fmt::format("the group of test '{}'", result.key)));
     hdf5::write_attribute(group.get(), layout::status, to_string(result.status), context);
     hdf5::write_attribute(group.get(), layout::reason, result.reason, context);
+    if (const std::optional<Cause> cause = cause_of(result))
+        hdf5::write_attribute(group.get(), layout::cause, to_string(*cause), context);
     write_times(group.get(), result.start_utc, result.end_utc);
 
     const hdf5::Group parameters = hdf5::create_group(group.get(), layout::parameters, context);

@@ -1,5 +1,7 @@
 // Judgments on hand-made traces held in memory: the rules, the reasons and the verdicts.
+#include "analysis/load/run_details.hpp"
 #include "analysis/report/report_model.hpp"
+#include "analysis/rules/apply_rules.hpp"
 #include "analysis/rules/threshold_rule.hpp"
 #include "analysis_fixtures.hpp"
 
@@ -55,14 +57,48 @@ TEST(Judgement, FailedTestFailsItsNodeWithTheTestsReason) {
     EXPECT_EQ(judgement.exit_code(), 1);
 }
 
-TEST(Judgement, ErroredTestIsAFailure) {
+// A library error is the software's: the run cannot be signed (exit 2, to fix), the node is not
+// failed and not drained.
+TEST(Judgement, ErroredTestIsSoftwareToFixNotANodeFailure) {
     auto traces = healthy_traces(2, 2);
     TestResult& pingpong = test_named(traces[0], "mpi_pingpong");
     pingpong.status = Status::error;
     pingpong.reason = "MPI_Recv: MPI_ERR_TRUNCATE";
     const Judgement judgement = judge_run(loaded_run(traces), Thresholds::built_in());
-    EXPECT_EQ(judgement.nodes[0].verdict, Verdict::fail);
+    EXPECT_EQ(judgement.nodes[0].verdict, Verdict::incomplete);
     EXPECT_EQ(judgement.nodes[0].findings[0].reason, "mpi_pingpong ended with an error: MPI_Recv: MPI_ERR_TRUNCATE");
+    EXPECT_EQ(judgement.nodes[0].findings[0].cause, Cause::software);
+    EXPECT_EQ(judgement.nodes[0].tests.errored, 1);
+    EXPECT_EQ(judgement.nodes[0].tests.failed, 0);
+    EXPECT_EQ(judgement.overall, Verdict::error);
+    EXPECT_EQ(judgement.exit_code(), 2);
+    EXPECT_EQ(judgement.to_fix().size(), 1u);
+}
+
+// A value the node could not honour (recorded as configuration) is the operator's to fix.
+TEST(Judgement, BadInputOnTheNodeIsConfigurationToFix) {
+    auto traces = healthy_traces(2, 2);
+    TestResult& stream = test_named(traces[1], "stream");
+    stream.status = Status::error;
+    stream.reason = "stream: 200000 MiB per array needs 585.9 GiB per rank; this node has 12.0 GiB per rank";
+    stream.cause = Cause::configuration;
+    const Judgement judgement = judge_run(loaded_run(traces), Thresholds::built_in());
+    EXPECT_EQ(judgement.nodes[0].verdict, Verdict::incomplete);
+    EXPECT_EQ(judgement.nodes[0].findings[0].cause, Cause::configuration);
+    EXPECT_EQ(judgement.exit_code(), 2);
+}
+
+// An error the device caused (an uncorrectable ECC error) fails the node like a wrong answer.
+TEST(Judgement, HardwareErrorFailsTheNode) {
+    auto traces = healthy_traces(2, 2);
+    TestResult& stream = test_named(traces[0], "stream");
+    stream.status = Status::error;
+    stream.reason = "CUDA error 'cudaErrorECCUncorrectable: uncorrectable ECC error encountered' in cudaMemcpy(...)";
+    stream.cause = Cause::hardware;
+    const Judgement judgement = judge_run(loaded_run(traces), Thresholds::built_in());
+    EXPECT_EQ(judgement.nodes[0].verdict, Verdict::fail);
+    EXPECT_EQ(judgement.nodes[0].hardware_failures(), 1);
+    EXPECT_EQ(judgement.exit_code(), 1);
 }
 
 TEST(Judgement, MetricBelowFailFractionOfNominalFailsWithTheNumbers) {
@@ -165,11 +201,54 @@ TEST(Judgement, WaivedTestIsNotedNotFailed) {
     EXPECT_EQ(judgement.exit_code(), 0);
 }
 
-TEST(Judgement, FinishedRankWithoutAListedTestFails) {
+// The driver's fault, not the node's: to fix, never a pass.
+// Not run is not a pass: a node whose every test waived itself is not judged; a run where
+// nothing ran at all is an error (exit 2). A healthy node beside it still passes.
+TEST(Judgement, NodeWhereNothingRanIsNotAPass) {
+    auto traces = healthy_traces(4, 2);
+    for (int rank : {2, 3})
+        for (TestResult& test : traces[rank].tests) test.waive("no CUDA device");
+    const Judgement judgement = judge_run(loaded_run(traces), Thresholds::built_in());
+    EXPECT_EQ(node_named(judgement, "node0000").verdict, Verdict::pass);
+    const NodeVerdict& idle = node_named(judgement, "node0001");
+    EXPECT_EQ(idle.verdict, Verdict::incomplete);
+    ASSERT_EQ(idle.incomplete.size(), 1u);
+    EXPECT_EQ(idle.incomplete[0], "node0001: nothing ran (every test of its 2 rank(s) waived itself)");
+    EXPECT_EQ(judgement.exit_code(), 3);
+    EXPECT_TRUE(judgement.errors.empty());
+}
+
+TEST(Judgement, RunWhereNothingRanIsAnError) {
+    auto traces = healthy_traces(2, 2);
+    for (Trace& trace : traces)
+        for (TestResult& test : trace.tests) test.waive("no CUDA device");
+    const Judgement judgement = judge_run(loaded_run(traces), Thresholds::built_in());
+    EXPECT_EQ(judgement.overall, Verdict::error);
+    EXPECT_EQ(judgement.exit_code(), 2);
+    EXPECT_EQ(judgement.errors, std::vector<std::string>{"nothing ran: all 4 test result(s) are waivers"});
+}
+
+TEST(ReportModel, APassingNodeRowNamesWhatDidNotRun) {
+    auto traces = healthy_traces(2, 2);
+    test_named(traces[0], "stream").waive("no CUDA device");
+    test_named(traces[1], "stream").waive("no CUDA device");
+    const LoadedRun run = loaded_run(traces);
+    const Observations observations(run);
+    RunDetails details(run);
+    const AnalysisResult result = apply_rules(observations, Thresholds::built_in(), nullptr, nullptr, details);
+    const ReportModel model = make_report_model(observations, result, Thresholds::built_in().settings());
+    ASSERT_EQ(model.nodes.size(), 1u);
+    EXPECT_EQ(model.nodes[0].verdict->verdict, Verdict::pass);
+    EXPECT_EQ(model.nodes[0].worst, "not run: stream (no CUDA device)");
+}
+
+TEST(Judgement, FinishedRankWithoutAListedTestIsSoftwareToFix) {
     auto traces = healthy_traces(2, 2);
     traces[1].tests.pop_back();  // mpi_pingpong never recorded
     const Judgement judgement = judge_run(loaded_run(traces), Thresholds::built_in());
-    EXPECT_EQ(judgement.nodes[0].verdict, Verdict::fail);
+    EXPECT_EQ(judgement.nodes[0].verdict, Verdict::incomplete);
+    EXPECT_EQ(judgement.overall, Verdict::error);
+    EXPECT_EQ(judgement.nodes[0].findings[0].cause, Cause::software);
     EXPECT_EQ(judgement.nodes[0].findings[0].reason, "mpi_pingpong: no result recorded although the run listed it");
 }
 

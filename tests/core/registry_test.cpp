@@ -37,6 +37,18 @@ TEST(Registry, ExplicitTestsKeepTheirOrderAndDropDuplicates) {
               (std::vector<std::string>{"beta", "alpha"}));
 }
 
+// A selection of nothing would run nothing and pass: refused.
+TEST(Registry, NothingLeftToRunIsAnInputError) {
+    const auto& registry = Registry::instance();
+    try {
+        (void)registry.select("quick", {"alpha"}, {"alpha"});
+        FAIL() << "no error";
+    } catch (const InputError& error) {
+        EXPECT_STREQ(error.what(), "nothing to run: --exclude alpha removes every test of --tests alpha");
+    }
+    EXPECT_THROW((void)registry.select("quick", {}, {"alpha"}), InputError);
+}
+
 TEST(Registry, UnknownNamesAreInputErrorsListingTheChoices) {
     const auto& registry = Registry::instance();
     try {

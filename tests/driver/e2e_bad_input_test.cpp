@@ -21,6 +21,13 @@ TEST(BadInput, UnknownTestOrSuite) {
     expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "run", "--exclude", "nothing"}), "unknown test 'nothing'");
 }
 
+// Not run is not a pass: a run that would run nothing is refused before it starts.
+TEST(BadInput, NothingToRun) {
+    expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "run", "--tests", ""}), "--tests names no test");
+    expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "run", "--tests", "topology", "--exclude", "topology"}),
+                          "nothing to run: --exclude topology removes every test of --tests topology");
+}
+
 TEST(BadInput, UnknownOptionOrSubcommand) {
     expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "run", "--suit", "quick"}), "--suit");
     expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "fly"}), "unknown command 'fly' (known: run, list,");

@@ -126,8 +126,8 @@ TEST(ValidateJob, RejectsBadInputWithTheOptionNamed) {
     options.nodelist = "node[3-1]";
     expect_input_error(options, "invalid hostlist 'node[3-1]'");
 
-    options.nodelist = "node_[1-2]";
-    expect_input_error(options, "invalid node name in --nodelist 'node_1'");
+    options.nodelist = "-node[1-2]";  // a name Slurm accepts, but one that would read as an option
+    expect_input_error(options, "invalid node name in --nodelist '-node1'");
 
     options.nodelist = "node1,node[1-2]";
     expect_input_error(options, "node 'node1' appears twice");

@@ -11,14 +11,14 @@ namespace shakedown::slurm {
 namespace {
 
 TEST(NodeName, AcceptsHostNames) {
-    for (const std::string& name : std::vector<std::string>{"node01", "gpu-a1", "n", "node7.cluster.example", "1node", std::string(63, 'a')})
+    for (const std::string& name : std::vector<std::string>{"node01", "gpu-a1", "n", "node7.cluster.example", "1node", std::string(63, 'a'),
+                                   "gpu_node01", "node_1", "node-", "rack1.node_02", std::string(64, 'a')})
         EXPECT_TRUE(is_valid_node_name(name)) << name;
 }
 
 TEST(NodeName, RejectsAnythingAShellOrScontrolCouldMisread) {
     for (const std::string& name : std::vector<std::string>{"", "node 1", "node;rm -rf", "node\"x", "node'x", "node$x", "node`x`", "-node",
-                                   "node-", "node..x", ".node", "node.", "node_1", "node=1", "node\n1",
-                                   std::string(64, 'a'), std::string("no\0de", 5)})
+                                   ".node", "node=1", "node\n1", "node/1", "node,1", "node[1]", "node*", std::string("no\0de", 5)})
         EXPECT_FALSE(is_valid_node_name(name)) << name;
 }
 
@@ -27,7 +27,7 @@ TEST(NodeName, TotalLengthLimited) {
     for (int i = 0; i < 4; ++i) name += std::string(63, 'a') + ".";
     name.pop_back();  // 255 characters
     EXPECT_FALSE(is_valid_node_name(name));
-    EXPECT_TRUE(is_valid_node_name(name.substr(2)));  // 253, starts with a label of 61
+    EXPECT_TRUE(is_valid_node_name(name.substr(2)));  // 253
 }
 
 TEST(NodeName, RequireThrowsInputErrorNamingTheName) {

@@ -19,11 +19,6 @@ class AllPairs final : public Test {
 public:
     AllPairs() : Test(allpairs_spec()) {}
 
-    std::optional<std::string> waiver(const RunContext& ctx) const override {
-        if (ctx.session().world_size() < 2) return "allpairs needs at least 2 ranks";
-        return std::nullopt;
-    }
-
     TestResult run(const RunContext& ctx) const override {
         ShiftSpec spec = read_spec(ctx.params());
         spec.delay_s = ctx.faults().delay_s();

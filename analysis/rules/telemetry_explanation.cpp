@@ -169,8 +169,12 @@ WindowExplanation explain_host(const Finding& finding, const TestResult& test, c
                                const AnalysisSettings& settings) {
     WindowExplanation result{"", false, "host", test.start_utc, test.end_utc};
     std::vector<std::string> coincided;
+    bool configuration = false;
     if (test.key == "dgemm_fp64")
-        if (auto mismatch = blas_core_mismatch(node.inventory)) coincided.push_back(*mismatch);
+        if (auto mismatch = blas_core_mismatch(node.inventory)) {
+            coincided.push_back(*mismatch);
+            configuration = true;
+        }
     auto table_entry = node.telemetry.find("host");
     std::string normal;
     if (table_entry != node.telemetry.end()) {
@@ -206,6 +210,7 @@ WindowExplanation explain_host(const Finding& finding, const TestResult& test, c
     } else if (!normal.empty()) {
         result.text = fmt::format("host telemetry in the {} window looks normal ({})", test.key, normal);
     }
+    result.configuration = configuration;
     (void)finding;
     return result;
 }
@@ -307,6 +312,10 @@ int explain_findings(std::vector<Finding>& findings, const Observations& observa
         if (explanation.text.empty()) continue;
         finding.explanation = std::move(explanation.text);
         finding.telemetry_coincided = explanation.coincided;
+        if (explanation.configuration && !finding.metric.empty() && finding.cause == Cause::hardware) {
+            finding.cause = Cause::configuration;
+            finding.reason += " (to fix: " + finding.explanation + ")";
+        }
         ++explained;
     }
     return explained;

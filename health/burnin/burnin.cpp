@@ -73,11 +73,9 @@ SampleTable drained(TelemetrySampler* sampler) {
     return tables.empty() ? SampleTable{} : std::move(tables.begin()->second);
 }
 
-int host_thread_share(const RunContext& ctx) {
-    const auto& inventory = ctx.inventory();
-    int cores = inventory.contains("cpu") ? inventory["cpu"].value("cores", 0) : 0;
-    if (cores <= 0) cores = static_cast<int>(std::thread::hardware_concurrency());
-    return std::max(1, cores / ctx.session().identity().local_size);
+// The host lane's threads: this rank's whole cores among the node's host-lane ranks.
+int host_thread_share(const RunContext& ctx, int host_ranks) {
+    return std::max(1, static_cast<int>(placement::cores_per_rank(ctx, host_ranks)));
 }
 
 void add_if_finite(TestResult& result, const std::string& name, double value, std::optional<double> nominal = std::nullopt) {
@@ -90,7 +88,8 @@ public:
 
     std::optional<std::string> waiver(const RunContext& ctx) const override {
         const bool host = ctx.params().flag("host");
-        if (!placement::usable_gpu(ctx) && !host) return std::string(placement::no_cuda_device);
+        if (placement::usable_gpu(ctx)) return placement::gpu_only_waiver(ctx);  // a shared GPU: its owner runs both lanes
+        if (!host) return std::string(placement::no_cuda_device);
         if (host && !placement::usable_gpu(ctx) && !kokkos::built())
             return std::string("built without Kokkos (host DGEMM needs KokkosKernels)");
         return std::nullopt;
@@ -115,12 +114,13 @@ public:
             lanes.push_back(std::move(lane));
         }
         if (ctx.params().flag("host")) {
-            blas_threads.emplace(host_thread_share(ctx));
+            const int host_ranks = placement::ranks_sharing_this_node(ctx, true);  // the flag is the same on every rank
+            blas_threads.emplace(host_thread_share(ctx, host_ranks));
             const auto n = static_cast<std::size_t>(ctx.params().integer("host_n"));
             Lane lane{"host", "burnin.host_", 1, std::make_unique<BurnTarget>(gemm::make_host_dgemm(n), n),
                       host_sampler(hz), host_telemetry_roles(), std::nullopt, {}, {}};
             const auto cpu = hardware::derive_cpu_nominal(ctx.inventory());
-            if (cpu.node_gflops) lane.nominal_tflops = *cpu.node_gflops * 1e-3 / ctx.session().identity().local_size;
+            if (cpu.node_gflops) lane.nominal_tflops = *cpu.node_gflops * 1e-3 / host_ranks;
             if (blas_threads->threads()) result.parameters["blas_threads"] = std::to_string(*blas_threads->threads());
             lanes.push_back(std::move(lane));
         }

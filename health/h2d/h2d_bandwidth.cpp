@@ -51,8 +51,7 @@ public:
     H2dBandwidthTest() : Test(h2d_bandwidth_spec()) {}
 
     std::optional<std::string> waiver(const RunContext& ctx) const override {
-        if (!placement::usable_gpu(ctx)) return std::string(placement::no_cuda_device);
-        return std::nullopt;
+        return placement::gpu_only_waiver(ctx);
     }
 
     TestResult run(const RunContext& ctx) const override {

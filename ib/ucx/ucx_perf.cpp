@@ -36,11 +36,6 @@ class UcxPerf final : public Test {
 public:
     UcxPerf() : Test(ucx_perf_spec()) {}
 
-    std::optional<std::string> waiver(const RunContext& ctx) const override {
-        if (ctx.session().world_size() < 2) return "needs at least 2 ranks";
-        return std::nullopt;
-    }
-
     TestResult run(const RunContext& ctx) const override {
         const auto plan = ucx_plan(ctx.params());
         const comm::PairSweep pairs(ctx.comm(), ctx.session(), [&](const auto& placement) {

@@ -93,25 +93,29 @@ struct DgemmNominal {
     std::string detail;
 };
 
-DgemmNominal nominal_for(const RunContext& ctx, placement::Placement placement) {
+// `host_ranks`: the ranks running this test on the node's host cores, whose share is this rank's.
+DgemmNominal nominal_for(const RunContext& ctx, placement::Placement placement, int host_ranks) {
     if (placement == placement::Placement::gpu) {
         const hardware::GpuNominal gpu = hardware::gpu_nominal(gpu::query_gpu_facts(*placement::usable_gpu(ctx)));
         // cuBLAS DGEMM runs on the FP64 tensor cores where a part has them.
         return {gpu.tflops_for("fp64_tensor"), gpu.derived ? "derived" : "spec table", gpu.part + ": " + gpu.source};
     }
-    const double local = ctx.session().identity().local_size;
+    // This rank's share of the node: its cores (shared with the other host ranks, within its
+    // CPU affinity) over the node's.
+    const double mine = placement::cores_per_rank(ctx, host_ranks);
+    const double share = mine / placement::node_cores(ctx);
+    const std::string of = fmt::format("{:.3g} of the node's {:g} cores for this rank ({} rank(s) on them)", mine,
+                                       placement::node_cores(ctx), host_ranks);
     if (const auto configured = ctx.params().optional_real("nominal_tflops"))
-        return {*configured / local, "config", "nominal_tflops per node / ranks on the node"};
+        return {*configured * share, "config", "nominal_tflops per node x " + of};
     const hardware::CpuNominal cpu = hardware::derive_cpu_nominal(ctx.inventory());
     if (!cpu.node_gflops) return {std::nullopt, "unknown", cpu.explanation};
-    return {*cpu.node_gflops * 1e-3 / local, "derived", cpu.explanation + ", shared by the node's ranks"};
+    return {*cpu.node_gflops * 1e-3 * share, "derived", cpu.explanation + "; " + of};
 }
 
-int blas_thread_share(const RunContext& ctx) {
-    const auto& inventory = ctx.inventory();
-    int cores = inventory.contains("cpu") ? inventory["cpu"].value("cores", 0) : 0;
-    if (cores <= 0) cores = static_cast<int>(std::thread::hardware_concurrency());
-    return std::max(1, cores / ctx.session().identity().local_size);
+// One rank per core: OpenBLAS gets this rank's whole cores (at least one thread).
+int blas_thread_share(const RunContext& ctx, int host_ranks) {
+    return std::max(1, static_cast<int>(placement::cores_per_rank(ctx, host_ranks)));
 }
 
 std::string inventory_text(const nlohmann::json& inventory, const char* section, const char* field) {
@@ -135,6 +139,7 @@ public:
 
     TestResult run(const RunContext& ctx) const override {
         const placement::Placement placement = placement::choose_placement(ctx, ctx.params().text("device"));
+        const int host_ranks = placement::ranks_sharing_this_node(ctx, placement == placement::Placement::host);
         const std::size_t limit = largest_n_for(memory_budget(ctx, placement));
         const std::optional<std::int64_t> requested_n = ctx.params().optional_integer("n");
         if (requested_n && static_cast<std::size_t>(*requested_n) > limit)
@@ -143,9 +148,8 @@ public:
         const double target_s = ctx.params().real("min_rep_s");
         const std::int64_t repetitions = ctx.params().integer("repetitions");
 
-        // One rank per core: OpenBLAS gets this rank's share of the node's cores.
         std::optional<gemm::BlasThreadShare> blas_threads;
-        if (placement == placement::Placement::host) blas_threads.emplace(blas_thread_share(ctx));
+        if (placement == placement::Placement::host) blas_threads.emplace(blas_thread_share(ctx, host_ranks));
 
         const std::size_t n = requested_n ? static_cast<std::size_t>(*requested_n) : automatic_n(ctx, placement, target_s, limit);
         const gemm::MatrixFill fill = fill_of(ctx.params());
@@ -173,7 +177,7 @@ public:
         const gemm::GemmCheck check = gemm::check_gemm_by_checksums(a, b, backend->result(), n, n, n);
         if (!check.ok()) result.fail("dgemm_fp64 produced a wrong product: " + gemm::describe_failure(check));
 
-        const DgemmNominal nominal = nominal_for(ctx, placement);
+        const DgemmNominal nominal = nominal_for(ctx, placement, host_ranks);
         const stats::Summary spread = stats::summarize(rates);
         result.add_metric("dgemm_fp64.tflops", spread.median, nominal.tflops);
         result.add_metric("dgemm_fp64.tflops_max", spread.max, nominal.tflops);

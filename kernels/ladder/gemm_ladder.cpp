@@ -73,8 +73,7 @@ class GemmLadderTest final : public Test {
 public:
     GemmLadderTest() : Test(gemm_ladder_spec()) {}
     std::optional<std::string> waiver(const RunContext& ctx) const override {
-        if (!placement::usable_gpu(ctx)) return std::string(placement::no_cuda_device);
-        return std::nullopt;
+        return placement::gpu_only_waiver(ctx);
     }
 
     TestResult run(const RunContext& ctx) const override {

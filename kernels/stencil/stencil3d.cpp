@@ -16,7 +16,6 @@
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
-#include "core/gpu_runtime.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 
@@ -77,8 +76,10 @@ BandwidthBound measure_bound(const RunContext& ctx, placement::Placement placeme
 // through host buffers): at least 2 ranks, each on a GPU of its own, NCCL built in; else host.
 // Collective: every rank learns whether all ranks have their own GPU, so all take one path.
 HaloPath choose_halo_path(const RunContext& ctx, placement::Placement placement) {
-    // NCCL refuses two ranks of one communicator on one GPU ("Duplicate GPU").
-    const bool own_gpu = placement == placement::Placement::gpu && ctx.session().identity().local_size <= visible_gpu_count();
+    // NCCL refuses two ranks of one communicator on one GPU ("Duplicate GPU"); ranks sharing a GPU
+    // are waived (placement::gpu_request_waiver), so a GPU rank here owns its GPU unless the
+    // session could not tell.
+    const bool own_gpu = placement == placement::Placement::gpu && ctx.session().gpu_owner() == ctx.session().world_rank();
     int all_own_gpus = own_gpu ? 1 : 0;
     MPI_Allreduce(MPI_IN_PLACE, &all_own_gpus, 1, MPI_INT, MPI_MIN, ctx.comm());
     const std::optional<HaloPath> requested = parse_halo_path(ctx.params().text("halo_path"));

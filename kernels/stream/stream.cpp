@@ -27,6 +27,7 @@ struct StreamPlan {
     placement::Placement placement = placement::Placement::host;
     std::size_t elements = 0;
     std::int64_t repetitions = 0;
+    int host_ranks = 0;  // ranks of this test on the node measuring the host (the nominal is shared by them)
 };
 
 constexpr std::int64_t elements_per_mib = 1024 * 1024 / sizeof(double);
@@ -44,6 +45,7 @@ StreamPlan plan_from(const RunContext& ctx) {
     StreamPlan plan;  // parameter values were checked in check_parameters
     plan.placement = placement::choose_placement(ctx, ctx.params().text("device"));
     plan.elements = elements_asked(ctx.params(), plan.placement);
+    plan.host_ranks = placement::ranks_sharing_this_node(ctx, plan.placement == placement::Placement::host);
 
     const std::uint64_t needed = 3ull * plan.elements * sizeof(double);
     const double needed_mib = static_cast<double>(plan.elements * sizeof(double)) / 1048576.0;
@@ -73,10 +75,11 @@ Nominal nominal_for(const RunContext& ctx, const StreamPlan& plan) {
         const hardware::GpuNominal gpu = hardware::gpu_nominal(gpu::query_gpu_facts(*placement::usable_gpu(ctx)));
         return {gpu.memory_gbs, gpu.derived ? gpu.source : "spec table: " + gpu.part};
     }
-    // The host figure is per node and shared by the ranks on it.
+    // The host figure is per node and shared by the ranks measuring the host on it.
     const auto node_gbs = ctx.params().optional_real("nominal_gbs");
     if (!node_gbs) return {std::nullopt, "unknown (set params.stream.nominal_gbs)"};
-    return {*node_gbs / ctx.session().identity().local_size, "config: nominal_gbs per node / ranks on the node"};
+    return {*node_gbs / std::max(1, plan.host_ranks),
+            fmt::format("config: nominal_gbs per node / {} ranks measuring its memory", plan.host_ranks)};
 }
 
 class StreamTest final : public Test {

@@ -12,6 +12,7 @@
 #include "gpu/cuda_owners.hpp"
 #include "gpu/nccl_communicator.hpp"
 #include "mpi/nccl/nccl_data.hpp"
+#include "placement/placement.hpp"
 #include "mpi/nccl/nccl_ops.hpp"
 #include "mpi/specs.hpp"
 #include "comm/sizes.hpp"
@@ -126,12 +127,7 @@ public:
     NcclCollectives() : Test(nccl_spec()) {}
 
     std::optional<std::string> waiver(const RunContext& ctx) const override {
-        const auto& session = ctx.session();
-        if (!session.gpu()) return "no CUDA device";
-        if (session.identity().local_rank >= session.visible_gpus())
-            return fmt::format("one rank per GPU: this node has {} GPUs and local rank {} would share one",
-                               session.visible_gpus(), session.identity().local_rank);
-        return std::nullopt;
+        return placement::gpu_only_waiver(ctx);  // NCCL refuses two ranks of one communicator on one GPU
     }
 
     TestResult run(const RunContext& ctx) const override {

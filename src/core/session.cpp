@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdlib>
 #include <vector>
@@ -37,6 +38,28 @@ Session::Session(MPI_Comm world, int visible_gpus)
     identity_.node_count = index_and_count[1];
 
     if (visible_gpus_ > 0) gpu_ = identity_.local_rank % visible_gpus_;
+    gpu_owner_ = world_rank_;
+}
+
+void Session::record_gpu_identity(const std::string& gpu_identity) {
+    constexpr std::size_t width = 80;  // "GPU-" + 36 characters of UUID, with room to spare
+    std::string key = !gpu_ ? std::string() : gpu_identity.empty() ? "ordinal " + std::to_string(*gpu_) : gpu_identity;
+    key.resize(width, '\0');
+    const int ranks = identity_.local_size;
+    std::vector<char> keys(width * static_cast<std::size_t>(ranks));
+    std::vector<int> world_ranks(static_cast<std::size_t>(ranks));
+    MPI_Allgather(key.data(), static_cast<int>(width), MPI_CHAR, keys.data(), static_cast<int>(width), MPI_CHAR, node_.get());
+    MPI_Allgather(&world_rank_, 1, MPI_INT, world_ranks.data(), 1, MPI_INT, node_.get());
+    gpu_owner_ = world_rank_;
+    if (!gpu_) return;
+    for (int other = 0; other < ranks; ++other)
+        if (std::equal(key.begin(), key.end(), keys.begin() + static_cast<std::ptrdiff_t>(other) * static_cast<std::ptrdiff_t>(width)))
+            gpu_owner_ = std::min(gpu_owner_, world_ranks[static_cast<std::size_t>(other)]);
+}
+
+std::optional<int> Session::gpu_owner() const {
+    if (!gpu_) return std::nullopt;
+    return gpu_owner_;
 }
 
 }  // namespace shakedown

@@ -32,6 +32,14 @@ public:
     std::optional<int> gpu() const { return gpu_; }  // local rank modulo visible GPUs
     int visible_gpus() const { return visible_gpus_; }
 
+    // Collective over the node: which ranks are bound to the same physical GPU. `gpu_identity`
+    // names this rank's GPU (its UUID, so per-rank CUDA_VISIBLE_DEVICES cannot fool it; "" when
+    // unknown: the ordinal stands for it). The lowest world rank bound to a GPU owns it.
+    void record_gpu_identity(const std::string& gpu_identity);
+    // The world rank that owns this rank's GPU (itself when it is the owner); nothing without a
+    // GPU. Before record_gpu_identity: this rank.
+    std::optional<int> gpu_owner() const;
+
 private:
     Communicator world_;
     Communicator node_;
@@ -41,6 +49,7 @@ private:
     NodeIdentity identity_;
     int visible_gpus_ = 0;
     std::optional<int> gpu_;
+    int gpu_owner_ = 0;
 };
 
 std::string this_node_name();  // SLURMD_NODENAME, else gethostname()

@@ -57,16 +57,18 @@ void record_outcome_event(const TestResult& result, TraceWriter& trace) {
 // Everything after MPI is up; exceptions are turned into exit codes by run_command.
 int run_selected_tests(const Config& config, const std::vector<const Test*>& tests, TerminationListener& termination) {
     const double start_utc = now_utc();
-    const Session session(MPI_COMM_WORLD, visible_gpu_count());
+    Session session(MPI_COMM_WORLD, visible_gpu_count());
     const bool is_root = session.world_rank() == 0;
     for (const auto* test : tests) check_test_parameters(*test, config.params_for(*test), session.world_size());
     const RunFolder folder = create_run_folder(config, session.world());
     const nlohmann::json inventory = collect_inventory();
+    const std::string gpu_uuid = placement::gpu_uuid_for(inventory, session.gpu());
+    session.record_gpu_identity(gpu_uuid);  // one rank per physical GPU measures it
 
     std::vector<std::string> keys;
     for (const auto* test : tests) keys.emplace_back(test->key());
     RunManifest manifest = build_manifest(session, config, folder, keys, inventory.value("versions", nlohmann::json::object()),
-                                          start_utc, placement::gpu_uuid_for(inventory, session.gpu()));
+                                          start_utc, gpu_uuid);
     if (is_root) write_json_atomically(folder.path / run_manifest_file_name, to_json(manifest));
 
     TraceWriter trace(trace_path(folder, session.world_rank()), make_header(session, folder, start_utc),

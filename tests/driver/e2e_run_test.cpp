@@ -80,6 +80,27 @@ TEST(EndToEnd, QuickSuiteOnTwoRanksPassesAndLeavesCompleteTraces) {
     EXPECT_EQ(summary["nodes"][0]["verdict"], "pass") << summary.dump(2);
 }
 
+// One rank (a single-GPU node): the whole quick suite runs, the pair tests waive with the reason,
+// nothing is refused.
+TEST(EndToEnd, QuickSuiteOnOneRankRunsEveryTestOrSaysWhyNot) {
+    const ScratchFolder scratch("np1");
+    const auto config = scratch.write("small.yaml", small_params);
+    const auto run = run_process(mpirun(1, {SHAKEDOWN_DRIVER, "run", "--suite", "quick", "--config", config.string(),
+                                            "--out", scratch.path().string(), "--name", "r1"}));
+    ASSERT_EQ(run.exit_code, 0) << run.output;
+    const Trace trace = read_trace(scratch.path() / "r1" / "rank-00000.h5");
+    int pair_tests = 0;
+    for (const auto& test : trace.tests) {
+        EXPECT_TRUE(test.status == Status::pass || test.status == Status::waived) << test.key << ": " << test.reason;
+        if (test.key == "mpi_pingpong" || test.key == "ucx_perf") {
+            ++pair_tests;
+            EXPECT_EQ(test.status, Status::waived) << test.key;
+            EXPECT_EQ(test.reason, "needs at least 2 ranks (this run has 1)") << test.key;
+        }
+    }
+    EXPECT_GE(pair_tests, 1);
+}
+
 TEST(EndToEnd, FourRanksWriteFourTraces) {
     const ScratchFolder scratch("np4");
     const auto config = scratch.write("small.yaml", small_params);

@@ -26,7 +26,8 @@ void write_trace_file(const std::filesystem::path& path, const Trace& trace) {
 
 nlohmann::json make_run_json(const std::string& run_id, const std::vector<std::string>& tests,
                              const std::vector<std::string>& node_of_rank, const std::string& status,
-                             const std::vector<int>& gpu_of_rank, const std::vector<std::string>& gpu_uuid_of_rank) {
+                             const std::vector<int>& gpu_of_rank, const std::vector<std::string>& gpu_uuid_of_rank,
+                             const std::vector<std::string>& gpu_name_of_rank) {
     RunManifest manifest;
     std::map<std::string, std::size_t> node_index;
     for (std::size_t rank = 0; rank < node_of_rank.size(); ++rank) {
@@ -41,6 +42,7 @@ nlohmann::json make_run_json(const std::string& run_id, const std::vector<std::s
         rank_entry.local_rank = static_cast<int>(node_entry.ranks.size());
         if (rank < gpu_of_rank.size() && gpu_of_rank[rank] >= 0) rank_entry.gpu = gpu_of_rank[rank];
         if (rank < gpu_uuid_of_rank.size()) rank_entry.gpu_uuid = gpu_uuid_of_rank[rank];
+        if (rank < gpu_name_of_rank.size()) rank_entry.gpu_name = gpu_name_of_rank[rank];
         rank_entry.trace_file = default_trace_file_name(static_cast<int>(rank));
         node_entry.ranks.push_back(static_cast<int>(rank));
         manifest.ranks.push_back(std::move(rank_entry));

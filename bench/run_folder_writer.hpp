@@ -21,7 +21,8 @@ void write_trace_file(const std::filesystem::path& path, const Trace& trace);
 // `gpu_uuid_of_rank[rank]` (empty: none recorded).
 nlohmann::json make_run_json(const std::string& run_id, const std::vector<std::string>& tests,
                              const std::vector<std::string>& node_of_rank, const std::string& status = "complete",
-                             const std::vector<int>& gpu_of_rank = {}, const std::vector<std::string>& gpu_uuid_of_rank = {});
+                             const std::vector<int>& gpu_of_rank = {}, const std::vector<std::string>& gpu_uuid_of_rank = {},
+                             const std::vector<std::string>& gpu_name_of_rank = {});
 
 // Writes RUN/run.json; never overwrites an existing file.
 void write_run_json(const std::filesystem::path& run_dir, const nlohmann::json& manifest);

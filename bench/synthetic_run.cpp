@@ -230,6 +230,7 @@ TestResult synthetic_test_result(const SyntheticRunSpec& spec, const SyntheticTe
     result.start_utc = start_utc;
     result.end_utc = start_utc + seconds_per_test - 1.0;
     result.parameters = {{"iterations", std::to_string(spec.sample_rows)}, {"synthetic", "true"}};
+    if (entry.key == "dgemm_fp64") result.parameters["fill"] = "uniform";  // as the driver records it: calibration matches it
     const double factor = throughput_factor(spec, rank, entry);
     const bool slow_job = spec.slow_node.has_value();
     for (const SyntheticMetric& metric : entry.metrics) {
@@ -430,12 +431,15 @@ void write_synthetic_run(const std::filesystem::path& out_dir, const SyntheticRu
     std::vector<std::string> node_of_rank;
     std::vector<int> gpu_of_rank;
     std::vector<std::string> gpu_uuid_of_rank;
+    std::vector<std::string> gpu_name_of_rank;
     for (int rank = 0; rank < spec.ranks; ++rank) {
         node_of_rank.push_back(synthetic_node_name(node_of(spec, rank)));
         gpu_of_rank.push_back(spec.gpus ? rank % spec.ranks_per_node : -1);
         gpu_uuid_of_rank.push_back(spec.gpus ? synthetic_gpu_uuid(node_of_rank.back(), gpu_of_rank.back()) : "");
+        gpu_name_of_rank.push_back(spec.gpus ? "NVIDIA H200" : "");
     }
-    nlohmann::json manifest = make_run_json(spec.run_id, tests, node_of_rank, "complete", gpu_of_rank, gpu_uuid_of_rank);
+    nlohmann::json manifest = make_run_json(spec.run_id, tests, node_of_rank, "complete", gpu_of_rank, gpu_uuid_of_rank,
+                                            gpu_name_of_rank);
     for (int rank = 0; rank < spec.ranks; ++rank)
         write_trace_file(out_dir / fmt::format("rank-{:05d}.h5", rank), make_synthetic_trace(spec, rank));
     write_run_json(out_dir, manifest);

@@ -8,7 +8,7 @@ Observations::Observations(const LoadedRun& run) : run_(run) {
     ranks_.reserve(run.ranks.size());
     for (const RankRecord& record : run.ranks)
         ranks_.push_back({record.rank, record.node.empty() ? std::string(unknown_node) : record.node, record.local_rank,
-                          record.gpu, record.gpu_uuid});
+                          record.gpu, record.gpu_uuid, record.gpu_name});
 
     std::map<std::string, std::size_t> position;
     auto node_row = [&](const std::string& name) -> NodeRow& {

@@ -20,6 +20,7 @@ struct RankIdentity {
     int local_rank = 0;
     std::optional<int> gpu;  // the CUDA ordinal as the rank saw it (run.json)
     std::string gpu_uuid;    // the GPU's UUID (run.json), "" when the run did not record one
+    std::string gpu_name;    // its model (run.json), "" when not recorded: what calibrated references match
 };
 
 // One test result of one rank (waived ones included).

@@ -24,6 +24,7 @@ struct RankRecord {
     int local_rank = 0;
     std::optional<int> gpu;  // from run.json
     std::string gpu_uuid;    // from run.json: the GPU's UUID, "" when the run did not record one
+    std::string gpu_name;    // from run.json: the GPU's model, "" when the run did not record one
     std::filesystem::path trace_path;
     std::optional<Trace> trace;  // what could be read; partial for running/aborted ranks
     RankProblem problem = RankProblem::none;

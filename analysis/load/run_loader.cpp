@@ -105,6 +105,7 @@ LoadedRun load_run(const std::filesystem::path& run_dir, const RunLoadOptions& o
             record.local_rank = entry->second->local_rank;
             record.gpu = entry->second->gpu;
             record.gpu_uuid = entry->second->gpu_uuid;
+            record.gpu_name = entry->second->gpu_name;
             record.trace_path = run_dir / entry->second->trace_file;
         } else {
             record.trace_path = run_dir / default_trace_file_name(rank);

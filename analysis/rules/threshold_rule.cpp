@@ -13,6 +13,7 @@ namespace {
 struct CheckResult {
     Level level = Level::pass;
     std::string reason;
+    std::optional<double> reference;  // the calibrated healthy figure it was compared with
 };
 
 void keep_worst(CheckResult& worst, CheckResult candidate) {
@@ -33,6 +34,34 @@ CheckResult check_fraction(const Metric& metric, const FractionBand& band) {
     };
     if (band.fail && fraction < *band.fail) return verdict(Level::fail, "fail", *band.fail);
     if (band.warn && fraction < *band.warn) return verdict(Level::warn, "warn", *band.warn);
+    return {};
+}
+
+// Against what healthy hardware of the part gives: value / (healthy fraction x nominal), or
+// value / healthy value (inverted when lower is better).
+CheckResult check_calibrated(const Metric& metric, const CalibratedReference& reference, const CalibrationBands& bands,
+                             const std::string& gpu_name) {
+    std::optional<double> healthy;
+    std::string healthy_text;
+    if (reference.healthy_fraction) {
+        if (!metric.nominal || *metric.nominal <= 0.0) return {};
+        healthy = *reference.healthy_fraction * *metric.nominal;
+        healthy_text = fmt::format("{:.2f} of nominal {}", *reference.healthy_fraction, format_number(*metric.nominal));
+    } else {
+        healthy = *reference.healthy_value;
+        healthy_text = "measured on healthy hardware";
+    }
+    if (metric.value <= 0.0) return {Level::fail, fmt::format("{} is {}: not a rate", metric.name, metric.value)};
+    const double relative = metric.better == Better::higher ? metric.value / *healthy : *healthy / metric.value;
+    auto verdict = [&](Level level, const char* band_name, double limit) {
+        return CheckResult{level,
+                           fmt::format("{} {} is {:.2f} of a healthy {}'s {} (calibrated: {}; {} below {:.2f} of it)",
+                                       metric.name, with_unit(metric.value, metric.unit), relative, gpu_name,
+                                       with_unit(*healthy, metric.unit), healthy_text, band_name, limit),
+                           healthy};
+    };
+    if (relative < bands.fail_below) return verdict(Level::fail, "fail", bands.fail_below);
+    if (relative < bands.warn_below) return verdict(Level::warn, "warn", bands.warn_below);
     return {};
 }
 
@@ -62,17 +91,21 @@ private:
 
 }  // namespace
 
-MetricJudgment judge_metric(const Metric& metric, const MetricRule* rule) {
+MetricJudgment judge_metric(const Metric& metric, const MetricRule* rule, const CalibratedReference* calibrated,
+                            const CalibrationBands& bands) {
     if (!std::isfinite(metric.value))
         return {Level::fail, fmt::format("{} is {}: the measurement produced no number", metric.name, metric.value)};
     if (rule == nullptr) return {};
     CheckResult worst;
-    if (rule->fraction_of_nominal) keep_worst(worst, check_fraction(metric, *rule->fraction_of_nominal));
+    if (rule->fraction_of_nominal) {
+        if (calibrated != nullptr) keep_worst(worst, check_calibrated(metric, *calibrated, bands, calibrated->part));
+        else keep_worst(worst, check_fraction(metric, *rule->fraction_of_nominal));
+    }
     keep_worst(worst, check_bound(metric, rule->fail_below, Level::fail, /*below=*/true));
     keep_worst(worst, check_bound(metric, rule->fail_above, Level::fail, /*below=*/false));
     keep_worst(worst, check_bound(metric, rule->warn_below, Level::warn, /*below=*/true));
     keep_worst(worst, check_bound(metric, rule->warn_above, Level::warn, /*below=*/false));
-    return {worst.level, std::move(worst.reason)};
+    return {worst.level, std::move(worst.reason), worst.reference};
 }
 
 std::vector<Finding> test_status_findings(const Observations& observations) {
@@ -111,11 +144,18 @@ std::vector<Finding> missing_result_findings(const Observations& observations) {
 std::vector<Finding> threshold_findings(const Observations& observations, const Thresholds& thresholds) {
     std::vector<Finding> findings;
     RuleCache rules(thresholds);
+    const CalibratedReferences& calibration = thresholds.calibration();
+    const int world_size = static_cast<int>(observations.ranks().size());
     for (const MetricRow& row : observations.metrics()) {
-        MetricJudgment judgment = judge_metric(*row.metric, rules.rule_for(row.metric->name));
-        if (judgment.level != Level::pass)
-            findings.push_back(make_metric_finding(*row.who, row.test->key, *row.metric, judgment.level,
-                                                   std::move(judgment.reason)));
+        const CalibratedReference* calibrated =
+            calibration.find(row.metric->name, row.who->gpu_name, row.test->parameters, world_size);
+        MetricJudgment judgment =
+            judge_metric(*row.metric, rules.rule_for(row.metric->name), calibrated, calibration.bands());
+        if (judgment.level != Level::pass) {
+            Finding finding = make_metric_finding(*row.who, row.test->key, *row.metric, judgment.level, std::move(judgment.reason));
+            finding.reference = judgment.reference;
+            findings.push_back(std::move(finding));
+        }
     }
     return findings;
 }

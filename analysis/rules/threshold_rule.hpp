@@ -5,6 +5,7 @@
 
 #include "analysis/load/observations.hpp"
 #include "analysis/rules/finding.hpp"
+#include "analysis/rules/calibration.hpp"
 #include "analysis/rules/thresholds.hpp"
 
 #include <vector>
@@ -13,11 +14,15 @@ namespace shakedown::analysis {
 
 struct MetricJudgment {
     Level level = Level::pass;
-    std::string reason;  // empty on pass
+    std::string reason;               // empty on pass
+    std::optional<double> reference;  // the calibrated healthy figure, when one was used
 };
 
-// One metric against its rule (nullptr: no rule, only a non-finite value is judged).
-MetricJudgment judge_metric(const Metric& metric, const MetricRule* rule);
+// One metric against its rule (nullptr: no rule, only a non-finite value is judged). With a
+// calibrated reference for the rank's part, a rule's fraction_of_nominal check is made against
+// what healthy hardware of that part gives instead (`bands` of that figure), and says so.
+MetricJudgment judge_metric(const Metric& metric, const MetricRule* rule, const CalibratedReference* calibrated = nullptr,
+                            const CalibrationBands& bands = {});
 
 // FAIL per test that failed or ended with an error, with the test's reason and recorded cause.
 std::vector<Finding> test_status_findings(const Observations& observations);

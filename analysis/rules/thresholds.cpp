@@ -157,7 +157,11 @@ Thresholds Thresholds::parse(std::string_view yaml_text, const std::string& sour
     return thresholds;
 }
 
-Thresholds Thresholds::built_in() { return parse(default_thresholds_yaml(), "default.yaml (built in)"); }
+Thresholds Thresholds::built_in() {
+    Thresholds thresholds = parse(default_thresholds_yaml(), "default.yaml (built in)");
+    thresholds.calibration_ = CalibratedReferences::built_in();
+    return thresholds;
+}
 
 Thresholds Thresholds::from_file(const std::filesystem::path& path) {
     std::ifstream in(path);

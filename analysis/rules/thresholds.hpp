@@ -4,6 +4,7 @@
 #pragma once
 
 #include "analysis/rules/analysis_settings.hpp"
+#include "analysis/rules/calibration.hpp"
 
 #include <filesystem>
 #include <vector>
@@ -60,6 +61,9 @@ public:
     // "file.yaml:12: 'stream.tirad_gbs' matches no metric any test declares (nearest: ...)".
     void require_declared(const std::vector<std::string>& declared_metrics) const;
 
+    // The built-in calibrated references (empty for a parsed file; overrides keep the base's).
+    const CalibratedReferences& calibration() const { return calibration_; }
+
     const AnalysisSettings& settings() const { return settings_; }
     AnalysisSettings& settings() { return settings_; }  // command-line values (price) go in here
     const std::string& source() const { return source_; }
@@ -73,6 +77,7 @@ private:
     };
     std::vector<Entry> entries_;
     AnalysisSettings settings_;
+    CalibratedReferences calibration_;
     std::string source_;
 };
 

@@ -68,7 +68,7 @@ int run_selected_tests(const Config& config, const std::vector<const Test*>& tes
     std::vector<std::string> keys;
     for (const auto* test : tests) keys.emplace_back(test->key());
     RunManifest manifest = build_manifest(session, config, folder, keys, inventory.value("versions", nlohmann::json::object()),
-                                          start_utc, gpu_uuid);
+                                          start_utc, gpu_uuid, placement::gpu_name_for(inventory, session.gpu()));
     if (is_root) write_json_atomically(folder.path / run_manifest_file_name, to_json(manifest));
 
     TraceWriter trace(trace_path(folder, session.world_rank()), make_header(session, folder, start_utc),

@@ -50,14 +50,15 @@ nlohmann::json slurm_job_info() {
 
 RunManifest build_manifest(const Session& session, const Config& config, const RunFolder& folder,
                            const std::vector<std::string>& test_keys, const nlohmann::json& versions, double start_utc,
-                           const std::string& gpu_uuid) {
+                           const std::string& gpu_uuid, const std::string& gpu_name) {
     const auto& id = session.identity();
     const nlohmann::json mine = {{"rank", session.world_rank()},
                                  {"node", id.node_name},
                                  {"node_index", id.node_index},
                                  {"local_rank", id.local_rank},
                                  {"gpu", session.gpu() ? nlohmann::json(*session.gpu()) : nlohmann::json(nullptr)},
-                                 {"gpu_uuid", gpu_uuid}};
+                                 {"gpu_uuid", gpu_uuid},
+                                 {"gpu_name", gpu_name}};
     const auto ranks = gather_json(mine, session.world());
     RunManifest manifest;
     if (session.world_rank() != 0) return manifest;
@@ -70,6 +71,7 @@ RunManifest build_manifest(const Session& session, const Config& config, const R
         entry.local_rank = rank["local_rank"].get<int>();
         if (rank["gpu"].is_number_integer()) entry.gpu = rank["gpu"].get<int>();
         entry.gpu_uuid = rank["gpu_uuid"].get<std::string>();
+        entry.gpu_name = rank["gpu_name"].get<std::string>();
         entry.trace_file = trace_path(folder, entry.rank).filename().string();
         const auto index = static_cast<std::size_t>(entry.node_index);
         while (manifest.nodes.size() <= index) manifest.nodes.push_back({"", static_cast<int>(manifest.nodes.size()), {}});

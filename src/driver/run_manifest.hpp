@@ -18,7 +18,7 @@ namespace shakedown {
 // UUID from this rank's inventory, "" without one). Complete on rank 0 only.
 RunManifest build_manifest(const Session& session, const Config& config, const RunFolder& folder,
                            const std::vector<std::string>& test_keys, const nlohmann::json& versions, double start_utc,
-                           const std::string& gpu_uuid);
+                           const std::string& gpu_uuid, const std::string& gpu_name);
 
 nlohmann::json slurm_job_info();  // null outside a Slurm job
 

@@ -22,6 +22,12 @@ std::string gpu_uuid_for(const nlohmann::json& inventory, std::optional<int> ord
     return (*gpu)["uuid"].get<std::string>();
 }
 
+std::string gpu_name_for(const nlohmann::json& inventory, std::optional<int> ordinal) {
+    const auto* gpu = ordinal ? gpu_entry(inventory, *ordinal) : nullptr;
+    if (gpu == nullptr || !gpu->contains("name") || !(*gpu)["name"].is_string()) return "";
+    return (*gpu)["name"].get<std::string>();
+}
+
 std::optional<unsigned> nvml_index_for(const nlohmann::json& inventory, int ordinal) {
     const auto* gpu = gpu_entry(inventory, ordinal);
     if (gpu == nullptr || !gpu->contains("nvml") || !(*gpu)["nvml"].contains("nvml_index")) return std::nullopt;

@@ -15,6 +15,9 @@ namespace shakedown::placement {
 // telemetry whatever each rank's visibility (NVML indexes all of the node's GPUs).
 std::string gpu_uuid_for(const nlohmann::json& inventory, std::optional<int> ordinal);
 
+// Model of CUDA device `ordinal` as this rank's inventory names it ("NVIDIA H200"), "" when unknown.
+std::string gpu_name_for(const nlohmann::json& inventory, std::optional<int> ordinal);
+
 // NVML index of CUDA device `ordinal` per the inventory; nothing when it does not say.
 std::optional<unsigned> nvml_index_for(const nlohmann::json& inventory, int ordinal);
 

@@ -40,6 +40,7 @@ constexpr const char* node_index = "node_index";
 constexpr const char* local_rank = "local_rank";
 constexpr const char* gpu = "gpu";
 constexpr const char* gpu_uuid = "gpu_uuid";
+constexpr const char* gpu_name = "gpu_name";
 constexpr const char* trace = "trace";
 }  // namespace key
 
@@ -99,6 +100,7 @@ ManifestRank parse_rank(const ManifestFields& fields, const json& entry, std::si
                                       gpu->get<long long>() < 1024)
         rank.gpu = gpu->get<int>();
     rank.gpu_uuid = fields.optional_string(entry, key::gpu_uuid);
+    rank.gpu_name = fields.optional_string(entry, key::gpu_name);
     rank.trace_file = fields.optional_string(entry, key::trace);
     if (rank.trace_file.empty()) rank.trace_file = default_trace_file_name(rank.rank);
     // The trace must lie inside the run folder: run.json is input, not a licence to read anywhere.
@@ -125,6 +127,7 @@ json to_json(const RunManifest& manifest) {
                          {key::local_rank, rank.local_rank},
                          {key::gpu, rank.gpu ? json(*rank.gpu) : json(nullptr)},
                          {key::gpu_uuid, rank.gpu_uuid.empty() ? json(nullptr) : json(rank.gpu_uuid)},
+                         {key::gpu_name, rank.gpu_name.empty() ? json(nullptr) : json(rank.gpu_name)},
                          {key::trace, rank.trace_file}});
     return {{key::schema_version, trace_schema_version},
             {key::run_id, manifest.run_id},

@@ -27,6 +27,7 @@ struct ManifestRank {
     int local_rank = 0;
     std::optional<int> gpu;  // the CUDA ordinal the rank was bound to, as the rank saw it
     std::string gpu_uuid;    // that GPU's UUID ("" without one): names it under any visibility
+    std::string gpu_name;    // its model as the driver names it ("NVIDIA H200"): what calibrated references match
     std::string trace_file;  // a plain file name inside the run folder
 };
 

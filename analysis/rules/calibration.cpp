@@ -1,0 +1,115 @@
+#include "analysis/rules/calibration.hpp"
+
+#include "analysis/rules/calibrated_references_data.hpp"
+#include "analysis/rules/yaml_fields.hpp"
+#include "core/errors.hpp"
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <cctype>
+
+namespace shakedown::analysis {
+namespace {
+
+std::string lower(std::string text) {
+    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+    return text;
+}
+
+std::string text_of(const YamlFields& fields, const YAML::Node& node, std::string_view what) {
+    if (!node.IsScalar()) fields.reject(node, fmt::format("{}: expected text, got {}", what, YamlFields::shown(node)));
+    return node.Scalar();
+}
+
+CalibratedReference reference_of(const YamlFields& fields, const YAML::Node& node) {
+    if (!node.IsMap()) fields.reject(node, "references: each entry must be a map");
+    CalibratedReference reference;
+    reference.origin = fmt::format("{}:{}", fields.source(), node.Mark().line + 1);
+    for (const auto& item : node) {
+        const std::string key = fields.key(item.first, "references");
+        if (key == "part") reference.part = text_of(fields, item.second, key);
+        else if (key == "metric") reference.metric = text_of(fields, item.second, key);
+        else if (key == "healthy_fraction") reference.healthy_fraction = fields.positive(item.second, key);
+        else if (key == "healthy_value") reference.healthy_value = fields.positive(item.second, key);
+        else if (key == "ranks") reference.ranks = static_cast<int>(fields.positive(item.second, key));
+        else if (key == "measured") reference.measured = text_of(fields, item.second, key);
+        else if (key == "conditions") reference.conditions = text_of(fields, item.second, key);
+        else if (key == "source") reference.source = text_of(fields, item.second, key);
+        else if (key == "when") {
+            if (!item.second.IsMap()) fields.reject(item.second, "when: expected a map of test parameter -> value");
+            for (const auto& condition : item.second)
+                reference.when[fields.key(condition.first, "when")] = text_of(fields, condition.second, "when");
+        } else {
+            fields.reject(item.first, fmt::format("references: unknown key '{}' (expected part, metric, when, ranks, "
+                                                  "healthy_fraction, healthy_value, measured, conditions, source)", key));
+        }
+    }
+    if (reference.part.empty() || reference.metric.empty())
+        fields.reject(node, "references: an entry needs part and metric");
+    if (reference.healthy_fraction.has_value() == reference.healthy_value.has_value())
+        fields.reject(node, "references: an entry needs exactly one of healthy_fraction and healthy_value");
+    if (reference.source.empty()) fields.reject(node, "references: an entry needs its source (where it was measured)");
+    return reference;
+}
+
+}  // namespace
+
+CalibratedReferences CalibratedReferences::parse(std::string_view yaml_text, const std::string& source_name) {
+    const YamlFields fields(source_name);
+    YAML::Node root;
+    try {
+        root = YAML::Load(std::string(yaml_text));
+    } catch (const YAML::ParserException& error) {
+        throw InputError(fmt::format("{}:{}: malformed YAML: {}", source_name, error.mark.line + 1, error.msg));
+    }
+    if (!root.IsMap()) throw InputError(fmt::format("{}:1: expected a map with 'references'", source_name));
+    CalibratedReferences calibrated;
+    for (const auto& section : root) {
+        const std::string key = fields.key(section.first, "top level");
+        if (key == "bands") {
+            if (!section.second.IsMap()) fields.reject(section.second, "bands: expected {warn_below: W, fail_below: F}");
+            for (const auto& item : section.second) {
+                const std::string band = fields.key(item.first, "bands");
+                if (band == "warn_below") calibrated.bands_.warn_below = fields.positive(item.second, "bands.warn_below");
+                else if (band == "fail_below") calibrated.bands_.fail_below = fields.positive(item.second, "bands.fail_below");
+                else fields.reject(item.first, fmt::format("bands: unknown key '{}' (expected warn_below, fail_below)", band));
+            }
+        } else if (key == "references") {
+            if (!section.second.IsSequence()) fields.reject(section.second, "references: expected a list");
+            for (const auto& entry : section.second) calibrated.references_.push_back(reference_of(fields, entry));
+        } else {
+            fields.reject(section.first, fmt::format("unknown key '{}' (expected bands, references)", key));
+        }
+    }
+    if (calibrated.bands_.fail_below > calibrated.bands_.warn_below)
+        throw InputError(fmt::format("{}: bands.fail_below is above warn_below", source_name));
+    return calibrated;
+}
+
+CalibratedReferences CalibratedReferences::built_in() {
+    return parse(calibrated_references_yaml(), "calibrated.yaml (built in)");
+}
+
+const CalibratedReference* CalibratedReferences::find(const std::string& metric, const std::string& gpu_name,
+                                                      const std::map<std::string, std::string>& parameters,
+                                                      int world_size) const {
+    if (gpu_name.empty()) return nullptr;
+    const std::string name = lower(gpu_name);
+    for (const CalibratedReference& reference : references_) {
+        if (name.find(lower(reference.part)) == std::string::npos) continue;
+        if (reference.metric != metric && fnmatch(reference.metric.c_str(), metric.c_str(), 0) != 0) continue;
+        if (reference.ranks && *reference.ranks != world_size) continue;
+        const bool conditions_hold = std::all_of(reference.when.begin(), reference.when.end(), [&](const auto& condition) {
+            const auto found = parameters.find(condition.first);
+            return found != parameters.end() && found->second == condition.second;
+        });
+        if (conditions_hold) return &reference;
+    }
+    return nullptr;
+}
+
+}  // namespace shakedown::analysis

@@ -1,0 +1,101 @@
+// Calibrated references: a healthy part passes against what healthy hardware of it gives, 10 %
+// below that WARNs, 25 % below FAILs, the reason says it was calibrated; a part without a figure
+// (or other conditions) falls back to the generic band of nominal and says so by its wording.
+#include "analysis/rules/calibration.hpp"
+#include "analysis/rules/threshold_rule.hpp"
+#include "analysis/rules/thresholds.hpp"
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+
+#include <gtest/gtest.h>
+
+#include <fnmatch.h>
+
+namespace shakedown::analysis {
+namespace {
+
+const Thresholds& built_in() {
+    static const Thresholds thresholds = Thresholds::built_in();
+    return thresholds;
+}
+
+MetricJudgment judge(double tflops, const std::string& gpu, const std::string& fill = "uniform") {
+    const Metric metric{"dgemm_fp64.tflops", "TFLOP/s", tflops, 67.0, Better::higher};
+    const auto* calibrated = built_in().calibration().find(metric.name, gpu, {{"fill", fill}}, 1);
+    return judge_metric(metric, built_in().rule_for(metric.name), calibrated, built_in().calibration().bands());
+}
+
+TEST(Calibration, AHealthyH200PassesWhereTheDatasheetWouldWarn) {
+    EXPECT_EQ(judge(56.2, "NVIDIA H200").level, Level::pass);  // 0.84 of nominal: the generic band warns below 0.85
+    EXPECT_EQ(judge(56.2, "NVIDIA A100-SXM4-80GB").level, Level::warn);
+    EXPECT_EQ(judge(56.2, "NVIDIA A100-SXM4-80GB").reason,
+              "dgemm_fp64.tflops 56.2 TFLOP/s is 0.84 of nominal 67 (warn below 0.85)");  // generic: "of nominal"
+}
+
+TEST(Calibration, TenPercentBelowHealthyWarnsAndAQuarterBelowFails) {
+    const MetricJudgment warn = judge(0.84 * 67 * 0.88, "NVIDIA H200");
+    EXPECT_EQ(warn.level, Level::warn);
+    EXPECT_EQ(warn.reason, "dgemm_fp64.tflops 49.5 TFLOP/s is 0.88 of a healthy H200's 56.3 TFLOP/s (calibrated: 0.84 of "
+                           "nominal 67; warn below 0.90 of it)");
+    ASSERT_TRUE(warn.reference);
+    EXPECT_NEAR(*warn.reference, 0.84 * 67, 1e-9);
+    EXPECT_EQ(judge(0.84 * 67 * 0.74, "NVIDIA H200").level, Level::fail);
+    EXPECT_EQ(judge(0.84 * 67 * 0.91, "NVIDIA H200").level, Level::pass);
+}
+
+TEST(Calibration, ConditionsMustHold) {
+    // Small integers keep the clock up: their healthy figure is 0.97, so 56.2 is a shortfall there.
+    EXPECT_EQ(judge(56.2, "NVIDIA H200", "small_integers").level, Level::warn);
+    EXPECT_EQ(judge(65.2, "NVIDIA H200", "small_integers").level, Level::pass);
+    const auto& calibration = built_in().calibration();
+    EXPECT_EQ(calibration.find("dgemm_fp64.tflops", "NVIDIA H200", {}, 1), nullptr);  // fill not recorded: generic
+    EXPECT_EQ(calibration.find("dgemm_fp64.tflops", "", {{"fill", "uniform"}}, 1), nullptr);  // a host rank
+    EXPECT_NE(calibration.find("nccl.all_reduce_busbw_8mib_gbs", "NVIDIA H200", {}, 2), nullptr);
+    EXPECT_EQ(calibration.find("nccl.all_reduce_busbw_8mib_gbs", "NVIDIA H200", {}, 8), nullptr);  // other rank count
+}
+
+TEST(Calibration, AbsoluteHealthyValueJudgesFiguresWithoutANominal) {
+    const Metric metric{"nccl.all_reduce_busbw_8mib_gbs", "GB/s", 120.0, std::nullopt, Better::higher};
+    const auto* calibrated = built_in().calibration().find(metric.name, "NVIDIA H200", {}, 2);
+    ASSERT_NE(calibrated, nullptr);
+    const MetricJudgment judgment =
+        judge_metric(metric, built_in().rule_for(metric.name), calibrated, built_in().calibration().bands());
+    EXPECT_EQ(judgment.level, Level::fail);  // 0.68 of 176.5
+    EXPECT_NE(judgment.reason.find("is 0.68 of a healthy H200's 176 GB/s (calibrated: measured on healthy hardware"),
+              std::string::npos)
+        << judgment.reason;
+}
+
+TEST(Calibration, EveryBuiltInEntryNamesADeclaredMetricJudgedByNominalAndSaysWhereItWasMeasured) {
+    std::vector<std::string> declared;
+    for (const auto& test : Registry::instance().tests())
+        for (std::string& name : test->spec().metric_names()) declared.push_back(std::move(name));
+    const auto& references = built_in().calibration().references();
+    ASSERT_GE(references.size(), 15u);
+    for (const CalibratedReference& reference : references) {
+        SCOPED_TRACE(reference.origin);
+        const auto matching = std::find_if(declared.begin(), declared.end(), [&](const std::string& name) {
+            return name == reference.metric || fnmatch(reference.metric.c_str(), name.c_str(), 0) == 0;
+        });
+        ASSERT_NE(matching, declared.end()) << reference.metric;
+        const MetricRule* rule = built_in().rule_for(*matching);
+        ASSERT_NE(rule, nullptr) << *matching;
+        EXPECT_TRUE(rule->fraction_of_nominal.has_value()) << *matching << ": calibration replaces that check only";
+        EXPECT_FALSE(reference.source.empty());
+        EXPECT_FALSE(reference.measured.empty());
+    }
+}
+
+TEST(Calibration, AMalformedFileIsOneLineWithItsPlace) {
+    try {
+        (void)CalibratedReferences::parse("references:\n  - {part: H200, metric: x.y_gbs, healthy_fraction: 0.9}\n", "c.yaml");
+        FAIL() << "accepted an entry without a source";
+    } catch (const InputError& error) {
+        EXPECT_STREQ(error.what(), "c.yaml:2: references: an entry needs its source (where it was measured)");
+    }
+    EXPECT_THROW((void)CalibratedReferences::parse("references:\n  - {part: H200, metric: x, source: s}\n", "c.yaml"),
+                 InputError);  // neither healthy_fraction nor healthy_value
+}
+
+}  // namespace
+}  // namespace shakedown::analysis

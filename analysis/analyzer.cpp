@@ -51,6 +51,7 @@ Thresholds resolve_thresholds(const AnalyzeOptions& options) {
 struct Inputs {
     Thresholds thresholds;
     std::optional<Topology> topology;
+    std::optional<profile::Profile> profile;
     LoadedRun run;
     std::optional<LoadedRun> baseline;
 };
@@ -60,6 +61,16 @@ Inputs read_inputs(const AnalyzeOptions& options) {
     inputs.thresholds = resolve_thresholds(options);
     if (options.topology_file) inputs.topology = Topology::from_file(*options.topology_file);
     inputs.run = load_run(options.run_dir);
+    // The profile given, else the one the run recorded (`shakedown run --profile/--gpus-per-node`).
+    if (options.profile_file) {
+        inputs.profile = profile::read_profile(options.profile_file->string(), Registry::instance().keys());
+    } else if (!inputs.run.manifest.profile.empty()) {
+        const std::filesystem::path recorded = inputs.run.manifest.profile;
+        if (recorded.has_parent_path() || recorded.filename() != recorded)
+            throw InputError(fmt::format("{}: run.json's profile '{}' is not a file name in the run folder",
+                                         options.run_dir.string(), recorded.string()));
+        inputs.profile = profile::read_profile((options.run_dir / recorded).string(), Registry::instance().keys());
+    }
     if (options.baseline_dir) {
         try {
             inputs.baseline = load_run(*options.baseline_dir);
@@ -96,7 +107,8 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
     if (inputs.baseline) baseline.emplace(*inputs.baseline);
     RunDetails details(run);
     const AnalysisResult result = apply_rules(observations, inputs.thresholds, baseline ? &*baseline : nullptr,
-                                              inputs.topology ? &*inputs.topology : nullptr, details);
+                                              inputs.topology ? &*inputs.topology : nullptr, details,
+                                              inputs.profile ? &*inputs.profile : nullptr);
     const ReportModel model = make_report_model(observations, result, inputs.thresholds.settings());
 
     const OutputPaths paths{options.summary_path.value_or(run.dir / "summary.json"),

@@ -22,6 +22,7 @@ struct AnalyzeOptions {
     bool write_html = true;
     std::optional<std::filesystem::path> baseline_dir;     // --baseline OLD_RUN
     std::optional<std::filesystem::path> topology_file;    // Slurm topology.conf
+    std::optional<std::filesystem::path> profile_file;     // expected profile; default RUN's profile.yaml, if any
     std::optional<double> price_per_node_hour;             // override the thresholds file's price
     std::optional<double> price_per_node_month;
     ReportFormat format = ReportFormat::text;

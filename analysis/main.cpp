@@ -1,4 +1,4 @@
-// shakedown-analyze RUN [--thresholds FILE.yaml] [--baseline OLD_RUN] [--topology topology.conf]
+// shakedown-analyze RUN [--thresholds FILE.yaml] [--baseline OLD_RUN] [--topology topology.conf] [--profile FILE]
 //   [--price-per-node-hour X | --price-per-node-month X] [--format text|markdown] [--summary PATH]
 //   [--junit PATH] [--html PATH | --no-html] [--drain PATH] [--drain-apply] [--quiet]
 #include "analysis/analyzer.hpp"
@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
     std::string drain_path;
     std::string baseline_dir;
     std::string topology_file;
+    std::string profile_file;
     std::string format = "text";
     double price_hour = 0.0;
     double price_month = 0.0;
@@ -52,6 +53,8 @@ int main(int argc, char** argv) {
     app.add_option("--thresholds", thresholds_file, "YAML file overriding the built-in thresholds and settings");
     app.add_option("--baseline", baseline_dir, "an earlier run folder: report regressions beyond the tolerance");
     app.add_option("--topology", topology_file, "Slurm topology.conf: name the switch of a slow group of nodes");
+    app.add_option("--profile", profile_file, "expected profile (YAML): what every node must have and run "
+                                              "(default: the one the run recorded)");
     auto* hour = app.add_option("--price-per-node-hour", price_hour, "node price per hour: price per usable TFLOP/s, GB/s");
     auto* month = app.add_option("--price-per-node-month", price_month, "node price per month (730 hours)");
     hour->excludes(month);
@@ -92,6 +95,7 @@ int main(int argc, char** argv) {
     options.drain_path = path_if(drain_path);
     options.baseline_dir = path_if(baseline_dir);
     options.topology_file = path_if(topology_file);
+    options.profile_file = path_if(profile_file);
     if (*hour) options.price_per_node_hour = price_hour;
     if (*month) options.price_per_node_month = price_month;
     return analysis::analyze(options, std::cout, std::cerr);

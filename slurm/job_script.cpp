@@ -207,6 +207,10 @@ JobSpec validate_job_options(const JobOptions& options) {
     require_plain_arguments(options.analyzer_args, "--analyzer-args");
     job.launcher_args = options.launcher_args;
     job.run_args = options.run_args;
+    // The GPUs asked of Slurm are the GPUs the run must find: recorded as its expected profile, so
+    // a node with fewer fails instead of waiving its GPU tests (unless a profile says more).
+    if (job.gpus_per_node > 0 && std::find(job.run_args.begin(), job.run_args.end(), "--profile") == job.run_args.end())
+        job.run_args.insert(job.run_args.begin(), {"--gpus-per-node", std::to_string(job.gpus_per_node)});
     job.analyzer_args = options.analyzer_args;
     job.shakedown_binary = resolve_binary(options.shakedown_binary, "--shakedown");
     job.analyzer_binary = resolve_binary(options.analyzer_binary, "--analyzer");

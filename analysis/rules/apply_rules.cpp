@@ -1,6 +1,7 @@
 #include "analysis/rules/apply_rules.hpp"
 
 #include "analysis/rules/port_counter_rule.hpp"
+#include "analysis/rules/profile_rule.hpp"
 #include "analysis/rules/slow_ranks.hpp"
 #include "analysis/rules/telemetry_explanation.hpp"
 #include "analysis/rules/threshold_rule.hpp"
@@ -15,7 +16,7 @@ void append(std::vector<Finding>& findings, std::vector<Finding> more) {
 }  // namespace
 
 AnalysisResult apply_rules(const Observations& observations, const Thresholds& thresholds, const Observations* baseline,
-                           const Topology* topology, RunDetails& details) {
+                           const Topology* topology, RunDetails& details, const profile::Profile* profile) {
     const AnalysisSettings& settings = thresholds.settings();
     AnalysisResult result;
     std::vector<Finding> findings = test_status_findings(observations);
@@ -38,6 +39,7 @@ AnalysisResult apply_rules(const Observations& observations, const Thresholds& t
     }
     append(findings, slow_rank_findings(observations, settings));
     append(findings, port_counter_findings(observations, settings));
+    if (profile != nullptr) append(findings, profile_findings(observations, *profile, details));
 
     result.explained = explain_findings(findings, observations, details, settings);
     result.judgement = judge(observations, std::move(findings));

@@ -13,6 +13,7 @@
 #include "analysis/rules/thresholds.hpp"
 #include "analysis/rules/topology.hpp"
 #include "analysis/rules/verdicts.hpp"
+#include "profile/profile.hpp"
 
 #include <optional>
 #include <vector>
@@ -29,7 +30,8 @@ struct AnalysisResult {
     int explained = 0;                      // findings with a telemetry explanation
 };
 
+// `profile`: what the nodes must have and run (nullptr: no profile; waivers are listed, not judged).
 AnalysisResult apply_rules(const Observations& observations, const Thresholds& thresholds, const Observations* baseline,
-                           const Topology* topology, RunDetails& details);
+                           const Topology* topology, RunDetails& details, const profile::Profile* profile = nullptr);
 
 }  // namespace shakedown::analysis

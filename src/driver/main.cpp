@@ -7,6 +7,8 @@
 #include "driver/list_command.hpp"
 #include "driver/mpi_runtime.hpp"
 #include "driver/run_command.hpp"
+#include "profile/profile.hpp"
+#include "profile/profile_from_run.hpp"
 #include "inventory/inventory.hpp"
 #include "slurm/cli.hpp"
 
@@ -59,6 +61,9 @@ int main(int argc, char** argv) {
     std::string name;
     std::string config_file;
     bool no_telemetry = false;
+    std::string profile_file;
+    std::optional<int> gpus_per_node;
+    std::string profile_from;
     ProgressStyle progress = ProgressStyle::automatic;
 
     auto* run = app.add_subcommand("run", "run a suite (or chosen tests) on every rank of the MPI job");
@@ -70,6 +75,9 @@ int main(int argc, char** argv) {
     run->add_option("--name", name, "exact name of the new run folder (default: time stamp, tag, Slurm job)");
     run->add_option("--tag", tag, "label added to the run folder name and run.json");
     run->add_flag("--no-telemetry", no_telemetry, "do not sample hardware telemetry (for overhead measurements)");
+    run->add_option("--profile", profile_file, "expected profile (YAML): what every node must have and run");
+    run->add_option("--gpus-per-node", gpus_per_node, "expect this many GPUs on every node (a profile of that alone)")
+        ->check(CLI::Range(0, 4096));
     run->add_option("--progress", progress, "auto, live (one line rewritten in place) or lines (one per test)")
         ->transform(CLI::CheckedTransformer(
             std::map<std::string, ProgressStyle>{
@@ -81,6 +89,8 @@ int main(int argc, char** argv) {
     bool inventory_json = false;
     inventory->add_flag("--json", inventory_json, "print the inventory as JSON");
     auto* version = app.add_subcommand("version", "print the version and the features built in");
+    auto* profile = app.add_subcommand("profile", "print the expected profile of a reference run (YAML)");
+    profile->add_option("--from", profile_from, "the run folder of a healthy reference run")->required();
     const slurm::SlurmCommandLine slurm_commands(app);  // `shakedown slurm generate|submit`
 
     // CLI11 would only say "a subcommand is required" for `shakedown fly`: name the word.
@@ -117,6 +127,10 @@ int main(int argc, char** argv) {
             fmt::print("{}", build_info());
             return exit_code::ok;
         }
+        if (*profile) {
+            fmt::print("{}", profile::to_yaml(profile::profile_from_run(profile_from)));
+            return exit_code::ok;
+        }
         if (!suite.empty()) cli.suite = suite;
         cli.tests = split_names(tests);
         if (run->count("--tests") > 0 && cli.tests.empty())  // `--tests ''` must not mean "the whole suite"
@@ -129,7 +143,12 @@ int main(int argc, char** argv) {
         if (no_telemetry) cli.telemetry_enabled = false;
         cli.progress = progress;
         const Config config = load_config(cli, Registry::instance());
-        return run_command(config, argc, argv);
+        if (!profile_file.empty() && gpus_per_node)
+            return fail_input("give --profile or --gpus-per-node, not both (put gpus_per_node in the profile)");
+        std::optional<std::string> profile_yaml;  // checked before MPI starts: a typo costs no job
+        if (!profile_file.empty()) profile_yaml = profile::to_yaml(profile::read_profile(profile_file, Registry::instance().keys()));
+        if (gpus_per_node) profile_yaml = profile::to_yaml(profile::gpus_per_node_profile(*gpus_per_node));
+        return run_command(config, profile_yaml, argc, argv);
     } catch (const InputError& error) {
         return fail_input(error.what());
     }

@@ -28,6 +28,8 @@
 namespace shakedown {
 namespace {
 
+constexpr const char* profile_file_name = "profile.yaml";
+
 TraceHeader make_header(const Session& session, const RunFolder& folder, double start_utc) {
     TraceHeader header;
     header.shakedown_version = SHAKEDOWN_VERSION;
@@ -55,7 +57,8 @@ void record_outcome_event(const TestResult& result, TraceWriter& trace) {
 }
 
 // Everything after MPI is up; exceptions are turned into exit codes by run_command.
-int run_selected_tests(const Config& config, const std::vector<const Test*>& tests, TerminationListener& termination) {
+int run_selected_tests(const Config& config, const std::optional<std::string>& profile_yaml,
+                       const std::vector<const Test*>& tests, TerminationListener& termination) {
     const double start_utc = now_utc();
     Session session(MPI_COMM_WORLD, visible_gpu_count());
     const bool is_root = session.world_rank() == 0;
@@ -69,7 +72,11 @@ int run_selected_tests(const Config& config, const std::vector<const Test*>& tes
     for (const auto* test : tests) keys.emplace_back(test->key());
     RunManifest manifest = build_manifest(session, config, folder, keys, inventory.value("versions", nlohmann::json::object()),
                                           start_utc, gpu_uuid, placement::gpu_name_for(inventory, session.gpu()));
-    if (is_root) write_json_atomically(folder.path / run_manifest_file_name, to_json(manifest));
+    if (profile_yaml) manifest.profile = profile_file_name;
+    if (is_root) {
+        if (profile_yaml) write_text_atomically(folder.path / profile_file_name, *profile_yaml);
+        write_json_atomically(folder.path / run_manifest_file_name, to_json(manifest));
+    }
 
     TraceWriter trace(trace_path(folder, session.world_rank()), make_header(session, folder, start_utc),
                       config.resolved_yaml(), inventory);
@@ -132,7 +139,7 @@ int run_selected_tests(const Config& config, const std::vector<const Test*>& tes
 
 }  // namespace
 
-int run_command(const Config& config, int& argc, char**& argv) {
+int run_command(const Config& config, const std::optional<std::string>& profile_yaml, int& argc, char**& argv) {
     // Names were validated before MPI started (load_config); select cannot throw here.
     const auto tests = Registry::instance().select(config.suite, config.tests, config.exclude);
     TerminationListener termination;  // before MPI starts its threads
@@ -140,7 +147,7 @@ int run_command(const Config& config, int& argc, char**& argv) {
     const RegisteredRuntimes runtimes;  // after MPI starts, stopped before it ends
     int code = exit_code::ok;
     try {
-        code = run_selected_tests(config, tests, termination);
+        code = run_selected_tests(config, profile_yaml, tests, termination);
     } catch (const InputError& error) {
         // Every rank reaches the same verdict (e.g. the run folder exists): one line, from rank 0.
         int rank = 0;

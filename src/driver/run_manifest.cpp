@@ -92,15 +92,19 @@ RunManifest build_manifest(const Session& session, const Config& config, const R
     return manifest;
 }
 
-void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& document) {
+void write_text_atomically(const std::filesystem::path& path, const std::string& text) {
     const auto temporary = path.string() + ".tmp";
     {
         std::ofstream out(temporary, std::ios::trunc);
         if (!out) throw InputError(fmt::format("cannot write '{}'", temporary));
-        out << document.dump(2) << '\n';
+        out << text;
         if (!out.flush()) throw InputError(fmt::format("cannot write '{}'", temporary));
     }
     std::filesystem::rename(temporary, path);
+}
+
+void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& document) {
+    write_text_atomically(path, document.dump(2) + "\n");
 }
 
 }  // namespace shakedown

@@ -23,5 +23,6 @@ RunManifest build_manifest(const Session& session, const Config& config, const R
 nlohmann::json slurm_job_info();  // null outside a Slurm job
 
 void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& document);
+void write_text_atomically(const std::filesystem::path& path, const std::string& text);
 
 }  // namespace shakedown

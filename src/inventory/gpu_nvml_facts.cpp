@@ -43,10 +43,16 @@ nlohmann::json nvml_gpu_facts(const NvmlDevice& device) {
 
 nlohmann::json nvml_section(const Nvml* nvml, const std::string& why_not_loaded) {
     if (nvml == nullptr) return {{"loaded", false}, {"reason", why_not_loaded}};
+    // Every GPU of the node as NVML sees it, whatever this rank's CUDA visibility: what the node
+    // has, for the expected profile (count, model, memory, bus ids, links).
+    nlohmann::json devices = nlohmann::json::array();
+    for (unsigned index = 0; index < nvml->device_count(); ++index)
+        if (const auto device = nvml->device(index)) devices.push_back(nvml_gpu_facts(*device));
     return {{"loaded", true},
             {"library", nvml->library_path()},
             {"driver_version", nvml->driver_version().value_or("")},
-            {"device_count", nvml->device_count()}};
+            {"device_count", nvml->device_count()},
+            {"devices", std::move(devices)}};
 }
 
 }  // namespace shakedown::inventory_detail

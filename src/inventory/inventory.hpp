@@ -21,7 +21,8 @@
 //                nvml? {nvml_index, power_limit_w, pcie_generation_current/max,
 //                pcie_width_current/max, nvlink_active_links, ecc_*_aggregate, ...}}]
 //   gpu_runtime_error   why the GPU runtime gave no devices (absent when it answered)
-//   nvml        {loaded, reason | library, driver_version, device_count}
+//   nvml        {loaded, reason | library, driver_version, device_count, devices: [the gpus[].nvml facts of
+//               every GPU NVML sees, whatever the rank's CUDA visibility]}
 //   versions    {shakedown, compiler, mpi, mpi_standard, hdf5, hwloc, cuda, nvidia_driver,
 //                nccl, kokkos}
 #pragma once

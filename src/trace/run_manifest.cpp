@@ -21,6 +21,7 @@ constexpr const char* command_line = "command_line";
 constexpr const char* suite = "suite";
 constexpr const char* tests = "tests";
 constexpr const char* tag = "tag";
+constexpr const char* profile = "profile";
 constexpr const char* world_size = "world_size";
 constexpr const char* nodes = "nodes";
 constexpr const char* ranks = "ranks";
@@ -136,6 +137,7 @@ json to_json(const RunManifest& manifest) {
             {key::suite, manifest.suite.empty() ? json(nullptr) : json(manifest.suite)},
             {key::tests, manifest.tests},
             {key::tag, manifest.tag},
+            {key::profile, manifest.profile.empty() ? json(nullptr) : json(manifest.profile)},
             {key::world_size, manifest.world_size},
             {key::nodes, std::move(nodes)},
             {key::ranks, std::move(ranks)},
@@ -161,6 +163,7 @@ RunManifest parse_run_manifest(const json& document, const std::string& context)
     manifest.shakedown_version = fields.optional_string(document, key::shakedown_version);
     manifest.suite = fields.optional_string(document, key::suite);
     manifest.tag = fields.optional_string(document, key::tag);
+    manifest.profile = fields.optional_string(document, key::profile);
     if (auto tests = document.find(key::tests); tests != document.end() && tests->is_array())
         for (const json& test : *tests)
             if (test.is_string()) manifest.tests.push_back(test.get<std::string>());

@@ -38,6 +38,7 @@ struct RunManifest {
     std::string suite;  // empty when the run named its tests
     std::vector<std::string> tests;
     std::string tag;
+    std::string profile;  // the expected profile's file in the run folder ("profile.yaml"), "" without one
     int world_size = 0;
     std::vector<ManifestNode> nodes;
     std::vector<ManifestRank> ranks;

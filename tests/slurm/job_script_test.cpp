@@ -248,8 +248,20 @@ TEST(RenderJob, MpirunScriptMapsRanksPerNodeAndAddsArguments) {
     EXPECT_TRUE(contains(script, "#SBATCH --gpus-per-node=4\n"));
     EXPECT_TRUE(contains(script, "#SBATCH --ntasks-per-node=4\n"));
     EXPECT_TRUE(contains(script, "#SBATCH --job-name=shakedown-pairwise\n"));
-    EXPECT_TRUE(contains(script, "run_args=('--config' '/etc/shakedown/site.yaml')\n")) << script;
+    // The GPUs asked of Slurm are the GPUs the run must find (its expected profile).
+    EXPECT_TRUE(contains(script, "run_args=('--gpus-per-node' '4' '--config' '/etc/shakedown/site.yaml')\n")) << script;
     EXPECT_TRUE(contains(script, "analyzer_args=('--thresholds' '/etc/shakedown/t.yaml')\n")) << script;
+}
+
+TEST(RenderJob, AProfileInTheRunArgumentsIsNotOverridden) {
+    auto options = three_nodes();
+    options.gpus_per_node = 8;
+    options.run_args = {"--profile", "/etc/shakedown/site-profile.yaml"};
+    const auto script = render_job_script(validate_job_options(options));
+    EXPECT_TRUE(contains(script, "run_args=('--profile' '/etc/shakedown/site-profile.yaml')\n")) << script;
+    options.gpus_per_node = 0;
+    options.run_args = {};
+    EXPECT_TRUE(contains(render_job_script(validate_job_options(options)), "run_args=()\n"));
 }
 
 TEST(RenderJob, EverySuiteHasATemplate) {

@@ -44,6 +44,12 @@ void verdict_table(std::string& html, const ReportModel& model) {
                 cell(std::to_string(row.tests.failed), "num") + cell(std::to_string(row.tests.errored), "num") +
                 cell(std::to_string(row.tests.waived), "num") +
                 cell(node.worst) + "</tr>\n";
+        if (row.verdict == Verdict::pass) continue;  // a node that is not a PASS shows each of its GPUs
+        for (const DeviceRow& device : node.devices) {
+            const std::string level(to_string(device.verdict));
+            html += "<tr>" + cell(fmt::format("  GPU {}", device.gpu)) + cell(std::to_string(device.rank)) +
+                    cell(upper(level), level) + "<td colspan=\"5\"></td>" + cell(device.worst) + "</tr>\n";
+        }
     }
     html += "</table>\n";
 }
@@ -103,6 +109,26 @@ void localization_section(std::string& html, const ReportModel& model) {
     if (links->analyzed && !links->links.empty()) html += svg_link_heatmap(*links);
 }
 
+// The WARN and FAIL lines of a metric's bars: against the calibrated healthy figure where the
+// fleet's part has one (the judging does the same), else the generic band of nominal.
+BarBand band_for(const std::string& metric, const ReportModel& model, const Thresholds& thresholds) {
+    const MetricRule* rule = thresholds.rule_for(metric);
+    if (rule == nullptr || !rule->fraction_of_nominal) return {};
+    const Observations& observations = *model.observations;
+    const std::string key = metric.substr(0, metric.find('.'));
+    for (const RankIdentity& who : observations.ranks()) {
+        if (who.gpu_name.empty()) continue;
+        const TestResult* test = observations.test_of(who.rank, key);
+        if (test == nullptr) continue;
+        const auto* calibrated = thresholds.calibration().find(metric, who.gpu_name, test->parameters,
+                                                               static_cast<int>(observations.ranks().size()));
+        if (calibrated == nullptr || !calibrated->healthy_fraction) break;
+        const auto& bands = thresholds.calibration().bands();
+        return {*calibrated->healthy_fraction * bands.warn_below, *calibrated->healthy_fraction * bands.fail_below};
+    }
+    return {rule->fraction_of_nominal->warn, rule->fraction_of_nominal->fail};
+}
+
 void bars_section(std::string& html, const ReportModel& model, const Thresholds& thresholds, std::size_t max_charts) {
     std::set<std::string> with_nominal;
     for (const NodeMetrics& node : model.node_metrics)
@@ -122,10 +148,7 @@ void bars_section(std::string& html, const ReportModel& model, const Thresholds&
         if (with_nominal.erase(first)) ordered.emplace_back(first);
     ordered.insert(ordered.end(), with_nominal.begin(), with_nominal.end());
     for (std::size_t i = 0; i < ordered.size() && i < max_charts; ++i) {
-        BarBand band;
-        if (const MetricRule* rule = thresholds.rule_for(ordered[i]); rule != nullptr && rule->fraction_of_nominal)
-            band = {rule->fraction_of_nominal->warn, rule->fraction_of_nominal->fail};
-        html += svg_node_bars(model.node_metrics, ordered[i], band);
+        html += svg_node_bars(model.node_metrics, ordered[i], band_for(ordered[i], model, thresholds));
     }
     if (ordered.size() > max_charts)
         html += fmt::format("<p class=\"note\">{} more metrics with a nominal figure are in summary.json (nodes[].metrics).</p>\n",

@@ -34,6 +34,10 @@ std::string markdown_report(const ReportModel& model, std::size_t max_findings) 
         md += fmt::format("| {} | {} | **{}** | {} | {} | {} | {} | {} | {} |\n", escape_markdown(verdict.node), node.ranks,
                           upper(to_string(verdict.verdict)), verdict.tests.passed, verdict.tests.warned,
                           verdict.tests.failed, verdict.tests.errored, verdict.tests.waived, escape_markdown(node.worst));
+        if (verdict.verdict == Verdict::pass) continue;
+        for (const DeviceRow& device : node.devices)
+            md += fmt::format("| &nbsp;&nbsp;GPU {} | {} | {} | | | | | | {} |\n", device.gpu, device.rank,
+                              upper(to_string(device.verdict)), escape_markdown(device.worst));
     }
     list_section(md, "To fix before the hardware can be judged (not drained)", model.fix_lines);
     std::vector<const Finding*> findings = model.failures;

@@ -10,8 +10,8 @@ namespace shakedown::analysis {
 
 std::optional<double> NodeMetric::usable_fraction() const {
     if (!nominal || *nominal <= 0.0) return std::nullopt;
-    if (better == Better::lower) return median > 0.0 ? std::optional<double>(*nominal / median) : std::nullopt;
-    return median / *nominal;
+    if (better == Better::lower) return worst() > 0.0 ? std::optional<double>(*nominal / worst()) : std::nullopt;
+    return worst() / *nominal;
 }
 
 const NodeMetric* NodeMetrics::find(std::string_view name) const {

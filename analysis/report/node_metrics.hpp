@@ -25,7 +25,10 @@ struct NodeMetric {
     std::optional<double> nominal;         // median of the ranks' nominal figures
     std::optional<double> nominal_sum;
 
-    std::optional<double> usable_fraction() const;  // median / nominal (nominal / median when lower is better)
+    // The node's worst device (rank): its lowest value, its highest when lower is better. A node is
+    // as good as its worst GPU, so bars and fractions show that one, not the median.
+    double worst() const { return better == Better::lower ? max : min; }
+    std::optional<double> usable_fraction() const;  // worst / nominal (nominal / worst when lower is better)
 };
 
 struct NodeMetrics {

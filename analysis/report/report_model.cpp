@@ -100,6 +100,25 @@ std::string not_run_text(const NodeVerdict& node) {
     return text;
 }
 
+std::vector<DeviceRow> device_rows(const Observations& observations, const NodeVerdict& node) {
+    std::vector<DeviceRow> rows;
+    for (const int rank : node.ranks) {
+        const RankIdentity* who = observations.rank(rank);
+        if (who == nullptr || !who->gpu) continue;
+        DeviceRow row{rank, *who->gpu, who->gpu_uuid, Verdict::pass, "-"};
+        const Finding* worst = nullptr;
+        for (const Finding& finding : node.findings)
+            if (finding.rank == rank && finding.cause == Cause::hardware && (worst == nullptr || finding.level > worst->level))
+                worst = &finding;
+        if (worst != nullptr) {
+            row.verdict = worst->level == Level::fail ? Verdict::fail : Verdict::warn;
+            row.worst = worst->reason;
+        }
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
 // The node's tests as JUnit cases: every test a rank of the node recorded, then the findings
 // about tests no rank recorded (a missing result, the port counter check).
 std::vector<TestCaseRow> test_cases(const Observations& observations, const NodeReport& node) {
@@ -191,6 +210,7 @@ ReportModel make_report_model(const Observations& observations, const AnalysisRe
             }
         }
         report.cases = test_cases(observations, report);
+        report.devices = device_rows(observations, node);
         model.nodes.push_back(std::move(report));
     }
     model.verdict_line = fmt::format("Verdict: {}: {} node(s): {} pass, {} warn, {} fail, {} incomplete",

@@ -31,6 +31,16 @@ struct TestCaseRow {
     bool all_waived() const { return ranks > 0 && waived_ranks == ranks; }
 };
 
+// One GPU of a node (the rank bound to it): a node is judged as its devices are, so a bad GPU
+// gets a row of its own instead of hiding in the node's median.
+struct DeviceRow {
+    int rank = 0;
+    int gpu = 0;            // the CUDA ordinal as the rank saw it
+    std::string gpu_uuid;
+    Verdict verdict = Verdict::pass;  // pass, warn or fail, from this rank's hardware findings
+    std::string worst;      // its worst finding's reason, "-" without one
+};
+
 struct NodeReport {
     const NodeVerdict* verdict = nullptr;
     std::string ranks;          // "0-3,8"
@@ -38,6 +48,7 @@ struct NodeReport {
     std::string worst_with_rank;  // "rank 8 dgemm_fp64: <reason>" (terminal)
     std::vector<const Finding*> findings;  // most telling first
     std::vector<TestCaseRow> cases;        // in the order the tests first appear
+    std::vector<DeviceRow> devices;        // one per rank with a GPU, in rank order
 };
 
 struct ReportModel {

@@ -28,7 +28,19 @@ json node_metric_to_json(const NodeMetric& metric) {
             {"ranks", metric.ranks},       {"median", metric.median},
             {"min", metric.min},           {"max", metric.max},
             {"sum", metric.sum},           {"nominal", optional_number(metric.nominal)},
+            {"worst", metric.worst()},
             {"fraction", optional_number(metric.usable_fraction())}};
+}
+
+json devices_to_json(const std::vector<DeviceRow>& devices) {
+    json list = json::array();
+    for (const DeviceRow& device : devices)
+        list.push_back({{"rank", device.rank},
+                        {"gpu", device.gpu},
+                        {"gpu_uuid", device.gpu_uuid.empty() ? json(nullptr) : json(device.gpu_uuid)},
+                        {"verdict", to_string(device.verdict)},
+                        {"worst", device.worst}});
+    return list;
 }
 
 json node_to_json(const NodeVerdict& node, const NodeMetrics* metrics) {
@@ -196,9 +208,12 @@ json summary_to_json(const ReportModel& model, const SummaryContext& context) {
     std::map<std::string, const NodeMetrics*> metrics_of;
     for (const NodeMetrics& metrics : model.node_metrics) metrics_of.emplace(metrics.node, &metrics);
     json nodes = json::array();
-    for (const NodeVerdict& node : judgement.nodes) {
+    for (const NodeReport& report : model.nodes) {
+        const NodeVerdict& node = *report.verdict;
         auto found = metrics_of.find(node.node);
-        nodes.push_back(node_to_json(node, found == metrics_of.end() ? nullptr : found->second));
+        json entry = node_to_json(node, found == metrics_of.end() ? nullptr : found->second);
+        entry["devices"] = devices_to_json(report.devices);
+        nodes.push_back(std::move(entry));
     }
     return {{"schema_version", summary_schema_version},
             {"shakedown_version", SHAKEDOWN_VERSION},

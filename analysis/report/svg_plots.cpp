@@ -138,7 +138,7 @@ std::string svg_node_bars(const std::vector<NodeMetrics>& nodes, const std::stri
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"plot\" width=\"{:.0f}\" height=\"{:.0f}\" viewBox=\"0 0 {:.0f} "
         "{:.0f}\" font-family=\"sans-serif\" font-size=\"11\">\n",
         width, height, width, height);
-    svg += text(left, 14, fmt::format("{}: usable / nominal per node (median of its ranks)", metric), "font-weight=\"bold\"") + "\n";
+    svg += text(left, 14, fmt::format("{}: usable / nominal per node (its worst rank)", metric), "font-weight=\"bold\"") + "\n";
     for (std::size_t i = 0; i < bars.size(); ++i) {
         const Bar& bar = bars[i];
         const double y = top + row * static_cast<double>(i);
@@ -148,11 +148,11 @@ std::string svg_node_bars(const std::vector<NodeMetrics>& nodes, const std::stri
         svg += text(left - 4, y + 12, bar.node, "text-anchor=\"end\"") + "\n";
         svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"{}\"><title>{}</title></rect>\n",
                            left, y + 2, x_of(bar.fraction) - left, row - 4, colour,
-                           escape_markup(fmt::format("{}: {} of nominal {} {} = {:.2f}", bar.node,
-                                                     format_number(bar.metric->median), format_number(*bar.metric->nominal),
+                           escape_markup(fmt::format("{}: worst rank {} of nominal {} {} = {:.2f}", bar.node,
+                                                     format_number(bar.metric->worst()), format_number(*bar.metric->nominal),
                                                      bar.metric->unit, bar.fraction)));
         svg += text(x_of(bar.fraction) + 4, y + 12,
-                    fmt::format("{:.2f}  ({} of {} {})", bar.fraction, format_number(bar.metric->median),
+                    fmt::format("{:.2f}  ({} of {} {})", bar.fraction, format_number(bar.metric->worst()),
                                 format_number(*bar.metric->nominal), bar.metric->unit)) + "\n";
     }
     const double bottom = top + row * static_cast<double>(bars.size());

@@ -15,6 +15,11 @@ void print_table(std::ostream& out, const ReportModel& model) {
         rows.push_back({verdict.node, node.ranks, upper(to_string(verdict.verdict)), std::to_string(verdict.tests.passed),
                         std::to_string(verdict.tests.warned), std::to_string(verdict.tests.failed),
                         std::to_string(verdict.tests.errored), std::to_string(verdict.tests.waived), node.worst_with_rank});
+        // A node that is not a PASS shows each of its GPUs: which one is bad, which are fine.
+        if (verdict.verdict == Verdict::pass) continue;
+        for (const DeviceRow& device : node.devices)
+            rows.push_back({fmt::format("  GPU {}", device.gpu), std::to_string(device.rank), upper(to_string(device.verdict)),
+                            "", "", "", "", "", device.worst});
     }
     std::vector<std::size_t> widths(header.size());
     for (std::size_t column = 0; column < header.size(); ++column) {

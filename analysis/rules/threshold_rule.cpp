@@ -55,7 +55,7 @@ CheckResult check_calibrated(const Metric& metric, const CalibratedReference& re
     const double relative = metric.better == Better::higher ? metric.value / *healthy : *healthy / metric.value;
     auto verdict = [&](Level level, const char* band_name, double limit) {
         return CheckResult{level,
-                           fmt::format("{} {} is {:.2f} of a healthy {}'s {} (calibrated: {}; {} below {:.2f} of it)",
+                           fmt::format("{} {} is {:.3g} of a healthy {}'s {} (calibrated: {}; {} below {:.2f} of it)",
                                        metric.name, with_unit(metric.value, metric.unit), relative, gpu_name,
                                        with_unit(*healthy, metric.unit), healthy_text, band_name, limit),
                            healthy};

@@ -193,6 +193,32 @@ TEST(Scenario, ThrottledGpuIsExplainedByItsPowerCapTelemetry) {
     EXPECT_NE(analysis.out.find("telemetry: GPU2 power-capped"), std::string::npos) << analysis.out;
 }
 
+// One bad GPU among a node's four: the node's row, bars and figures show that GPU, not the median
+// of the node's ranks (which would read a healthy 0.95).
+TEST(Scenario, ABadGpuIsShownAsItselfNotHiddenInItsNodesMedian) {
+    TempDir temp;
+    const auto run = synthetic_run(temp, "bad-gpu",
+                                   {.ranks = 32, .ranks_per_node = 4, .tests = {"stream", "dgemm_fp64"},
+                                    .throttled_gpu = bench::SyntheticRunSpec::ThrottledGpu{6, 2, 0.83}});
+    const Analysis analysis = analyze_folder(run);
+    EXPECT_EQ(verdict_of(analysis, "node0006"), "fail");
+    nlohmann::json node;
+    for (const auto& entry : analysis.summary["nodes"])
+        if (entry["node"] == "node0006") node = entry;
+    ASSERT_EQ(node["devices"].size(), 4u);
+    for (const auto& device : node["devices"]) EXPECT_EQ(device["verdict"], device["gpu"] == 2 ? "fail" : "pass") << device.dump();
+    for (const auto& metric : node["metrics"])
+        if (metric["name"] == "dgemm_fp64.tflops") {
+            EXPECT_NEAR(metric["fraction"].get<double>(), 0.63, 0.04);  // the bad GPU's, while the median is 0.95
+            EXPECT_GT(metric["median"].get<double>() / 67.0, 0.9);
+        }
+    // The terminal shows the node's GPUs under it; a PASS node shows none.
+    EXPECT_NE(analysis.out.find("  GPU 2   26     FAIL"), std::string::npos) << analysis.out;
+    EXPECT_EQ(analysis.out.find("  GPU 0   0 "), std::string::npos) << analysis.out;
+    const std::string html = read_text(run / "report.html");
+    EXPECT_NE(html.find("node0006: worst rank 42"), std::string::npos);
+}
+
 TEST(Scenario, BaselineRegressionIsReportedForTheRegressedNodeOnly) {
     TempDir temp;
     const auto before = synthetic_run(temp, "before", {.ranks = 8, .ranks_per_node = 2, .tests = {"stream", "dgemm_fp64"},

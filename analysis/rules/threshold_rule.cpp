@@ -101,6 +101,14 @@ MetricJudgment judge_metric(const Metric& metric, const MetricRule* rule, const 
         if (calibrated != nullptr) keep_worst(worst, check_calibrated(metric, *calibrated, bands, calibrated->part));
         else keep_worst(worst, check_fraction(metric, *rule->fraction_of_nominal));
     }
+    if (rule->above_nominal_warns && metric.better == Better::higher && metric.nominal && *metric.nominal > 0.0 &&
+        metric.value > *metric.nominal && worst.level == Level::pass)
+        return {Level::warn,
+                fmt::format("nominal not credible: {} {} is above its nominal {} ({:.2f} x): the nominal undercounts "
+                            "this part (its clock or its FMA units); fix the nominal before judging by it",
+                            metric.name, with_unit(metric.value, metric.unit), with_unit(*metric.nominal, metric.unit),
+                            metric.value / *metric.nominal),
+                std::nullopt, Cause::configuration};
     keep_worst(worst, check_bound(metric, rule->fail_below, Level::fail, /*below=*/true));
     keep_worst(worst, check_bound(metric, rule->fail_above, Level::fail, /*below=*/false));
     keep_worst(worst, check_bound(metric, rule->warn_below, Level::warn, /*below=*/true));
@@ -154,6 +162,7 @@ std::vector<Finding> threshold_findings(const Observations& observations, const 
         if (judgment.level != Level::pass) {
             Finding finding = make_metric_finding(*row.who, row.test->key, *row.metric, judgment.level, std::move(judgment.reason));
             finding.reference = judgment.reference;
+            if (judgment.cause) finding.cause = *judgment.cause;
             findings.push_back(std::move(finding));
         }
     }

@@ -16,6 +16,7 @@ struct MetricJudgment {
     Level level = Level::pass;
     std::string reason;               // empty on pass
     std::optional<double> reference;  // the calibrated healthy figure, when one was used
+    std::optional<Cause> cause;       // set when it is not the hardware's (a nominal not credible)
 };
 
 // One metric against its rule (nullptr: no rule, only a non-finite value is judged). With a

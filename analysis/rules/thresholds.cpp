@@ -18,7 +18,7 @@ namespace shakedown::analysis {
 namespace {
 
 constexpr std::string_view rule_keys =
-    "fail_below, warn_below, fail_above, warn_above, fraction_of_nominal, fleet_outlier";
+    "fail_below, warn_below, fail_above, warn_above, fraction_of_nominal, fleet_outlier, above_nominal";
 constexpr std::string_view top_level_keys = "metrics, fleet, baseline, telemetry, links, collectives, price, port_counters";
 
 bool is_glob_pattern(std::string_view key) { return key.find_first_of("*?[") != std::string_view::npos; }
@@ -84,6 +84,7 @@ public:
             else if (key == "warn_above") rule.warn_above = fields_.number(item.second, field);
             else if (key == "fraction_of_nominal") rule.fraction_of_nominal = fraction_band(item.second, metric);
             else if (key == "fleet_outlier") rule.fleet_outlier = fleet_band(item.second, metric);
+            else if (key == "above_nominal") rule.above_nominal_warns = fields_.choice(item.second, field, {"warn", "ignore"}) == "warn";
             else fields_.reject(item.first, fmt::format("{}: unknown key '{}' (expected {})", metric, key, rule_keys));
         }
         if (rule.warn_below && rule.fail_below && *rule.warn_below < *rule.fail_below)
@@ -112,7 +113,7 @@ YAML::Node load_yaml(std::string_view yaml_text, const std::string& source_name)
 }  // namespace
 
 bool MetricRule::judges_anything() const {
-    return fail_below || warn_below || fail_above || warn_above || fraction_of_nominal;
+    return fail_below || warn_below || fail_above || warn_above || fraction_of_nominal || above_nominal_warns;
 }
 
 Thresholds Thresholds::parse(std::string_view yaml_text, const std::string& source_name) {

@@ -38,6 +38,9 @@ struct MetricRule {
     std::optional<double> warn_above;
     std::optional<FractionBand> fraction_of_nominal;
     std::optional<FleetBand> fleet_outlier;
+    // The nominal is a ceiling (a peak): a measured figure above it means the nominal is wrong,
+    // a WARN to fix ("nominal not credible"), never a pass by a wide margin.
+    bool above_nominal_warns = false;
     std::string origin;  // "default.yaml:17": where the rule was written, for the report
 
     bool judges_anything() const;  // any absolute or nominal check (the fleet rule aside)

@@ -25,6 +25,8 @@ const TestSpec& dgemm_fp64_spec() {
             {
                 {"dgemm_fp64.tflops", "TFLOP/s", Better::higher, "median rate of the repetitions"},
                 {"dgemm_fp64.{tflops_max,tflops_min}", "TFLOP/s", Better::higher, "best and worst repetition"},
+                {"dgemm_fp64.core_peak_gflops", "GFLOP/s", Better::higher,
+                 "host runs: one core's measured FP64 FMA peak, beside the derived per-core nominal"},
             },
         .samples = {{"repetition", "count"}, {"seconds", "s"}, {"tflops", "TFLOP/s"}},
     };

@@ -2,6 +2,10 @@
 // (flags, clock limits, the distribution name).
 #include "inventory/inventory_sections.hpp"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -13,6 +17,18 @@
 
 namespace shakedown::inventory_detail {
 namespace {
+
+// CPUID leaf 0x16 (Intel since Skylake): the maximum frequency in MHz, 0 when not reported.
+unsigned cpuid_max_mhz() {
+#if defined(__x86_64__) || defined(__i386__)
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    if (__get_cpuid_max(0, nullptr) < 0x16) return 0;
+    __cpuid(0x16, eax, ebx, ecx, edx);
+    return ebx & 0xffff;
+#else
+    return 0;
+#endif
+}
 
 std::string trim(std::string_view text) {
     const auto first = text.find_first_not_of(" \t\"'");
@@ -108,11 +124,15 @@ nlohmann::json cpu_section(const HwlocTopology& topology) {
     // What this process may run on (cgroup/Slurm allocation), next to the whole machine.
     cpu["allowed_pus"] = hwloc_bitmap_weight(hwloc_topology_get_allowed_cpuset(topology.get()));
 
-    // The highest clock the OS allows (turbo included) from cpufreq; VMs often lack cpufreq
-    // and only show the current clock in /proc/cpuinfo: say which one this is.
+    // The highest clock the OS allows (turbo included) from cpufreq, else the maximum the CPU
+    // reports itself (CPUID leaf 0x16, Intel); VMs often lack both and only show the current
+    // clock in /proc/cpuinfo, which undercounts a boosting CPU: say which one this is.
     if (auto khz = read_first_line("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq")) {
         cpu["max_mhz"] = std::stod(*khz) / 1000.0;
         cpu["max_mhz_source"] = "cpufreq";
+    } else if (const unsigned mhz = cpuid_max_mhz(); mhz > 0) {
+        cpu["max_mhz"] = static_cast<double>(mhz);
+        cpu["max_mhz_source"] = "cpuid";
     } else if (!field("cpu MHz").empty()) {
         cpu["max_mhz"] = std::stod(field("cpu MHz"));
         cpu["max_mhz_source"] = "proc_cpuinfo";

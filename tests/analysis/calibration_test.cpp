@@ -86,6 +86,26 @@ TEST(Calibration, EveryBuiltInEntryNamesADeclaredMetricJudgedByNominalAndSaysWhe
     }
 }
 
+// A measured figure above a peak nominal means the nominal is wrong: a WARN to fix, not a pass.
+TEST(NominalCredibility, AFigureAboveItsPeakNominalWarnsAsConfiguration) {
+    const Metric above{"dgemm_fp64.core_peak_gflops", "GFLOP/s", 87.2, 73.6, Better::higher};
+    const MetricJudgment judgment = judge_metric(above, built_in().rule_for(above.name));
+    EXPECT_EQ(judgment.level, Level::warn);
+    EXPECT_EQ(judgment.cause, Cause::configuration);
+    EXPECT_EQ(judgment.reason, "nominal not credible: dgemm_fp64.core_peak_gflops 87.2 GFLOP/s is above its nominal 73.6 "
+                               "GFLOP/s (1.18 x): the nominal undercounts this part (its clock or its FMA units); fix the "
+                               "nominal before judging by it");
+    const Metric dgemm{"dgemm_fp64.tflops", "TFLOP/s", 0.0744, 0.0736, Better::higher};
+    EXPECT_EQ(judge_metric(dgemm, built_in().rule_for(dgemm.name)).level, Level::warn);
+}
+
+TEST(NominalCredibility, AFigureAtOrBelowItsNominalIsNotFlagged) {
+    const Metric below{"dgemm_fp64.core_peak_gflops", "GFLOP/s", 70.0, 73.6, Better::higher};
+    EXPECT_EQ(judge_metric(below, built_in().rule_for(below.name)).level, Level::pass);
+    const Metric stream{"stream.triad_gbs", "GB/s", 5000.0, 4800.0, Better::higher};  // no ceiling rule: not judged so
+    EXPECT_EQ(judge_metric(stream, built_in().rule_for(stream.name)).level, Level::pass);
+}
+
 TEST(Calibration, AMalformedFileIsOneLineWithItsPlace) {
     try {
         (void)CalibratedReferences::parse("references:\n  - {part: H200, metric: x.y_gbs, healthy_fraction: 0.9}\n", "c.yaml");

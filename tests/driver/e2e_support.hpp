@@ -29,6 +29,7 @@ inline const std::string speed_rules_off = R"(
 metrics:
   stream.triad_gbs: {}
   dgemm_fp64.tflops: {}
+  dgemm_fp64.core_peak_gflops: {}
 )";
 
 class ScratchFolder {

@@ -72,17 +72,23 @@ TEST(TelemetrySampler, DrainHandsOverAndEmpties) {
     ASSERT_EQ(first.size(), 2u);
     EXPECT_GT(first.at("a").size(), 0u);
     EXPECT_GT(first.at("b").size(), 0u);
-    auto second = sampler.drain();  // immediately after: at most the row of a tick in between
+    // Immediately after, only the ticks in between (few; a loaded machine may let several by):
+    // what was handed over is gone from the sampler.
+    auto second = sampler.drain();
     ASSERT_EQ(second.size(), 2u);
-    EXPECT_LE(second.at("a").size(), 1u);
+    EXPECT_LT(second.at("a").size(), first.at("a").size() + 5);
     EXPECT_EQ(second.at("a").columns().size(), 3u);  // empty tables keep their columns
-    // Rows continue where the first drain stopped: nothing lost, nothing repeated.
+    // Rows continue where each drain stopped: nothing lost, nothing repeated.
     std::this_thread::sleep_for(std::chrono::milliseconds(30));
     auto third = sampler.drain();
-    const double last_of_first = first.at("a").rows().back()[1];
-    const auto& next_rows = second.at("a").empty() ? third.at("a") : second.at("a");
-    ASSERT_FALSE(next_rows.empty());
-    EXPECT_DOUBLE_EQ(next_rows.rows().front()[1], last_of_first + 1.0);
+    double expected_count = first.at("a").rows().back()[1] + 1.0;
+    for (const auto* drained : {&second.at("a"), &third.at("a")}) {
+        for (const auto& row : drained->rows()) {
+            EXPECT_DOUBLE_EQ(row[1], expected_count);
+            expected_count = row[1] + 1.0;
+        }
+    }
+    EXPECT_FALSE(third.at("a").empty());
 }
 
 TEST(TelemetrySampler, KeepsEachDevicesIdentity) {

@@ -101,13 +101,13 @@ MetricJudgment judge_metric(const Metric& metric, const MetricRule* rule, const 
         if (calibrated != nullptr) keep_worst(worst, check_calibrated(metric, *calibrated, bands, calibrated->part));
         else keep_worst(worst, check_fraction(metric, *rule->fraction_of_nominal));
     }
-    if (rule->above_nominal_warns && metric.better == Better::higher && metric.nominal && *metric.nominal > 0.0 &&
-        metric.value > *metric.nominal && worst.level == Level::pass)
+    if (rule->above_nominal_warns_at && metric.better == Better::higher && metric.nominal && *metric.nominal > 0.0 &&
+        metric.value > *rule->above_nominal_warns_at * *metric.nominal && worst.level == Level::pass)
         return {Level::warn,
-                fmt::format("nominal not credible: {} {} is above its nominal {} ({:.2f} x): the nominal undercounts "
-                            "this part (its clock or its FMA units); fix the nominal before judging by it",
-                            metric.name, with_unit(metric.value, metric.unit), with_unit(*metric.nominal, metric.unit),
-                            metric.value / *metric.nominal),
+                fmt::format("nominal not credible: {} {} is {:.2f} x its nominal {} (warn above {:.2f} x): the nominal "
+                            "undercounts this part (its clock or its FMA units); fix the nominal before judging by it",
+                            metric.name, with_unit(metric.value, metric.unit), metric.value / *metric.nominal,
+                            with_unit(*metric.nominal, metric.unit), *rule->above_nominal_warns_at),
                 std::nullopt, Cause::configuration};
     keep_worst(worst, check_bound(metric, rule->fail_below, Level::fail, /*below=*/true));
     keep_worst(worst, check_bound(metric, rule->fail_above, Level::fail, /*below=*/false));
@@ -149,6 +149,22 @@ std::vector<Finding> missing_result_findings(const Observations& observations) {
     return findings;
 }
 
+namespace {
+
+// The ranks a job-wide figure was measured over: the test's communicator where it says (a
+// collective over the GPUs' owners only), else the run's.
+int ranks_measured(const TestResult& test, int world_size) {
+    const auto found = test.parameters.find("communicator_ranks");
+    if (found == test.parameters.end()) return world_size;
+    try {
+        return std::stoi(found->second);
+    } catch (const std::exception&) {
+        return world_size;
+    }
+}
+
+}  // namespace
+
 std::vector<Finding> threshold_findings(const Observations& observations, const Thresholds& thresholds) {
     std::vector<Finding> findings;
     RuleCache rules(thresholds);
@@ -156,7 +172,7 @@ std::vector<Finding> threshold_findings(const Observations& observations, const 
     const int world_size = static_cast<int>(observations.ranks().size());
     for (const MetricRow& row : observations.metrics()) {
         const CalibratedReference* calibrated =
-            calibration.find(row.metric->name, row.who->gpu_name, row.test->parameters, world_size);
+            calibration.find(row.metric->name, row.who->gpu_name, row.test->parameters, ranks_measured(*row.test, world_size));
         MetricJudgment judgment =
             judge_metric(*row.metric, rules.rule_for(row.metric->name), calibrated, calibration.bands());
         if (judgment.level != Level::pass) {

@@ -84,7 +84,11 @@ public:
             else if (key == "warn_above") rule.warn_above = fields_.number(item.second, field);
             else if (key == "fraction_of_nominal") rule.fraction_of_nominal = fraction_band(item.second, metric);
             else if (key == "fleet_outlier") rule.fleet_outlier = fleet_band(item.second, metric);
-            else if (key == "above_nominal") rule.above_nominal_warns = fields_.choice(item.second, field, {"warn", "ignore"}) == "warn";
+            else if (key == "above_nominal") {
+                rule.above_nominal_warns_at = fields_.positive(item.second, field);
+                if (*rule.above_nominal_warns_at < 1.0)
+                    fields_.reject(item.second, fmt::format("{}: above_nominal is a ratio to the nominal, at least 1", field));
+            }
             else fields_.reject(item.first, fmt::format("{}: unknown key '{}' (expected {})", metric, key, rule_keys));
         }
         if (rule.warn_below && rule.fail_below && *rule.warn_below < *rule.fail_below)
@@ -113,7 +117,7 @@ YAML::Node load_yaml(std::string_view yaml_text, const std::string& source_name)
 }  // namespace
 
 bool MetricRule::judges_anything() const {
-    return fail_below || warn_below || fail_above || warn_above || fraction_of_nominal || above_nominal_warns;
+    return fail_below || warn_below || fail_above || warn_above || fraction_of_nominal || above_nominal_warns_at;
 }
 
 Thresholds Thresholds::parse(std::string_view yaml_text, const std::string& source_name) {

@@ -40,7 +40,9 @@ struct MetricRule {
     std::optional<FleetBand> fleet_outlier;
     // The nominal is a ceiling (a peak): a measured figure above it means the nominal is wrong,
     // a WARN to fix ("nominal not credible"), never a pass by a wide margin.
-    bool above_nominal_warns = false;
+    // value / nominal above this ratio WARNs; the margin over 1 absorbs timing noise and ranks
+    // time-sharing cores unevenly.
+    std::optional<double> above_nominal_warns_at;
     std::string origin;  // "default.yaml:17": where the rule was written, for the report
 
     bool judges_anything() const;  // any absolute or nominal check (the fleet rule aside)

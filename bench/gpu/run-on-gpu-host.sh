@@ -8,6 +8,7 @@
 #                                               | stencil-auto (halo_path auto on 1, 2 and 4 ranks)
 #                                               | stencil-shared (auto with ranks sharing GPUs)
 #                                               | remeasure (1 GPU: kernels again, stencil 100 steps, h2d)
+#                                               | verdict (the quick suite on 1 rank, then 2 ranks sharing GPU 0)
 # Figures and logs go to $OUT (the device tool's output folder) or ./gpu-out.
 # Never changes clocks, power limits or modes; NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 set -uo pipefail
@@ -28,7 +29,7 @@ log() { echo "== $(date -u +%FT%TZ) $*" | tee -a "$out/log.txt"; }
 run_job() {  # run_job NAME RANKS ARGS...: one shakedown run plus its analysis
   local name=$1 ranks=$2; shift 2
   log "run $name: mpirun -np $ranks shakedown run $*"
-  timeout 400 mpirun -np "$ranks" --bind-to none shakedown run --out "$runs" --name "$name" --progress lines "$@" \
+  timeout "${RUN_TIMEOUT_S:-400}" mpirun -np "$ranks" --bind-to none shakedown run --out "$runs" --name "$name" --progress lines "$@" \
     >>"$out/log.txt" 2>&1
   log "run $name exit $?"
   if command -v shakedown-analyze >/dev/null; then
@@ -59,6 +60,10 @@ if [[ $parts == *" remeasure "* ]]; then  # one GPU: a second kernels run, the s
   run_job kernels-1gpu-again 1 --tests stream,dgemm_fp64,stencil3d,gemm_ladder
   run_job stencil-100-steps 1 --tests stencil3d --config "$here/bench/gpu/stencil-100-steps.yaml"
   run_job h2d-1gpu 1 --tests h2d_bandwidth --config "$here/health/configs/h200-health.yaml"
+fi
+if [[ $parts == *" verdict "* ]]; then  # a healthy GPU passes the quick suite; ranks sharing it fail nothing
+  run_job quick-1rank 1 --suite quick --gpus-per-node 1
+  CUDA_VISIBLE_DEVICES=0 run_job quick-2ranks-1gpu 2 --suite quick --gpus-per-node 1
 fi
 if [[ $parts == *" ladder-spread "* ]]; then  # run-to-run spread of the ladder's bursts
   for i in 1 2 3; do run_job "ladder-alone-$i" 1 --tests gemm_ladder; done

@@ -13,6 +13,7 @@
 #include "gemm/dgemm_engine.hpp"
 #include "gemm/gemm_checksum.hpp"
 
+#include "core/communicator.hpp"
 #include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
@@ -125,19 +126,25 @@ std::string inventory_text(const nlohmann::json& inventory, const char* section,
     return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
-// What one core of this rank really does (FMA chains at the widest vector width), beside the
-// derived per-core nominal: a measured peak above it shows the nominal undercounts the part (a
-// boost clock the VM hides, FMA units the flags cannot tell), and the analyzer says so.
-void add_core_peak(const RunContext& ctx, TestResult& result) {
-    const hardware::FmaPeak peak = hardware::measure_fma_peak(0.2);
-    const hardware::CpuNominal cpu = hardware::derive_cpu_nominal(ctx.inventory());
-    std::optional<double> per_core;
-    if (cpu.node_gflops && cpu.cores > 0) per_core = *cpu.node_gflops / cpu.cores;
-    result.add_metric("dgemm_fp64.core_peak_gflops", peak.gflops, per_core);
-    result.parameters["core_peak_detail"] =
-        fmt::format("{:.1f} GFLOP/s from {} FMA chains on one core; derived per core: {}", peak.gflops, peak.instructions,
-                    per_core ? fmt::format("{:.1f} GFLOP/s ({} MHz x {} FLOP/cycle)", *per_core, cpu.max_mhz, cpu.flops_per_cycle)
-                             : std::string("unknown"));
+// What one core really does (FMA chains at the widest vector width), beside the derived per-core
+// nominal: a measured peak above it shows the nominal undercounts the part (a boost clock the VM
+// hides, FMA units the flags cannot tell), and the analyzer says so. One host rank per node
+// measures while the others wait: ranks time-sharing cores would each see a fraction of a core.
+void add_core_peak(const RunContext& ctx, const Communicator& node_host_ranks, TestResult& result) {
+    MPI_Barrier(node_host_ranks.get());
+    if (node_host_ranks.rank() == 0) {
+        const hardware::FmaPeak peak = hardware::measure_fma_peak(0.2);
+        const hardware::CpuNominal cpu = hardware::derive_cpu_nominal(ctx.inventory());
+        std::optional<double> per_core;
+        if (cpu.node_gflops && cpu.cores > 0) per_core = *cpu.node_gflops / cpu.cores;
+        result.add_metric("dgemm_fp64.core_peak_gflops", peak.gflops, per_core);
+        result.parameters["core_peak_detail"] = fmt::format(
+            "{:.1f} GFLOP/s from {} FMA chains on one core, the node's other ranks idle; derived per core: {}", peak.gflops,
+            peak.instructions,
+            per_core ? fmt::format("{:.1f} GFLOP/s ({} MHz x {} FLOP/cycle)", *per_core, cpu.max_mhz, cpu.flops_per_cycle)
+                     : std::string("unknown"));
+    }
+    MPI_Barrier(node_host_ranks.get());
 }
 
 gemm::MatrixFill fill_of(const TestParams& params) { return *gemm::matrix_fill_from(params.text("fill")); }  // a declared choice
@@ -155,7 +162,10 @@ public:
 
     TestResult run(const RunContext& ctx) const override {
         const placement::Placement placement = placement::choose_placement(ctx, ctx.params().text("device"));
-        const int host_ranks = placement::ranks_sharing_this_node(ctx, placement == placement::Placement::host);
+        const bool on_host = placement == placement::Placement::host;
+        const int host_ranks = placement::ranks_sharing_this_node(ctx, on_host);
+        const Communicator node_host_ranks = Communicator::split(Communicator::split_shared(ctx.comm()).get(),
+                                                                 on_host ? 0 : MPI_UNDEFINED, ctx.session().world_rank());
         const std::size_t limit = largest_n_for(memory_budget(ctx, placement));
         const std::optional<std::int64_t> requested_n = ctx.params().optional_integer("n");
         if (requested_n && static_cast<std::size_t>(*requested_n) > limit)
@@ -208,7 +218,7 @@ public:
         result.parameters["nominal_detail"] = nominal.detail;
         result.parameters["checksum_worst_ratio"] = fmt::format("{:.3g}", check.worst_column_error);
         if (placement == placement::Placement::host) {
-            add_core_peak(ctx, result);
+            add_core_peak(ctx, node_host_ranks, result);
             result.parameters["blas_library"] = inventory_text(ctx.inventory(), "blas", "library");
             result.parameters["openblas_core"] = inventory_text(ctx.inventory(), "blas", "openblas_core");
             result.parameters["openblas_core_in_use"] = gemm::BlasThreadShare::openblas_core().value_or("not OpenBLAS");

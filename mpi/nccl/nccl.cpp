@@ -9,6 +9,7 @@
 #include "core/problem_list.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
+#include "core/waiver_reasons.hpp"
 #include "gpu/cuda_owners.hpp"
 #include "gpu/nccl_communicator.hpp"
 #include "mpi/nccl/nccl_data.hpp"
@@ -79,13 +80,14 @@ struct NcclPoint {
     Measurement measured;
 };
 
-TestResult started_result(const NcclPlan& plan, int gpu) {
+TestResult started_result(const NcclPlan& plan, int gpu, int ranks) {
     int version = 0;
     SHAKEDOWN_NCCL(ncclGetVersion(&version));
     TestResult result;
     result.parameters["nccl_version"] = fmt::format("{}", version);
     result.parameters["nccl_environment"] = nccl_environment();
     result.parameters["gpu"] = fmt::format("{}", gpu);
+    result.parameters["communicator_ranks"] = fmt::format("{}", ranks);
     result.parameters["max_bytes_used"] = fmt::format("{}", plan.sizes.back());
     std::vector<std::string> index;
     for (const auto& op : nccl_ops()) index.emplace_back(op.name);
@@ -127,14 +129,19 @@ public:
     NcclCollectives() : Test(nccl_spec()) {}
 
     std::optional<std::string> waiver(const RunContext& ctx) const override {
-        return placement::gpu_only_waiver(ctx);  // NCCL refuses two ranks of one communicator on one GPU
+        if (auto waiver = placement::gpu_only_waiver(ctx)) return waiver;  // NCCL refuses two ranks of one communicator on one GPU
+        // Over one GPU a collective crosses no link: its bus bandwidth is 0 by definition and its
+        // in-place rates are copies that never happen.
+        if (const int gpus = ctx.session().gpus_measured(); gpus < 2)
+            return job_too_small_waiver("2 GPUs in the job", fmt::format("this run measures {}", gpus));
+        return std::nullopt;
     }
 
     TestResult run(const RunContext& ctx) const override {
         const NcclPlan plan = plan_of(ctx.params());
         const gpu::NcclCommunicator nccl(ctx.comm(), *ctx.session().gpu());
         const gpu::CudaStream stream;
-        TestResult result = started_result(plan, *ctx.session().gpu());
+        TestResult result = started_result(plan, *ctx.session().gpu(), nccl.ranks());
         ProblemList errors("results with wrong elements");
         for (const auto* op : plan.ops) {
             const auto largest = nccl_layout(op->kind, plan.sizes.back(), nccl.ranks());

@@ -51,10 +51,12 @@ void Session::record_gpu_identity(const std::string& gpu_identity) {
     MPI_Allgather(key.data(), static_cast<int>(width), MPI_CHAR, keys.data(), static_cast<int>(width), MPI_CHAR, node_.get());
     MPI_Allgather(&world_rank_, 1, MPI_INT, world_ranks.data(), 1, MPI_INT, node_.get());
     gpu_owner_ = world_rank_;
-    if (!gpu_) return;
-    for (int other = 0; other < ranks; ++other)
-        if (std::equal(key.begin(), key.end(), keys.begin() + static_cast<std::ptrdiff_t>(other) * static_cast<std::ptrdiff_t>(width)))
-            gpu_owner_ = std::min(gpu_owner_, world_ranks[static_cast<std::size_t>(other)]);
+    if (gpu_)
+        for (int other = 0; other < ranks; ++other)
+            if (std::equal(key.begin(), key.end(), keys.begin() + static_cast<std::ptrdiff_t>(other) * static_cast<std::ptrdiff_t>(width)))
+                gpu_owner_ = std::min(gpu_owner_, world_ranks[static_cast<std::size_t>(other)]);
+    const int owns = gpu_ && gpu_owner_ == world_rank_ ? 1 : 0;
+    MPI_Allreduce(&owns, &gpus_measured_, 1, MPI_INT, MPI_SUM, world_.get());
 }
 
 std::optional<int> Session::gpu_owner() const {

@@ -39,6 +39,9 @@ public:
     // The world rank that owns this rank's GPU (itself when it is the owner); nothing without a
     // GPU. Before record_gpu_identity: this rank.
     std::optional<int> gpu_owner() const;
+    // Physical GPUs the job measures (ranks owning one), job-wide; from record_gpu_identity
+    // (collective over the world), before it: 0.
+    int gpus_measured() const { return gpus_measured_; }
 
 private:
     Communicator world_;
@@ -50,6 +53,7 @@ private:
     int visible_gpus_ = 0;
     std::optional<int> gpu_;
     int gpu_owner_ = 0;
+    int gpus_measured_ = 0;
 };
 
 std::string this_node_name();  // SLURMD_NODENAME, else gethostname()

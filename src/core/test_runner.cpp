@@ -3,6 +3,7 @@
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/run_context.hpp"
+#include "core/waiver_reasons.hpp"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -24,7 +25,8 @@ namespace {
 // Too few ranks for the test (a pair test on one rank) before the test's own reasons.
 std::optional<std::string> waiver_of(const Test& test, const RunContext& probe) {
     if (probe.session().world_size() < test.spec().min_ranks)
-        return fmt::format("needs at least {} ranks (this run has {})", test.spec().min_ranks, probe.session().world_size());
+        return job_too_small_waiver(fmt::format("{} ranks", test.spec().min_ranks),
+                                    fmt::format("this run has {}", probe.session().world_size()));
     return test.waiver(probe);
 }
 

@@ -119,14 +119,14 @@ LoadedRun loaded_run(const std::vector<Trace>& traces) {
 }
 
 std::filesystem::path write_run(const std::filesystem::path& dir, const std::vector<Trace>& traces,
-                                const std::string& status) {
+                                const std::string& status, const std::vector<std::string>& tests) {
     std::filesystem::create_directories(dir);
     std::vector<std::string> node_of_rank;
     for (const Trace& trace : traces) {
         node_of_rank.push_back(trace.header.node);
         bench::write_trace_file(dir / default_trace_file_name(trace.header.rank), trace);
     }
-    bench::write_run_json(dir, bench::make_run_json(test_run_id, {"stream", "mpi_pingpong"}, node_of_rank, status));
+    bench::write_run_json(dir, bench::make_run_json(test_run_id, tests, node_of_rank, status));
     return dir;
 }
 

@@ -45,9 +45,11 @@ LoadedRun loaded_run(const std::vector<Trace>& traces);
 // them: what the analyzer judges before the fleet, baseline, links and telemetry rules.
 Judgement judge_run(const LoadedRun& run, const Thresholds& thresholds);
 
-// Writes run.json and one rank file per trace into `dir`; returns the run folder.
+// Writes run.json (listing `tests` as the run's selection) and one rank file per trace into
+// `dir`; returns the run folder.
 std::filesystem::path write_run(const std::filesystem::path& dir, const std::vector<Trace>& traces,
-                                const std::string& status = "complete");
+                                const std::string& status = "complete",
+                                const std::vector<std::string>& tests = {"stream", "mpi_pingpong"});
 
 std::string read_text(const std::filesystem::path& path);
 

@@ -7,6 +7,7 @@
 #include "analysis/rules/apply_rules.hpp"
 #include "analysis_fixtures.hpp"
 #include "core/registry.hpp"
+#include "core/waiver_reasons.hpp"
 #include "profile/profile.hpp"
 
 #include <gtest/gtest.h>
@@ -32,8 +33,9 @@ const char* two_gpu_profile = R"(classes:
     tests: [stream, mpi_pingpong]
 )";
 
-Judgement judge_with_profile(const TempDir& temp, std::vector<Trace> traces, const std::string& profile_text) {
-    const auto dir = testing::write_run(temp.path() / "run", traces);
+Judgement judge_with_profile(const TempDir& temp, std::vector<Trace> traces, const std::string& profile_text,
+                             const std::vector<std::string>& listed = {"stream", "mpi_pingpong"}) {
+    const auto dir = testing::write_run(temp.path() / "run", traces, "complete", listed);
     const LoadedRun run = load_run(dir, {});
     const Observations observations(run);
     RunDetails details(run);
@@ -84,6 +86,43 @@ TEST(ProfileRule, AnExpectedTestThatWaivedIsNotAPass) {
     EXPECT_EQ(reasons_of(node),
               std::vector<std::string>{"not run is not a pass: stream waived on every rank of node0000 (no CUDA device)"});
     EXPECT_EQ(judgement.nodes[1].verdict, Verdict::pass);
+}
+
+// nccl on a job with one GPU: the job was too small for it, the node showed nothing missing.
+// Implied by the GPU class it is listed as not run; named in the profile's tests it must run.
+std::vector<Trace> traces_with_nccl_waived_as_too_small() {
+    auto traces = healthy_traces(2, 2);
+    for (Trace& trace : traces) {
+        trace.inventory = gpu_node_inventory(2);
+        TestResult nccl;
+        nccl.key = "nccl";
+        nccl.waive(job_too_small_waiver("2 GPUs in the job", "this run measures 1"));
+        trace.tests.push_back(nccl);
+    }
+    return traces;
+}
+
+TEST(ProfileRule, AnImpliedGpuTestTheJobWasTooSmallForIsNotAFailure) {
+    TempDir temp;
+    const char* profile = "classes:\n  - nodes: node0000\n    gpus_per_node: 2\n";
+    const Judgement judgement =
+        judge_with_profile(temp, traces_with_nccl_waived_as_too_small(), profile, {"stream", "mpi_pingpong", "nccl"});
+    ASSERT_EQ(judgement.nodes.size(), 1u);
+    EXPECT_EQ(judgement.nodes[0].verdict, Verdict::pass) << ::testing::PrintToString(reasons_of(judgement.nodes[0]));
+    EXPECT_EQ(judgement.exit_code(), 0);
+}
+
+TEST(ProfileRule, ANamedTestTheJobWasTooSmallForIsNotAPass) {
+    TempDir temp;
+    const char* profile = "classes:\n  - nodes: node0000\n    gpus_per_node: 2\n    tests: [nccl]\n";
+    const Judgement judgement =
+        judge_with_profile(temp, traces_with_nccl_waived_as_too_small(), profile, {"stream", "mpi_pingpong", "nccl"});
+    ASSERT_EQ(judgement.nodes.size(), 1u);
+    EXPECT_EQ(reasons_of(judgement.nodes[0]),
+              std::vector<std::string>{"not run is not a pass: nccl waived on every rank of node0000 (needs at least 2 GPUs "
+                                       "in the job (this run measures 1))"});
+    EXPECT_EQ(judgement.nodes[0].findings[0].cause, Cause::configuration);
+    EXPECT_EQ(judgement.exit_code(), 2);
 }
 
 TEST(ProfileRule, ANodeTheProfileDoesNotNameIsConfigurationToFix) {

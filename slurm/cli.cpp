@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "slurm/job_script.hpp"
+#include "slurm/slurm_nodes.hpp"
 #include "slurm/submit.hpp"
 
 #include <fmt/format.h>
@@ -46,7 +47,11 @@ SlurmCommandLine::SlurmCommandLine(CLI::App& app) {
     add_job_options(*submit_);
     generate_->add_option("--script", input_.script, "write the script to this file instead of standard output");
     submit_->add_option("--script", input_.script, "where to write the script (default: in --out)");
-    submit_->add_flag("--wait", input_.wait, "wait for the job to end and exit with its exit code (the analyzer's)");
+    auto* wait = submit_->add_flag("--wait", input_.wait,
+                                   "wait for the job to end and exit with its exit code (the analyzer's; 4: no verdict)");
+    submit_->add_option("--wait-timeout", input_.wait_timeout_s,
+                        "give up waiting after this many seconds, exit 4 (default: the job's time limit + 300)")
+        ->needs(wait);
 }
 
 void SlurmCommandLine::add_job_options(CLI::App& command) {
@@ -54,6 +59,9 @@ void SlurmCommandLine::add_job_options(CLI::App& command) {
     command.add_option("--nodelist,-w", input_.nodelist, "nodes as a Slurm hostlist, e.g. node[01-16,20]");
     command.add_option("--partition,-p", input_.partition, "partition (default: the site's default)");
     command.add_option("--time,-t", input_.time_limit, "time limit: minutes or [D-]HH:MM:SS (default: per suite)");
+    command.add_option("--analysis-reserve", input_.analysis_reserve_s,
+                       "seconds kept at the end of the job for the analysis: the run step is stopped that long before "
+                       "the time limit (default: a tenth of it, 60-600 s)");
     command.add_option("--gpus-per-node", input_.gpus_per_node, "GPUs per node (0: none requested)");
     command.add_option("--ranks-per-node", input_.ranks_per_node, "MPI ranks per node (default: one per GPU, or 1)");
     command.add_option("--suite", input_.suite, "quick, full, burnin or pairwise (default quick)");
@@ -81,6 +89,7 @@ JobOptions SlurmCommandLine::job_options() const {
     options.nodelist = in.nodelist;
     options.partition = in.partition;
     options.time_limit = in.time_limit;
+    options.analysis_reserve_s = in.analysis_reserve_s;
     options.gpus_per_node = in.gpus_per_node;
     options.ranks_per_node = in.ranks_per_node;
     options.suite = in.suite;
@@ -120,12 +129,37 @@ int SlurmCommandLine::generate() const {
 int SlurmCommandLine::submit() const {
     const auto& in = input_;
     const auto job = validate_job_options(job_options());
-    const auto submitted = submit_job(job, SlurmTools{}, in.wait, in.script);
+    if (in.wait_timeout_s && *in.wait_timeout_s < 1)
+        throw InputError(fmt::format("--wait-timeout {} must be at least 1 second", *in.wait_timeout_s));
+    const SlurmTools tools;
+    const auto submitted = submit_job(job, tools, in.script);
+    // Printed before the wait, so a caller has the job id however the wait ends.
     fmt::print("shakedown: submitted job {} ({} suite, {} nodes, script {}, run folder {})\n", submitted.job_id,
                job.suite, job.nodes, submitted.script.string(), submitted.run_folder.string());
-    if (in.wait) fmt::print("shakedown: job {} ended with exit code {}\n", submitted.job_id, submitted.job_exit_code);
     std::fflush(stdout);
-    return in.wait ? submitted.job_exit_code : exit_code::ok;
+    if (!in.wait) return exit_code::ok;
+
+    WaitOptions wait;
+    wait.timeout_s = static_cast<double>(in.wait_timeout_s.value_or(default_wait_timeout_s(job.time_limit_s)));
+    const auto outcome = wait_for_job(submitted.job_id, tools, wait);
+    report_wait(submitted, outcome);
+    return outcome.exit_code;
+}
+
+void SlurmCommandLine::report_wait(const SubmitResult& submitted, const WaitOutcome& outcome) {
+    if (outcome.end == WaitOutcome::End::exited) {
+        fmt::print("shakedown: job {} ended with exit code {}\n", submitted.job_id, outcome.exit_code);
+    } else {
+        // No verdict: one line on standard error, as for any other failure of the command.
+        fmt::print(stderr, "shakedown: {}\n", outcome.message);
+    }
+    // The job script records Slurm's node states after the run step: a node Slurm marked down
+    // or not responding is the likeliest reason for an incomplete run, so name it here too.
+    if (const auto record = read_slurm_nodes(submitted.run_folder))
+        for (const auto& node : unusable_nodes(*record))
+            fmt::print("shakedown: Slurm reported node {} {} during job {}{}\n", node.node, node.state, submitted.job_id,
+                       node.reason.empty() ? std::string() : fmt::format(" ({})", node.reason));
+    std::fflush(stdout);
 }
 
 }  // namespace shakedown::slurm

@@ -7,6 +7,8 @@
 #pragma once
 
 #include "slurm/job_script.hpp"
+#include "slurm/job_wait.hpp"
+#include "slurm/submit.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -32,6 +34,7 @@ private:
         std::optional<std::string> nodelist;
         std::string partition;
         std::optional<std::string> time_limit;
+        std::optional<long> analysis_reserve_s;
         int gpus_per_node = 0;
         std::optional<int> ranks_per_node;
         std::string suite = "quick";
@@ -45,12 +48,15 @@ private:
         std::string analyzer_binary;
         std::string script;
         bool wait = false;
+        std::optional<long> wait_timeout_s;
     };
 
     void add_job_options(CLI::App& command);
     JobOptions job_options() const;  // throws InputError (unknown launcher, missing --config file)
     int generate() const;
     int submit() const;
+    // After --wait: says how the job ended and names the nodes Slurm held unusable in it.
+    static void report_wait(const SubmitResult& submitted, const WaitOutcome& outcome);
 
     Input input_;
     CLI::App* slurm_ = nullptr;

@@ -109,6 +109,15 @@ std::vector<std::string> job_suites() {
     return names;
 }
 
+long default_analysis_reserve_s(long time_limit_s) {
+    // The analyzer reads every rank's trace: seconds for a few nodes, a minute or more for
+    // hundreds; a tenth of the limit scales with the run's size without eating a short job.
+    const long reserve = std::clamp(time_limit_s / 10, 60L, 600L);
+    return std::max(1L, std::min(reserve, time_limit_s / 2));
+}
+
+long run_step_kill_after_s(long analysis_reserve_s) { return std::clamp(analysis_reserve_s / 4, 1L, 30L); }
+
 long parse_time_limit(std::string_view text) {
     static const std::regex minutes_only(R"(\d{1,7})");
     static const std::regex clock(R"((?:(\d{1,4})-)?(\d{1,5}):([0-5]\d):([0-5]\d))");
@@ -186,6 +195,16 @@ JobSpec validate_job_options(const JobOptions& options) {
                                          [&](const SuiteTemplate& entry) { return entry.name == job.suite; });
         job.time_limit_s = suite->default_time_limit_s;
     }
+    if (options.analysis_reserve_s) {
+        if (*options.analysis_reserve_s < 1)
+            throw InputError(fmt::format("--analysis-reserve {} must be at least 1 second", *options.analysis_reserve_s));
+        if (*options.analysis_reserve_s >= job.time_limit_s)
+            throw InputError(fmt::format("--analysis-reserve {} s leaves no time for the run in the time limit {}",
+                                         *options.analysis_reserve_s, format_time_limit(job.time_limit_s)));
+        job.analysis_reserve_s = *options.analysis_reserve_s;
+    } else {
+        job.analysis_reserve_s = default_analysis_reserve_s(job.time_limit_s);
+    }
 
     if (options.gpus_per_node < 0 || options.gpus_per_node > max_gpus_per_node)
         throw InputError(fmt::format("--gpus-per-node {} is out of range 0..{}", options.gpus_per_node, max_gpus_per_node));
@@ -237,6 +256,15 @@ std::string render_job_script(const JobSpec& job) {
     if (!job.partition.empty()) sbatch.push_back("--partition=" + job.partition);
     sbatch.push_back("--time=" + format_time_limit(job.time_limit_s));
     if (job.gpus_per_node > 0) sbatch.push_back(fmt::format("--gpus-per-node={}", job.gpus_per_node));
+    // A requeued job runs the script again from the start: a second run in another folder, the
+    // first attempt's verdict lost and `submit --wait` waiting on through the requeue. An
+    // acceptance job that lost a node has its answer (that node); it is never to be restarted.
+    sbatch.push_back("--no-requeue");
+    // Without --no-kill Slurm revokes the whole allocation when one node fails, and the batch
+    // script dies with it before the analyzer has named the node. With it only the step on the
+    // failed node dies (srun's default); the script goes on to record Slurm's node states and
+    // analyse. (Nothing survives the loss of the first node, where the script itself runs.)
+    sbatch.push_back("--no-kill");
     sbatch.push_back(fmt::format("--output={}/slurm-%x-%j.out", job.out_parent.string()));
     // The job starts in the output folder (which every node must see anyway), not in whatever
     // folder sbatch was called from: that one may exist only on the submitting machine.
@@ -256,6 +284,9 @@ std::string render_job_script(const JobSpec& job) {
         {"LAUNCHER", join_quoted(launcher_command(job))},
         {"RUN_ARGS", join_quoted(job.run_args)},
         {"ANALYZER_ARGS", join_quoted(job.analyzer_args)},
+        {"TIME_LIMIT_S", std::to_string(job.time_limit_s)},
+        {"ANALYSIS_RESERVE_S", std::to_string(job.analysis_reserve_s)},
+        {"KILL_AFTER_S", std::to_string(run_step_kill_after_s(job.analysis_reserve_s))},
     };
     // The body goes in first and everything is substituted once: values are never rescanned,
     // so text in a user's path or argument can never act as a placeholder.

@@ -1,6 +1,8 @@
 // `shakedown slurm generate`: a batch job script for one suite from validated options. The
 // script runs `shakedown run` under srun (--mpi=pmix) or mpirun across the allocation and ends
-// with shakedown-analyze on the run folder; its exit code is the analyzer's.
+// with shakedown-analyze on the run folder; its exit code is the analyzer's. The run step is
+// stopped analysis_reserve_s before the job's time limit, so the analysis always gets to judge
+// what was written, also after a failed step, a dead node or a run that overran.
 #pragma once
 
 #include <filesystem>
@@ -19,6 +21,7 @@ struct JobOptions {
     std::optional<std::string> nodelist;    // or a hostlist expression (both: they must agree)
     std::string partition;                  // empty: the site's default partition
     std::optional<std::string> time_limit;  // minutes or [D-]HH:MM:SS; none: the suite's default
+    std::optional<long> analysis_reserve_s; // kept at the job's end for the analysis; none: default
     int gpus_per_node = 0;
     std::optional<int> ranks_per_node;      // none: one per GPU, or 1 without GPUs
     std::string suite = "quick";
@@ -39,6 +42,7 @@ struct JobSpec {
     std::optional<std::string> nodelist;  // compressed hostlist
     std::string partition;
     long time_limit_s = 0;
+    long analysis_reserve_s = 0;  // the run step ends this long before time_limit_s
     int gpus_per_node = 0;
     int ranks_per_node = 1;
     std::filesystem::path out_parent;
@@ -58,6 +62,13 @@ std::vector<std::string> job_suites();
 long parse_time_limit(std::string_view text);
 // Seconds -> Slurm's "[D-]HH:MM:SS".
 std::string format_time_limit(long seconds);
+
+// The time kept at the end of a job for slurm_nodes.txt and the analysis when --analysis-reserve
+// is not given: a tenth of the limit, at least 60 s and at most 10 minutes, never more than half.
+long default_analysis_reserve_s(long time_limit_s);
+// How long the run step gets between SIGTERM (its limit reached) and SIGKILL: a quarter of the
+// reserve, 1..30 s, so the ranks can close their traces and the analysis still has the rest.
+long run_step_kill_after_s(long analysis_reserve_s);
 
 Launcher parse_launcher(std::string_view name);  // "srun" | "mpirun", else InputError
 std::string_view launcher_name(Launcher launcher);

@@ -63,7 +63,7 @@ void require_known_partition(const std::string& partition, const SlurmTools& too
                                      partitions.empty() ? std::string("none") : fmt::format("{}", fmt::join(partitions, ", "))));
 }
 
-SubmitResult submit_job(const JobSpec& job, const SlurmTools& tools, bool wait, std::filesystem::path script) {
+SubmitResult submit_job(const JobSpec& job, const SlurmTools& tools, std::filesystem::path script) {
     if (!job.partition.empty()) require_known_partition(job.partition, tools);
 
     std::error_code error;
@@ -72,27 +72,24 @@ SubmitResult submit_job(const JobSpec& job, const SlurmTools& tools, bool wait, 
     if (script.empty()) script = default_script_path(job);
     write_script(script, render_job_script(job));
 
-    std::vector<std::string> argv = {tools.sbatch, "--parsable"};
-    if (wait) argv.emplace_back("--wait");
-    argv.push_back(script.string());
-    // With --wait sbatch returns when the job ends: allow the job's own limit and a margin.
-    const double timeout_s = wait ? static_cast<double>(job.time_limit_s) + 600.0 : 120.0;
-    const auto result = run_process(argv, timeout_s);
+    // Never `sbatch --wait`: it follows a requeued job on and on, takes no limit, and when killed
+    // it says nothing of what it saw (nor, its output being buffered, the job id). sbatch returns
+    // at once here; wait_for_job follows the job with a timeout of its own.
+    const std::vector<std::string> argv = {tools.sbatch, "--parsable", script.string()};
+    const auto result = run_process(argv, 120.0);
 
-    // --parsable prints "jobid" or "jobid;cluster" first, even when --wait then reports the
-    // job's failure through the exit code.
+    // --parsable prints "jobid" or "jobid;cluster".
     static const std::regex parsable(R"((\d+)(;\S+)?)");
     std::smatch match;
     const auto line = first_line(result.out);
     if (!std::regex_match(line, match, parsable))
         throw InputError(fmt::format("sbatch refused the job ({}): {}", describe_command(argv), failure_text(result)));
+    if (result.exit_code != 0)
+        throw InputError(fmt::format("sbatch failed ({}): {}", describe_command(argv), failure_text(result)));
     SubmitResult submitted;
     submitted.job_id = match[1];
     submitted.script = script;
     submitted.run_folder = job.out_parent / fmt::format("{}-job{}", job.suite, submitted.job_id);
-    submitted.job_exit_code = wait ? result.exit_code : 0;
-    if (!wait && result.exit_code != 0)
-        throw InputError(fmt::format("sbatch failed ({}): {}", describe_command(argv), failure_text(result)));
     return submitted;
 }
 

@@ -1,20 +1,16 @@
 // `shakedown slurm submit`: checks the partition with sinfo, writes the job script and hands it
-// to sbatch. Slurm's commands are executed with argv arrays, never through a shell.
+// to sbatch; with --wait the CLI then follows the job to its end (slurm/job_wait.hpp) within an
+// overall timeout. Slurm's commands are executed with argv arrays, never through a shell.
 #pragma once
 
 #include "slurm/job_script.hpp"
+#include "slurm/slurm_tools.hpp"
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
 namespace shakedown::slurm {
-
-// Which Slurm commands to run (tests substitute fakes).
-struct SlurmTools {
-    std::string sbatch = "sbatch";
-    std::string sinfo = "sinfo";
-};
 
 // The partitions Slurm knows (`sinfo -h -o %P`, the default's '*' removed). Throws InputError
 // when sinfo cannot be run or fails (no Slurm here, controller down).
@@ -26,14 +22,13 @@ void require_known_partition(const std::string& partition, const SlurmTools& too
 struct SubmitResult {
     std::string job_id;
     std::filesystem::path script;
-    std::filesystem::path run_folder;  // where the job's run will be
-    int job_exit_code = 0;             // the job's exit code (the analyzer's) with wait, else 0
+    std::filesystem::path run_folder;  // where the job's run will be (a requeued attempt's has a suffix)
 };
 
 // Validates the partition (when one is given), writes the script into `script` (default:
-// <out>/shakedown-<suite>-<time>.sbatch) and runs `sbatch --parsable [--wait] script`.
-// Throws InputError for an unknown partition or when sbatch refuses the job (its message).
-SubmitResult submit_job(const JobSpec& job, const SlurmTools& tools, bool wait,
-                        std::filesystem::path script = {});
+// <out>/shakedown-<suite>-<time>.sbatch) and runs `sbatch --parsable script`, which returns at
+// once; wait_for_job (slurm/job_wait.hpp) follows the job. Throws InputError for an unknown
+// partition or when sbatch refuses the job (its message).
+SubmitResult submit_job(const JobSpec& job, const SlurmTools& tools, std::filesystem::path script = {});
 
 }  // namespace shakedown::slurm

@@ -14,6 +14,10 @@
 #   testbed.sh limit-rate NODE RATE   shape NODE's link both ways (tc tbf), e.g. node2 200mbit
 #   testbed.sh mtu NODE MTU           set NODE's link MTU (both veth ends), e.g. node3 9000
 #   testbed.sh clear-faults           remove every rate limit, MTUs back to 1500
+#   testbed.sh kill-slurmd NODE       SIGKILL NODE's slurmd, its job processes left running (a
+#                                     dead node as Slurm sees it: not responding, then DOWN)
+#   testbed.sh revive NODE            after kill-slurmd: NODE's leftover job processes ended,
+#                                     slurmd started again, the node resumed and idle
 #
 # Needs root, iproute2, util-linux (unshare, nsenter), munge and slurm-wlm (slurmctld, slurmd,
 # slurm-client). Everything it makes is recorded in $STATE/owned as it is made; `down` removes
@@ -425,6 +429,36 @@ cmd_clear_faults() {
   log "faults cleared on $count nodes"
 }
 
+cmd_kill_slurmd() {
+  [ $# -eq 1 ] || die "usage: $0 kill-slurmd NODE (e.g. node3)"
+  require_root
+  local i name pid
+  i=$(node_index "$1")
+  name=$(node_name "$i")
+  pid=$(pid_from "$STATE/run/slurmd-$name.pid")
+  # By pid file, checked to still be slurmd (as stop_pid_file): never by name.
+  pid_alive "$pid" && [[ "$(basename "$(readlink "/proc/$pid/exe" 2>/dev/null)")" == slurmd* ]] ||
+    die "slurmd of $name is not running"
+  kill -KILL "$pid"
+  log "slurmd of $name killed (pid $pid); its job processes run on until Slurm marks it down"
+}
+
+cmd_revive() {
+  [ $# -eq 1 ] || die "usage: $0 revive NODE (e.g. node3)"
+  require_root
+  local i name
+  i=$(node_index "$1")
+  name=$(node_name "$i")
+  # Whatever the dead slurmd left in the node (slurmstepd, ranks) is ours: its namespace is.
+  if ! pid_alive "$(pid_from "$STATE/run/slurmd-$name.pid")"; then
+    stop_namespace_processes "$(namespace_of "$i")"
+  fi
+  start_slurmd "$i"
+  SLURM_CONF=$CONF scontrol update NodeName="$name" State=RESUME 2>/dev/null || true
+  wait_for_idle_nodes "$(node_count)"
+  log "$name revived"
+}
+
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
 
 main() {
@@ -442,6 +476,8 @@ main() {
     limit-rate) cmd_limit_rate "$@" ;;
     mtu) cmd_mtu "$@" ;;
     clear-faults) cmd_clear_faults ;;
+    kill-slurmd) cmd_kill_slurmd "$@" ;;
+    revive) cmd_revive "$@" ;;
     -h | --help | help) usage ;;
     *) usage >&2; exit 2 ;;
   esac

@@ -5,7 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <fstream>
 
 #ifndef SHAKEDOWN_SLURM_CLI
 #error "SHAKEDOWN_SLURM_CLI must name the shakedown-slurm-cli program"
@@ -58,6 +60,42 @@ TEST_F(SlurmCli, SubmitReportsTheJobId) {
     EXPECT_TRUE(contains(result.out, "submitted job 4242")) << result.out;
 }
 
+// The job runs on and on: --wait gives up at --wait-timeout with one line saying what squeue
+// last saw, and exit code 4 (no verdict), never a verdict code.
+TEST_F(SlurmCli, SubmitWaitTimeoutWithFakeSlurmIsOneLineAndNoVerdict) {
+    fake_.set_squeue_states({"PENDING|Resources|", "RUNNING|None|node[1-2]"});
+    const auto result = cli({"slurm", "submit", "-N", "2", "--out", out(), "--wait", "--wait-timeout", "1"});
+    EXPECT_EQ(result.exit_code, 4) << result.out << result.err;
+    EXPECT_TRUE(contains(result.out, "submitted job 4242")) << result.out;
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+    EXPECT_TRUE(contains(result.err, "shakedown: gave up waiting for job 4242 after 1 s")) << result.err;
+    EXPECT_TRUE(contains(result.err, "last seen RUNNING on node[1-2], from squeue")) << result.err;
+}
+
+// The job's script ran to its end with the analyzer's 3, and its slurm_nodes.txt says node3 went
+// down: the command exits 3 and names node3.
+TEST_F(SlurmCli, SubmitWaitWithFakeSlurmGivesTheVerdictAndNamesADownNode) {
+    fake_.set_squeue_states({"RUNNING|None|node[1-3]", "FAILED|NonZeroExitCode|node[1-3]"});
+    fake_.set_scontrol_job("JobId=4242 JobState=FAILED Reason=NonZeroExitCode ExitCode=3:0 NodeList=node[1-3]");
+    std::filesystem::create_directories(fake_.folder() / "runs" / "quick-job4242");
+    std::ofstream(fake_.folder() / "runs" / "quick-job4242" / "slurm_nodes.txt")
+        << "# shakedown slurm_nodes v1\nnode1 allocated none\nnode3 down* Not responding\n";
+    const auto result = cli({"slurm", "submit", "-N", "3", "--out", out(), "--wait"});
+    EXPECT_EQ(result.exit_code, 3) << result.out << result.err;
+    EXPECT_TRUE(contains(result.out, "shakedown: job 4242 ended with exit code 3\n")) << result.out;
+    EXPECT_TRUE(contains(result.out, "shakedown: Slurm reported node node3 down* during job 4242 (Not responding)\n"))
+        << result.out;
+    EXPECT_FALSE(contains(result.out, "node node1")) << result.out;
+}
+
+TEST_F(SlurmCli, SubmitWaitWithFakeSlurmSaysWhenSlurmEndedTheJob) {
+    fake_.set_squeue_states({"RUNNING|None|node[1-3]", "NODE_FAIL|NodeDown|node[1-3]"});
+    fake_.set_scontrol_job("JobId=4242 JobState=NODE_FAIL Reason=NodeDown ExitCode=0:0 NodeList=node[1-3]");
+    const auto result = cli({"slurm", "submit", "-N", "3", "--out", out(), "--wait"});
+    EXPECT_EQ(result.exit_code, 4) << result.out << result.err;
+    EXPECT_TRUE(contains(result.err, "shakedown: job 4242 ended NODE_FAIL (reason NodeDown) on node[1-3]")) << result.err;
+}
+
 struct BadCall {
     std::vector<std::string> arguments;
     std::string message;
@@ -75,6 +113,9 @@ TEST_F(SlurmCli, BadInputIsOneLineAndExitCode2) {
         {{"slurm", "generate"}, "--nodes N or --nodelist"},
         {{"slurm", "generate", "-N", "2", "--config", "/nonexistent.yaml"}, "--config '/nonexistent.yaml' is not a file"},
         {{"slurm", "submit", "-N", "2", "--partition", "gpu", "--out", "OUT"}, "unknown partition 'gpu': Slurm knows debug, batch"},
+        {{"slurm", "submit", "-N", "2", "--out", "OUT", "--wait-timeout", "60"}, "--wait-timeout requires --wait"},
+        {{"slurm", "submit", "-N", "2", "--out", "OUT", "--wait", "--wait-timeout", "0"}, "--wait-timeout 0 must be at least 1 second"},
+        {{"slurm", "generate", "-N", "2", "--time", "10", "--analysis-reserve", "600"}, "--analysis-reserve 600 s leaves no time"},
     };
     for (auto call : calls) {
         for (auto& word : call.arguments)

@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <unistd.h>
 
 namespace shakedown::slurm {
@@ -183,13 +184,13 @@ TEST(RenderJob, SrunScriptHasTheAllocationAndThePmixLaunch) {
                              "#SBATCH --nodelist=node[1-3]\n", "#SBATCH --ntasks-per-node=1\n",
                              "#SBATCH --partition=batch\n", "#SBATCH --time=00:07:30\n",
                              "#SBATCH --output=/scratch/acceptance/slurm-%x-%j.out\n",
-                             "#SBATCH --chdir=/scratch/acceptance\n",
+                             "#SBATCH --chdir=/scratch/acceptance\n", "#SBATCH --no-requeue\n",
                              "launcher=('srun' '--mpi=pmix' '--kill-on-bad-exit=1')\n",
                              "shakedown='/opt/shakedown/bin/shakedown'\n",
                              "analyzer='/opt/shakedown/bin/shakedown-analyze'\n",
                              "out_parent='/scratch/acceptance'\n",
                              "run --suite quick --out \"$out_parent\" --name \"$run_name\" \"${run_args[@]}\"\n", "run_args=()\n",
-                             "run_name=\"quick-job${SLURM_JOB_ID",
+                             "job_id=${SLURM_JOB_ID:?", "run_name=\"quick-job${job_id}\"\n",
                              "\"$analyzer\" \"$run_folder\" \"${analyzer_args[@]}\"\n", "analyzer_args=()\n", "exit \"$analyze_status\"\n"})
         EXPECT_TRUE(contains(script, line)) << line << "\n---\n" << script;
     EXPECT_FALSE(contains(script, "--gpus-per-node"));
@@ -199,40 +200,60 @@ TEST(RenderJob, SrunScriptHasTheAllocationAndThePmixLaunch) {
     EXPECT_TRUE(contains(script, "\"${launcher[@]}\""));
 }
 
-// The rendered script run by bash as Slurm would, with stand-ins: `srun` drops its options and
-// runs the rest; `shakedown` and `shakedown-analyze` exit with the codes they are given. The
-// job's exit code is the analyzer's, except that the driver's bad input (2) outranks it.
-TEST(JobScript, ExitCodeIsTheAnalyzersUnlessTheRunSaidBadInput) {
-    const auto folder = std::filesystem::temp_directory_path() / ("shakedown-job-exit-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(folder);
-    const auto write_tool = [&](const std::string& name, const std::string& text) {
-        std::ofstream(folder / name) << text;
-        std::filesystem::permissions(folder / name, std::filesystem::perms::owner_all);
-    };
-    write_tool("srun", "#!/bin/sh\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n");
-    write_tool("shakedown", "#!/bin/sh\nexit \"$RUN_EXIT\"\n");
-    write_tool("shakedown-analyze", "#!/bin/sh\nexit \"$ANALYZE_EXIT\"\n");
-    auto options = three_nodes();
-    options.out_parent = folder / "runs";
-    options.shakedown_binary = folder / "shakedown";
-    options.analyzer_binary = folder / "shakedown-analyze";
-    write_tool("job.sbatch", render_job_script(validate_job_options(options)));
+// An acceptance job is never requeued (a second run would hide the first one's verdict), and one
+// failed node must not revoke the allocation before the analyzer has named it.
+TEST(RenderJob, NeverRequeuedAndKeptWhenANodeFails) {
+    const auto script = render_job_script(validate_job_options(three_nodes()));
+    EXPECT_TRUE(contains(script, "#SBATCH --no-requeue\n")) << script;
+    EXPECT_TRUE(contains(script, "#SBATCH --no-kill\n")) << script;
+    // No errexit in any spelling (set -e, set -eu, set -o errexit): a failing step must not skip
+    // the analysis.
+    std::istringstream lines(script);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("set ", 0) != 0) continue;
+        EXPECT_FALSE(contains(line, "errexit")) << line;
+        std::istringstream words(line.substr(4));
+        for (std::string word; words >> word;)
+            EXPECT_FALSE(word.size() > 1 && word[0] == '-' && word[1] != '-' && contains(word, "e")) << line;
+    }
+    EXPECT_TRUE(contains(script, "\nset -u -o pipefail\n")) << script;
+}
 
-    const auto job_exit = [&](int run_exit, int analyze_exit) {
-        const auto result = run_process({"env", "PATH=" + folder.string() + ":/usr/bin:/bin", "SLURM_JOB_ID=7",
-                                         "SLURM_JOB_NUM_NODES=3", "SLURM_JOB_NODELIST=node[1-3]",
-                                         "RUN_EXIT=" + std::to_string(run_exit), "ANALYZE_EXIT=" + std::to_string(analyze_exit),
-                                         "bash", (folder / "job.sbatch").string()});
-        EXPECT_NE(result.out.find("run ended with exit code " + std::to_string(run_exit)), std::string::npos)
-            << result.out << result.err;
-        return result.exit_code;
-    };
-    EXPECT_EQ(job_exit(0, 0), 0);
-    EXPECT_EQ(job_exit(1, 1), 1);
-    EXPECT_EQ(job_exit(137, 3), 3);  // a rank killed: the analyzer names what is missing
-    EXPECT_EQ(job_exit(2, 1), 2);    // a size no node could hold: errored tests, but bad input
-    EXPECT_EQ(job_exit(2, 2), 2);    // refused before the run: no run folder for the analyzer
-    std::filesystem::remove_all(folder);
+TEST(RenderJob, RunStepEndsBeforeTheLimitToLeaveTimeForTheAnalysis) {
+    auto options = three_nodes();
+    options.time_limit = "00:15:00";
+    auto script = render_job_script(validate_job_options(options));
+    EXPECT_TRUE(contains(script, "job_time_limit_s=900\n")) << script;
+    EXPECT_TRUE(contains(script, "analysis_reserve_s=90\n")) << script;
+    EXPECT_TRUE(contains(script, "kill_after_s=22\n")) << script;
+    EXPECT_TRUE(contains(script, "run_limit_s=$((job_time_limit_s - analysis_reserve_s - SECONDS))\n")) << script;
+    EXPECT_TRUE(contains(script, "timeout --kill-after=\"${kill_after_s}\" \"$run_limit_s\" \\\n  \"${launcher[@]}\" \"$shakedown\" run"))
+        << script;
+    options.analysis_reserve_s = 300;
+    script = render_job_script(validate_job_options(options));
+    EXPECT_TRUE(contains(script, "analysis_reserve_s=300\n")) << script;
+    EXPECT_TRUE(contains(script, "kill_after_s=30\n")) << script;
+}
+
+TEST(AnalysisReserve, DefaultsScaleWithTheLimit) {
+    EXPECT_EQ(default_analysis_reserve_s(15 * 60), 90);    // a tenth
+    EXPECT_EQ(default_analysis_reserve_s(8 * 60), 60);     // at least a minute
+    EXPECT_EQ(default_analysis_reserve_s(60), 30);         // never more than half
+    EXPECT_EQ(default_analysis_reserve_s(4 * 3600), 600);  // at most ten minutes
+    EXPECT_EQ(run_step_kill_after_s(60), 15);
+    EXPECT_EQ(run_step_kill_after_s(2), 1);
+    EXPECT_EQ(run_step_kill_after_s(600), 30);
+}
+
+TEST(AnalysisReserve, MustLeaveTimeForTheRun) {
+    auto options = three_nodes();
+    options.time_limit = "10";
+    options.analysis_reserve_s = 600;
+    expect_input_error(options, "--analysis-reserve 600 s leaves no time for the run in the time limit 00:10:00");
+    options.analysis_reserve_s = 0;
+    expect_input_error(options, "--analysis-reserve 0 must be at least 1 second");
+    options.analysis_reserve_s = 599;
+    EXPECT_EQ(validate_job_options(options).analysis_reserve_s, 599);
 }
 
 TEST(RenderJob, MpirunScriptMapsRanksPerNodeAndAddsArguments) {

@@ -51,7 +51,7 @@ protected:
         options.out_parent = fake.folder() / "runs";
         return validate_job_options(options);
     }
-    SlurmTools tools() const { return {fake.tool("sbatch"), fake.tool("sinfo")}; }
+    SlurmTools tools() const { return fake.tools(); }
     testing::FakeSlurm fake;
 };
 
@@ -61,7 +61,7 @@ TEST_F(Submit, ListsPartitionsWithoutTheDefaultMark) {
 
 TEST_F(Submit, UnknownPartitionIsAClearError) {
     try {
-        submit_job(job("gpu"), tools(), false);
+        submit_job(job("gpu"), tools());
         FAIL();
     } catch (const InputError& error) {
         EXPECT_EQ(std::string(error.what()), "unknown partition 'gpu': Slurm knows debug, batch");
@@ -81,7 +81,7 @@ TEST_F(Submit, NoSlurmIsAClearError) {
 }
 
 TEST_F(Submit, WritesTheScriptAndReportsTheJobId) {
-    const auto submitted = submit_job(job("batch"), tools(), false);
+    const auto submitted = submit_job(job("batch"), tools());
     EXPECT_EQ(submitted.job_id, "4242");
     EXPECT_EQ(submitted.run_folder, fake.folder() / "runs" / "quick-job4242");
     EXPECT_TRUE(std::filesystem::is_regular_file(submitted.script));
@@ -89,13 +89,14 @@ TEST_F(Submit, WritesTheScriptAndReportsTheJobId) {
     EXPECT_EQ(fake.sbatch_arguments(), "--parsable\n" + submitted.script.string() + "\n");
 }
 
-TEST_F(Submit, WaitReturnsTheJobsExitCode) {
+// sbatch returns at once even for --wait (wait_for_job follows the job): `sbatch --wait` cannot
+// be given a limit and follows a requeued job on and on.
+TEST_F(Submit, ScriptPathIsKeptAndSbatchNeverWaits) {
     const auto script = fake.folder() / "my.sbatch";
-    const auto submitted = submit_job(job(""), tools(), true, script);
+    const auto submitted = submit_job(job(""), tools(), script);
     EXPECT_EQ(submitted.job_id, "4242");
-    EXPECT_EQ(submitted.job_exit_code, 3);
     EXPECT_EQ(submitted.script, script);
-    EXPECT_EQ(fake.sbatch_arguments(), "--parsable\n--wait\n" + script.string() + "\n");
+    EXPECT_EQ(fake.sbatch_arguments(), "--parsable\n" + script.string() + "\n");
 }
 
 TEST(SubmitRefused, SbatchMessageIsPassedOn) {
@@ -110,7 +111,7 @@ TEST(SubmitRefused, SbatchMessageIsPassedOn) {
     options.partition = "full";
     options.out_parent = fake.folder() / "runs";
     try {
-        submit_job(validate_job_options(options), {fake.tool("sbatch"), fake.tool("sinfo-full")}, false);
+        submit_job(validate_job_options(options), {fake.tool("sbatch"), fake.tool("sinfo-full")});
         FAIL();
     } catch (const InputError& error) {
         EXPECT_TRUE(contains(error.what(), "sbatch refused the job")) << error.what();

@@ -5,7 +5,7 @@
 # analyzer's verdict. Needs root; exits 77 (ctest: skipped) otherwise.
 #
 #   cluster_case.sh CASE   with CASE one of: quick-srun, quick-mpirun, rank-killed, rate-limited,
-#                          mtu-mismatch, testbed-refuses-foreign
+#                          mtu-mismatch, testbed-refuses-foreign, dead-node
 # Environment (set by tests/slurm/CMakeLists.txt): TESTBED, SLURM_CLI, SHAKEDOWN, ANALYZER.
 #
 # The binaries, the thresholds and the run folders are put in the testbed's shared folder, as on
@@ -50,7 +50,8 @@ out=$shared/runs/$case_name
 rm -rf "$out"
 mkdir -p "$out"
 
-# submit SUITE LAUNCHER [extra cli words...]: sets job_id, run_folder, job_status, job_seconds, job_log
+# submit SUITE LAUNCHER [extra cli words...]: sets job_id, run_folder, job_status, job_seconds,
+# job_log and submit_output (what the submit command printed)
 submit() {
   local suite=$1 launcher=$2
   shift 2
@@ -62,6 +63,7 @@ submit() {
   job_status=$?
   set -e
   job_seconds=$((SECONDS - started))
+  submit_output=$output
   echo "$output"
   job_id=$(sed -n 's/.*submitted job \([0-9]*\).*/\1/p' <<<"$output")
   [ -n "$job_id" ] || fail "no job id in: $output"
@@ -209,6 +211,47 @@ YAML
     "$TESTBED" up 3 || fail "up on the running testbed is not idempotent"
     "$TESTBED" status | grep -c "slurmd running" | grep -qx 3 || fail "not 3 slurmd running after a second up"
     check "foreign up refused, second up idempotent"
+    ;;
+
+  dead-node)
+    # node3's slurmd is killed mid-job (its rank runs on, hung in mpi_pingpong): Slurm finds node3
+    # not responding and marks it down. The job must not be cancelled or requeued: the step
+    # dies, the script records Slurm's node states, the analyzer writes its verdict (3,
+    # incomplete run), and both the job's log and `submit --wait` name node3.
+    trap '"$TESTBED" revive node3' EXIT
+    cat >"$out/hang.yaml" <<'YAML'
+watchdog: {deadline_s: 150, grace_s: 5}
+faults:
+  - {kind: hang, test: mpi_pingpong, rank: 2}
+YAML
+    use_ompi_tcp_environment
+    # Once the run has started (run.json written at start), kill node3's slurmd.
+    (
+      for _ in $(seq 240); do
+        if compgen -G "$out/quick-job*/run.json" >/dev/null; then
+          sleep 3
+          exec "$TESTBED" kill-slurmd node3
+        fi
+        sleep 0.5
+      done
+      echo "FAIL: the run never started" >&2
+      exit 1
+    ) &
+    killer=$!
+    submit quick srun --config "$out/hang.yaml" --run-args "--tests stream,mpi_pingpong" --wait-timeout 600
+    wait "$killer" || fail "node3's slurmd was not killed"
+    [ "$job_status" -eq 3 ] || fail "job exit code $job_status, expected 3 (incomplete run: node3 died)"
+    [ "$job_seconds" -le 240 ] || fail "the job took $job_seconds s"
+    check "job ended in $job_seconds s with the analyzer's exit code 3"
+    [ -s "$run_folder/summary.json" ] || fail "no summary.json: the analyzer did not run"
+    grep -q '^node3 down' "$run_folder/slurm_nodes.txt" ||
+      fail "slurm_nodes.txt does not have node3 down: $(cat "$run_folder/slurm_nodes.txt" 2>/dev/null)"
+    grep -q 'Slurm reports node node3 down' "$job_log" || fail "the job's log does not name node3"
+    grep -q 'Slurm reported node node3 down' <<<"$submit_output" || fail "submit --wait does not name node3"
+    check "node3 named down in slurm_nodes.txt, the job's log and submit's output"
+    ! compgen -G "$out/quick-job$job_id-*" >/dev/null || fail "a second attempt ran: $(ls -d "$out/quick-job$job_id"-*)"
+    ! grep -q 'exists already' "$job_log" || fail "the job met its own run folder"
+    check "no requeue, no second attempt"
     ;;
 
   *) fail "unknown case '$case_name'" ;;

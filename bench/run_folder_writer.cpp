@@ -21,7 +21,11 @@ void write_trace_file(const std::filesystem::path& path, const Trace& trace) {
                                                                               : attributes->second);
     }
     for (const Event& event : trace.events) writer.append_event(event);
-    if (trace.status != TraceStatus::running) writer.finish(trace.status, trace.end_utc);
+    if (trace.stalled)  // as the watchdog or the termination handler records it
+        writer.try_abort({trace.end_utc, Severity::error, "ended: " + trace.stalled->activity.describe()}, trace.end_utc,
+                         std::chrono::milliseconds(0), trace.stalled);
+    else if (trace.status != TraceStatus::running)
+        writer.finish(trace.status, trace.end_utc);
 }
 
 nlohmann::json make_run_json(const std::string& run_id, const std::vector<std::string>& tests,

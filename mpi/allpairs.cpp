@@ -27,9 +27,13 @@ public:
         RankMeasurements mine;
         ProblemList mismatches("payload mismatches");
         for (int shift = 1; shift < ctx.size(); ++shift) {
+            const int to = placement[static_cast<std::size_t>((ctx.rank() + shift) % ctx.size())].world_rank;
+            const int from = placement[static_cast<std::size_t>((ctx.rank() - shift + ctx.size()) % ctx.size())].world_rank;
+            ctx.session().activity().set_phase(
+                fmt::format("shift {} of {}: to rank {}, from rank {}", shift, ctx.size() - 1, to, from), {to, from});
             const auto round = measure_shift(ctx.comm(), shift, spec);
             mine.latency_to_us.push_back(round.latency_us);
-            mine.bandwidth_from_gbs.push_back(round.bandwidth_gbs);
+            mine.bandwidth_to_gbs.push_back(round.bandwidth_gbs);
             if (round.mismatch) mismatches.add(*round.mismatch);
         }
         const auto matrix = gather_link_matrix(ctx.comm(), mine, placement);
@@ -75,6 +79,7 @@ private:
             };
             const double median = *f.job_bandwidth_median_gbs;
             result.add_metric(name("bandwidth_min_gbs"), *f.my_bandwidth_min_gbs);
+            if (f.my_bandwidth_max_gbs) result.add_metric(name("bandwidth_max_gbs"), *f.my_bandwidth_max_gbs);
             result.add_metric(name("bandwidth_median_gbs"), median);
             if (median > 0.0) {
                 result.add_metric(name("min_over_median"), *f.my_bandwidth_min_gbs / median);

@@ -10,12 +10,12 @@ namespace shakedown::mpi {
 namespace {
 
 constexpr double none = std::numeric_limits<double>::quiet_NaN();
-constexpr int figures_per_kind = 5;
+constexpr int figures_per_kind = 6;
 
 std::optional<double> present(double value) { return std::isnan(value) ? std::nullopt : std::optional(value); }
 
 std::vector<Link> assemble(const std::vector<double>& gathered, int size, const std::vector<comm::RankPlacement>& placement) {
-    // gathered: per rank, P-1 latencies then P-1 bandwidths
+    // gathered: per rank, P-1 latencies then P-1 bandwidths, both toward (rank+k)%P
     const auto rounds = static_cast<std::size_t>(size - 1);
     std::vector<Link> links(static_cast<std::size_t>(size) * rounds);
     const auto at = [&](int src, int dst) -> Link& {
@@ -26,10 +26,8 @@ std::vector<Link> assemble(const std::vector<double>& gathered, int size, const 
         const double* row = gathered.data() + static_cast<std::size_t>(rank) * 2 * rounds;
         for (std::size_t k = 1; k <= rounds; ++k) {
             const int to = static_cast<int>((static_cast<std::size_t>(rank) + k) % static_cast<std::size_t>(size));
-            const int from = static_cast<int>((static_cast<std::size_t>(rank) + static_cast<std::size_t>(size) - k) %
-                                              static_cast<std::size_t>(size));
             at(rank, to).latency_us = row[k - 1];
-            at(from, rank).bandwidth_gbs = row[rounds + k - 1];
+            at(rank, to).bandwidth_gbs = row[rounds + k - 1];
         }
     }
     for (int src = 0; src < size; ++src)
@@ -42,7 +40,8 @@ std::vector<Link> assemble(const std::vector<double>& gathered, int size, const 
     return links;
 }
 
-// Per rank and kind: job bw median, job latency median, rank bw min, rank bw median, rank latency max.
+// Per rank and kind: job bw median, job latency median, rank bw min, rank bw median, rank latency
+// max, rank bw max.
 std::vector<double> per_rank_figures(const std::vector<Link>& links, int size) {
     std::vector<double> out(static_cast<std::size_t>(size) * 2 * figures_per_kind, none);
     for (const auto kind : link_kinds) {
@@ -71,6 +70,7 @@ std::vector<double> per_rank_figures(const std::vector<Link>& links, int size) {
             f[2] = mine.min;
             f[3] = mine.median;
             f[4] = stats::summarize(rank_lat[static_cast<std::size_t>(rank)]).max;
+            f[5] = mine.max;
         }
     }
     return out;
@@ -85,7 +85,7 @@ LinkMatrixResult gather_link_matrix(MPI_Comm comm, const RankMeasurements& mine,
     MPI_Comm_size(comm, &size);
     const auto rounds = static_cast<std::size_t>(size - 1);
     std::vector<double> row(mine.latency_to_us);
-    row.insert(row.end(), mine.bandwidth_from_gbs.begin(), mine.bandwidth_from_gbs.end());
+    row.insert(row.end(), mine.bandwidth_to_gbs.begin(), mine.bandwidth_to_gbs.end());
     row.resize(2 * rounds, none);
     std::vector<double> gathered(me == 0 ? row.size() * static_cast<std::size_t>(size) : 0);
     MPI_Gather(row.data(), static_cast<int>(row.size()), MPI_DOUBLE, gathered.data(), static_cast<int>(row.size()),
@@ -103,7 +103,7 @@ LinkMatrixResult gather_link_matrix(MPI_Comm comm, const RankMeasurements& mine,
     for (const auto kind : link_kinds) {
         const double* f = my_figures + static_cast<std::size_t>(kind) * figures_per_kind;
         result.figures[static_cast<std::size_t>(kind)] = {present(f[0]), present(f[1]), present(f[2]), present(f[3]),
-                                                          present(f[4])};
+                                                          present(f[4]), present(f[5])};
     }
     return result;
 }

@@ -24,7 +24,7 @@ struct Link {
 // What this rank measured in each round k = 1..P-1 (index k-1).
 struct RankMeasurements {
     std::vector<double> latency_to_us;        // toward (me+k)%P
-    std::vector<double> bandwidth_from_gbs;   // from (me-k+P)%P
+    std::vector<double> bandwidth_to_gbs;     // toward (me+k)%P (the sender times it)
 };
 
 enum class LinkKind { intra_node = 0, inter_node = 1 };
@@ -37,6 +37,7 @@ struct KindFigures {
     std::optional<double> my_bandwidth_min_gbs;     // worst link this rank is part of
     std::optional<double> my_bandwidth_median_gbs;  // median of the links this rank is part of
     std::optional<double> my_latency_max_us;
+    std::optional<double> my_bandwidth_max_gbs;     // best link this rank is part of: what a physical bound checks
 };
 
 struct LinkMatrixResult {

@@ -115,6 +115,9 @@ private:
             result.add_metric(prefix + "latency_p99_us", *v);
         if (const auto v = worst(largest, [](const PairFigures& f) { return f.bandwidth_gbs; }, false))
             result.add_metric(prefix + "bandwidth_gbs", *v);
+        // The best pair too: a figure above the node's physical bound is not credible.
+        if (const auto v = worst(largest, [](const PairFigures& f) { return f.bandwidth_gbs; }, true))
+            result.add_metric(prefix + "bandwidth_max_gbs", *v);
         if (const auto v = worst(largest, [](const PairFigures& f) { return f.bibandwidth_gbs; }, false))
             result.add_metric(prefix + "bibandwidth_gbs", *v);
         if (const auto v = worst(smallest, [](const PairFigures& f) { return f.message_rate_mps; }, false))

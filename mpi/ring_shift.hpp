@@ -28,7 +28,7 @@ struct ShiftRound {
     int send_to = 0;
     int receive_from = 0;
     double latency_us = 0.0;      // half round trip toward send_to, median over iterations
-    double bandwidth_gbs = 0.0;   // receive_from -> this rank, median over iterations
+    double bandwidth_gbs = 0.0;   // this rank -> send_to, median over iterations
     std::optional<std::string> mismatch;  // first payload error this rank saw, described
 };
 

@@ -12,31 +12,16 @@ namespace {
 constexpr int data_tag = 0x6260;
 constexpr int ack_tag = 0x6261;
 constexpr int result_tag = 0x6262;
+constexpr int check_tag = 0x6263;
 
-class WindowSlots {
-public:
-    WindowSlots(std::size_t bytes, int window)
-        : bytes_(bytes),
-          count_(static_cast<std::size_t>(std::clamp<std::size_t>(
-              bytes == 0 ? window : receive_slot_budget_bytes / bytes, 1, static_cast<std::size_t>(window)))),
-          storage_(bytes_ * count_, std::byte{0}) {}
-
-    void* slot(int index) { return storage_.data() + (static_cast<std::size_t>(index) % count_) * bytes_; }
-
-    std::optional<std::size_t> first_mismatch(std::uint64_t seed, bool corrupt) {
-        for (std::size_t s = 0; s < count_; ++s) {
-            std::span<std::byte> bytes(storage_.data() + s * bytes_, bytes_);
-            if (corrupt && s == 0) comm::flip_one_byte(bytes);
-            if (const auto index = comm::first_mismatch(bytes, seed)) return s * bytes_ + *index;
-        }
-        return std::nullopt;
+// Checks the receive buffer against `seed`, after the planted corruption if one is pending.
+std::optional<std::size_t> mismatch_in(std::vector<std::byte>& received, std::uint64_t seed, bool& corrupt_pending) {
+    if (corrupt_pending) {
+        comm::flip_one_byte(received);
+        corrupt_pending = false;
     }
-
-private:
-    std::size_t bytes_;
-    std::size_t count_;
-    std::vector<std::byte> storage_;
-};
+    return comm::first_mismatch(received, seed);
+}
 
 }  // namespace
 
@@ -50,7 +35,7 @@ WindowOutcome window_bandwidth(MPI_Comm comm, int peer, bool initiator, const Wi
 
     std::vector<std::byte> send_buffer(sends ? spec.bytes : 0);
     comm::fill_payload(send_buffer, seed);
-    WindowSlots slots(receives ? spec.bytes : 0, spec.window);
+    std::vector<std::byte> receive_buffer(receives ? spec.bytes : 0);  // every message of a window lands here
     std::vector<MPI_Request> requests(static_cast<std::size_t>(2 * spec.window));
     char ack = 0;
 
@@ -60,7 +45,7 @@ WindowOutcome window_bandwidth(MPI_Comm comm, int peer, bool initiator, const Wi
         int posted = 0;
         if (receives)
             for (int w = 0; w < spec.window; ++w)
-                MPI_Irecv(slots.slot(w), count, MPI_BYTE, peer, data_tag, comm, &requests[posted++]);
+                MPI_Irecv(receive_buffer.data(), count, MPI_BYTE, peer, data_tag, comm, &requests[posted++]);
         if (sends) {
             planted_delay(spec.delay_s);
             for (int w = 0; w < spec.window; ++w)
@@ -79,15 +64,32 @@ WindowOutcome window_bandwidth(MPI_Comm comm, int peer, bool initiator, const Wi
     }
     const double seconds = MPI_Wtime() - start;
 
-    WindowOutcome outcome;
+    // Validation, untimed: the timed payload's last arrival, then one window of messages, each
+    // its own payload, one at a time into the same buffer and checked as it lands.
     std::optional<PayloadMismatch> mine;
+    bool corrupt_pending = spec.corrupt;
     if (receives)
-        if (const auto index = slots.first_mismatch(seed, spec.corrupt))
-            mine = PayloadMismatch{me, spec.bytes, spec.plan.iterations - 1, *index};
+        if (const auto index = mismatch_in(receive_buffer, seed, corrupt_pending))
+            mine = PayloadMismatch{me, spec.bytes, PayloadMismatch::last_timed_message, *index};
+    for (int w = 0; w < spec.window; ++w) {
+        const auto message_seed = comm::payload_seed(static_cast<std::uint64_t>(w) + 1, spec.bytes);
+        if (sends) comm::fill_payload(send_buffer, message_seed);
+        if (sends && receives)
+            MPI_Sendrecv(send_buffer.data(), count, MPI_BYTE, peer, check_tag, receive_buffer.data(), count, MPI_BYTE,
+                         peer, check_tag, comm, MPI_STATUS_IGNORE);
+        else if (sends)
+            MPI_Send(send_buffer.data(), count, MPI_BYTE, peer, check_tag, comm);
+        else
+            MPI_Recv(receive_buffer.data(), count, MPI_BYTE, peer, check_tag, comm, MPI_STATUS_IGNORE);
+        if (receives && !mine)
+            if (const auto index = mismatch_in(receive_buffer, message_seed, corrupt_pending))
+                mine = PayloadMismatch{me, spec.bytes, w, *index};
+    }
 
+    WindowOutcome outcome;
     // Both ranks keep the initiator's clock and the first mismatch either saw.
     double figures[5] = {seconds, mine ? 1.0 : 0.0, static_cast<double>(me), mine ? static_cast<double>(mine->index) : 0.0,
-                         0.0};
+                         mine ? static_cast<double>(mine->message) : 0.0};
     double peer_figures[5] = {};
     MPI_Sendrecv(figures, 5, MPI_DOUBLE, peer, result_tag, peer_figures, 5, MPI_DOUBLE, peer, result_tag, comm,
                  MPI_STATUS_IGNORE);
@@ -95,7 +97,7 @@ WindowOutcome window_bandwidth(MPI_Comm comm, int peer, bool initiator, const Wi
     if (mine)
         outcome.mismatch = mine;
     else if (peer_figures[1] != 0.0)
-        outcome.mismatch = PayloadMismatch{static_cast<int>(peer_figures[2]), spec.bytes, spec.plan.iterations - 1,
+        outcome.mismatch = PayloadMismatch{static_cast<int>(peer_figures[2]), spec.bytes, static_cast<int>(peer_figures[4]),
                                            static_cast<std::size_t>(peer_figures[3])};
 
     const double messages = static_cast<double>(spec.window) * spec.plan.iterations;

@@ -36,7 +36,7 @@ public:
         ProblemList mismatches("payload mismatches");
         pairs.for_each_turn([&](const comm::PairTurn& turn) {
             for (const auto bytes : sizes) {
-                DeviceMessageBuffer send(turn.initiator ? bytes : 0), receive(bytes);
+                DeviceMessageBuffer send(bytes), receive(bytes);
                 const PingPongSpec spec{bytes, counts.for_size(bytes), ctx.faults().delay_s(), ctx.faults().corrupt()};
                 const auto outcome = ping_pong(ctx.comm(), turn.peer, turn.initiator, spec, send, receive);
                 if (outcome.mismatch) mismatches.add(outcome.mismatch->describe(turn));

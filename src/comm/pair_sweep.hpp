@@ -47,6 +47,7 @@ public:
 
 private:
     MPI_Comm comm_;
+    Activity& activity_;
     std::vector<RankPlacement> placement_;
     PairRounds rounds_;
 };

@@ -133,7 +133,8 @@ FaultKind read_fault_kind(const YamlReader& reader, const YAML::Node& node) {
     if (name == "hang") return FaultKind::hang;
     if (name == "corrupt") return FaultKind::corrupt;
     if (name == "delay") return FaultKind::delay;
-    reader.error(node, fmt::format("unknown fault kind '{}' (known: abort, hang, corrupt, delay)", name));
+    if (name == "stop") return FaultKind::stop;
+    reader.error(node, fmt::format("unknown fault kind '{}' (known: abort, hang, stop, corrupt, delay)", name));
 }
 
 std::string_view fault_name(FaultKind kind) {
@@ -142,6 +143,7 @@ std::string_view fault_name(FaultKind kind) {
     case FaultKind::hang: return "hang";
     case FaultKind::corrupt: return "corrupt";
     case FaultKind::delay: return "delay";
+    case FaultKind::stop: return "stop";
     }
     return "unknown";
 }

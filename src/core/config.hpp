@@ -20,6 +20,8 @@ class Test;
 enum class FaultKind {
     abort,    // the rank kills itself (SIGKILL) when the test starts: a crashed node
     hang,     // the rank stops responding inside the test: the watchdog must end the job
+    stop,     // the rank stops itself (SIGSTOP) when the test starts, watchdog included: the
+              // other ranks' watchdogs must end the job and name it
     corrupt,  // the test corrupts one element of its result: validation must catch it
     delay,    // the test slows this rank's work by `seconds` per operation: a slow node/link
 };

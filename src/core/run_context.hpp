@@ -23,11 +23,13 @@ public:
     double delay_s() const { return delay_s_; }  // extra seconds per operation, 0 when none
     bool abort() const { return abort_; }
     bool hang() const { return hang_; }
+    bool stop() const { return stop_; }
 
 private:
     bool corrupt_ = false;
     bool abort_ = false;
     bool hang_ = false;
+    bool stop_ = false;
     double delay_s_ = 0.0;
 };
 

@@ -2,6 +2,7 @@
 // node-leader communicators, the node's name and index, the local rank and the bound GPU.
 #pragma once
 
+#include "core/activity.hpp"
 #include "core/communicator.hpp"
 
 #include <optional>
@@ -43,6 +44,11 @@ public:
     // (collective over the world), before it: 0.
     int gpus_measured() const { return gpus_measured_; }
 
+    // What this rank is doing now (thread-safe): tests report their phase, the watchdog and the
+    // termination handler read it. Reporting progress does not change who the rank is, so a
+    // const session hands it out.
+    Activity& activity() const { return activity_; }
+
 private:
     Communicator world_;
     Communicator node_;
@@ -54,6 +60,7 @@ private:
     std::optional<int> gpu_;
     int gpu_owner_ = 0;
     int gpus_measured_ = 0;
+    mutable Activity activity_;
 };
 
 std::string this_node_name();  // SLURMD_NODENAME, else gethostname()

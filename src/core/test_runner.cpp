@@ -49,6 +49,7 @@ TestResult execute_test(const Test& test, const Session& session, const Config& 
     } else {
         const RunContext ctx(session, config, config.params_for(test), runners.get(), inventory, faults);
         if (faults.hang()) hang_forever();
+        if (faults.stop()) std::raise(SIGSTOP);  // frozen, watchdog and all, until the launcher ends it
         try {
             result = test.run(ctx);
         } catch (const InputError& error) {

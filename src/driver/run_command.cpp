@@ -80,19 +80,23 @@ int run_selected_tests(const Config& config, const std::optional<std::string>& p
 
     TraceWriter trace(trace_path(folder, session.world_rank()), make_header(session, folder, start_utc),
                       config.resolved_yaml(), inventory);
-    const auto on_termination = termination.arm([&trace, rank = session.world_rank()](int signal) {
+    const auto on_termination = termination.arm([&trace, &session](int signal) {
         const double now = now_utc();
-        trace.try_abort({now, Severity::error, fmt::format("rank {} ended by signal {} ({})", rank, signal, strsignal(signal))},
-                        now, std::chrono::seconds(2));
+        const ActivitySnapshot stood = session.activity().snapshot();
+        trace.try_abort({now, Severity::error,
+                         fmt::format("rank {} ended by signal {} ({}) in {}", session.world_rank(), signal,
+                                     strsignal(signal), stood.describe())},
+                        now, std::chrono::seconds(2), StalledAt{stood, stalled_by_signal});
     });
     std::optional<TelemetrySampler> sampler;
     if (config.telemetry_enabled && session.identity().is_leader())
         sampler.emplace(config.telemetry_rate_hz, default_telemetry_sources(config.infiniband_sysfs_root));
 
-    Watchdog watchdog(session.world_rank(), session.identity().node_name, config.watchdog_grace_s,
-                      [&trace](const std::string& message) {
+    Watchdog watchdog(session.world_rank(), session.identity().node_name, config.watchdog_grace_s, session.activity(),
+                      [&trace](const std::string& message, const ActivitySnapshot& stood, double late_s) {
                           const double now = now_utc();
-                          trace.try_abort({now, Severity::error, message}, now, std::chrono::seconds(2));
+                          trace.try_abort({now, Severity::error, message}, now, std::chrono::seconds(2),
+                                          StalledAt{stood, stalled_by_watchdog, late_s});
                       });
 
     Progress progress(is_root, tests.size(), config.progress);
@@ -105,10 +109,13 @@ int run_selected_tests(const Config& config, const std::optional<std::string>& p
         const std::string key(test.key());
         progress.started(index, key);
         watchdog.arm(key, config.deadline_for(test));
+        session.activity().enter_test(key);
         MPI_Barrier(session.world());
         const TestResult result = execute_test(test, session, config, inventory);
+        session.activity().set_phase("gathering every rank's outcome");
         const TestOutcome outcome = gather_outcome(result, session.world());
         watchdog.disarm();
+        session.activity().leave_test();
 
         trace.write_test(result);
         record_outcome_event(result, trace);

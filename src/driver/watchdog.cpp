@@ -1,17 +1,18 @@
 #include "driver/watchdog.hpp"
 
 #include "core/errors.hpp"
+#include "trace/trace_format.hpp"
 
 #include <fmt/format.h>
-#include <mpi.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
 namespace shakedown {
 
-Watchdog::Watchdog(int world_rank, std::string node, double grace_s, ExpiryAction on_expiry)
-    : world_rank_(world_rank), node_(std::move(node)), grace_s_(grace_s), on_expiry_(std::move(on_expiry)),
+Watchdog::Watchdog(int world_rank, std::string node, double grace_s, const Activity& activity, ExpiryAction on_expiry)
+    : world_rank_(world_rank), node_(std::move(node)), grace_s_(grace_s), activity_(activity), on_expiry_(std::move(on_expiry)),
       thread_([this] { watch(); }) {}
 
 Watchdog::~Watchdog() {
@@ -52,26 +53,34 @@ void Watchdog::watch() {
         if (changed_.wait_until(lock, expires_at) == std::cv_status::timeout && armed_ &&
             armed_->expires_at == expires_at) {
             const Armed expired = *armed_;
+            const double late_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - expires_at).count();
             lock.unlock();
-            expire(expired.test_key, expired.deadline_s);
+            expire(expired.test_key, expired.deadline_s, late_s);
         }
     }
 }
 
-void Watchdog::expire(const std::string& test_key, double deadline_s) {
-    const auto message = fmt::format("shakedown: watchdog: test '{}' passed its {:.0f} s deadline on rank {} ({}); "
-                                     "aborting the job",
-                                     test_key, deadline_s, world_rank_, node_);
-    // If the abort below itself hangs (a wedged network, a stuck driver call), leave anyway.
-    std::thread([grace = grace_s_] {
+void Watchdog::expire(const std::string& test_key, double deadline_s, double late_s) {
+    const ActivitySnapshot stood = activity_.snapshot();
+    const auto message = fmt::format("shakedown: watchdog: test '{}' passed its {:.0f} s deadline on rank {} ({}) in {}; "
+                                     "ending this rank, and with it the job",
+                                     test_key, deadline_s, world_rank_, node_, stood.describe());
+    // If recording it hangs (a wedged file system), leave anyway.
+    std::thread([grace = grace_s_ + watchdog_collect_s] {
         std::this_thread::sleep_for(std::chrono::duration<double>(grace));
-        std::fputs("shakedown: watchdog: MPI_Abort did not end the job; exiting\n", stderr);
+        std::fputs("shakedown: watchdog: recording the expiry did not finish; exiting\n", stderr);
         std::_Exit(exit_code::incomplete);
     }).detach();
-    on_expiry_(message);
+    on_expiry_(message, stood, late_s);
     std::fprintf(stderr, "%s\n", message.c_str());
     std::fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, exit_code::incomplete);
+    // The other live ranks armed the same deadline at the same barrier: give their watchdogs the
+    // moment to say where they stood before the launcher ends the job. A rank that says nothing
+    // then is one that stopped (the analyzer names it).
+    std::this_thread::sleep_for(std::chrono::duration<double>(watchdog_collect_s));
+    // No MPI from this thread (only the main thread calls MPI: MPI_THREAD_SINGLE, without the
+    // locks Open MPI puts on every call above it): a rank that leaves without MPI_Finalize ends
+    // the job (mpirun; srun with --kill-on-bad-exit, as the job script runs it).
     std::_Exit(exit_code::incomplete);
 }
 

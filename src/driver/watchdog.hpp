@@ -1,8 +1,10 @@
 // One watchdog thread per rank. The driver arms it with a deadline before each test and
 // disarms it after. If a test overruns, the watchdog records an event in the trace, marks the
-// trace aborted, prints one line naming the test and rank, and aborts the whole MPI job; if
-// even that hangs, the process exits on its own after the grace period.
+// trace aborted, prints one line naming the test and rank, and exits the rank without calling
+// MPI (the launcher then ends the job); if recording hangs, it exits after the grace period.
 #pragma once
+
+#include "core/activity.hpp"
 
 #include <chrono>
 #include <condition_variable>
@@ -16,11 +18,13 @@ namespace shakedown {
 
 class Watchdog {
 public:
-    // Called on expiry with the one-line message, before the job is aborted; it must not
-    // block for long (the trace writer's try_abort takes a bounded wait).
-    using ExpiryAction = std::function<void(const std::string& message)>;
+    // Called on expiry with the one-line message and where the rank stood, before the rank
+    // ends; it must not block for long (the trace writer's try_abort takes a bounded wait).
+    // `late_s`: how long after the deadline the watchdog itself woke; seconds of it mean the whole
+    // process was frozen (SIGSTOP, a VM paused), not only its main thread.
+    using ExpiryAction = std::function<void(const std::string& message, const ActivitySnapshot& stood, double late_s)>;
 
-    Watchdog(int world_rank, std::string node, double grace_s, ExpiryAction on_expiry);
+    Watchdog(int world_rank, std::string node, double grace_s, const Activity& activity, ExpiryAction on_expiry);
     ~Watchdog();
     Watchdog(const Watchdog&) = delete;
     Watchdog& operator=(const Watchdog&) = delete;
@@ -30,11 +34,12 @@ public:
 
 private:
     void watch();
-    [[noreturn]] void expire(const std::string& test_key, double deadline_s);
+    [[noreturn]] void expire(const std::string& test_key, double deadline_s, double late_s);
 
     const int world_rank_;
     const std::string node_;
     const double grace_s_;
+    const Activity& activity_;
     const ExpiryAction on_expiry_;
 
     std::mutex mutex_;

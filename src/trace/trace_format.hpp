@@ -2,6 +2,7 @@
 // The on-disk layout is documented in docs/trace-format.md.
 #pragma once
 
+#include "core/activity.hpp"
 #include "core/result.hpp"
 
 #include <nlohmann/json.hpp>
@@ -38,6 +39,20 @@ struct TraceHeader {
     double start_utc = 0.0;
 };
 
+// Where a rank stood when the watchdog or a termination signal ended it (the /stalled group).
+struct StalledAt {
+    ActivitySnapshot activity;
+    std::string noticed_by;  // stalled_by_watchdog or stalled_by_signal
+    double late_s = 0.0;     // how long after the deadline the watchdog woke: seconds = the process was frozen
+};
+// How long a rank whose watchdog fired waits before it exits, so the other live ranks' watchdogs
+// (armed at the same barrier) record where they stood. A frozen rank's watchdog, resumed only as
+// the job ends, therefore wakes at least this late; half of it tells the two apart.
+inline constexpr double watchdog_collect_s = 2.0;
+inline constexpr double frozen_watchdog_late_s = watchdog_collect_s / 2.0;
+inline constexpr const char* stalled_by_watchdog = "watchdog";
+inline constexpr const char* stalled_by_signal = "signal";
+
 struct Trace {
     TraceHeader header;
     TraceStatus status = TraceStatus::running;
@@ -49,6 +64,7 @@ struct Trace {
     // per device, what identifies it ("uuid", "name", "pci_bus_id" of a GPU); may be empty
     std::map<std::string, std::map<std::string, std::string>> telemetry_attributes;
     std::vector<Event> events;
+    std::optional<StalledAt> stalled;  // only in an aborted trace, when the ending said where it stood
 };
 
 }  // namespace shakedown

@@ -26,6 +26,13 @@ inline constexpr const char* inventory = "inventory";  // group: JSON mapped ont
 inline constexpr const char* tests = "tests";          // group: one group per test, in run order
 inline constexpr const char* telemetry = "telemetry";  // group: one extendable table per device
 inline constexpr const char* events = "events";        // extendable table
+// group, only in an aborted trace: where the rank stood when it was ended (JSON mapped onto HDF5)
+inline constexpr const char* stalled = "stalled";
+inline constexpr const char* stalled_test = "test";
+inline constexpr const char* stalled_phase = "phase";
+inline constexpr const char* stalled_waiting_for = "waiting_for";
+inline constexpr const char* stalled_noticed_by = "noticed_by";
+inline constexpr const char* stalled_late_s = "late_s";
 
 // /tests/<key> members and attributes (besides status, reason and the times above)
 inline constexpr const char* reason = "reason";

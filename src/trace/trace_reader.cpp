@@ -146,6 +146,25 @@ std::map<std::string, std::string> read_device_attributes(hid_t telemetry, const
     return attributes;
 }
 
+// The /stalled group: where an aborted rank stood. A malformed one is the trace's fault (it was
+// written by the same program), so it fails the read like any other malformed member.
+StalledAt read_stalled(hid_t root, const ErrorContext& context) {
+    const hdf5::Group group = hdf5::open_group(root, layout::stalled, context);
+    const nlohmann::json record = hdf5::read_json_group(group.get(), context);
+    StalledAt stalled;
+    try {
+        stalled.activity.test = record.at(layout::stalled_test).get<std::string>();
+        stalled.activity.phase = record.at(layout::stalled_phase).get<std::string>();
+        if (const auto& waiting = record.at(layout::stalled_waiting_for); !waiting.is_null())
+            stalled.activity.waiting_for = waiting.get<std::vector<int>>();
+        stalled.noticed_by = record.at(layout::stalled_noticed_by).get<std::string>();
+        stalled.late_s = record.at(layout::stalled_late_s).get<double>();
+    } catch (const nlohmann::json::exception& error) {
+        context.fail(fmt::format("group '{}' is malformed: {}", layout::stalled, error.what()));
+    }
+    return stalled;
+}
+
 Trace read_open_trace(hid_t file, const TraceReadOptions& options, const ErrorContext& context) {
     const hdf5::Group root(context.check(H5Gopen2(file, "/", H5P_DEFAULT), "H5Gopen2", "'/'"));
     Trace trace;
@@ -162,6 +181,7 @@ Trace read_open_trace(hid_t file, const TraceReadOptions& options, const ErrorCo
         const hdf5::Group inventory = hdf5::open_group(root.get(), layout::inventory, context);
         trace.inventory = hdf5::read_json_group(inventory.get(), context);
     }
+    if (hdf5::hard_link_exists(root.get(), layout::stalled, context)) trace.stalled = read_stalled(root.get(), context);
     const hdf5::Group tests = hdf5::open_group(root.get(), layout::tests, context);
     for (const std::string& name : hdf5::hard_link_names(tests.get(), context))
         trace.tests.push_back(read_test(tests.get(), name, options, context));

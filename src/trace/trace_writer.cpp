@@ -48,6 +48,7 @@ struct TraceWriter::Impl {
     void write_status(TraceStatus status, double end_utc);
     void write_test(const TestResult& result) const;
     void append_event(const Event& event) const;
+    void write_stalled(const StalledAt& stalled) const;
 };
 
 namespace {
@@ -177,6 +178,17 @@ void TraceWriter::Impl::append_event(const Event& event) const {
     hdf5::append_event(events.get(), event, context);
 }
 
+void TraceWriter::Impl::write_stalled(const StalledAt& stalled) const {
+    if (hdf5::hard_link_exists(file.get(), layout::stalled, context)) return;  // the first ending says it
+    const hdf5::Group group = hdf5::create_group(file.get(), layout::stalled, context);
+    const nlohmann::json record = {{layout::stalled_test, stalled.activity.test},
+                                   {layout::stalled_phase, stalled.activity.phase},
+                                   {layout::stalled_waiting_for, stalled.activity.waiting_for},
+                                   {layout::stalled_noticed_by, stalled.noticed_by},
+                                   {layout::stalled_late_s, stalled.late_s}};
+    hdf5::write_json_members(group.get(), record, context);
+}
+
 TraceWriter::TraceWriter(const std::filesystem::path& path, const TraceHeader& header, const std::string& config_yaml,
                          const nlohmann::json& inventory)
     : impl_(std::make_unique<Impl>(path)) {
@@ -240,11 +252,13 @@ void TraceWriter::finish(TraceStatus status, double end_utc) {
     impl_->flush();
 }
 
-bool TraceWriter::try_abort(const Event& event, double end_utc, std::chrono::milliseconds wait) {
+bool TraceWriter::try_abort(const Event& event, double end_utc, std::chrono::milliseconds wait,
+                            const std::optional<StalledAt>& stalled) {
     std::unique_lock guard(impl_->mutex, std::defer_lock);
     if (!guard.try_lock_for(wait)) return false;
     hdf5::silence_error_printing();
     impl_->append_event(event);
+    if (stalled) impl_->write_stalled(*stalled);
     impl_->write_status(TraceStatus::aborted, end_utc);
     impl_->flush();
     return true;

@@ -32,7 +32,9 @@ public:
 
     // For the watchdog: record the event and mark the trace aborted, unless the writer stays
     // busy for longer than `wait` (then returns false and touches nothing).
-    bool try_abort(const Event& event, double end_utc, std::chrono::milliseconds wait);
+    // With `stalled`, also where the rank stood (written once: a second abort keeps the first).
+    bool try_abort(const Event& event, double end_utc, std::chrono::milliseconds wait,
+                   const std::optional<StalledAt>& stalled = std::nullopt);
 
     const std::filesystem::path& path() const;
 

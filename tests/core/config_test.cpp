@@ -158,7 +158,7 @@ TEST(Config, UnknownKeysAndNamesAreRejected) {
               "sizes, verify)");
     EXPECT_EQ(error_of("params: {gamma: {}}"), "test.yaml:1: unknown test 'gamma' in params (known: alpha, beta, delta)");
     EXPECT_EQ(error_of("faults: [{kind: explode, test: alpha}]"),
-              "test.yaml:1: unknown fault kind 'explode' (known: abort, hang, corrupt, delay)");
+              "test.yaml:1: unknown fault kind 'explode' (known: abort, hang, stop, corrupt, delay)");
     EXPECT_EQ(error_of("suite: nightly"), "unknown suite 'nightly' (known: full, quick)");
     CliOverrides cli;
     cli.tests = {"alpha", "gamma"};

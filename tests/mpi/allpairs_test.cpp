@@ -82,7 +82,7 @@ TEST(AllPairs, PlantedCorruptionFailsNamingTheLink) {
     const auto result = run_registered_test("allpairs", tiny_allpairs + "faults: [{kind: corrupt, test: allpairs, rank: 1}]\n");
     if (world_rank() == 1) {
         EXPECT_EQ(result.status, Status::fail);
-        EXPECT_NE(result.reason.find("payload mismatch on the link 0 -> 1 (ping 8 B, iteration -1, byte 4)"),
+        EXPECT_NE(result.reason.find("payload mismatch on the link 0 -> 1 (ping 8 B, last timed message, byte 4)"),
                   std::string::npos)
             << result.reason;
     } else {

@@ -18,7 +18,7 @@ TEST(LinkMatrix, EveryMeasurementLandsOnItsOrderedPair) {
     RankMeasurements mine;
     for (int k = 1; k < p; ++k) {
         mine.latency_to_us.push_back(1000.0 * me + (me + k) % p);
-        mine.bandwidth_from_gbs.push_back(1000.0 * ((me - k + p) % p) + me);
+        mine.bandwidth_to_gbs.push_back(1000.0 * me + (me + k) % p);
     }
     const auto matrix = gather_link_matrix(MPI_COMM_WORLD, mine, placement);
     if (me == 0) {

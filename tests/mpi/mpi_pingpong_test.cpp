@@ -36,7 +36,7 @@ TEST(MpiPingPong, PlantedCorruptionFailsNamingPairSizeIterationAndByte) {
         run_registered_test("mpi_pingpong", small_pingpong + "faults: [{kind: corrupt, test: mpi_pingpong, rank: 1}]\n");
     if (world_rank() <= 1) {
         EXPECT_EQ(result.status, Status::fail);
-        EXPECT_NE(result.reason.find("payload mismatch between ranks 0 and 1: 8 B message, warm-up iteration -4, byte 4, "
+        EXPECT_NE(result.reason.find("payload mismatch between ranks 0 and 1: 8 B message, validation message 1, byte 4, "
                                      "seen on rank 1"),
                   std::string::npos)
             << result.reason;

@@ -1,6 +1,7 @@
 #include "bench/synthetic_run.hpp"
 
 #include "bench/run_folder_writer.hpp"
+#include "comm/link_matrix_columns.hpp"
 #include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "stats/summary.hpp"
@@ -136,30 +137,59 @@ bool in_group(const SyntheticRunSpec& spec, int node) {
     return std::find(spec.slow_group.begin(), spec.slow_group.end(), node) != spec.slow_group.end();
 }
 
-// One ordered rank pair of the allpairs matrix.
+// One measurement of an ordered rank pair of the allpairs matrix.
 struct Link {
     bool intra_node;
     double latency_us;
     double bandwidth_gbs;
 };
 
-Link link_between(const SyntheticRunSpec& spec, int src, int dst) {
+bool is_pair(const std::pair<int, int>& pair, int a, int b) {
+    return (pair.first == a && pair.second == b) || (pair.first == b && pair.second == a);
+}
+
+Link link_between(const SyntheticRunSpec& spec, int src, int dst, int round) {
     const int a = node_of(spec, src);
     const int b = node_of(spec, dst);
     const bool intra = a == b;
     double factor = 1.0;
     if (!intra) {
-        if (spec.slow_node && (a == *spec.slow_node || b == *spec.slow_node)) factor *= 0.3;
-        if (spec.slow_link && ((a == spec.slow_link->first && b == spec.slow_link->second) ||
-                               (a == spec.slow_link->second && b == spec.slow_link->first)))
-            factor *= spec.slow_link_factor;
-        if (in_group(spec, a) != in_group(spec, b)) factor *= 0.3;
+        if (spec.slow_node && (a == *spec.slow_node || b == *spec.slow_node)) factor *= spec.slow_node_link_factor;
+        for (const auto& pair : spec.slow_links)
+            if (is_pair(pair, a, b)) factor *= spec.slow_link_factor;
+        if (in_group(spec, a) != in_group(spec, b)) factor *= spec.slow_group_factor;
     }
-    const double noise = 0.98 + 0.04 * unit_noise(spec.seed * 7919 + static_cast<std::uint64_t>(src) * 65537 +
-                                                  static_cast<std::uint64_t>(dst));
-    const double bandwidth = (intra ? intra_node_gbs : inter_node_gbs) * factor * noise;
-    const double latency = (intra ? intra_node_us : inter_node_us) * (factor < 1.0 ? 2.0 : 1.0) * (2.0 - noise);
-    return {intra, latency, bandwidth};
+    // Each measurement its own draw (round 0 keeps the key of the single-round generator).
+    const double noise =
+        1.0 - spec.noise + 2.0 * spec.noise *
+                               unit_noise(spec.seed * 7919 + static_cast<std::uint64_t>(src) * 65537 +
+                                          static_cast<std::uint64_t>(dst) + static_cast<std::uint64_t>(round) * 1000003ull * 65537ull);
+    const double bandwidth_gbs = (intra ? intra_node_gbs : inter_node_gbs) * factor * noise;
+    const double latency_us = (intra ? intra_node_us : inter_node_us) * (factor < 1.0 ? 2.0 : 1.0) * (2.0 - noise);
+    return {intra, latency_us, bandwidth_gbs};
+}
+
+// Every measurement of the matrix in the order allpairs records them, handed to `visit`.
+template <typename Visit>
+void for_each_measurement(const SyntheticRunSpec& spec, Visit&& visit) {
+    for (int round = 0; round < spec.rounds; ++round)
+        for (int src = 0; src < spec.ranks; ++src)
+            for (int dst = 0; dst < spec.ranks; ++dst)
+                if (src != dst) visit(src, dst, link_between(spec, src, dst, round));
+}
+
+// A row in the declared columns, by name: columns allpairs may add later are 0 here.
+std::vector<double> matrix_row(const SampleTable& table, int src, int dst, const Link& link) {
+    std::vector<double> row(table.columns().size(), 0.0);
+    auto set = [&](std::string_view name, double value) {
+        if (auto column = table.column_index(name)) row[*column] = value;
+    };
+    set(link_matrix_columns::src, src);
+    set(link_matrix_columns::dst, dst);
+    set(link_matrix_columns::intra_node, link.intra_node ? 1.0 : 0.0);
+    set(link_matrix_columns::latency_us, link.latency_us);
+    set(link_matrix_columns::bandwidth_gbs, link.bandwidth_gbs);
+    return row;
 }
 
 // allpairs on one rank: its worst link against the job median, per link kind; rank 0 holds the matrix.
@@ -173,21 +203,16 @@ TestResult synthetic_allpairs(const SyntheticRunSpec& spec, int rank, double sta
     std::array<std::vector<double>, 2> job_latency;
     std::array<std::vector<double>, 2> my_bandwidth;
     std::array<std::vector<double>, 2> my_latency;
-    for (int src = 0; src < spec.ranks; ++src)
-        for (int dst = 0; dst < spec.ranks; ++dst) {
-            if (src == dst) continue;
-            const Link link = link_between(spec, src, dst);
-            const std::size_t kind = link.intra_node ? 1 : 0;
-            job_bandwidth[kind].push_back(link.bandwidth_gbs);
-            job_latency[kind].push_back(link.latency_us);
-            if (src == rank || dst == rank) {
-                my_bandwidth[kind].push_back(link.bandwidth_gbs);
-                my_latency[kind].push_back(link.latency_us);
-            }
-            if (rank == 0)
-                result.samples.add_row({static_cast<double>(src), static_cast<double>(dst), link.intra_node ? 1.0 : 0.0,
-                                        link.latency_us, link.bandwidth_gbs});
+    for_each_measurement(spec, [&](int src, int dst, const Link& link) {
+        const std::size_t kind = link.intra_node ? 1 : 0;
+        job_bandwidth[kind].push_back(link.bandwidth_gbs);
+        job_latency[kind].push_back(link.latency_us);
+        if (src == rank || dst == rank) {
+            my_bandwidth[kind].push_back(link.bandwidth_gbs);
+            my_latency[kind].push_back(link.latency_us);
         }
+        if (rank == 0) result.samples.add_row(matrix_row(result.samples, src, dst, link));
+    });
     for (std::size_t kind = 0; kind < 2; ++kind) {
         if (my_bandwidth[kind].empty()) continue;
         const std::string prefix = kind == 1 ? "allpairs.intra_node_" : "allpairs.inter_node_";
@@ -397,7 +422,20 @@ Trace make_synthetic_trace(const SyntheticRunSpec& spec, int rank) {
     return trace;
 }
 
-void write_synthetic_run(const std::filesystem::path& out_dir, const SyntheticRunSpec& spec) {
+namespace {
+
+// Rank 0 holds every measurement: ranks squared times rounds rows.
+void check_matrix_size(const SyntheticRunSpec& spec) {
+    if (spec.ranks > 512)
+        throw InputError("allpairs with more than 512 ranks: the synthetic link matrix grows with ranks squared (rank 0 writes every pair)");
+    if (static_cast<std::int64_t>(spec.ranks) * (spec.ranks - 1) * spec.rounds > (std::int64_t{1} << 20))
+        throw InputError(fmt::format("allpairs with {} ranks and {} rounds: more than 2^20 rows in the link matrix", spec.ranks,
+                                     spec.rounds));
+}
+
+}  // namespace
+
+void check_synthetic_spec(const SyntheticRunSpec& spec) {
     if (spec.ranks < 1) throw InputError("--ranks must be at least 1");
     if (spec.ranks_per_node < 1) throw InputError("--ranks-per-node must be at least 1");
     for (const std::string& key : selected_tests(spec)) catalog_entry(key);  // unknown names fail before any file
@@ -405,14 +443,22 @@ void write_synthetic_run(const std::filesystem::path& out_dir, const SyntheticRu
     auto check_node = [&](int node, const char* option) {
         if (node < 0 || node >= nodes) throw InputError(fmt::format("{} {} is outside 0..{}", option, node, nodes - 1));
     };
+    auto check_factor = [](double factor, const char* option) {
+        if (!(factor > 0.0 && factor <= 1.0)) throw InputError(fmt::format("{} must be in (0, 1], got {}", option, factor));
+    };
     if (spec.slow_node) check_node(*spec.slow_node, "--slow-node");
     if (spec.regressed_node) check_node(*spec.regressed_node, "--regressed-node");
-    if (spec.slow_link) {
-        check_node(spec.slow_link->first, "--slow-link");
-        check_node(spec.slow_link->second, "--slow-link");
-        if (spec.slow_link->first == spec.slow_link->second) throw InputError("--slow-link needs two different nodes");
+    for (const auto& [first, second] : spec.slow_links) {
+        check_node(first, "--slow-link");
+        check_node(second, "--slow-link");
+        if (first == second) throw InputError("--slow-link needs two different nodes");
     }
     for (int node : spec.slow_group) check_node(node, "--slow-group");
+    check_factor(spec.slow_node_link_factor, "--slow-node-link-factor");
+    check_factor(spec.slow_link_factor, "--slow-link-factor");
+    check_factor(spec.slow_group_factor, "--slow-group-factor");
+    if (!(spec.noise >= 0.0 && spec.noise < 1.0)) throw InputError(fmt::format("--noise must be in [0, 1), got {}", spec.noise));
+    if (spec.rounds < 1 || spec.rounds > 100) throw InputError(fmt::format("--rounds must be 1 to 100, got {}", spec.rounds));
     if (spec.throttled_gpu) {
         check_node(spec.throttled_gpu->node, "--throttled-gpu node");
         if (spec.throttled_gpu->gpu < 0 || spec.throttled_gpu->gpu >= spec.ranks_per_node)
@@ -420,8 +466,20 @@ void write_synthetic_run(const std::filesystem::path& out_dir, const SyntheticRu
                                          spec.ranks_per_node - 1));
     }
     const auto tests = selected_tests(spec);
-    if (std::find(tests.begin(), tests.end(), "allpairs") != tests.end() && spec.ranks > 512)
-        throw InputError("allpairs with more than 512 ranks: the synthetic link matrix grows with ranks squared (rank 0 writes every pair)");
+    if (std::find(tests.begin(), tests.end(), "allpairs") != tests.end()) check_matrix_size(spec);
+}
+
+SampleTable synthetic_link_matrix(const SyntheticRunSpec& spec) {
+    check_synthetic_spec(spec);
+    check_matrix_size(spec);
+    SampleTable matrix(declaration_of("allpairs").samples);
+    for_each_measurement(spec, [&](int src, int dst, const Link& link) { matrix.add_row(matrix_row(matrix, src, dst, link)); });
+    return matrix;
+}
+
+void write_synthetic_run(const std::filesystem::path& out_dir, const SyntheticRunSpec& spec) {
+    check_synthetic_spec(spec);
+    const auto tests = selected_tests(spec);
     std::error_code error;
     if (std::filesystem::exists(out_dir, error) && !std::filesystem::is_empty(out_dir, error))
         throw InputError(fmt::format("{} exists and is not empty: not writing a run into it", out_dir.string()));

@@ -2,8 +2,9 @@
 // benchmark and tests: GPU-node shaped inventory, the metric names the real tests write
 // (stream, dgemm_fp64, gemm_ladder, mpi_pingpong, nccl, mpi_coll, allpairs) with nominal
 // figures from the H200 reference measurements, samples, and node-leader telemetry with the
-// real columns. Fault knobs plant what the analyzer must find: a slow node, a slow link, a slow
-// group of nodes (a switch uplink), a power-capped GPU, a regressed node (for baselines).
+// real columns. Fault knobs plant what the analyzer must find: a slow node, slow links, a slow
+// group of nodes (a switch uplink), link noise with repeated rounds, a power-capped GPU, a
+// regressed node (for baselines).
 #pragma once
 
 #include "trace/trace_format.hpp"
@@ -27,10 +28,18 @@ struct SyntheticRunSpec {
     std::string run_id = "synthetic";
 
     // --- fault knobs --------------------------------------------------------------------
-    std::optional<int> slow_node;             // throughput x0.5, latency x2, its links x0.3
-    std::optional<std::pair<int, int>> slow_link;  // the links between these two nodes x slow_link_factor
+    std::optional<int> slow_node;             // throughput x0.5, latency x2, its links x slow_node_link_factor
+    double slow_node_link_factor = 0.3;
+    std::vector<std::pair<int, int>> slow_links;  // the links between each pair of nodes x slow_link_factor
     double slow_link_factor = 0.2;
-    std::vector<int> slow_group;              // links between these nodes and the others x0.3
+    std::vector<int> slow_group;              // links between these nodes and the others x slow_group_factor
+    double slow_group_factor = 0.3;
+    // Measurement noise of the link matrix: every measurement (each ordered rank pair, each round)
+    // is multiplied by its own factor drawn uniformly from [1 - noise, 1 + noise] (seeded by
+    // `seed`), as a fabric's run-to-run spread is; 0.02 is a quiet fabric, 0.3 the spread of
+    // single-shot links on the 4-node virtual cluster of issue 15.
+    double noise = 0.02;
+    int rounds = 1;                           // measurements of each ordered rank pair (rows of the matrix)
     struct ThrottledGpu {
         int node = 0;
         int gpu = 0;
@@ -44,6 +53,14 @@ struct SyntheticRunSpec {
 std::vector<std::string> synthetic_test_keys();          // the default set
 std::vector<std::string> all_synthetic_test_keys();      // including allpairs
 std::string synthetic_node_name(int node_index);         // "node0007"
+
+// The allpairs link matrix rank 0 records (link_matrix_columns: one row per measurement of an
+// ordered rank pair, `rounds` rows per pair), deterministic for a given seed: what the traces hold,
+// without writing them, for in-process tests over many seeds. Throws InputError for a bad spec.
+SampleTable synthetic_link_matrix(const SyntheticRunSpec& spec);
+
+// Throws InputError when a knob names a node outside the run or a value out of range.
+void check_synthetic_spec(const SyntheticRunSpec& spec);
 
 // The trace rank `rank` of the run would write (deterministic for a given seed).
 Trace make_synthetic_trace(const SyntheticRunSpec& spec, int rank);

@@ -1,6 +1,7 @@
 // shakedown-synthetic-run OUT_DIR --ranks N [--ranks-per-node K] [--tests a,b] [--no-gpus]
-//   [--slow-node i] [--slow-link a,b] [--slow-group i,j,..] [--throttled-gpu node,gpu]
-//   [--regressed-node i [--regression-factor f]]
+//   [--slow-node i [--slow-node-link-factor f]] [--slow-link a,b]... [--slow-link-factor f]
+//   [--slow-group i,j,.. [--slow-group-factor f]] [--noise s] [--rounds r] [--seed n]
+//   [--throttled-gpu node,gpu] [--regressed-node i [--regression-factor f]]
 // Writes a realistic run folder for the analyzer's benchmark (docs/benchmarks.md) and tests.
 #include "bench/synthetic_run.hpp"
 #include "core/clock.hpp"
@@ -10,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <iostream>
+#include <sstream>
 
 int main(int argc, char** argv) {
     namespace bench = shakedown::bench;
@@ -18,7 +20,7 @@ int main(int argc, char** argv) {
     bench::SyntheticRunSpec spec;
     int slow_node = -1;
     int regressed_node = -1;
-    std::vector<int> slow_link;
+    std::vector<std::string> slow_links;
     std::vector<int> throttled_gpu;
     bool no_gpus = false;
     app.add_option("OUT_DIR", out_dir, "run folder to create (must not exist, or be empty)")->required();
@@ -26,11 +28,21 @@ int main(int argc, char** argv) {
     app.add_option("--ranks-per-node", spec.ranks_per_node, "ranks (and GPUs) per node")->capture_default_str();
     app.add_option("--tests", spec.tests, "comma-separated test keys (default: all but allpairs)")->delimiter(',');
     app.add_flag("--no-gpus", no_gpus, "host-only ranks (run.json gpu null, no GPU telemetry)");
-    app.add_option("--slow-node", slow_node, "node index whose throughput halves, latency doubles, links drop to 0.3");
-    app.add_option("--slow-link", slow_link, "two node indices whose links drop to --slow-link-factor")
-        ->delimiter(',')->expected(2);
-    app.add_option("--slow-link-factor", spec.slow_link_factor, "bandwidth factor of the slow link")->capture_default_str();
-    app.add_option("--slow-group", spec.slow_group, "node indices whose links to the other nodes drop to 0.3")->delimiter(',');
+    app.add_option("--slow-node", slow_node,
+                   "node index whose throughput halves, latency doubles, links drop to --slow-node-link-factor");
+    app.add_option("--slow-node-link-factor", spec.slow_node_link_factor, "bandwidth factor of the slow node's links")
+        ->capture_default_str();
+    app.add_option("--slow-link", slow_links, "a,b: two node indices whose links drop to --slow-link-factor (repeatable)")
+        ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    app.add_option("--slow-link-factor", spec.slow_link_factor, "bandwidth factor of each slow link")->capture_default_str();
+    app.add_option("--slow-group", spec.slow_group, "node indices whose links to the other nodes drop to --slow-group-factor")
+        ->delimiter(',');
+    app.add_option("--slow-group-factor", spec.slow_group_factor, "bandwidth factor of the slow group's cross links")
+        ->capture_default_str();
+    app.add_option("--noise", spec.noise,
+                   "relative spread of each link measurement: a factor uniform in [1 - s, 1 + s], seeded by --seed")
+        ->capture_default_str();
+    app.add_option("--rounds", spec.rounds, "measurements of each ordered rank pair in the link matrix")->capture_default_str();
     app.add_option("--throttled-gpu", throttled_gpu, "node,gpu: power-capped during the GEMM tests, GEMM rate x0.65")
         ->delimiter(',')->expected(2);
     app.add_option("--regressed-node", regressed_node, "node index whose throughput drops by --regression-factor");
@@ -49,7 +61,17 @@ int main(int argc, char** argv) {
     }
     if (slow_node >= 0) spec.slow_node = slow_node;
     if (regressed_node >= 0) spec.regressed_node = regressed_node;
-    if (slow_link.size() == 2) spec.slow_link = std::pair{slow_link[0], slow_link[1]};
+    for (const std::string& text : slow_links) {
+        int a = 0;
+        int b = 0;
+        char comma = 0;
+        std::istringstream pair(text);
+        if (!(pair >> a >> comma >> b) || comma != ',' || !pair.eof()) {
+            std::cerr << "shakedown-synthetic-run: --slow-link: expected two node indices a,b, got '" << text << "'\n";
+            return shakedown::exit_code::bad_input;
+        }
+        spec.slow_links.emplace_back(a, b);
+    }
     if (throttled_gpu.size() == 2) spec.throttled_gpu = bench::SyntheticRunSpec::ThrottledGpu{throttled_gpu[0], throttled_gpu[1]};
     spec.gpus = !no_gpus;
     try {

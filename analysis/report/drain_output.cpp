@@ -1,5 +1,6 @@
 #include "analysis/report/drain_output.hpp"
 
+#include "analysis/rules/link_localization.hpp"
 #include "slurm/node_name.hpp"
 
 #include <fmt/format.h>
@@ -10,12 +11,17 @@ DrainList drain_list(const Judgement& judgement) {
     DrainList list;
     for (const NodeVerdict& node : judgement.nodes) {
         if (node.verdict != Verdict::fail || node.node == unknown_node) continue;
+        // A slow link FAILs both of its ends, but the cable or port is replaced, not the nodes:
+        // a node drains only for a hardware FAIL about itself, and its reason names that one.
+        NodeVerdict own = node;
+        std::erase_if(own.findings, is_link_fault);
+        const int failures = own.hardware_failures();
+        if (failures == 0) continue;
         if (!slurm::is_valid_node_name(node.node)) {
             list.refused.push_back(node.node);
             continue;
         }
-        const Finding* worst = node.worst_finding();
-        const int failures = node.hardware_failures();
+        const Finding* worst = own.worst_finding();
         // The count first: drain reasons are cut at slurm::max_drain_reason_length.
         std::string reason = worst != nullptr ? fmt::format("{}: {}", worst->test, worst->reason) : "failed";
         if (failures > 1) reason = fmt::format("{} failures, first {}", failures, reason);

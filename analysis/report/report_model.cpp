@@ -25,23 +25,38 @@ std::vector<std::string> localization_lines(const AnalysisResult& result) {
         lines.push_back("allpairs: not localized: " + links.note);
         return lines;
     }
-    lines.push_back(fmt::format("allpairs: {} nodes, {} node pairs, healthy link level {} GB/s (slow below {:.2f} x)",
-                                links.nodes.size(), links.links.size(), format_number(links.healthy_gbs),
-                                links.slow_fraction));
+    const LinkBands& bands = links.bands;
+    lines.push_back(fmt::format(
+        "allpairs: {} nodes, {} node pairs, {} samples per link, measurement noise {:.1f} % per sample; healthy link "
+        "level {} GB/s; links warn below {:.2f}, fail below {:.2f} of their reference (nodes {:.2f} / {:.2f}), and "
+        "only beyond {:.1f} noise sigmas (nodes {:.1f}){}{}",
+        links.nodes.size(), links.links.size(), links.noise.typical_samples, 100.0 * links.noise.measured_sigma,
+        format_number(links.healthy_gbs), bands.link_warn, bands.link_fail, bands.node_warn, bands.node_fail,
+        links.link_sigmas, links.node_sigmas,
+        links.low_mode_links > 0 ? fmt::format("; {} link(s) below {} GB/s, a low mode, are in no reference",
+                                               links.low_mode_links, format_number(links.reference_floor_gbs))
+                                 : std::string(),
+        links.note.empty() ? "" : " (" + links.note + ")"));
+    auto level = [](Level l) { return l == Level::fail ? "FAIL" : "WARN"; };
     for (const SlowNode& node : links.slow_nodes)
-        lines.push_back(fmt::format("slow node {}: its {} links median {} GB/s vs {} GB/s elsewhere", node.node, node.links,
-                                    format_number(node.median_gbs), format_number(node.others_median_gbs)));
+        lines.push_back(fmt::format("slow node {} ({}): {} of {} links, {:.2f} of their references "
+                                    "(median {} GB/s vs {} GB/s for the links not touching it)",
+                                    node.node, node.level == Level::fail ? "FAIL: drained" : "WARN: not drained",
+                                    node.all_links ? fmt::format("all {}", node.links)
+                                                   : fmt::format("common end of {}", node.evidence.size()),
+                                    node.links, node.ratio, format_number(node.median_gbs),
+                                    format_number(node.others_median_gbs)));
     for (const SlowLink& link : links.slow_links)
-        lines.push_back(fmt::format("slow link {}<->{}: {} GB/s vs healthy {} GB/s", link.link.a, link.link.b,
-                                    format_number(link.link.bandwidth_gbs), format_number(link.healthy_gbs)));
-    for (const SlowGroup& group : links.slow_groups) {
-        std::string names;
-        for (const std::string& node : group.nodes) names += (names.empty() ? "" : ",") + node;
-        lines.push_back(fmt::format("slow {} {}: {} cross links median {} GB/s vs {} GB/s elsewhere",
-                                    group.switch_name ? "switch " + *group.switch_name : std::string("group of nodes"),
-                                    names, group.cross_links, format_number(group.cross_median_gbs),
+        lines.push_back(fmt::format("slow link {}<->{} ({}, the link, not its nodes: not drained): {} GB/s, {:.2f} of "
+                                    "its reference {} GB/s",
+                                    link.link.a, link.link.b, level(link.level), format_number(link.link.bandwidth_gbs),
+                                    link.link.ratio, format_number(link.healthy_gbs)));
+    for (const SlowGroup& group : links.slow_groups)
+        lines.push_back(fmt::format("slow {} ({}): {} cross links median {} GB/s, {:.2f} of their references, vs {} GB/s "
+                                    "elsewhere",
+                                    group_name(group), level(group.level), group.cross_links,
+                                    format_number(group.cross_median_gbs), group.ratio,
                                     format_number(group.inside_median_gbs)));
-    }
     if (links.slow_nodes.empty() && links.slow_links.empty() && links.slow_groups.empty())
         lines.push_back("no slow node, link or group");
     return lines;

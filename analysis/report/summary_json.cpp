@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 
@@ -164,27 +165,102 @@ json finding_to_json(const Finding& finding) {
             {"telemetry_coincided", finding.telemetry_coincided}};
 }
 
+namespace {
+
+json link_to_json(const NodeLink& link) {
+    return {{"a", link.a},
+            {"b", link.b},
+            {"bandwidth_gbs", link.bandwidth_gbs},
+            {"latency_us", link.latency_us},
+            {"samples", link.samples},
+            {"reference_gbs", link.reference_gbs},
+            {"reference_links", link.reference_links},
+            {"reference", link.disjoint_reference ? "links touching neither end" : "every other link"},
+            {"ratio", link.ratio},
+            {"sigma", link.sigma},
+            {"level", to_string(link.level)}};
+}
+
+json links_to_json(const std::vector<NodeLink>& links) {
+    json list = json::array();
+    for (const NodeLink& link : links) list.push_back(link_to_json(link));
+    return list;
+}
+
+json peer_to_json(const PeerCheck& peer) {
+    return {{"node", peer.node},
+            {"links", peer.links},
+            {"median_gbs", std::isfinite(peer.median_gbs) ? json(peer.median_gbs) : json(nullptr)},
+            {"median_ratio", peer.median_ratio},
+            {"fine_elsewhere", peer.fine_elsewhere()},
+            {"slow_with", peer.slow_with}};
+}
+
+}  // namespace
+
 json localization_to_json(const LinkLocalization& links) {
     json slow_nodes = json::array();
-    for (const SlowNode& node : links.slow_nodes)
+    for (const SlowNode& node : links.slow_nodes) {
+        json peers = json::array();
+        for (const PeerCheck& peer : node.peers) peers.push_back(peer_to_json(peer));
         slow_nodes.push_back({{"node", node.node}, {"links", node.links}, {"median_gbs", node.median_gbs},
                               {"min_gbs", node.min_gbs}, {"max_gbs", node.max_gbs},
-                              {"others_median_gbs", node.others_median_gbs}});
+                              {"others_median_gbs", node.others_median_gbs}, {"level", to_string(node.level)},
+                              {"ratio", node.ratio}, {"all_links", node.all_links},
+                              {"common_end_of", node.evidence.size()}, {"by_statistic", node.by_statistic},
+                              {"drains", node.level == Level::fail}, {"evidence", links_to_json(node.evidence)},
+                              {"fine_links", links_to_json(node.fine_links)}, {"peers", std::move(peers)}});
+    }
     json slow_links = json::array();
     for (const SlowLink& link : links.slow_links)
         slow_links.push_back({{"a", link.link.a}, {"b", link.link.b}, {"bandwidth_gbs", link.link.bandwidth_gbs},
                               {"latency_us", link.link.latency_us}, {"healthy_gbs", link.healthy_gbs},
-                              {"a_elsewhere_gbs", link.a_elsewhere_gbs}, {"b_elsewhere_gbs", link.b_elsewhere_gbs}});
+                              {"a_elsewhere_gbs", std::isfinite(link.a_elsewhere_gbs) ? json(link.a_elsewhere_gbs) : json(nullptr)},
+                              {"b_elsewhere_gbs", std::isfinite(link.b_elsewhere_gbs) ? json(link.b_elsewhere_gbs) : json(nullptr)},
+                              {"level", to_string(link.level)}, {"ratio", link.link.ratio},
+                              {"reference_gbs", link.link.reference_gbs}, {"samples", link.link.samples},
+                              {"a_side", peer_to_json(link.a_side)}, {"b_side", peer_to_json(link.b_side)},
+                              {"beyond", link.beyond}, {"drains", false}});
     json slow_groups = json::array();
     for (const SlowGroup& group : links.slow_groups)
         slow_groups.push_back({{"nodes", group.nodes},
                                {"switch", group.switch_name ? json(*group.switch_name) : json(nullptr)},
                                {"cross_links", group.cross_links}, {"cross_median_gbs", group.cross_median_gbs},
-                               {"inside_median_gbs", group.inside_median_gbs}});
-    return {{"analyzed", links.analyzed},      {"note", links.note},
-            {"nodes", links.nodes.size()},     {"node_links", links.links.size()},
-            {"slow_fraction", links.slow_fraction}, {"healthy_gbs", links.healthy_gbs},
-            {"slow_nodes", std::move(slow_nodes)}, {"slow_links", std::move(slow_links)},
+                               {"inside_median_gbs", group.inside_median_gbs}, {"level", to_string(group.level)},
+                               {"ratio", group.ratio}, {"even_split", group.even_split},
+                               {"drains", group.level == Level::fail}, {"evidence", links_to_json(group.evidence)}});
+    json node_stats = json::array();
+    for (const NodeStatistic& stat : links.node_stats)
+        node_stats.push_back({{"node", stat.node}, {"links", stat.links}, {"value_gbs", stat.value_gbs},
+                              {"reference_gbs", stat.reference_gbs}, {"reference_links", stat.reference_links},
+                              {"ratio", stat.ratio}, {"sigma", stat.sigma}, {"level", to_string(stat.level)}});
+    // Only the links in a band: a 512-node fabric has 130 816 links (the HTML heatmap shows them).
+    json flagged = json::array();
+    for (const NodeLink& link : links.links)
+        if (link.level != Level::pass) flagged.push_back(link_to_json(link));
+    const LinkBands& bands = links.bands;
+    return {{"analyzed", links.analyzed},
+            {"note", links.note},
+            {"nodes", links.nodes.size()},
+            {"node_links", links.links.size()},
+            {"slow_fraction", links.slow_fraction},
+            {"healthy_gbs", links.healthy_gbs},
+            {"bands", {{"link_warn", bands.link_warn}, {"link_fail", bands.link_fail}, {"node_warn", bands.node_warn},
+                       {"node_fail", bands.node_fail}, {"noise_sigmas", bands.noise_sigmas},
+                       {"false_fail_rate", bands.false_fail_rate},
+                       {"min_reference_links", bands.min_reference_links}}},
+            {"noise", {{"measured_sigma", links.noise.measured_sigma}, {"sample_sigma", links.noise.sample_sigma},
+                       {"between_sigma", links.noise.between_sigma},
+                       {"degrees_of_freedom", links.noise.degrees_of_freedom},
+                       {"links_with_repeats", links.noise.links_with_repeats},
+                       {"typical_samples", links.noise.typical_samples}, {"link_sigmas", links.link_sigmas},
+                       {"node_sigmas", links.node_sigmas}}},
+            {"low_mode_links", links.low_mode_links},
+            {"reference_floor_gbs", links.reference_floor_gbs},
+            {"flagged_links", std::move(flagged)},
+            {"node_stats", std::move(node_stats)},
+            {"slow_nodes", std::move(slow_nodes)},
+            {"slow_links", std::move(slow_links)},
             {"slow_groups", std::move(slow_groups)}};
 }
 

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 #include <functional>
 
@@ -53,7 +54,29 @@ const std::vector<SettingKey>& setting_keys() {
         {"telemetry", "temperature_limit_c", positive_in(&AnalysisSettings::temperature_limit_c)},
         {"telemetry", "min_throttle_share", fraction_in(&AnalysisSettings::min_throttle_share, 1.0)},
         {"telemetry", "min_clock_fraction", fraction_in(&AnalysisSettings::min_clock_fraction, 1.0)},
+        {"links", "warn_fraction", fraction_in(&AnalysisSettings::link_warn_fraction, 1.0)},
         {"links", "slow_fraction", fraction_in(&AnalysisSettings::link_slow_fraction, 1.0)},
+        {"links", "node_warn_fraction", fraction_in(&AnalysisSettings::node_warn_fraction, 1.0)},
+        {"links", "node_fail_fraction", fraction_in(&AnalysisSettings::node_fail_fraction, 1.0)},
+        {"links", "noise_sigmas",
+         [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
+             const double value = fields.number(node, what);
+             if (value < 0 || value > 20) fields.reject(node, fmt::format("{}: expected 0 to 20, got {}", what, value));
+             s.link_noise_sigmas = value;
+         }},
+        {"links", "false_fail_rate",
+         [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
+             const double value = fields.positive(node, what);
+             if (value >= 0.5) fields.reject(node, fmt::format("{}: must be below 0.5, got {}", what, value));
+             s.link_false_fail_rate = value;
+         }},
+        {"links", "min_reference_links",
+         [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
+             const double value = fields.number(node, what);
+             if (value < 1 || value > 1e6 || value != static_cast<int>(value))
+                 fields.reject(node, fmt::format("{}: expected a whole number of at least 1, got {}", what, node.Scalar()));
+             s.link_min_reference_links = static_cast<int>(value);
+         }},
         {"collectives", "slow_rank_ratio", positive_in(&AnalysisSettings::slow_rank_ratio)},
         {"collectives", "fail_ratio", positive_in(&AnalysisSettings::slow_rank_fail_ratio)},
         {"price", "per_node_hour", positive_in(&AnalysisSettings::price_per_node_hour)},
@@ -91,6 +114,19 @@ double AnalysisSettings::allowed_increase(const std::string& counter) const {
     return found == port_counter_allowances.end() ? 0.0 : found->second;
 }
 
+LinkBands AnalysisSettings::link_bands() const {
+    const LinkBands defaults;
+    LinkBands bands;
+    bands.link_fail = link_slow_fraction.value_or(defaults.link_fail);
+    bands.link_warn = std::max(link_warn_fraction.value_or(defaults.link_warn), bands.link_fail);
+    bands.node_fail = node_fail_fraction.value_or(defaults.node_fail);
+    bands.node_warn = std::max(node_warn_fraction.value_or(defaults.node_warn), bands.node_fail);
+    bands.noise_sigmas = link_noise_sigmas.value_or(defaults.noise_sigmas);
+    bands.false_fail_rate = link_false_fail_rate.value_or(defaults.false_fail_rate);
+    bands.min_reference_links = link_min_reference_links.value_or(defaults.min_reference_links);
+    return bands;
+}
+
 std::optional<double> AnalysisSettings::node_hour_price() const {
     if (price_per_node_hour) return price_per_node_hour;
     if (price_per_node_month) return *price_per_node_month / hours_per_month;
@@ -108,7 +144,13 @@ void AnalysisSettings::merge(const AnalysisSettings& other) {
     take(temperature_limit_c, other.temperature_limit_c);
     take(min_throttle_share, other.min_throttle_share);
     take(min_clock_fraction, other.min_clock_fraction);
+    take(link_warn_fraction, other.link_warn_fraction);
     take(link_slow_fraction, other.link_slow_fraction);
+    take(node_warn_fraction, other.node_warn_fraction);
+    take(node_fail_fraction, other.node_fail_fraction);
+    take(link_noise_sigmas, other.link_noise_sigmas);
+    take(link_false_fail_rate, other.link_false_fail_rate);
+    take(link_min_reference_links, other.link_min_reference_links);
     take(slow_rank_ratio, other.slow_rank_ratio);
     take(slow_rank_fail_ratio, other.slow_rank_fail_ratio);
     // A price given per hour or per month replaces both forms of the other's price.
@@ -146,6 +188,14 @@ void parse_settings_section(const YamlFields& fields, const std::string& section
     }
     if (settings.price_per_node_hour && settings.price_per_node_month)
         fields.reject(node, "price: give per_node_hour or per_node_month, not both");
+    // A WARN band below the FAIL band named in the same file is a mistake, as for metrics.
+    auto ordered = [&](const std::optional<double>& warn, const std::optional<double>& fail, std::string_view warn_key,
+                       std::string_view fail_key) {
+        if (section == "links" && warn && fail && *warn < *fail)
+            fields.reject(node, fmt::format("links: {} ({}) is below {} ({})", warn_key, *warn, fail_key, *fail));
+    };
+    ordered(settings.link_warn_fraction, settings.link_slow_fraction, "warn_fraction", "slow_fraction");
+    ordered(settings.node_warn_fraction, settings.node_fail_fraction, "node_warn_fraction", "node_fail_fraction");
 }
 
 }  // namespace shakedown::analysis

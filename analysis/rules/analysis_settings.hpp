@@ -13,6 +13,22 @@
 
 namespace shakedown::analysis {
 
+// The link rule's bands (rules/link_statistics.hpp): a link (a node) below `*_warn` of its
+// reference WARNs, below `*_fail` FAILs, and either only when it is also beyond the noise margin:
+// at least `noise_sigmas` measurement-noise sigmas below its reference, more where many figures
+// are judged at once (so that a healthy fabric of any size flags a figure with probability at
+// most `false_fail_rate`). A reference needs at least `min_reference_links` links that touch
+// neither end, else every other link is used (fleets of 3 or 4 nodes).
+struct LinkBands {
+    double link_warn = 0.90;
+    double link_fail = 0.70;
+    double node_warn = 0.90;
+    double node_fail = 0.70;
+    double noise_sigmas = 3.0;
+    double false_fail_rate = 0.001;
+    int min_reference_links = 3;
+};
+
 struct AnalysisSettings {
     // fleet: {min_peers: N, enabled: true} — fewer units (GPUs, or nodes without GPUs) than N: no
     // fleet judgment; enabled: false switches the rule off (co-located virtual nodes share cores).
@@ -25,8 +41,16 @@ struct AnalysisSettings {
     std::optional<double> temperature_limit_c;
     std::optional<double> min_throttle_share;   // throttle shares below this are not mentioned
     std::optional<double> min_clock_fraction;   // SM clock median below this fraction of max is mentioned
-    // links: {slow_fraction: F} — a link (or a node's links) below F x its peers' median is slow.
+    // links: {warn_fraction: W, slow_fraction: F, node_warn_fraction, node_fail_fraction,
+    // noise_sigmas, false_fail_rate, min_reference_links} — see LinkBands; slow_fraction is the
+    // link FAIL band.
+    std::optional<double> link_warn_fraction;
     std::optional<double> link_slow_fraction;
+    std::optional<double> node_warn_fraction;
+    std::optional<double> node_fail_fraction;
+    std::optional<double> link_noise_sigmas;
+    std::optional<double> link_false_fail_rate;
+    std::optional<int> link_min_reference_links;
     // collectives: {slow_rank_ratio: R, fail_ratio: R2} — mpi_coll's slowest rank at R x the other ranks' median.
     std::optional<double> slow_rank_ratio;
     std::optional<double> slow_rank_fail_ratio;
@@ -46,7 +70,9 @@ struct AnalysisSettings {
     double temperature_limit() const { return temperature_limit_c.value_or(75.0); }
     double throttle_share() const { return min_throttle_share.value_or(0.05); }
     double clock_fraction() const { return min_clock_fraction.value_or(0.9); }
-    double slow_fraction() const { return link_slow_fraction.value_or(0.7); }
+    double slow_fraction() const { return link_slow_fraction.value_or(LinkBands{}.link_fail); }
+    // The bands in force; a WARN band a user file left below its FAIL band is raised to it.
+    LinkBands link_bands() const;
     double rank_ratio() const { return slow_rank_ratio.value_or(1.5); }
     double rank_fail_ratio() const { return slow_rank_fail_ratio.value_or(3.0); }
     std::string currency_text() const { return currency.value_or(""); }

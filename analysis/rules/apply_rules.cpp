@@ -1,8 +1,10 @@
 #include "analysis/rules/apply_rules.hpp"
 
+#include "analysis/rules/credibility_rule.hpp"
 #include "analysis/rules/port_counter_rule.hpp"
 #include "analysis/rules/profile_rule.hpp"
 #include "analysis/rules/slow_ranks.hpp"
+#include "analysis/rules/stall_rule.hpp"
 #include "analysis/rules/telemetry_explanation.hpp"
 #include "analysis/rules/threshold_rule.hpp"
 
@@ -34,11 +36,13 @@ AnalysisResult apply_rules(const Observations& observations, const Thresholds& t
         result.baseline = std::move(comparison);
     }
     if (auto matrix = details.rank0_samples("allpairs")) {
-        result.links = localize_links(*matrix, observations, topology, settings.slow_fraction());
+        result.links = localize_links(*matrix, observations, topology, settings.link_bands());
         append(findings, link_findings(*result.links, observations));
     }
     append(findings, slow_rank_findings(observations, settings));
     append(findings, port_counter_findings(observations, settings));
+    append(findings, credibility_findings(observations));
+    append(findings, stall_findings(observations));
     if (profile != nullptr) append(findings, profile_findings(observations, *profile, details));
 
     result.explained = explain_findings(findings, observations, details, settings);

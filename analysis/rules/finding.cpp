@@ -23,6 +23,8 @@ std::string_view to_string(FindingSource source) {
         case FindingSource::links: return "links";
         case FindingSource::collective: return "collective";
         case FindingSource::port_counters: return "port_counters";
+        case FindingSource::credibility: return "credibility";
+        case FindingSource::stall: return "stall";
     }
     return "unknown";
 }

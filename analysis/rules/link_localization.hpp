@@ -1,67 +1,43 @@
 // Localization from the allpairs link matrix (rank 0's samples: src, dst, intra_node,
-// latency_us, bandwidth_gbs). Inter-node rank links are folded into node pairs (the median of
-// every rank pair and direction between two nodes), then:
-//  - a slow node: every one of its links is below f x the median of the links not touching it
-//    (this works for small fleets: with 3 nodes and one slow node, 2 of 3 links touch it, so the
-//    job-wide median is the slow figure, but the one link not touching it is healthy);
-//  - the healthy level: the median of the remaining links above the largest gap (a ratio of at
-//    least 1/f between neighbours in sorted order), else of all of them;
-//  - a slow group: the nodes split into sets connected by healthy links, and every link between
-//    two sets is slow (a switch uplink); named after the leaf switch of a topology.conf when one
-//    holds exactly the group's nodes, else "group of nodes";
-//  - a slow link: a remaining link below f x the healthy level, both nodes healthy elsewhere.
+// latency_us, bandwidth_gbs; one row per measurement of an ordered rank pair). Inter-node samples
+// are folded into node links and judged against fleet-robust references with WARN and FAIL bands
+// and a noise margin (link_statistics.hpp); the slow ones are then explained by the fewest culprits
+// — switches, nodes, links (link_attribution.hpp). Intra-node links are not judged.
+//
+// What drains: a slow node and every member of a slow group are node findings (drained when they
+// FAIL). A slow link is a finding about the link: a FAIL on both of its ends (the run fails, both
+// show it) that drains neither of them, since the cable or a port is replaced, not the nodes
+// (is_link_fault; report/drain_output.cpp).
 #pragma once
 
 #include "analysis/load/observations.hpp"
+#include "analysis/rules/analysis_settings.hpp"
 #include "analysis/rules/finding.hpp"
+#include "analysis/rules/link_attribution.hpp"
+#include "analysis/rules/link_statistics.hpp"
 #include "analysis/rules/topology.hpp"
 #include "core/result.hpp"
 
-#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace shakedown::analysis {
-
-struct NodeLink {
-    std::string a;  // a < b in the run's node order
-    std::string b;
-    double bandwidth_gbs = 0.0;  // median over the rank pairs and both directions
-    double latency_us = 0.0;
-    int samples = 0;
-};
-
-struct SlowNode {
-    std::string node;
-    int links = 0;
-    double median_gbs = 0.0;
-    double min_gbs = 0.0;
-    double max_gbs = 0.0;
-    double others_median_gbs = 0.0;  // the links not touching the node
-};
-
-struct SlowLink {
-    NodeLink link;
-    double healthy_gbs = 0.0;
-    double a_elsewhere_gbs = 0.0;  // median of a's other links
-    double b_elsewhere_gbs = 0.0;
-};
-
-struct SlowGroup {
-    std::vector<std::string> nodes;
-    std::optional<std::string> switch_name;
-    int cross_links = 0;
-    double cross_median_gbs = 0.0;   // links between the group and the other nodes
-    double inside_median_gbs = 0.0;  // links within the groups (healthy)
-};
 
 struct LinkLocalization {
     bool analyzed = false;
     std::string note;                // why not, or what limited the analysis
     std::vector<std::string> nodes;  // in run order (the heatmap's axes)
-    std::vector<NodeLink> links;
-    double healthy_gbs = 0.0;
-    double slow_fraction = 0.0;
+    std::vector<NodeLink> links;     // judged
+    double healthy_gbs = 0.0;        // the median of the links that are not slow
+    double slow_fraction = 0.0;      // the link FAIL band (bands.link_fail)
+    LinkBands bands;
+    MeasurementNoise noise;
+    std::vector<NodeStatistic> node_stats;  // every node with links, run order
+    double link_sigmas = 0.0;               // the noise margins' sigmas (family_sigmas)
+    double node_sigmas = 0.0;
+    int low_mode_links = 0;                 // links below a wide gap, used by no reference
+    double reference_floor_gbs = 0.0;
     std::vector<SlowNode> slow_nodes;
     std::vector<SlowLink> slow_links;
     std::vector<SlowGroup> slow_groups;
@@ -69,10 +45,18 @@ struct LinkLocalization {
 
 // `matrix`: allpairs samples of rank 0; ranks are mapped to nodes through the observations.
 LinkLocalization localize_links(const SampleTable& matrix, const Observations& observations, const Topology* topology,
-                                double slow_fraction);
+                                const LinkBands& bands);
 
-// FAIL findings: a slow node on the node; a slow link on both of its nodes (either end's port or
-// the cable may be at fault); a slow group on each member.
+// WARN/FAIL findings: a slow node on the node; a slow group on each member; a slow link on both
+// of its ends as a link fault.
 std::vector<Finding> link_findings(const LinkLocalization& localization, const Observations& observations);
+
+// The metric a link fault's findings carry: allpairs' "this rank's slowest link", which for the
+// ends of a slow link is that link. A node or group finding carries the median-link metric.
+inline constexpr std::string_view link_fault_metric = "allpairs.inter_node_bandwidth_min_gbs";
+inline constexpr std::string_view node_link_metric = "allpairs.inter_node_bandwidth_median_gbs";
+
+// A finding about a link rather than the node it is filed under: fails the run, drains no node.
+bool is_link_fault(const Finding& finding);
 
 }  // namespace shakedown::analysis

@@ -32,7 +32,7 @@ Matrix matrix(int nodes, const std::function<double(int, int)>& bandwidth) {
 
 TEST(Localization, HealthyFleetHasNothingSlow) {
     const Matrix m = matrix(6, [](int a, int b) { return 10.0 + 0.1 * ((a * 7 + b) % 3); });
-    const auto result = localize_links(m.samples, *m.observations, nullptr, 0.7);
+    const auto result = localize_links(m.samples, *m.observations, nullptr, LinkBands{});
     EXPECT_TRUE(result.analyzed);
     EXPECT_EQ(result.links.size(), 15u);
     EXPECT_TRUE(result.slow_nodes.empty());
@@ -43,14 +43,14 @@ TEST(Localization, HealthyFleetHasNothingSlow) {
 
 TEST(Localization, TwoNodesCannotTellNodeFromLink) {
     const Matrix m = matrix(2, [](int, int) { return 1.0; });
-    const auto result = localize_links(m.samples, *m.observations, nullptr, 0.7);
+    const auto result = localize_links(m.samples, *m.observations, nullptr, LinkBands{});
     EXPECT_FALSE(result.analyzed);
     EXPECT_NE(result.note.find("2 nodes"), std::string::npos);
 }
 
 TEST(Localization, TwoSlowNodesInALargerFleetAreBothFound) {
     const Matrix m = matrix(8, [](int a, int b) { return a == 2 || b == 2 || a == 5 || b == 5 ? 3.0 : 10.0; });
-    const auto result = localize_links(m.samples, *m.observations, nullptr, 0.7);
+    const auto result = localize_links(m.samples, *m.observations, nullptr, LinkBands{});
     ASSERT_EQ(result.slow_nodes.size(), 2u);
     EXPECT_EQ(result.slow_nodes[0].node, "node0002");
     EXPECT_EQ(result.slow_nodes[1].node, "node0005");
@@ -61,7 +61,7 @@ TEST(Localization, TwoSlowNodesInALargerFleetAreBothFound) {
 TEST(Localization, SlowNodesFillingOneSwitchAreThatSwitch) {
     const Matrix m = matrix(6, [](int a, int b) { return a >= 4 || b >= 4 ? 2.0 : 10.0; });
     const Topology topology = Topology::parse("SwitchName=a Nodes=node[0000-0003]\nSwitchName=b Nodes=node[0004-0005]\n", "t");
-    const auto result = localize_links(m.samples, *m.observations, &topology, 0.7);
+    const auto result = localize_links(m.samples, *m.observations, &topology, LinkBands{});
     EXPECT_TRUE(result.slow_nodes.empty());
     ASSERT_EQ(result.slow_groups.size(), 1u);
     EXPECT_EQ(result.slow_groups[0].switch_name, "b");

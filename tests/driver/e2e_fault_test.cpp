@@ -1,11 +1,14 @@
 // A rank that dies or hangs must end the whole job promptly, keep the other ranks' finished
 // tests readable, and make the analyzer call the run incomplete, naming the rank.
 #include "e2e_support.hpp"
+#include "core/session.hpp"
 #include "trace/trace_reader.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 
 namespace shakedown::testing {
 namespace {
@@ -62,6 +65,32 @@ TEST(EndToEndFaults, HungRankIsEndedByTheWatchdogWithinDeadlinePlusGrace) {
     const auto analysis = run_process({SHAKEDOWN_ANALYZER, folder.string()});
     EXPECT_EQ(analysis.exit_code, 3) << analysis.output;
     EXPECT_NE(analysis.output.find("rank 1"), std::string::npos) << analysis.output;
+    // Both watchdogs spoke; rank 0 waited for rank 1, which waited for no one: rank 1 hung.
+    EXPECT_NE(analysis.output.find("rank 1 stopped progressing in mpi_pingpong"), std::string::npos) << analysis.output;
+}
+
+// SIGSTOP freezes the whole process, its watchdog too: the other rank's watchdog ends the job,
+// and the stopped rank (its watchdog woke only as the job ended) is the one named and drained.
+TEST(EndToEndFaults, StoppedRankIsNamedByTheRankThatWaitedForIt) {
+    const ScratchFolder scratch("stop");
+    const auto config = scratch.write("stop.yaml", small_params + "watchdog: {grace_s: 3, deadlines: {mpi_pingpong: 4}}\n"
+                                                                  "faults: [{kind: stop, test: mpi_pingpong, rank: 1}]\n");
+    const auto run = run_process(mpirun(2, {SHAKEDOWN_DRIVER, "run", "--tests", "stream,mpi_pingpong", "--config",
+                                            config.string(), "--out", scratch.path().string(), "--name", "stopped"}));
+    EXPECT_NE(run.exit_code, 0) << run.output;
+    EXPECT_LT(run.seconds, 4.0 + 3.0 + 15.0) << run.output;
+
+    const auto folder = scratch.path() / "stopped";
+    const Trace waiter = read_trace(folder / "rank-00000.h5");
+    ASSERT_TRUE(waiter.stalled.has_value());
+    EXPECT_EQ(waiter.stalled->noticed_by, stalled_by_watchdog);
+    EXPECT_EQ(waiter.stalled->activity.test, "mpi_pingpong");
+    const auto analysis = run_process({SHAKEDOWN_ANALYZER, folder.string()});
+    EXPECT_EQ(analysis.exit_code, 3) << analysis.output;
+    EXPECT_NE(analysis.output.find("rank 1 stopped progressing in mpi_pingpong"), std::string::npos) << analysis.output;
+    std::ifstream drain(folder / "drain.txt");
+    const std::string drained((std::istreambuf_iterator<char>(drain)), std::istreambuf_iterator<char>());
+    EXPECT_NE(drained.find("NodeName=" + this_node_name()), std::string::npos) << drained;
 }
 
 }  // namespace

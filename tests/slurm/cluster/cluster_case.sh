@@ -5,7 +5,7 @@
 # analyzer's verdict. Needs root; exits 77 (ctest: skipped) otherwise.
 #
 #   cluster_case.sh CASE   with CASE one of: quick-srun, quick-mpirun, rank-killed, rate-limited,
-#                          mtu-mismatch, testbed-refuses-foreign, dead-node
+#                          mtu-mismatch, testbed-refuses-foreign, dead-node, stopped-rank
 # Environment (set by tests/slurm/CMakeLists.txt): TESTBED, SLURM_CLI, SHAKEDOWN, ANALYZER.
 #
 # The binaries, the thresholds and the run folders are put in the testbed's shared folder, as on
@@ -252,6 +252,29 @@ YAML
     ! compgen -G "$out/quick-job$job_id-*" >/dev/null || fail "a second attempt ran: $(ls -d "$out/quick-job$job_id"-*)"
     ! grep -q 'exists already' "$job_log" || fail "the job met its own run folder"
     check "no requeue, no second attempt"
+    ;;
+
+  stopped-rank)
+    # Rank 2 (node3) freezes itself (SIGSTOP, watchdog included) as p2p starts: the other ranks'
+    # watchdogs end the job at the 30 s deadline, and the analyzer names node3 as the rank that
+    # stopped (the others waited for it) and drains node3 alone; node1 and node2 are incomplete.
+    cat >"$out/stop.yaml" <<'YAML'
+watchdog: {grace_s: 5, deadlines: {p2p: 30}}
+params:
+  p2p: {min_bytes: 1, max_bytes: 1024, iterations_small: 100, warmup_small: 5, bw_iterations_small: 5, bw_warmup_small: 1}
+faults:
+  - {kind: stop, test: p2p, rank: 2}
+YAML
+    use_ompi_tcp_environment
+    submit pairwise srun --config "$out/stop.yaml" --run-args "--tests stream,p2p"
+    [ "$job_status" -eq 3 ] || fail "job exit code $job_status, expected 3 (incomplete run)"
+    [ "$job_seconds" -le 120 ] || fail "the job took $job_seconds s, beyond the 30 s deadline + grace"
+    grep -q "node3 rank 2 stopped progressing in p2p" "$job_log" || fail "the report does not name node3 rank 2"
+    [ -s "$run_folder/drain.txt" ] || fail "no drain.txt"
+    grep -q '^scontrol update NodeName=node3 State=DRAIN Reason="shakedown: .*' "$run_folder/drain.txt" ||
+      fail "drain.txt does not drain node3: $(cat "$run_folder/drain.txt")"
+    [ "$(grep -c '^scontrol' "$run_folder/drain.txt")" -eq 1 ] || fail "drain.txt drains more than node3: $(cat "$run_folder/drain.txt")"
+    check "node3 rank 2 named as stopped in $job_seconds s, node3 alone in drain.txt"
     ;;
 
   *) fail "unknown case '$case_name'" ;;

@@ -1,0 +1,54 @@
+#include "analysis/rules/credibility_rule.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+namespace shakedown::analysis {
+namespace {
+
+// A node's memory bandwidth as its host STREAM ranks measured it together: the sum of their best
+// copy and of their best triad, whichever is higher.
+std::map<std::string, double> node_memory_bandwidth(const Observations& observations) {
+    std::map<std::string, std::map<std::string, double>> sums;  // node -> metric -> sum over ranks
+    for (const MetricRow& row : observations.metrics()) {
+        if (row.test->key != "stream") continue;
+        const auto device = row.test->parameters.find("device");
+        if (device == row.test->parameters.end() || device->second != "host") continue;
+        if (row.metric->name == "stream.copy_max_gbs" || row.metric->name == "stream.triad_max_gbs")
+            sums[row.who->node][row.metric->name] += row.metric->value;
+    }
+    std::map<std::string, double> bandwidth;
+    for (const auto& [node, by_metric] : sums)
+        for (const auto& [metric, sum] : by_metric) bandwidth[node] = std::max(bandwidth[node], sum);
+    return bandwidth;
+}
+
+}  // namespace
+
+std::vector<Finding> credibility_findings(const Observations& observations) {
+    const auto memory = node_memory_bandwidth(observations);
+    std::vector<Finding> findings;
+    for (const MetricRow& row : observations.metrics()) {
+        const bool bounded = std::any_of(std::begin(memory_bound_metrics), std::end(memory_bound_metrics),
+                                         [&](const char* name) { return row.metric->name == name; });
+        if (!bounded) continue;
+        const auto bound = memory.find(row.who->node);
+        if (bound == memory.end() || bound->second <= 0.0 || row.metric->value <= bound->second) continue;
+        Finding finding = make_metric_finding(
+            *row.who, row.test->key, *row.metric, Level::fail,
+            fmt::format("measurement not credible: {} {} is above {}'s memory bandwidth {} (host STREAM, this run): a "
+                        "transfer within a node cannot outrun its memory",
+                        row.metric->name, with_unit(row.metric->value, row.metric->unit), row.who->node,
+                        with_unit(bound->second, "GB/s")),
+            FindingSource::credibility);
+        finding.cause = Cause::software;
+        finding.reference = bound->second;
+        findings.push_back(std::move(finding));
+    }
+    return findings;
+}
+
+}  // namespace shakedown::analysis

@@ -1,0 +1,302 @@
+#include "analysis/rules/link_statistics.hpp"
+
+#include "comm/link_matrix_columns.hpp"
+#include "stats/summary.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+namespace shakedown::analysis {
+namespace {
+
+// The standard error of a median of n values is sqrt(pi/2) ~ 1.2533 times that of their mean;
+// for one or two values the median is the value or their mean.
+double median_factor(int n) { return n >= 3 ? 1.2533 : 1.0; }
+
+// The links in ascending bandwidth, with each node's links as positions in that order: the
+// median of every link but those touching one or two nodes is then found by skipping their
+// positions (O(nodes) per link, not O(links)), which keeps a 512-node matrix (130 816 links) cheap.
+class SortedLinks {
+public:
+    SortedLinks(const std::vector<NodeLink>& links, const std::vector<std::string>& nodes) {
+        std::vector<std::size_t> order(links.size());
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        std::stable_sort(order.begin(), order.end(),
+                         [&](std::size_t x, std::size_t y) { return links[x].bandwidth_gbs < links[y].bandwidth_gbs; });
+        position_.resize(links.size());
+        for (std::size_t p = 0; p < order.size(); ++p) {
+            position_[order[p]] = p;
+            values_.push_back(links[order[p]].bandwidth_gbs);
+        }
+        for (const std::string& node : nodes) own_[node];
+        for (std::size_t i = 0; i < links.size(); ++i) {
+            own_[links[i].a].push_back(position_[i]);
+            own_[links[i].b].push_back(position_[i]);
+        }
+        for (auto& [node, positions] : own_) std::sort(positions.begin(), positions.end());
+    }
+
+    std::size_t size() const { return values_.size(); }
+    std::size_t position(std::size_t link) const { return position_[link]; }
+    const std::vector<std::size_t>& own(const std::string& node) const { return own_.at(node); }
+    double at(std::size_t position) const { return values_[position]; }
+
+    // References use the links from position `floor` up (the low mode below it is left out).
+    void set_floor(std::size_t floor) { floor_ = floor; }
+    std::size_t floor() const { return floor_; }
+
+    // How many links from the floor up are not in `excluded` (sorted, unique).
+    std::size_t left_without(const std::vector<std::size_t>& excluded) const {
+        const auto below = std::lower_bound(excluded.begin(), excluded.end(), floor_);
+        return values_.size() - floor_ - static_cast<std::size_t>(excluded.end() - below);
+    }
+
+    // The median of those links; NaN if none is left.
+    double median_without(const std::vector<std::size_t>& excluded) const {
+        const std::size_t left = left_without(excluded);
+        if (left == 0) return stats::no_value;
+        if (left % 2 == 1) return values_[kth_without(excluded, left / 2)];
+        return (values_[kth_without(excluded, left / 2 - 1)] + values_[kth_without(excluded, left / 2)]) / 2.0;
+    }
+
+private:
+    // The position of the k-th (0-based) remaining link from the floor up.
+    std::size_t kth_without(const std::vector<std::size_t>& excluded, std::size_t k) const {
+        std::size_t p = floor_ + k;
+        for (auto e = std::lower_bound(excluded.begin(), excluded.end(), floor_); e != excluded.end(); ++e) {
+            if (*e > p) break;
+            ++p;
+        }
+        return p;
+    }
+
+    std::size_t floor_ = 0;
+
+    std::vector<double> values_;
+    std::vector<std::size_t> position_;
+    std::map<std::string, std::vector<std::size_t>> own_;
+};
+
+std::vector<std::size_t> merged(const std::vector<std::size_t>& x, const std::vector<std::size_t>& y) {
+    std::vector<std::size_t> out;
+    out.reserve(x.size() + y.size());
+    std::set_union(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(out));
+    return out;
+}
+
+double ratio_to(double value, double reference) {
+    if (!(reference > 0.0)) return value > 0.0 ? INFINITY : 1.0;  // nothing to compare with: not slow
+    return value / reference;
+}
+
+// Pooled noise: every sample's |log deviation| from its link's mean, scaled by sqrt(n / (n - 1))
+// (deviations from a mean of n are that much narrower than the samples' own spread); the median
+// of them all times 1.4826 estimates one sample's sigma.
+MeasurementNoise pooled_noise(const std::vector<std::vector<double>>& samples_per_link) {
+    MeasurementNoise noise;
+    std::vector<double> deviations;
+    int degrees = 0;
+    std::vector<double> counts;
+    for (const std::vector<double>& samples : samples_per_link) {
+        counts.push_back(static_cast<double>(samples.size()));
+        std::vector<double> logs;
+        for (double value : samples)
+            if (value > 0.0 && std::isfinite(value)) logs.push_back(std::log(value));
+        if (logs.size() < 2) continue;
+        ++noise.links_with_repeats;
+        degrees += static_cast<int>(logs.size()) - 1;
+        const double n = static_cast<double>(logs.size());
+        const double mean = std::accumulate(logs.begin(), logs.end(), 0.0) / n;
+        for (double value : logs) deviations.push_back(std::abs(value - mean) * std::sqrt(n / (n - 1.0)));
+    }
+    if (!deviations.empty()) {
+        noise.measured_sigma = stats::mad_to_sigma * stats::median(deviations);
+        // A MAD has about 37 % of the efficiency of a standard deviation: its relative standard
+        // error is about 1 / sqrt(2 x 0.37 x degrees of freedom).
+        noise.sample_sigma = noise.measured_sigma * (1.0 + 1.0 / std::sqrt(0.74 * degrees));
+    }
+    noise.degrees_of_freedom = degrees;
+    if (!counts.empty()) noise.typical_samples = std::max(1, static_cast<int>(std::lround(stats::median(counts))));
+    return noise;
+}
+
+}  // namespace
+
+double MeasurementNoise::of_median(int samples) const {
+    const double repeats =
+        samples <= 1 ? sample_sigma : sample_sigma * median_factor(samples) / std::sqrt(static_cast<double>(samples));
+    return std::max(repeats, between_sigma);
+}
+
+double MeasurementNoise::of_link_median(int links) const {
+    const double one = of_median(typical_samples);
+    if (links <= 1) return one;
+    return one * median_factor(links) / std::sqrt(static_cast<double>(links));
+}
+
+double family_sigmas(std::size_t figures, const LinkBands& bands) {
+    // The upper-tail quantile z with P(Z > z) = false_fail_rate / figures, by bisection on erfc.
+    const double tail = bands.false_fail_rate / static_cast<double>(std::max<std::size_t>(figures, 1));
+    double low = 0.0;
+    double high = 40.0;
+    for (int step = 0; step < 100; ++step) {
+        const double mid = (low + high) / 2.0;
+        (0.5 * std::erfc(mid / std::sqrt(2.0)) > tail ? low : high) = mid;
+    }
+    return std::max(bands.noise_sigmas, high);
+}
+
+Bounds effective_bounds(double warn_band, double fail_band, double sigma, double noise_sigmas) {
+    const double limit = std::exp(-noise_sigmas * std::max(sigma, 0.0));
+    return {std::min(warn_band, limit), std::min(fail_band, limit), limit < fail_band};
+}
+
+Level level_of(double ratio, const Bounds& bounds) {
+    if (ratio < bounds.fail) return Level::fail;
+    if (ratio < bounds.warn) return Level::warn;
+    return Level::pass;
+}
+
+FoldedLinks fold_node_links(const SampleTable& matrix, const Observations& observations,
+                            const std::vector<std::string>& nodes) {
+    FoldedLinks folded;
+    const auto src = matrix.column_index(link_matrix_columns::src);
+    const auto dst = matrix.column_index(link_matrix_columns::dst);
+    const auto intra = matrix.column_index(link_matrix_columns::intra_node);
+    const auto latency = matrix.column_index(link_matrix_columns::latency_us);
+    const auto bandwidth = matrix.column_index(link_matrix_columns::bandwidth_gbs);
+    if (!src || !dst || !bandwidth) return folded;
+    std::map<std::string, std::size_t> position;
+    for (std::size_t i = 0; i < nodes.size(); ++i) position.emplace(nodes[i], i);
+    auto node_of = [&](double rank) -> const std::string* {
+        if (!std::isfinite(rank) || rank < 0 || rank >= static_cast<double>(observations.ranks().size())) return nullptr;
+        const std::string& node = observations.ranks()[static_cast<std::size_t>(rank)].node;
+        return node == unknown_node || !position.count(node) ? nullptr : &node;
+    };
+    struct Samples {
+        std::vector<double> bandwidth;
+        std::vector<double> latency;
+    };
+    std::map<std::pair<std::size_t, std::size_t>, Samples> pairs;
+    for (const auto& row : matrix.rows()) {
+        if (intra && row[*intra] != 0.0) continue;
+        const std::string* a = node_of(row[*src]);
+        const std::string* b = node_of(row[*dst]);
+        if (a == nullptr || b == nullptr || *a == *b || !std::isfinite(row[*bandwidth])) continue;
+        std::size_t i = position.at(*a);
+        std::size_t j = position.at(*b);
+        if (i > j) std::swap(i, j);
+        Samples& samples = pairs[{i, j}];
+        samples.bandwidth.push_back(row[*bandwidth]);
+        if (latency && std::isfinite(row[*latency])) samples.latency.push_back(row[*latency]);
+    }
+    std::vector<std::vector<double>> samples_per_link;
+    for (auto& [key, samples] : pairs) {
+        NodeLink link;
+        link.a = nodes[key.first];
+        link.b = nodes[key.second];
+        link.bandwidth_gbs = stats::median(samples.bandwidth);
+        link.latency_us = samples.latency.empty() ? 0.0 : stats::median(samples.latency);
+        link.samples = static_cast<int>(samples.bandwidth.size());
+        folded.links.push_back(std::move(link));
+        samples_per_link.push_back(std::move(samples.bandwidth));
+    }
+    folded.noise = pooled_noise(samples_per_link);
+    return folded;
+}
+
+namespace {
+
+// The position above the largest gap between neighbours in ascending order, when that gap is a
+// ratio beyond the FAIL band and beyond noise_sigmas of the repeats' noise of two link figures,
+// and at least min_reference_links links lie above it; else 0 (every link may be a reference).
+std::size_t reference_floor(const SortedLinks& sorted, const MeasurementNoise& noise, const LinkBands& bands) {
+    const double needed =
+        std::max(1.0 / bands.link_fail, std::exp(bands.noise_sigmas * std::sqrt(2.0) * noise.of_median(noise.typical_samples)));
+    std::size_t floor = 0;
+    double widest = 1.0;
+    for (std::size_t p = 0; p + 1 < sorted.size(); ++p) {
+        if (sorted.size() - (p + 1) < static_cast<std::size_t>(bands.min_reference_links)) break;
+        const double low = sorted.at(p);
+        const double ratio = low > 0.0 ? sorted.at(p + 1) / low : (sorted.at(p + 1) > 0.0 ? INFINITY : 1.0);
+        if (ratio > widest) {
+            widest = ratio;
+            floor = p + 1;
+        }
+    }
+    return widest >= needed ? floor : 0;
+}
+
+// The healthy links' log ratios: 1.4826 x their MAD; 0 with fewer than min_between_links of
+// them. Not raised by its standard error as the repeats' estimate is: it is a floor beside that
+// one, and a floor raised from 5 links would hide a slow node of a 4-node fleet in the noise.
+constexpr std::size_t min_between_links = 5;
+double between_link_sigma(const std::vector<NodeLink>& links) {
+    std::vector<double> logs;
+    for (const NodeLink& link : links)
+        if (link.level == Level::pass && link.ratio > 0.0 && std::isfinite(link.ratio)) logs.push_back(std::log(link.ratio));
+    if (logs.size() < min_between_links) return 0.0;
+    return stats::mad_to_sigma * stats::mad(logs, stats::median(logs));
+}
+
+void judge_link(NodeLink& link, std::size_t index, const SortedLinks& sorted, const MeasurementNoise& noise,
+                const LinkBands& bands, double sigmas) {
+    std::vector<std::size_t> excluded = merged(sorted.own(link.a), sorted.own(link.b));
+    link.disjoint_reference = sorted.left_without(excluded) >= static_cast<std::size_t>(bands.min_reference_links);
+    if (!link.disjoint_reference) excluded = {sorted.position(index)};
+    link.reference_links = static_cast<int>(sorted.left_without(excluded));
+    link.reference_gbs = sorted.median_without(excluded);
+    link.ratio = ratio_to(link.bandwidth_gbs, link.reference_gbs);
+    link.sigma = std::hypot(noise.of_median(link.samples), noise.of_link_median(link.reference_links));
+    link.level = level_of(link.ratio, effective_bounds(bands.link_warn, bands.link_fail, link.sigma, sigmas));
+}
+
+NodeStatistic node_statistic(const std::string& node, const SortedLinks& sorted, const MeasurementNoise& noise,
+                             const LinkBands& bands, double sigmas) {
+    const std::vector<std::size_t>& own = sorted.own(node);
+    NodeStatistic stat;
+    stat.node = node;
+    stat.links = static_cast<int>(own.size());
+    stat.value_gbs = sorted.at(own[own.size() / 2]);  // upper median: at least half of its links are this slow
+    stat.min_gbs = sorted.at(own.front());
+    stat.max_gbs = sorted.at(own.back());
+    stat.reference_links = static_cast<int>(sorted.left_without(own));
+    stat.reference_gbs = sorted.median_without(own);
+    stat.sigma = std::hypot(noise.of_link_median(stat.links), noise.of_link_median(stat.reference_links));
+    if (stat.reference_links > 0) {
+        stat.ratio = ratio_to(stat.value_gbs, stat.reference_gbs);
+        stat.level = level_of(stat.ratio, effective_bounds(bands.node_warn, bands.node_fail, stat.sigma, sigmas));
+    }
+    return stat;
+}
+
+}  // namespace
+
+LinkJudgement judge_links(std::vector<NodeLink>& links, const std::vector<std::string>& nodes,
+                          const MeasurementNoise& noise, const LinkBands& bands) {
+    LinkJudgement judgement;
+    if (links.empty()) return judgement;
+    judgement.link_sigmas = family_sigmas(links.size(), bands);
+    judgement.node_sigmas = family_sigmas(nodes.size(), bands);
+    judgement.noise = noise;
+    SortedLinks sorted(links, nodes);
+    // The low mode from the repeats' noise; then twice: the first pass finds the healthy links
+    // with the repeats' noise alone, their scatter is then the floor of every figure's noise, and
+    // the second pass judges with both.
+    sorted.set_floor(reference_floor(sorted, noise, bands));
+    for (int pass = 0; pass < 2; ++pass) {
+        for (std::size_t i = 0; i < links.size(); ++i)
+            judge_link(links[i], i, sorted, judgement.noise, bands, judgement.link_sigmas);
+        if (pass == 0) judgement.noise.between_sigma = between_link_sigma(links);
+    }
+    judgement.low_mode_links = static_cast<int>(sorted.floor());
+    judgement.reference_floor_gbs = sorted.at(sorted.floor());
+    for (const std::string& node : nodes)
+        if (!sorted.own(node).empty())
+            judgement.node_stats.push_back(node_statistic(node, sorted, judgement.noise, bands, judgement.node_sigmas));
+    return judgement;
+}
+
+}  // namespace shakedown::analysis

@@ -1,0 +1,69 @@
+// A figure that cannot be physically true is an error, not a result: an intra-node link faster
+// than the node's memory (host STREAM of the same run, its ranks summed) is "measurement not
+// credible", software to fix, the node neither passed nor drained. A figure below the bound is
+// not flagged; without a host STREAM there is no bound to judge by.
+#include "analysis/load/observations.hpp"
+#include "analysis/rules/credibility_rule.hpp"
+#include "analysis/rules/verdicts.hpp"
+#include "analysis_fixtures.hpp"
+
+#include <gtest/gtest.h>
+
+namespace shakedown::analysis {
+namespace {
+
+using testing::healthy_traces;
+
+// Two ranks on one node, each with a host STREAM best triad of 9 GB/s (the node: 18 GB/s), and
+// rank 0's best intra-node allpairs link at `link_gbs`.
+std::vector<Trace> node_with_link(double link_gbs, const std::string& stream_device = "host") {
+    auto traces = healthy_traces(2, 2);
+    for (Trace& trace : traces) {
+        TestResult& stream = testing::test_named(trace, "stream");
+        stream.parameters["device"] = stream_device;
+        stream.metrics.push_back(Metric{"stream.triad_max_gbs", "GB/s", 9.0, std::nullopt, Better::higher});
+        stream.metrics.push_back(Metric{"stream.copy_max_gbs", "GB/s", 8.0, std::nullopt, Better::higher});
+    }
+    TestResult allpairs;
+    allpairs.key = "allpairs";
+    allpairs.metrics.push_back(Metric{"allpairs.intra_node_bandwidth_max_gbs", "GB/s", link_gbs, std::nullopt, Better::higher});
+    traces[0].tests.push_back(allpairs);
+    return traces;
+}
+
+std::vector<Finding> findings_for(const std::vector<Trace>& traces) {
+    const LoadedRun run = testing::loaded_run(traces);
+    return credibility_findings(Observations(run));
+}
+
+TEST(Credibility, AnIntraNodeLinkFasterThanTheNodesMemoryIsNotCredible) {
+    const auto findings = findings_for(node_with_link(1300.0));  // 4 ranks on 2 cores once gave 1.3 TB/s
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_EQ(findings[0].level, Level::fail);
+    EXPECT_EQ(findings[0].cause, Cause::software);
+    EXPECT_EQ(findings[0].source, FindingSource::credibility);
+    EXPECT_EQ(findings[0].reason,
+              "measurement not credible: allpairs.intra_node_bandwidth_max_gbs 1300 GB/s is above node0000's memory "
+              "bandwidth 18 GB/s (host STREAM, this run): a transfer within a node cannot outrun its memory");
+}
+
+TEST(Credibility, ANotCredibleFigureIsAnErrorToFixNeverADrain) {
+    const auto traces = node_with_link(1300.0);
+    const LoadedRun run = testing::loaded_run(traces);
+    const Observations observations(run);
+    const Judgement judgement = judge(observations, credibility_findings(observations));
+    EXPECT_EQ(judgement.nodes[0].verdict, Verdict::incomplete);
+    EXPECT_EQ(judgement.exit_code(), 2);
+    EXPECT_EQ(judgement.to_fix().size(), 1u);
+}
+
+TEST(Credibility, ALinkBelowTheNodesMemoryIsNotFlagged) {
+    EXPECT_TRUE(findings_for(node_with_link(13.0)).empty());  // OSU's 1 MiB figure here: 13 GB/s of STREAM's 18
+}
+
+TEST(Credibility, WithoutAHostStreamThereIsNoBound) {
+    EXPECT_TRUE(findings_for(node_with_link(1300.0, "gpu")).empty());  // GPU STREAM measures HBM, not the host
+}
+
+}  // namespace
+}  // namespace shakedown::analysis

@@ -1,0 +1,128 @@
+// Two slow links sharing a node (issue 15: node4-node1 and node4-node2 shaped to 100 Mbit/s drained
+// node1, node2 and node4): only the shared node is drained, named as the common end of the slow
+// links with the evidence, its peers are not blamed, and it is never called "fine elsewhere".
+#include "analysis/analyzer.hpp"
+#include "analysis_fixtures.hpp"
+#include "link_fixtures.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+namespace shakedown::analysis {
+namespace {
+
+using testing::LinkCase;
+using testing::node_name;
+
+// The issue's fleet: 4 nodes, one rank each; node 3 here is its node4.
+bench::SyntheticRunSpec four_nodes() {
+    bench::SyntheticRunSpec spec;
+    spec.ranks = 4;
+    spec.ranks_per_node = 1;
+    spec.gpus = false;
+    spec.tests = {"allpairs"};
+    return spec;
+}
+
+bench::SyntheticRunSpec two_slow_links_at(int common, int peer1, int peer2, bench::SyntheticRunSpec spec) {
+    spec.slow_links = {{common, peer1}, {common, peer2}};
+    spec.slow_link_factor = 0.01;  // tc at 100 Mbit/s on the virtual cluster's veth: about 1 % of its bandwidth
+    return spec;
+}
+
+TEST(LinkCommonEnd, TwoSlowLinksSharingANodeDrainOnlyThatNode) {
+    const LinkCase run(four_nodes());
+    const auto localization = run.localize(two_slow_links_at(3, 0, 1, four_nodes()));
+    ASSERT_TRUE(localization.analyzed);
+    ASSERT_EQ(localization.slow_nodes.size(), 1u);
+    const SlowNode& culprit = localization.slow_nodes[0];
+    EXPECT_EQ(culprit.node, node_name(3));
+    EXPECT_EQ(culprit.level, Level::fail);
+    EXPECT_FALSE(culprit.all_links);  // its link to node 2 is fine
+    ASSERT_EQ(culprit.evidence.size(), 2u);
+    EXPECT_LT(culprit.ratio, 0.1);
+    ASSERT_EQ(culprit.fine_links.size(), 1u);
+    EXPECT_EQ(culprit.fine_links[0].a, node_name(2));
+    for (const PeerCheck& peer : culprit.peers) EXPECT_TRUE(peer.fine_elsewhere()) << peer.node;
+    EXPECT_TRUE(localization.slow_links.empty());
+    EXPECT_TRUE(localization.slow_groups.empty());
+
+    const auto findings = run.findings(localization);
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_EQ(findings[0].node, node_name(3));
+    const std::string& reason = findings[0].reason;
+    EXPECT_NE(reason.find("slow node: node0003 is the common end of 2 slow links (2 of its 3)"), std::string::npos) << reason;
+    EXPECT_NE(reason.find("evidence node0000<->node0003"), std::string::npos) << reason;
+    EXPECT_NE(reason.find("node0001<->node0003"), std::string::npos) << reason;
+    EXPECT_NE(reason.find("are fine with their other peers"), std::string::npos) << reason;
+    EXPECT_EQ(reason.find("node0003 is fine elsewhere"), std::string::npos) << reason;
+    EXPECT_EQ(run.drained(findings), std::vector<std::string>{node_name(3)});
+}
+
+TEST(LinkCommonEnd, InALargerFleetTwoOfSevenSlowLinksStillNameTheCommonEnd) {
+    // Its own figure (the upper median of 7 links) is healthy: only the common-end rule finds it.
+    bench::SyntheticRunSpec spec = four_nodes();
+    spec.ranks = 8;
+    const LinkCase run(spec);
+    const auto localization = run.localize(two_slow_links_at(5, 1, 6, spec));
+    ASSERT_EQ(localization.slow_nodes.size(), 1u);
+    EXPECT_EQ(localization.slow_nodes[0].node, node_name(5));
+    EXPECT_FALSE(localization.slow_nodes[0].by_statistic);
+    EXPECT_EQ(localization.slow_nodes[0].evidence.size(), 2u);
+    EXPECT_TRUE(localization.slow_links.empty());
+    EXPECT_EQ(run.drained(run.findings(localization)), std::vector<std::string>{node_name(5)});
+}
+
+TEST(LinkCommonEnd, UnderNoiseWithRepeatedRoundsOnlyTheCommonEndIsDrained) {
+    bench::SyntheticRunSpec noisy = four_nodes();
+    noisy.noise = 0.3;
+    noisy.rounds = 3;
+    const LinkCase run(noisy);
+    for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+        noisy.seed = seed;
+        const auto localization = run.localize(two_slow_links_at(3, 0, 1, noisy));
+        EXPECT_EQ(run.drained(run.findings(localization)), std::vector<std::string>{node_name(3)}) << "seed " << seed;
+    }
+}
+
+TEST(LinkCommonEnd, AHealthyFleetHasNoCommonEnd) {
+    const LinkCase run(four_nodes());
+    const auto localization = run.localize(four_nodes());
+    EXPECT_TRUE(localization.slow_nodes.empty());
+    EXPECT_TRUE(localization.slow_links.empty());
+    EXPECT_TRUE(run.findings(localization).empty());
+}
+
+TEST(LinkCommonEnd, TheRunFolderDrainsExactlyTheCommonEnd) {
+    // End to end through shakedown-analyze's code: drain.txt holds one line, for node0003.
+    testing::TempDir temp;
+    bench::SyntheticRunSpec spec = two_slow_links_at(3, 0, 1, four_nodes());
+    spec.sample_rows = 4;
+    spec.telemetry_hz = 2.0;
+    const auto dir = temp.path() / "common-end";
+    bench::write_synthetic_run(dir, spec);
+    std::ostringstream out;
+    std::ostringstream err;
+    EXPECT_EQ(analyze({.run_dir = dir}, out, err), 1) << out.str() << err.str();
+    const std::string drain = testing::read_text(dir / "drain.txt");
+    std::vector<std::string> lines;
+    std::istringstream text(drain);
+    for (std::string line; std::getline(text, line);)
+        if (line.rfind("scontrol ", 0) == 0) lines.push_back(line);
+    ASSERT_EQ(lines.size(), 1u) << drain;
+    EXPECT_NE(lines[0].find("NodeName=node0003 State=DRAIN Reason=\"shakedown: allpairs: slow node: node0003 is the common end"),
+              std::string::npos) << lines[0];
+    const auto summary = nlohmann::json::parse(testing::read_text(dir / "summary.json"));
+    EXPECT_EQ(summary["localization"]["slow_nodes"][0]["common_end_of"], 2);
+    EXPECT_EQ(summary["localization"]["slow_nodes"][0]["drains"], true);
+    for (const auto& node : summary["nodes"]) {
+        if (node["node"] != "node0003") {
+            EXPECT_EQ(node["verdict"], "pass") << node["node"];
+        }
+    }
+}
+
+}  // namespace
+}  // namespace shakedown::analysis

@@ -3,6 +3,7 @@
 #include "analysis/rules/credibility_rule.hpp"
 #include "analysis/rules/port_counter_rule.hpp"
 #include "analysis/rules/profile_rule.hpp"
+#include "analysis/rules/scheduler_rule.hpp"
 #include "analysis/rules/slow_ranks.hpp"
 #include "analysis/rules/stall_rule.hpp"
 #include "analysis/rules/telemetry_explanation.hpp"
@@ -43,6 +44,7 @@ AnalysisResult apply_rules(const Observations& observations, const Thresholds& t
     append(findings, port_counter_findings(observations, settings));
     append(findings, credibility_findings(observations));
     append(findings, stall_findings(observations));
+    append(findings, scheduler_findings(observations));
     if (profile != nullptr) append(findings, profile_findings(observations, *profile, details));
 
     result.explained = explain_findings(findings, observations, details, settings);

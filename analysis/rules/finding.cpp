@@ -25,6 +25,7 @@ std::string_view to_string(FindingSource source) {
         case FindingSource::port_counters: return "port_counters";
         case FindingSource::credibility: return "credibility";
         case FindingSource::stall: return "stall";
+        case FindingSource::scheduler: return "scheduler";
     }
     return "unknown";
 }

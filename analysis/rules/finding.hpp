@@ -19,8 +19,9 @@ std::string_view to_string(Level level);
 // Which rule made a finding: the test's own status or its metrics' thresholds, the fleet outlier
 // rule, the baseline comparison, link localization, the collective's slow-rank figures, or the
 // whole-run RDMA port error counters, a physical bound a figure cannot pass (credibility), or the
-// rank that stopped while the others waited for it (stall).
-enum class FindingSource { threshold, fleet, baseline, links, collective, port_counters, credibility, stall };
+// rank that stopped while the others waited for it (stall), or a node Slurm marked down during
+// the job (scheduler).
+enum class FindingSource { threshold, fleet, baseline, links, collective, port_counters, credibility, stall, scheduler };
 std::string_view to_string(FindingSource source);
 
 struct Finding {

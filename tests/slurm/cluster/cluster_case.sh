@@ -249,6 +249,10 @@ YAML
     grep -q 'Slurm reports node node3 down' "$job_log" || fail "the job's log does not name node3"
     grep -q 'Slurm reported node node3 down' <<<"$submit_output" || fail "submit --wait does not name node3"
     check "node3 named down in slurm_nodes.txt, the job's log and submit's output"
+    grep -q "Slurm marked node3 down" "$job_log" || fail "the analyzer's verdict does not name node3"
+    grep -q '^scontrol update NodeName=node3 State=DRAIN' "$run_folder/drain.txt" ||
+      fail "drain.txt does not drain node3: $(cat "$run_folder/drain.txt" 2>/dev/null)"
+    check "the verdict names node3 from Slurm's node states and drains it"
     ! compgen -G "$out/quick-job$job_id-*" >/dev/null || fail "a second attempt ran: $(ls -d "$out/quick-job$job_id"-*)"
     ! grep -q 'exists already' "$job_log" || fail "the job met its own run folder"
     check "no requeue, no second attempt"

@@ -4,6 +4,7 @@
 #include "bench/synthetic_run.hpp"
 #include "comm/link_matrix_columns.hpp"
 #include "core/errors.hpp"
+#include "link_fixtures.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,14 +14,7 @@
 namespace shakedown::bench {
 namespace {
 
-SyntheticRunSpec fleet(int nodes) {
-    SyntheticRunSpec spec;
-    spec.ranks = nodes;
-    spec.ranks_per_node = 1;
-    spec.gpus = false;
-    spec.tests = {"allpairs"};
-    return spec;
-}
+SyntheticRunSpec fleet(int nodes) { return analysis::testing::allpairs_fleet(nodes); }
 
 // The median bandwidth of each node pair (a < b) over every row of the matrix.
 std::map<std::pair<int, int>, std::vector<double>> by_pair(const SampleTable& matrix) {

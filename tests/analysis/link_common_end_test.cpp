@@ -17,14 +17,7 @@ using testing::LinkCase;
 using testing::node_name;
 
 // The fleet: 4 nodes, one rank each; node 3 here is its node4.
-bench::SyntheticRunSpec four_nodes() {
-    bench::SyntheticRunSpec spec;
-    spec.ranks = 4;
-    spec.ranks_per_node = 1;
-    spec.gpus = false;
-    spec.tests = {"allpairs"};
-    return spec;
-}
+bench::SyntheticRunSpec four_nodes() { return testing::allpairs_fleet(4); }
 
 bench::SyntheticRunSpec two_slow_links_at(int common, int peer1, int peer2, bench::SyntheticRunSpec spec) {
     spec.slow_links = {{common, peer1}, {common, peer2}};

@@ -13,14 +13,7 @@ namespace {
 using testing::LinkCase;
 using testing::node_name;
 
-bench::SyntheticRunSpec fleet(int nodes) {
-    bench::SyntheticRunSpec spec;
-    spec.ranks = nodes;
-    spec.ranks_per_node = 1;
-    spec.gpus = false;
-    spec.tests = {"allpairs"};
-    return spec;
-}
+bench::SyntheticRunSpec fleet(int nodes) { return testing::allpairs_fleet(nodes); }
 
 TEST(LinkFault, OneSlowLinkIsNamedAndDrainsNeitherEnd) {
     for (const int nodes : {3, 4, 5, 8}) {

@@ -36,4 +36,13 @@ Level worst_level(const std::vector<Finding>& findings) {
 
 std::string node_name(int index) { return bench::synthetic_node_name(index); }
 
+bench::SyntheticRunSpec allpairs_fleet(int nodes, int ranks_per_node) {
+    bench::SyntheticRunSpec spec;
+    spec.ranks = nodes * ranks_per_node;
+    spec.ranks_per_node = ranks_per_node;
+    spec.gpus = false;
+    spec.tests = {"allpairs"};
+    return spec;
+}
+
 }  // namespace shakedown::analysis::testing

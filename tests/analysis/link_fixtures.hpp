@@ -36,4 +36,7 @@ Level worst_level(const std::vector<Finding>& findings);
 
 std::string node_name(int index);  // bench::synthetic_node_name
 
+// A fleet of `nodes` CPU nodes running allpairs only, `ranks_per_node` ranks each, no faults.
+bench::SyntheticRunSpec allpairs_fleet(int nodes, int ranks_per_node = 1);
+
 }  // namespace shakedown::analysis::testing

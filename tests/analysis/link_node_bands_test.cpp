@@ -16,11 +16,7 @@ using testing::LinkCase;
 using testing::node_name;
 
 bench::SyntheticRunSpec slow_node_at(double factor, int nodes = 6) {
-    bench::SyntheticRunSpec spec;
-    spec.ranks = nodes;
-    spec.ranks_per_node = 1;
-    spec.gpus = false;
-    spec.tests = {"allpairs"};
+    bench::SyntheticRunSpec spec = testing::allpairs_fleet(nodes);
     spec.slow_node = 2;
     spec.slow_node_link_factor = factor;
     return spec;

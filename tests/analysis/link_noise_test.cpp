@@ -25,11 +25,7 @@ struct Shape {
 };
 
 bench::SyntheticRunSpec spec_of(const Shape& shape, std::uint64_t seed, double noise = 0.3) {
-    bench::SyntheticRunSpec spec;
-    spec.ranks = shape.nodes * shape.ranks_per_node;
-    spec.ranks_per_node = shape.ranks_per_node;
-    spec.gpus = false;
-    spec.tests = {"allpairs"};
+    bench::SyntheticRunSpec spec = testing::allpairs_fleet(shape.nodes, shape.ranks_per_node);
     spec.noise = noise;
     spec.rounds = shape.rounds;
     spec.seed = seed;

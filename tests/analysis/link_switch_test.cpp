@@ -13,14 +13,7 @@ namespace {
 using testing::LinkCase;
 using testing::node_name;
 
-bench::SyntheticRunSpec fleet(int nodes) {
-    bench::SyntheticRunSpec spec;
-    spec.ranks = nodes;
-    spec.ranks_per_node = 1;
-    spec.gpus = false;
-    spec.tests = {"allpairs"};
-    return spec;
-}
+bench::SyntheticRunSpec fleet(int nodes) { return testing::allpairs_fleet(nodes); }
 
 const Topology two_leaves = Topology::parse("SwitchName=leaf0 Nodes=node[0000-0003]\n"
                                             "SwitchName=leaf1 Nodes=node[0004-0005]\n"

@@ -57,6 +57,19 @@ std::string test_of(const Stalls& stalls) {
         ->first;
 }
 
+// What the culprit itself left: where it stood (and whether it was frozen), nothing at all, or,
+// when its own watchdog fired in time, what that watchdog saw.
+std::string where_it_stood(const Stalls& stalls, int rank) {
+    const auto silent = stalls.silent.find(rank);
+    if (silent == stalls.silent.end())
+        return fmt::format(" (its watchdog: {})", stalls.watchdog.at(rank)->activity.describe());
+    const StalledAt* stood = silent->second;
+    if (stood == nullptr) return " (it left no record of where it stood)";
+    const std::string frozen_note =
+        frozen(*stood) ? fmt::format("; frozen: its own watchdog woke {:.0f} s late", stood->late_s) : std::string();
+    return fmt::format(" (it was in {}{})", stood->activity.describe(), frozen_note);
+}
+
 }  // namespace
 
 std::vector<Finding> stall_findings(const Observations& observations) {
@@ -74,16 +87,7 @@ std::vector<Finding> stall_findings(const Observations& observations) {
             if (std::find(stood->activity.waiting_for.begin(), stood->activity.waiting_for.end(), rank) !=
                 stood->activity.waiting_for.end())
                 waited.push_back(other);
-        const auto silent = stalls.silent.find(rank);
-        const std::string where = silent != stalls.silent.end() && silent->second != nullptr
-                                      ? fmt::format(" (it was in {}{})", silent->second->activity.describe(),
-                                                    frozen(*silent->second)
-                                                        ? fmt::format("; frozen: its own watchdog woke {:.0f} s late",
-                                                                      silent->second->late_s)
-                                                        : std::string())
-                                      : silent != stalls.silent.end() ? std::string(" (it left no record of where it stood)")
-                                                                      : fmt::format(" (its watchdog: {})",
-                                                                                    stalls.watchdog.at(rank)->activity.describe());
+        const std::string where = where_it_stood(stalls, rank);
         const std::string waiting = waited.empty()
                                         ? fmt::format("rank{} {} reached the watchdog deadline", waiters.size() == 1 ? "" : "s",
                                                       fmt::join(waiters, ","))

@@ -363,6 +363,41 @@ std::string unescape_name(std::string_view name) {
 
 // --- datasets ---------------------------------------------------------------------------
 
+namespace {
+
+// What every stored chunk of `dataset` must hold: its rows at the stored type's size, plus
+// the checksum. The writer applies Fletcher-32 and nothing else, and HDF5 stores even a
+// dataset's last chunk whole, so each chunk has exactly this size. Any other filter
+// (compression) would make the stored size unpredictable and reach filter code with
+// unchecked input: a trace never has one.
+hsize_t stored_chunk_bytes(hid_t dataset, hid_t create_plist, hsize_t chunk_rows, const std::string& what,
+                           const ErrorContext& context) {
+    constexpr hsize_t fletcher32_bytes = 4;
+    const int filters = context.check(H5Pget_nfilters(create_plist), "H5Pget_nfilters", what);
+    bool checksummed = false;
+    for (int i = 0; i < filters; ++i) {
+        unsigned flags = 0;
+        std::size_t values = 0;
+        unsigned filter_config = 0;
+        const H5Z_filter_t filter = H5Pget_filter2(create_plist, static_cast<unsigned>(i), &flags, &values, nullptr, 0,
+                                                   nullptr, &filter_config);
+        if (filter < 0) context.fail_call("H5Pget_filter2", what);
+        if (filter != H5Z_FILTER_FLETCHER32 || checksummed)
+            context.fail(fmt::format("{} uses HDF5 filter {}, which a trace never uses", what, filter));
+        checksummed = true;
+    }
+    const Datatype type(context.check(H5Dget_type(dataset), "H5Dget_type", what));
+    const std::size_t row_bytes = H5Tget_size(type.get());
+    if (row_bytes == 0) context.fail_call("H5Tget_size", what);
+    // HDF5 keeps a chunk below 4 GiB: larger figures are damage (and must not overflow).
+    constexpr hsize_t max_chunk_bytes = hsize_t{1} << 32;
+    if (row_bytes > max_chunk_bytes || chunk_rows > max_chunk_bytes / row_bytes)
+        context.fail(fmt::format("{} has chunks of {} rows of {} bytes: the file is damaged", what, chunk_rows, row_bytes));
+    return chunk_rows * row_bytes + (checksummed ? fletcher32_bytes : 0);
+}
+
+}  // namespace
+
 void require_all_chunks(hid_t dataset, hsize_t rows, const std::string& what, const ErrorContext& context) {
     const PropertyList create(context.check(H5Dget_create_plist(dataset), "H5Dget_create_plist", what));
     const H5D_layout_t layout = H5Pget_layout(create.get());
@@ -373,6 +408,7 @@ void require_all_chunks(hid_t dataset, hsize_t rows, const std::string& what, co
     context.check(H5Pget_chunk(create.get(), 1, &chunk_rows), "H5Pget_chunk", what);
     if (chunk_rows == 0) context.fail(what + " has empty chunks");
     const hsize_t expected = rows / chunk_rows + (rows % chunk_rows != 0 ? 1 : 0);
+    const hsize_t chunk_bytes = stored_chunk_bytes(dataset, create.get(), chunk_rows, what, context);
     hsize_t stored = 0;
     const Dataspace space(context.check(H5Dget_space(dataset), "H5Dget_space", what));  // H5S_ALL is refused
     context.check(H5Dget_num_chunks(dataset, space.get(), &stored), "H5Dget_num_chunks", what);
@@ -393,6 +429,12 @@ void require_all_chunks(hid_t dataset, hsize_t rows, const std::string& what, co
         if (H5Dget_chunk_info_by_coord(dataset, &start, &skipped_filters, &address, &bytes) < 0 ||
             address == HADDR_UNDEF || skipped_filters != 0)
             damaged();
+        // HDF5 1.10.8 checksums a chunk shorter than the checksum itself far out of bounds
+        // (SIGSEGV in H5_checksum_fletcher32): a size other than the shape's is refused here,
+        // before any read can reach the filter.
+        if (bytes != chunk_bytes)
+            context.fail(fmt::format("{} chunk at row {} stores {} bytes where its {} rows take {}: the file is damaged",
+                                     what, start, bytes, chunk_rows, chunk_bytes));
     }
 }
 

@@ -122,7 +122,9 @@ std::string unescape_name(std::string_view name);
 // Checks that a chunked dataset of `rows` rows (1-D) has every chunk it needs. The 1.8 chunk
 // index (a v1 B-tree) carries no checksum: when damage makes a chunk unfindable, HDF5 reads
 // zeros (the fill value) without an error. Checking that each chunk is where it belongs,
-// with its checksum filter applied, turns that into an error.
+// with its checksum filter applied, turns that into an error. Each chunk must also store
+// exactly the bytes its rows and checksum take, and Fletcher-32 must be the only filter: a
+// chunk shorter than its checksum crashes HDF5 1.10.8's filter, so its size is checked first.
 // Datasets of other layouts pass.
 void require_all_chunks(hid_t dataset, hsize_t rows, const std::string& what, const ErrorContext& context);
 

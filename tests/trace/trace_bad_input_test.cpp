@@ -4,8 +4,10 @@
 #include "trace/trace_writer.hpp"
 #include "trace_test_support.hpp"
 
+#include <fmt/format.h>
 #include <hdf5.h>
 
+#include <algorithm>
 #include <cstring>
 #include <functional>
 
@@ -309,6 +311,63 @@ TEST(TraceBadInput, LeanReadDoesNotLookAtSkippedParts) {
     const Trace trace = read_trace(path, lean);
     EXPECT_EQ(trace.tests.size(), 2u);
     read_error(path);  // the full read does notice
+}
+
+// Replaces the first chunk of `dataset` with `size` raw bytes, filters recorded as applied:
+// what a damaged chunk index entry (a wrong size field) looks like to a reader.
+void plant_short_chunk(hid_t file, const char* dataset, std::size_t size) {
+    const hid_t d = H5Dopen2(file, dataset, H5P_DEFAULT);
+    ASSERT_GE(d, 0);
+    const hsize_t origin = 0;
+    const std::vector<char> bytes(size, 'x');
+    EXPECT_GE(H5Dwrite_chunk(d, H5P_DEFAULT, 0, &origin, bytes.size(), bytes.data()), 0);
+    hsize_t stored = 0;
+    EXPECT_GE(H5Dget_chunk_storage_size(d, &origin, &stored), 0);
+    EXPECT_EQ(stored, size);
+    H5Dclose(d);
+}
+
+// A checksummed chunk shorter than its 4-byte Fletcher-32 checksum made HDF5 1.10.8 read far
+// out of bounds (SIGSEGV in H5_checksum_fletcher32). Each table's stored chunk size is
+// checked against its shape first; these files are refused naming the table.
+TEST(TraceBadInput, ChunkShorterThanItsChecksumIsRefused) {
+    ScratchDir dir;
+    const std::vector<std::pair<const char*, std::string>> tables = {
+        {"/tests/host_stream/metrics", "'/tests/host_stream/metrics'"},
+        {"/tests/host_stream/samples", "'/tests/host_stream/samples'"},
+        {"/telemetry/host", "'/telemetry/host'"},
+        {"/events", "'/events'"},
+    };
+    for (const auto& [table, named] : tables)
+        for (const std::size_t size : {std::size_t{1}, std::size_t{2}, std::size_t{3}, std::size_t{40}}) {
+            const std::string name = std::string(table).substr(1) + "-" + std::to_string(size);
+            SCOPED_TRACE(name);
+            std::string file_name = name;
+            std::replace(file_name.begin(), file_name.end(), '/', '_');
+            const auto path =
+                damaged_trace(dir, file_name, [&, table = table](hid_t f) { plant_short_chunk(f, table, size); });
+            const std::string message = read_error(path);
+            EXPECT_NE(message.find(named), std::string::npos) << message;
+            EXPECT_NE(message.find(fmt::format("stores {} bytes", size)), std::string::npos) << message;
+        }
+}
+
+// The fuzz seed corpus holds such a file (metrics_chunk_of_2_bytes.h5: a synthetic rank file
+// whose '/tests/dgemm_fp64/metrics' chunk was rewritten with H5Dwrite_chunk as 2 bytes); the
+// other seeds are intact traces.
+TEST(TraceBadInput, FuzzCorpusSeedsReadOrAreRefused) {
+    const std::filesystem::path corpus = SHAKEDOWN_TRACE_CORPUS;
+    const auto planted = corpus / "metrics_chunk_of_2_bytes.h5";
+    const std::string message = read_error(planted);
+    EXPECT_NE(message.find("'/tests/dgemm_fp64/metrics' chunk at row 0 stores 2 bytes"), std::string::npos) << message;
+    int intact = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(corpus)) {
+        if (entry.path() == planted) continue;
+        SCOPED_TRACE(entry.path().string());
+        EXPECT_NO_THROW(read_trace(entry.path()));
+        ++intact;
+    }
+    EXPECT_GE(intact, 2);
 }
 
 // HDF5 1.10.8 itself leaks a few free-list blocks when it gives up on some damaged files

@@ -1,6 +1,7 @@
 #include "analysis/analyzer.hpp"
 
 #include "analysis/load/observations.hpp"
+#include "analysis/load/remeasured_run.hpp"
 #include "analysis/load/run_details.hpp"
 #include "analysis/load/run_loader.hpp"
 #include "analysis/report/drain_output.hpp"
@@ -17,6 +18,7 @@
 #include "core/registry.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace shakedown::analysis {
 namespace {
@@ -54,6 +56,7 @@ struct Inputs {
     std::optional<profile::Profile> profile;
     LoadedRun run;
     std::optional<LoadedRun> baseline;
+    std::optional<LoadedRun> confirmation;
 };
 
 Inputs read_inputs(const AnalyzeOptions& options) {
@@ -70,6 +73,13 @@ Inputs read_inputs(const AnalyzeOptions& options) {
             throw InputError(fmt::format("{}: run.json's profile '{}' is not a file name in the run folder",
                                          options.run_dir.string(), recorded.string()));
         inputs.profile = profile::read_profile((options.run_dir / recorded).string(), Registry::instance().keys());
+    }
+    if (options.confirmation_dir) {
+        try {
+            inputs.confirmation = load_run(*options.confirmation_dir);
+        } catch (const InputError& error) {
+            throw InputError(fmt::format("--confirmation: {}", error.what()));
+        }
     }
     if (options.baseline_dir) {
         try {
@@ -101,14 +111,43 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
     }
     // load -> rules -> report: the rules read only the observations (and, for telemetry and the
     // link matrix, the details read on demand); every renderer reads only the one report model.
-    const LoadedRun& run = inputs.run;
-    const Observations observations(run);
     std::optional<Observations> baseline;
     if (inputs.baseline) baseline.emplace(*inputs.baseline);
-    RunDetails details(run);
-    const AnalysisResult result = apply_rules(observations, inputs.thresholds, baseline ? &*baseline : nullptr,
-                                              inputs.topology ? &*inputs.topology : nullptr, details,
-                                              inputs.profile ? &*inputs.profile : nullptr);
+    auto judge_run = [&](const Observations& observations, RunDetails& details) {
+        return apply_rules(observations, inputs.thresholds, baseline ? &*baseline : nullptr,
+                           inputs.topology ? &*inputs.topology : nullptr, details,
+                           inputs.profile ? &*inputs.profile : nullptr);
+    };
+    const Observations first_observations(inputs.run);
+    RunDetails first_details(inputs.run);
+    AnalysisResult result = judge_run(first_observations, first_details);
+    // With a confirmation run: the same rules over the run with its figures measured again in
+    // place, and each figure FAIL confirmed or not reproduced (rules/confirmation.hpp).
+    std::optional<RemeasuredRun> remeasured;
+    std::optional<Observations> remeasured_observations;
+    std::optional<RunDetails> remeasured_details;
+    if (inputs.confirmation) {
+        try {
+            remeasured = remeasure(inputs.run, *inputs.confirmation, first_details.rank0_samples("allpairs"),
+                                   RunDetails(*inputs.confirmation).rank0_samples("allpairs"));
+        } catch (const InputError& error) {
+            err << "shakedown-analyze: " << error.what() << '\n';
+            return exit_code::bad_input;
+        }
+        remeasured_observations.emplace(remeasured->run);
+        remeasured_details.emplace(remeasured->run);
+        if (remeasured->link_matrix) remeasured_details->use_samples("allpairs", *remeasured->link_matrix);
+        AnalysisResult again = judge_run(*remeasured_observations, *remeasured_details);
+        std::vector<Finding> confirmed = confirm_findings(all_findings(result.judgement),
+                                                          all_findings(again.judgement), remeasured->remeasured);
+        again.judgement = judge(*remeasured_observations, std::move(confirmed));
+        again.confirmation = confirmation_plan(again.judgement, *remeasured_observations);
+        again.confirmation_run = remeasured->remeasured.run_id;
+        result = std::move(again);
+    }
+    const LoadedRun& run = remeasured ? remeasured->run : inputs.run;
+    const Observations& observations = remeasured_observations ? *remeasured_observations : first_observations;
+    RunDetails& details = remeasured_details ? *remeasured_details : first_details;
     const ReportModel model = make_report_model(observations, result, inputs.thresholds.settings());
 
     const OutputPaths paths{options.summary_path.value_or(run.dir / "summary.json"),
@@ -150,6 +189,10 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
     if (options.format == ReportFormat::markdown) out << markdown_report(model);
     else print_terminal_report(out, model, outputs_written ? paths.summary : std::filesystem::path(),
                                {.quiet = options.quiet}, written);
+    // For the job script's confirmation step; empty lists when nothing awaits.
+    if (options.print_confirmation_plan)
+        out << fmt::format("confirm-tests: {}\nconfirm-nodes: {}\n", fmt::join(result.confirmation.tests, ","),
+                           fmt::join(result.confirmation.nodes, ","));
 
     // Hardware failures drain even when something else is to fix: those nodes are bad either way.
     if (options.drain_apply && outputs_written) {

@@ -1,6 +1,7 @@
 // shakedown-analyze RUN [--thresholds FILE.yaml] [--baseline OLD_RUN] [--topology topology.conf] [--profile FILE]
 //   [--price-per-node-hour X | --price-per-node-month X] [--format text|markdown] [--summary PATH]
 //   [--junit PATH] [--html PATH | --no-html] [--drain PATH] [--drain-apply] [--quiet]
+//   [--confirm] [--confirmation AGAIN_RUN]
 #include "analysis/analyzer.hpp"
 #include "core/errors.hpp"
 
@@ -43,6 +44,8 @@ int main(int argc, char** argv) {
     std::string baseline_dir;
     std::string topology_file;
     std::string profile_file;
+    std::string confirmation_dir;
+    bool confirm = false;
     std::string format = "text";
     double price_hour = 0.0;
     double price_month = 0.0;
@@ -55,6 +58,11 @@ int main(int argc, char** argv) {
     app.add_option("--topology", topology_file, "Slurm topology.conf: name the switch of a slow group of nodes");
     app.add_option("--profile", profile_file, "expected profile (YAML): what every node must have and run "
                                               "(default: the one the run recorded)");
+    app.add_option("--confirmation", confirmation_dir,
+                   "a run that measured this run's figure FAILs again (the tests --confirm names, on its nodes): "
+                   "only FAILs it measured again drain; the others are WARN 'not reproduced'");
+    app.add_flag("--confirm", confirm, "end with two lines for a job script: the tests and nodes a confirmation run "
+                                       "must measure again (confirm-tests: A,B / confirm-nodes: N1,N2; empty: none)");
     auto* hour = app.add_option("--price-per-node-hour", price_hour, "node price per hour: price per usable TFLOP/s, GB/s");
     auto* month = app.add_option("--price-per-node-month", price_month, "node price per month (730 hours)");
     hour->excludes(month);
@@ -96,6 +104,8 @@ int main(int argc, char** argv) {
     options.baseline_dir = path_if(baseline_dir);
     options.topology_file = path_if(topology_file);
     options.profile_file = path_if(profile_file);
+    options.confirmation_dir = path_if(confirmation_dir);
+    options.print_confirmation_plan = confirm;
     if (*hour) options.price_per_node_hour = price_hour;
     if (*month) options.price_per_node_month = price_month;
     return analysis::analyze(options, std::cout, std::cerr);

@@ -12,9 +12,11 @@ DrainList drain_list(const Judgement& judgement) {
     for (const NodeVerdict& node : judgement.nodes) {
         if (node.verdict != Verdict::fail || node.node == unknown_node) continue;
         // A slow link FAILs both of its ends, but the cable or port is replaced, not the nodes:
-        // a node drains only for a hardware FAIL about itself, and its reason names that one.
+        // a node drains only for a hardware FAIL about itself, and its reason names that one. A
+        // FAIL resting on a figure drains once a confirmation run measured it again.
         NodeVerdict own = node;
-        std::erase_if(own.findings, is_link_fault);
+        std::erase_if(own.findings,
+                      [](const Finding& finding) { return is_link_fault(finding) || (finding.level == Level::fail && !finding.drains()); });
         const int failures = own.hardware_failures();
         if (failures == 0) continue;
         if (!slurm::is_valid_node_name(node.node)) {

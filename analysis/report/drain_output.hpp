@@ -1,7 +1,8 @@
 // drain.txt through the Slurm helper's drain list (slurm/drain_list.hpp): one scontrol line per
 // node that FAILs for a hardware reason about itself (a configuration or software finding is
 // fixed, not drained; so is a slow link, whose cable or port is replaced: is_link_fault), reason =
-// its worst such finding. Written always; executed only on the explicit
+// its worst such finding. A FAIL resting on a figure drains only once confirmed
+// (Finding::drains, rules/confirmation.hpp). Written always; executed only on the explicit
 // --drain-apply flag.
 #pragma once
 

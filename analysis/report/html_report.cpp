@@ -261,6 +261,11 @@ std::string html_report(const ReportModel& model, const Thresholds& thresholds, 
             html += "<li>" + escape_markup(model.fix_lines[i]) + "</li>\n";
         html += "</ul>\n";
     }
+    if (!model.confirmation_lines.empty()) {
+        html += "<h2>Confirm before drain</h2>\n<ul>\n";
+        for (const std::string& line : model.confirmation_lines) html += "<li>" + escape_markup(line) + "</li>\n";
+        html += "</ul>\n";
+    }
     verdict_table(html, model);
     std::size_t total = 0;
     const std::vector<const Finding*> findings = top_findings(model, options.findings_per_node, total);

@@ -17,6 +17,37 @@ int priority(const Finding& finding) {
     return 2;
 }
 
+// Confirm before drain: in a first analysis what to measure again and how; after a confirmation
+// run what it confirmed, did not reproduce and did not measure.
+std::vector<std::string> confirmation_lines(const AnalysisResult& result, const LoadedRun& run) {
+    std::vector<std::string> lines;
+    const ConfirmationPlan& plan = result.confirmation;
+    if (!result.confirmation_run.empty()) {
+        int confirmed = 0;
+        int not_reproduced = 0;
+        for (const NodeVerdict& node : result.judgement.nodes)
+            for (const Finding& finding : node.findings) {
+                confirmed += finding.confirmation == Confirmation::confirmed ? 1 : 0;
+                not_reproduced += finding.confirmation == Confirmation::not_reproduced ? 1 : 0;
+            }
+        lines.push_back(fmt::format("confirmation run {}: {} FAIL(s) measured again and confirmed (they drain), {} not "
+                                    "reproduced (WARN), {} not measured again (FAIL, not drained)",
+                                    result.confirmation_run, confirmed, not_reproduced, plan.awaiting));
+    } else if (!plan.empty()) {
+        lines.push_back(fmt::format("{} FAIL(s) rest on one measurement of a figure and drain nothing until a "
+                                    "confirmation run measures them again",
+                                    plan.awaiting));
+    }
+    if (plan.empty()) return lines;
+    const std::string name = run.dir.filename().string();
+    lines.push_back(fmt::format("measure again: tests {} on nodes {}, with this run's options and ranks per node: "
+                                "`shakedown run --tests {} --name {}-confirm ...` launched on those nodes only",
+                                fmt::join(plan.tests, ","), fmt::join(plan.nodes, ","), fmt::join(plan.tests, ","), name));
+    lines.push_back(fmt::format("then judge both: shakedown-analyze {} --confirmation {}-confirm", run.dir.string(),
+                                (run.dir.parent_path() / name).string()));
+    return lines;
+}
+
 std::vector<std::string> localization_lines(const AnalysisResult& result) {
     std::vector<std::string> lines;
     if (!result.links) return lines;
@@ -41,7 +72,7 @@ std::vector<std::string> localization_lines(const AnalysisResult& result) {
     for (const SlowNode& node : links.slow_nodes)
         lines.push_back(fmt::format("slow node {} ({}): {} of {} links, {:.2f} of their references "
                                     "(median {} GB/s vs {} GB/s for the links not touching it)",
-                                    node.node, node.level == Level::fail ? "FAIL: drained" : "WARN: not drained",
+                                    node.node, node.level == Level::fail ? "FAIL: drained once confirmed" : "WARN: not drained",
                                     node.all_links ? fmt::format("all {}", node.links)
                                                    : fmt::format("common end of {}", node.evidence.size()),
                                     node.links, node.ratio, format_number(node.median_gbs),
@@ -175,7 +206,11 @@ std::string finding_label(const Finding& finding) {
     return fmt::format("{} rank {}{} {}", finding.node, finding.rank, gpu, finding.test);
 }
 
-std::string describe_finding(const Finding& finding) { return finding_label(finding) + ": " + finding.reason; }
+std::string describe_finding(const Finding& finding) {
+    const std::string awaiting =
+        finding.confirmation == Confirmation::awaiting ? " (measured once: not drained until a confirmation run measures it again)" : "";
+    return finding_label(finding) + ": " + finding.reason + awaiting;
+}
 
 std::string compact_rank_list(const std::vector<int>& ranks) {
     std::string text;
@@ -240,6 +275,7 @@ ReportModel make_report_model(const Observations& observations, const AnalysisRe
             fmt::format("; run incomplete ({} of {} ranks judged)", judgement.ranks_judged, judgement.ranks_expected);
     for (const std::string& error : judgement.errors) model.fix_lines.insert(model.fix_lines.begin(), error);
     model.localization_lines = localization_lines(result);
+    model.confirmation_lines = confirmation_lines(result, run);
     model.waiver_lines = waiver_lines(judgement);
     model.incomplete_lines = judgement.incomplete;
     if (result.baseline)

@@ -65,6 +65,9 @@ struct ReportModel {
     std::vector<const Finding*> warnings;
     std::vector<std::string> fix_lines;    // "configuration: node0001 rank 3 stream: ..." per to_fix finding
     std::vector<std::string> localization_lines;
+    // Confirm before drain: what awaits a confirmation run and how to make it, or what the
+    // confirmation run confirmed and did not reproduce.
+    std::vector<std::string> confirmation_lines;
     std::vector<std::string> waiver_lines;     // one per test and reason, with the ranks
     std::vector<std::string> incomplete_lines;
     std::optional<std::string> baseline_line;

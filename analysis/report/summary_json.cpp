@@ -160,6 +160,9 @@ json finding_to_json(const Finding& finding) {
             {"level", to_string(finding.level)},
             {"cause", to_string(finding.cause)},
             {"source", to_string(finding.source)},
+            {"evidence", to_string(finding.evidence)},
+            {"confirmation", to_string(finding.confirmation)},
+            {"peers", finding.peers},
             {"reason", finding.reason},
             {"explanation", finding.explanation.empty() ? json(nullptr) : json(finding.explanation)},
             {"telemetry_coincided", finding.telemetry_coincided}};

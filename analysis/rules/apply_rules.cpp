@@ -1,5 +1,6 @@
 #include "analysis/rules/apply_rules.hpp"
 
+#include "analysis/rules/confirmation.hpp"
 #include "analysis/rules/credibility_rule.hpp"
 #include "analysis/rules/port_counter_rule.hpp"
 #include "analysis/rules/profile_rule.hpp"
@@ -48,7 +49,9 @@ AnalysisResult apply_rules(const Observations& observations, const Thresholds& t
     if (profile != nullptr) append(findings, profile_findings(observations, *profile, details));
 
     result.explained = explain_findings(findings, observations, details, settings);
+    await_confirmation(findings);
     result.judgement = judge(observations, std::move(findings));
+    result.confirmation = confirmation_plan(result.judgement, observations);
     return result;
 }
 

@@ -8,6 +8,7 @@
 #include "analysis/load/observations.hpp"
 #include "analysis/load/run_details.hpp"
 #include "analysis/rules/baseline.hpp"
+#include "analysis/rules/confirmation.hpp"
 #include "analysis/rules/fleet_rule.hpp"
 #include "analysis/rules/link_localization.hpp"
 #include "analysis/rules/thresholds.hpp"
@@ -28,6 +29,8 @@ struct AnalysisResult {
     std::optional<BaselineComparison> baseline;
     std::optional<LinkLocalization> links;  // when rank 0 ran allpairs
     int explained = 0;                      // findings with a telemetry explanation
+    ConfirmationPlan confirmation;          // what still awaits a confirmation run (rules/confirmation.hpp)
+    std::string confirmation_run;           // the confirmation run judged with it, "" in a first analysis
 };
 
 // `profile`: what the nodes must have and run (nullptr: no profile; waivers are listed, not judged).

@@ -56,6 +56,7 @@ BaselineComparison compare_with_baseline(const Observations& run, const Observat
                         comparison.baseline_run_id, row.who->local_rank, comparison.tolerance * 100),
             FindingSource::baseline);
         finding.reference = old_value;
+        finding.evidence = Evidence::figure;
         comparison.findings.push_back(std::move(finding));
     }
     comparison.missing = static_cast<int>(before.size() - std::min(before.size(), matched));

@@ -30,6 +30,24 @@ std::string_view to_string(FindingSource source) {
     return "unknown";
 }
 
+std::string_view to_string(Evidence evidence) {
+    switch (evidence) {
+        case Evidence::fault: return "fault";
+        case Evidence::figure: return "figure";
+    }
+    return "unknown";
+}
+
+std::string_view to_string(Confirmation confirmation) {
+    switch (confirmation) {
+        case Confirmation::not_needed: return "not_needed";
+        case Confirmation::awaiting: return "awaiting";
+        case Confirmation::confirmed: return "confirmed";
+        case Confirmation::not_reproduced: return "not_reproduced";
+    }
+    return "unknown";
+}
+
 std::optional<double> Finding::usable_fraction() const {
     if (!value || !nominal || *nominal <= 0.0) return std::nullopt;
     return *value / *nominal;

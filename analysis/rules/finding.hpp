@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace shakedown::analysis {
 
@@ -23,6 +24,23 @@ std::string_view to_string(Level level);
 // the job (scheduler).
 enum class FindingSource { threshold, fleet, baseline, links, collective, port_counters, credibility, stall, scheduler };
 std::string_view to_string(FindingSource source);
+
+// What a finding rests on. A figure below what healthy hardware gives (a rate, a latency, a
+// link) may be noise or a neighbour's load: it is re-measured before it drains anything. An
+// observed fault (a wrong answer, a failed test, error counters, a missing device, a stall, a
+// node Slurm lost) is not made better by measuring again: it drains at once.
+enum class Evidence { fault, figure };
+std::string_view to_string(Evidence evidence);
+
+// Where a FAIL that rests on a figure stands (rules/confirmation.hpp). Only `not_needed` (an
+// observed fault, or not a FAIL) and `confirmed` FAILs drain a node.
+enum class Confirmation {
+    not_needed,
+    awaiting,        // measured once: FAIL, not drained until a confirmation run measures it again
+    confirmed,       // the confirmation run measured it FAIL again
+    not_reproduced,  // the confirmation run measured it within its band: a WARN
+};
+std::string_view to_string(Confirmation confirmation);
 
 struct Finding {
     std::string node;
@@ -43,6 +61,21 @@ struct Finding {
     std::optional<double> reference;    // the fleet median or the baseline value the finding compares with
     std::string explanation;            // what the telemetry showed in the test's window ("" when nothing known)
     bool telemetry_coincided = false;   // the explanation names something abnormal (else: "looks normal")
+    Evidence evidence = Evidence::fault;
+    Confirmation confirmation = Confirmation::not_needed;
+    // The other nodes whose measurements the finding rests on: the far end of a slow link, the
+    // far ends of a slow node's evidence links. A confirmation run re-measures them as well.
+    std::vector<std::string> peers;
+
+    // A hardware FAIL resting on a figure: re-measured before it drains.
+    bool needs_confirmation() const {
+        return level == Level::fail && cause == Cause::hardware && evidence == Evidence::figure;
+    }
+    // A hardware FAIL that drains its node: an observed fault, or a figure measured twice.
+    bool drains() const {
+        return level == Level::fail && cause == Cause::hardware &&
+               (evidence == Evidence::fault || confirmation == Confirmation::confirmed);
+    }
 
     std::optional<double> usable_fraction() const;  // value / nominal when both are known and nominal > 0
 };

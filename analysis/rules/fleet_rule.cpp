@@ -128,6 +128,7 @@ std::vector<Finding> outlier_findings(const FleetReference& reference, const Met
         finding.unit = population.unit;
         finding.nominal = unit.nominal;
         finding.reference = median;
+        finding.evidence = Evidence::figure;
         findings.push_back(std::move(finding));
     }
     return findings;

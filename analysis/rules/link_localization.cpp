@@ -170,27 +170,41 @@ LinkLocalization localize_links(const SampleTable& matrix, const Observations& o
 std::vector<Finding> link_findings(const LinkLocalization& localization, const Observations& observations) {
     std::vector<Finding> findings;
     auto add = [&](const std::string& node, Level level, std::string_view metric, double value, double ratio,
-                   std::string reason) {
+                   std::string reason, std::vector<std::string> peers) {
         Finding finding = make_finding(first_rank_of(observations, node), "allpairs", level, std::move(reason),
                                        FindingSource::links);
         finding.metric = std::string(metric);
         finding.value = value;
         finding.unit = "GB/s";
         if (ratio > 0) finding.reference = value / ratio;
+        finding.evidence = Evidence::figure;
+        finding.peers = std::move(peers);
         findings.push_back(std::move(finding));
+    };
+    // The far ends of the links a finding about `node` rests on.
+    auto far_ends = [](const std::string& node, const std::vector<NodeLink>& links) {
+        std::vector<std::string> ends;
+        for (const NodeLink& link : links) {
+            const std::string& other = link.a == node ? link.b : link.a;
+            if (other != node && std::find(ends.begin(), ends.end(), other) == ends.end()) ends.push_back(other);
+        }
+        return ends;
     };
     const LinkBands& bands = localization.bands;
     for (const SlowNode& slow : localization.slow_nodes)
-        add(slow.node, slow.level, node_link_metric, slow.median_gbs, slow.ratio, slow_node_reason(slow, bands));
+        add(slow.node, slow.level, node_link_metric, slow.median_gbs, slow.ratio, slow_node_reason(slow, bands),
+            far_ends(slow.node, slow.evidence));
     for (const SlowLink& slow : localization.slow_links) {
         const std::string reason = slow_link_reason(slow, bands);
         for (const std::string* end : {&slow.link.a, &slow.link.b})
-            add(*end, slow.level, link_fault_metric, slow.link.bandwidth_gbs, slow.link.ratio, reason);
+            add(*end, slow.level, link_fault_metric, slow.link.bandwidth_gbs, slow.link.ratio, reason,
+                {end == &slow.link.a ? slow.link.b : slow.link.a});
     }
     for (const SlowGroup& group : localization.slow_groups) {
         const std::string reason = slow_group_reason(group, bands);
         for (const std::string& node : group.nodes)
-            add(node, group.level, node_link_metric, group.cross_median_gbs, group.ratio, reason);
+            add(node, group.level, node_link_metric, group.cross_median_gbs, group.ratio, reason,
+                far_ends(node, group.evidence));
     }
     return findings;
 }

@@ -179,6 +179,9 @@ std::vector<Finding> threshold_findings(const Observations& observations, const 
             Finding finding = make_metric_finding(*row.who, row.test->key, *row.metric, judgment.level, std::move(judgment.reason));
             finding.reference = judgment.reference;
             if (judgment.cause) finding.cause = *judgment.cause;
+            // A figure outside its band is re-measured before it drains; a NaN or infinite one
+            // is a wrong answer, not a slow one.
+            if (std::isfinite(row.metric->value)) finding.evidence = Evidence::figure;
             findings.push_back(std::move(finding));
         }
     }

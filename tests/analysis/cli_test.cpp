@@ -168,7 +168,14 @@ TEST(AnalyzeCli, DrainListIsRunOnlyWithDrainApply) {
     std::filesystem::permissions(bin / "scontrol", std::filesystem::perms::owner_all);
     const std::string path = "PATH='" + bin.string() + "':\"$PATH\" ";
 
-    const CommandResult result = run_analyzer(temp, run.string() + " --quiet");  // the fake scontrol is not in PATH here
+    // A slow figure measured once drains nothing; measured again (the same traces as a
+    // confirmation run) it does.
+    CommandResult result = run_analyzer(temp, run.string() + " --quiet");
+    EXPECT_EQ(result.exit_code, 1);
+    EXPECT_EQ(read_text(run / "drain.txt").find("NodeName="), std::string::npos) << read_text(run / "drain.txt");
+    const auto again = write_run(temp.path() / "again", traces);
+    const std::string confirmed = " --confirmation " + again.string();
+    result = run_analyzer(temp, run.string() + confirmed + " --quiet");  // the fake scontrol is not in PATH here
     EXPECT_EQ(result.exit_code, 1);
     const std::string drain = read_text(run / "drain.txt");
     EXPECT_NE(drain.find("scontrol update NodeName=node0001 State=DRAIN Reason=\"shakedown: stream: stream.triad_gbs 2 GB/s"),
@@ -177,7 +184,7 @@ TEST(AnalyzeCli, DrainListIsRunOnlyWithDrainApply) {
     EXPECT_FALSE(std::filesystem::exists(log));
 
     const std::string command = std::string("env ") + path + "'" + SHAKEDOWN_ANALYZE_EXE + "' " + run.string() +
-                                " --drain-apply > '" + (temp.path() / "out.txt").string() + "' 2>&1";
+                                confirmed + " --drain-apply > '" + (temp.path() / "out.txt").string() + "' 2>&1";
     const int status = std::system(command.c_str());
     EXPECT_EQ(WEXITSTATUS(status), 1);
     const std::string calls = read_text(log);

@@ -69,7 +69,9 @@ TEST(OnlyHardwareDrains, ConfigurationErrorIsExit2WithWhatToFixAndNoDrainLine) {
 TEST(OnlyHardwareDrains, SoftwareErrorBesideAHardwareFailureDrainsOnlyTheHardware) {
     TempDir temp;
     auto traces = healthy_traces(3, 1);
-    testing::metric_named(traces[1], "stream.triad_gbs").value = 2.0;  // hardware: 0.25 of nominal
+    TestResult& wrong = test_named(traces[1], "stream");  // hardware: a wrong answer drains at once
+    wrong.status = Status::fail;
+    wrong.reason = "triad: a[17] = 3.5, expected 4.0 (validation)";
     TestResult& pingpong = test_named(traces[2], "mpi_pingpong");
     pingpong.status = Status::error;
     pingpong.reason = "MPI_Recv: MPI_ERR_TRUNCATE";  // software (no cause recorded: an error defaults to software)
@@ -93,7 +95,9 @@ TEST(OnlyHardwareDrains, NodeNamesWithUnderscoresAreDrained) {
     auto traces = healthy_traces(2, 1);
     traces[0].header.node = "gpu_node00";
     traces[1].header.node = "gpu_node01";
-    testing::metric_named(traces[1], "stream.triad_gbs").value = 2.0;
+    TestResult& wrong = test_named(traces[1], "stream");  // a wrong answer: drains without a confirmation run
+    wrong.status = Status::fail;
+    wrong.reason = "triad: a[17] = 3.5, expected 4.0 (validation)";
     const Analysis result = analyze(temp, write_run(temp.path() / "run", traces));
     EXPECT_EQ(result.exit_code, 1) << result.out;
     EXPECT_NE(result.drain.find("scontrol update NodeName=gpu_node01 State=DRAIN"), std::string::npos) << result.drain;

@@ -96,9 +96,11 @@ TEST(LinkCommonEnd, TheRunFolderDrainsExactlyTheCommonEnd) {
     spec.telemetry_hz = 2.0;
     const auto dir = temp.path() / "common-end";
     bench::write_synthetic_run(dir, spec);
+    const auto again = temp.path() / "common-end-again";  // a confirmation run measuring the same again
+    bench::write_synthetic_run(again, spec);
     std::ostringstream out;
     std::ostringstream err;
-    EXPECT_EQ(analyze({.run_dir = dir}, out, err), 1) << out.str() << err.str();
+    EXPECT_EQ(analyze({.run_dir = dir, .confirmation_dir = again}, out, err), 1) << out.str() << err.str();
     const std::string drain = testing::read_text(dir / "drain.txt");
     std::vector<std::string> lines;
     std::istringstream text(drain);

@@ -21,7 +21,9 @@ std::vector<Finding> LinkCase::findings(const LinkLocalization& localization) co
     return link_findings(localization, *observations_);
 }
 
-std::vector<std::string> LinkCase::drained(const std::vector<Finding>& findings) const {
+std::vector<std::string> LinkCase::drained(std::vector<Finding> findings) const {
+    for (Finding& finding : findings)
+        if (finding.needs_confirmation()) finding.confirmation = Confirmation::confirmed;
     std::vector<std::string> nodes;
     for (const slurm::DrainRequest& request : drain_list(judge(*observations_, findings)).requests)
         nodes.push_back(request.node);

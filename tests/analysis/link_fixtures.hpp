@@ -22,8 +22,9 @@ public:
     LinkLocalization localize(const bench::SyntheticRunSpec& spec, const Topology* topology = nullptr,
                               const LinkBands& bands = {}) const;
     std::vector<Finding> findings(const LinkLocalization& localization) const;
-    // The nodes drain.txt would drain, given these findings besides the healthy results.
-    std::vector<std::string> drained(const std::vector<Finding>& findings) const;
+    // The nodes drain.txt would drain, given these findings besides the healthy results, once a
+    // confirmation run measured the same figures again (every figure FAIL confirmed).
+    std::vector<std::string> drained(std::vector<Finding> findings) const;
     const Observations& observations() const { return *observations_; }
 
 private:

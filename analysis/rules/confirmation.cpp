@@ -1,0 +1,103 @@
+#include "analysis/rules/confirmation.hpp"
+
+#include "analysis/rules/link_localization.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace shakedown::analysis {
+namespace {
+
+// What makes two findings of two analyses the same finding: who, which test and figure, which
+// rule; for a slow link also its far end (a node may have two slow links).
+using Identity = std::tuple<std::string, int, std::string, std::string, FindingSource, std::vector<std::string>>;
+
+Identity identity_of(const Finding& finding) {
+    return {finding.node, finding.rank, finding.test, finding.metric, finding.source,
+            is_link_fault(finding) ? finding.peers : std::vector<std::string>{}};
+}
+
+void add_once(std::vector<std::string>& list, const std::string& value) {
+    if (std::find(list.begin(), list.end(), value) == list.end()) list.push_back(value);
+}
+
+}  // namespace
+
+void await_confirmation(std::vector<Finding>& findings) {
+    for (Finding& finding : findings)
+        if (finding.needs_confirmation()) finding.confirmation = Confirmation::awaiting;
+}
+
+ConfirmationPlan confirmation_plan(const Judgement& judgement, const Observations& observations) {
+    ConfirmationPlan plan;
+    std::set<std::string> nodes;
+    for (const NodeVerdict& node : judgement.nodes)
+        for (const Finding& finding : node.findings) {
+            if (finding.confirmation != Confirmation::awaiting) continue;
+            ++plan.awaiting;
+            add_once(plan.tests, finding.test);
+            nodes.insert(finding.node);
+            nodes.insert(finding.peers.begin(), finding.peers.end());
+        }
+    for (const NodeRow& node : observations.nodes())
+        if (nodes.count(node.name)) plan.nodes.push_back(node.name);
+    return plan;
+}
+
+bool remeasured(const Finding& finding, const Remeasured& remeasured) {
+    if (!remeasured.covers(finding.node, finding.test)) return false;
+    return std::all_of(finding.peers.begin(), finding.peers.end(),
+                       [&](const std::string& peer) { return remeasured.covers(peer, finding.test); });
+}
+
+std::vector<Finding> confirm_findings(const std::vector<Finding>& first, std::vector<Finding> again,
+                                      const Remeasured& measured) {
+    std::map<Identity, const Finding*> first_fails;
+    for (const Finding& finding : first)
+        if (finding.needs_confirmation()) first_fails.emplace(identity_of(finding), &finding);
+
+    std::map<Identity, Finding*> again_by_identity;
+    for (Finding& finding : again) {
+        again_by_identity.emplace(identity_of(finding), &finding);
+        if (!finding.needs_confirmation()) continue;
+        const auto before = first_fails.find(identity_of(finding));
+        if (before != first_fails.end() && remeasured(finding, measured)) {
+            finding.confirmation = Confirmation::confirmed;
+            finding.reason += fmt::format("; confirmed by run {} (first run: {})", measured.run_id,
+                                          before->second->value ? with_unit(*before->second->value, before->second->unit)
+                                                                : std::string("FAIL"));
+        } else {
+            finding.confirmation = Confirmation::awaiting;
+        }
+    }
+    std::vector<Finding> not_reproduced;
+    for (const auto& [identity, before] : first_fails) {
+        if (!remeasured(*before, measured)) continue;
+        const auto now = again_by_identity.find(identity);
+        if (now != again_by_identity.end() && now->second->level == Level::fail) continue;  // confirmed above
+        const std::string remeasured_text =
+            now != again_by_identity.end() ? now->second->reason : "within its band";
+        Finding warning = now != again_by_identity.end() ? *now->second : *before;
+        warning.level = Level::warn;
+        warning.confirmation = Confirmation::not_reproduced;
+        warning.reason = fmt::format("not reproduced: run {} measured it again: {}; the first run's FAIL was: {}",
+                                     measured.run_id, remeasured_text, before->reason);
+        if (now != again_by_identity.end()) *now->second = std::move(warning);
+        else not_reproduced.push_back(std::move(warning));
+    }
+    again.insert(again.end(), std::make_move_iterator(not_reproduced.begin()),
+                 std::make_move_iterator(not_reproduced.end()));
+    return again;
+}
+
+std::vector<Finding> all_findings(const Judgement& judgement) {
+    std::vector<Finding> findings;
+    for (const NodeVerdict& node : judgement.nodes) findings.insert(findings.end(), node.findings.begin(), node.findings.end());
+    return findings;
+}
+
+}  // namespace shakedown::analysis

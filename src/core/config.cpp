@@ -1,6 +1,8 @@
 #include "core/config.hpp"
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
+#include "core/input_limits.hpp"
 #include "core/registry.hpp"
 
 #include <fmt/format.h>
@@ -9,9 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace shakedown {
 namespace {
@@ -49,11 +49,6 @@ public:
     double number(const YAML::Node& node, const std::string& what) const {
         const double value = scalar<double>(node, what, "a number");
         if (!std::isfinite(value)) error(node, fmt::format("'{}' must be a finite number", what));
-        return value;
-    }
-    double positive(const YAML::Node& node, const std::string& what) const {
-        const double value = number(node, what);
-        if (value <= 0) error(node, fmt::format("'{}' must be greater than zero, not {}", what, value));
         return value;
     }
     std::string text(const YAML::Node& node, const std::string& what) const {
@@ -127,6 +122,43 @@ ParamValue read_param(const YamlReader& reader, const YAML::Node& node, const Pa
     return value;
 }
 
+// The configuration's own numbers, declared as a test's parameters are: kind, default and range in
+// one place, checked by ParamSpec::violation, so the message names the limit.
+namespace setting {
+using input_limits::max_deadline_s;
+const ParamSpec& rate_hz() {
+    static const ParamSpec spec = ParamSpec::real("telemetry.rate_hz", 10.0, "telemetry samples per second")
+                                      .above(0)
+                                      .at_most(input_limits::max_telemetry_rate_hz);
+    return spec;
+}
+const ParamSpec& deadline_s() {
+    static const ParamSpec spec =
+        ParamSpec::real("watchdog.deadline_s", 600.0, "seconds a test may take").above(0).at_most(max_deadline_s);
+    return spec;
+}
+const ParamSpec& grace_s() {
+    static const ParamSpec spec =
+        ParamSpec::real("watchdog.grace_s", 10.0, "seconds the watchdog waits after a deadline").above(0).at_most(max_deadline_s);
+    return spec;
+}
+const ParamSpec& fault_rank() {
+    static const ParamSpec spec =
+        ParamSpec::integer("faults.rank", std::int64_t{0}, "the rank a fault is planted on")
+            .between(0, input_limits::max_world_size - 1);
+    return spec;
+}
+const ParamSpec& fault_seconds() {
+    static const ParamSpec spec =
+        ParamSpec::real("faults.seconds", 0.0, "a delay fault's seconds per operation").between(0, max_deadline_s);
+    return spec;
+}
+}  // namespace setting
+
+double real_setting(const YamlReader& reader, const YAML::Node& node, const ParamSpec& spec, const std::string& where) {
+    return std::get<double>(read_param(reader, node, spec, where));
+}
+
 FaultKind read_fault_kind(const YamlReader& reader, const YAML::Node& node) {
     const auto name = reader.text(node, "faults.kind");
     if (name == "abort") return FaultKind::abort;
@@ -171,7 +203,7 @@ void apply_yaml(Config& config, const YAML::Node& root, const YamlReader& reader
     if (const auto telemetry = root["telemetry"]) {
         reader.expect_map(telemetry, "telemetry", {"enabled", "rate_hz", "infiniband_sysfs_root"});
         if (telemetry["enabled"]) config.telemetry_enabled = reader.boolean(telemetry["enabled"], "telemetry.enabled");
-        if (telemetry["rate_hz"]) config.telemetry_rate_hz = reader.positive(telemetry["rate_hz"], "telemetry.rate_hz");
+        if (telemetry["rate_hz"]) config.telemetry_rate_hz = real_setting(reader, telemetry["rate_hz"], setting::rate_hz(), "telemetry.rate_hz");
         if (const auto root = telemetry["infiniband_sysfs_root"]) {
             config.infiniband_sysfs_root = reader.text(root, "telemetry.infiniband_sysfs_root");
             if (config.infiniband_sysfs_root.empty())
@@ -180,14 +212,14 @@ void apply_yaml(Config& config, const YAML::Node& root, const YamlReader& reader
     }
     if (const auto watchdog = root["watchdog"]) {
         reader.expect_map(watchdog, "watchdog", {"deadline_s", "grace_s", "deadlines"});
-        if (watchdog["deadline_s"]) config.deadline_s = reader.positive(watchdog["deadline_s"], "watchdog.deadline_s");
-        if (watchdog["grace_s"]) config.watchdog_grace_s = reader.positive(watchdog["grace_s"], "watchdog.grace_s");
+        if (watchdog["deadline_s"]) config.deadline_s = real_setting(reader, watchdog["deadline_s"], setting::deadline_s(), "watchdog.deadline_s");
+        if (watchdog["grace_s"]) config.watchdog_grace_s = real_setting(reader, watchdog["grace_s"], setting::grace_s(), "watchdog.grace_s");
         if (const auto deadlines = watchdog["deadlines"]) {
             if (!deadlines.IsMap()) reader.error(deadlines, "'watchdog.deadlines' must map test names to seconds");
             for (const auto& item : deadlines) {
                 const auto key = item.first.as<std::string>();
                 require_known_test(reader, item.first, key, registry, "watchdog.deadlines");
-                config.deadlines[key] = reader.positive(item.second, "watchdog.deadlines." + key);
+                config.deadlines[key] = real_setting(reader, item.second, setting::deadline_s(), "watchdog.deadlines." + key);
             }
         }
     }
@@ -215,9 +247,11 @@ void apply_yaml(Config& config, const YAML::Node& root, const YamlReader& reader
             fault.kind = read_fault_kind(reader, item["kind"]);
             fault.test = reader.text(item["test"], "faults.test");
             require_known_test(reader, item["test"], fault.test, registry, "faults");
-            if (item["rank"]) fault.rank = reader.scalar<int>(item["rank"], "faults.rank", "a rank number");
-            if (fault.rank < 0) reader.error(item["rank"], "'faults.rank' must not be negative");
-            if (item["seconds"]) fault.seconds = reader.number(item["seconds"], "faults.seconds");
+            if (item["rank"])
+                fault.rank = static_cast<int>(
+                    std::get<std::int64_t>(read_param(reader, item["rank"], setting::fault_rank(), "faults.rank")));
+            if (item["seconds"])
+                fault.seconds = real_setting(reader, item["seconds"], setting::fault_seconds(), "faults.seconds");
             config.faults.push_back(fault);
         }
     }
@@ -273,11 +307,9 @@ Config load_config(const CliOverrides& cli, const Registry& registry) {
         validate(config, registry);
         return config;
     }
-    std::ifstream in(*cli.config_file);
-    if (!in) throw InputError(fmt::format("cannot read config file '{}'", cli.config_file->string()));
-    std::stringstream text;
-    text << in.rdbuf();
-    return parse_config_text(text.str(), cli.config_file->string(), cli, registry);
+    const std::string text = read_input_file(*cli.config_file, input_limits::max_text_file_bytes,
+                                             fmt::format("cannot read config file '{}': ", cli.config_file->string()));
+    return parse_config_text(text, cli.config_file->string(), cli, registry);
 }
 
 TestParams Config::params_for(const Test& test) const {

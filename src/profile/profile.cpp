@@ -1,6 +1,8 @@
 #include "profile/profile.hpp"
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
+#include "core/input_limits.hpp"
 #include "slurm/hostlist.hpp"
 
 #include <fmt/format.h>
@@ -9,8 +11,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 namespace shakedown::profile {
 namespace {
@@ -176,11 +176,9 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source_name
 }
 
 Profile read_profile(const std::string& path, const std::vector<std::string>& known_tests) {
-    std::ifstream in(path);
-    if (!in) throw InputError(fmt::format("{}: cannot read the profile", path));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_profile(text.str(), path, known_tests);
+    const std::string text =
+        read_input_file(path, input_limits::max_text_file_bytes, fmt::format("{}: cannot read the profile: ", path));
+    return parse_profile(text, path, known_tests);
 }
 
 std::string to_yaml(const Profile& profile) {

@@ -1,6 +1,8 @@
 #include "profile/profile_from_run.hpp"
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
+#include "core/input_limits.hpp"
 #include "profile/node_check.hpp"
 #include "slurm/hostlist.hpp"
 #include "trace/run_manifest.hpp"
@@ -11,7 +13,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <map>
 #include <set>
 
@@ -20,10 +21,10 @@ namespace {
 
 RunManifest read_manifest(const std::filesystem::path& run_dir) {
     const auto path = run_dir / run_manifest_file_name;
-    std::ifstream in(path);
-    if (!in) throw InputError(fmt::format("{} is not a shakedown run folder: no readable run.json", run_dir.string()));
+    const std::string text = read_input_file(path, input_limits::max_run_json_bytes,
+                                             fmt::format("{} is not a shakedown run folder: run.json: ", run_dir.string()));
     try {
-        return parse_run_manifest(nlohmann::json::parse(in), run_dir.string() + "/");
+        return parse_run_manifest(nlohmann::json::parse(text), run_dir.string() + "/");
     } catch (const nlohmann::json::exception& error) {
         throw InputError(fmt::format("{}: run.json is not JSON: {}", run_dir.string(), error.what()));
     }

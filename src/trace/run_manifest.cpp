@@ -2,6 +2,7 @@
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
+#include "core/input_limits.hpp"
 #include "trace/trace_format.hpp"
 
 #include <fmt/format.h>
@@ -69,10 +70,19 @@ public:
         return found != object.end() && found->is_string() ? found->get<std::string>() : std::string{};
     }
 
-    int integer(const json& object, const std::string& name, const std::string& where = "") const {
+    // A whole number in least..most. JSON's integers are 64-bit: one outside the range is
+    // refused as it stands (4294967298 is not read as 2).
+    int integer(const json& object, const std::string& name, const std::string& where, int least, int most) const {
         const json& value = member(object, name, where);
-        if (!value.is_number_integer()) reject(fmt::format("{}{}: expected an integer", where, name));
-        return value.get<int>();
+        return integer_value(value, where + name, least, most);
+    }
+
+    int integer_value(const json& value, const std::string& what, int least, int most) const {
+        if (!value.is_number_integer()) reject(fmt::format("{}: expected an integer", what));
+        const bool in_range = value.is_number_unsigned() ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(most)
+                                                         : value.get<std::int64_t>() >= least && value.get<std::int64_t>() <= most;
+        if (!in_range) reject(fmt::format("{}: {} is outside {}..{}", what, value.dump(), least, most));
+        return static_cast<int>(value.get<std::int64_t>());
     }
 
     const json& array(const json& object, const std::string& name) const {
@@ -89,9 +99,7 @@ ManifestRank parse_rank(const ManifestFields& fields, const json& entry, std::si
     const std::string where = fmt::format("ranks[{}].", position);
     if (!entry.is_object()) fields.reject(fmt::format("ranks[{}]: expected an object", position));
     ManifestRank rank;
-    rank.rank = fields.integer(entry, key::rank, where);
-    if (rank.rank < 0 || rank.rank >= world_size)
-        fields.reject(fmt::format("{}rank: {} is outside 0..{}", where, rank.rank, world_size - 1));
+    rank.rank = fields.integer(entry, key::rank, where, 0, world_size - 1);
     rank.node = fields.string(entry, key::node, where);
     if (auto local = entry.find(key::local_rank); local != entry.end() && local->is_number_integer())
         rank.local_rank = local->get<int>();
@@ -155,8 +163,7 @@ RunManifest parse_run_manifest(const json& document, const std::string& context)
     if (!document.is_object()) fields.reject("expected a JSON object");
     RunManifest manifest;
     manifest.run_id = fields.string(document, key::run_id);
-    manifest.world_size = fields.integer(document, key::world_size);
-    if (manifest.world_size < 1) fields.reject("world_size must be at least 1");
+    manifest.world_size = fields.integer(document, key::world_size, "", 1, input_limits::max_world_size);
     manifest.status = fields.string(document, key::status);
     if (manifest.status != "running" && manifest.status != "complete" && manifest.status != "aborted")
         fields.reject(fmt::format("status '{}' is not running, complete or aborted", manifest.status));

@@ -1,5 +1,7 @@
 #include "trace/trace_reader.hpp"
 
+#include "core/input_limits.hpp"
+
 #include "trace/hdf5_io.hpp"
 #include "trace/json_hdf5.hpp"
 #include "trace/trace_layout.hpp"
@@ -42,10 +44,11 @@ hdf5::File open_read_only(const std::filesystem::path& path, const ErrorContext&
     context.fail("cannot open as HDF5: " + (reason.empty() ? std::string("unknown reason") : reason));
 }
 
-int require_int(hid_t object, const char* name, long long minimum, const ErrorContext& context) {
+int require_int(hid_t object, const char* name, long long minimum, const ErrorContext& context,
+                long long maximum = INT_MAX) {
     const long long value = hdf5::require_integer(object, name, context);
-    if (value < minimum || value > INT_MAX)
-        context.fail(fmt::format("root attribute '{}' = {} is out of range", name, value));
+    if (value < minimum || value > maximum)
+        context.fail(fmt::format("root attribute '{}' = {} is outside {}..{}", name, value, minimum, maximum));
     return static_cast<int>(value);
 }
 
@@ -83,9 +86,9 @@ TraceHeader read_header(hid_t root, const ErrorContext& context) {
     header.shakedown_version = hdf5::require_string(root, layout::shakedown_version, context);
     header.run_id = hdf5::require_string(root, layout::run_id, context);
     header.node = hdf5::require_string(root, layout::node, context);
-    header.world_size = require_int(root, layout::world_size, 1, context);
+    header.world_size = require_int(root, layout::world_size, 1, context, input_limits::max_world_size);
     header.rank = require_int(root, layout::rank, 0, context);
-    header.local_rank = require_int(root, layout::local_rank, 0, context);
+    header.local_rank = require_int(root, layout::local_rank, 0, context, input_limits::max_world_size - 1);
     if (header.rank >= header.world_size)
         context.fail(fmt::format("rank {} is not below world_size {}", header.rank, header.world_size));
     header.start_utc = hdf5::require_double(root, layout::start_utc, context);

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
@@ -142,7 +145,7 @@ TEST(Config, MalformedYamlNamesFileAndLine) {
 
 TEST(Config, MistypedValuesAreOneLineErrors) {
     EXPECT_EQ(error_of("telemetry: {rate_hz: fast}"), "test.yaml:1: 'telemetry.rate_hz' must be a number, not 'fast'");
-    EXPECT_EQ(error_of("telemetry:\n  rate_hz: -1\n"), "test.yaml:2: 'telemetry.rate_hz' must be greater than zero, not -1");
+    EXPECT_EQ(error_of("telemetry:\n  rate_hz: -1\n"), "test.yaml:2: 'telemetry.rate_hz' must be above 0 and at most 100, got -1");
     EXPECT_EQ(error_of("params: {alpha: {size_mib: 1.5}}"),
               "test.yaml:1: 'params.alpha.size_mib' must be a whole number, not '1.5'");
     EXPECT_EQ(error_of("params: {alpha: {verify: maybe}}"),
@@ -171,15 +174,65 @@ TEST(Config, RunNameMustBeAPlainFolderName) {
     EXPECT_EQ(error_of("", cli), "run name '../escape' must be a plain folder name");
 }
 
-TEST(Config, MissingConfigFileIsAnInputError) {
+// The config's own numbers are declared with their ranges (as a test's parameters are): a deadline
+// of 1e10 s overflowed the watchdog's clock (it fired at once), 1e17 left no run.json, and a
+// telemetry rate of 1e9 Hz was accepted (the sampler saturates near 12.5 kHz).
+TEST(Config, SettingsBeyondTheirDeclaredRangeAreRefusedWithTheLimit) {
+    EXPECT_EQ(error_of("watchdog: {deadline_s: 1e10}"),
+              "test.yaml:1: 'watchdog.deadline_s' must be above 0 and at most 2592000, got 10000000000");
+    EXPECT_EQ(error_of("watchdog: {deadline_s: 1e17}"),
+              "test.yaml:1: 'watchdog.deadline_s' must be above 0 and at most 2592000, got 1e+17");
+    EXPECT_EQ(error_of("watchdog: {deadline_s: 0}"),
+              "test.yaml:1: 'watchdog.deadline_s' must be above 0 and at most 2592000, got 0");
+    EXPECT_EQ(error_of("watchdog: {grace_s: 1e12}"),
+              "test.yaml:1: 'watchdog.grace_s' must be above 0 and at most 2592000, got 1000000000000");
+    EXPECT_EQ(error_of("watchdog: {deadlines: {alpha: 3e9}}"),
+              "test.yaml:1: 'watchdog.deadlines.alpha' must be above 0 and at most 2592000, got 3000000000");
+    EXPECT_EQ(error_of("watchdog: {deadline_s: .inf}"), "test.yaml:1: 'watchdog.deadline_s' must be a finite number");
+    EXPECT_EQ(error_of("telemetry: {rate_hz: 1e9}"),
+              "test.yaml:1: 'telemetry.rate_hz' must be above 0 and at most 100, got 1000000000");
+    EXPECT_EQ(error_of("faults: [{kind: delay, test: alpha, seconds: 1e10}]"),
+              "test.yaml:1: 'faults.seconds' must be between 0 and 2592000, got 10000000000");
+    EXPECT_EQ(error_of("faults: [{kind: abort, test: alpha, rank: 4294967296}]"),
+              "test.yaml:1: 'faults.rank' must be between 0 and 1048575, got 4294967296");
+    // The limits themselves are accepted.
+    const Config config = parse("watchdog: {deadline_s: 2592000}\ntelemetry: {rate_hz: 100}\n");
+    EXPECT_DOUBLE_EQ(*config.deadline_s, 2592000.0);
+    EXPECT_DOUBLE_EQ(config.telemetry_rate_hz, 100.0);
+}
+
+std::string load_error(const std::filesystem::path& file) {
     CliOverrides cli;
-    cli.config_file = "/nonexistent/shakedown.yaml";
+    cli.config_file = file;
     try {
         (void)load_config(cli, Registry::instance());
-        FAIL() << "no error";
     } catch (const InputError& error) {
-        EXPECT_STREQ(error.what(), "cannot read config file '/nonexistent/shakedown.yaml'");
+        return error.what();
     }
+    return "no error";
+}
+
+TEST(Config, MissingConfigFileIsAnInputError) {
+    EXPECT_EQ(load_error("/nonexistent/shakedown.yaml"), "cannot read config file '/nonexistent/shakedown.yaml': no such file");
+}
+
+// --config must name a regular file below 16 MiB, checked before it is opened: /dev/zero was read
+// until the OOM killer came, a FIFO blocked every rank, a folder was read as an empty config.
+TEST(Config, ConfigFileMustBeARegularFileOfBoundedSize) {
+    EXPECT_EQ(load_error("/dev/zero"), "cannot read config file '/dev/zero': not a regular file (a character device)");
+    const auto dir = std::filesystem::temp_directory_path() / ("shakedown-config-test-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir / "folder.yaml");
+    EXPECT_EQ(load_error(dir / "folder.yaml"),
+              "cannot read config file '" + (dir / "folder.yaml").string() + "': not a regular file (a directory)");
+    const auto fifo = dir / "fifo.yaml";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    EXPECT_EQ(load_error(fifo), "cannot read config file '" + fifo.string() + "': not a regular file (a FIFO)");
+    const auto huge = dir / "huge.yaml";
+    std::ofstream(huge) << "suite: quick\n";
+    std::filesystem::resize_file(huge, (std::uintmax_t{16} << 20) + 1);  // sparse: no disk used
+    EXPECT_EQ(load_error(huge),
+              "cannot read config file '" + huge.string() + "': too large (16777217 bytes; at most 16777216)");
+    std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -5,6 +5,10 @@
 #include "profile/profile.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
 
 namespace shakedown::profile {
 namespace {
@@ -74,6 +78,27 @@ TEST(Profile, EachMistakeIsOneLineWithItsPlace) {
     EXPECT_EQ(error_of("classes:\n  - nodes: all\n    gpus_per_node: eight\n"),
               "p.yaml:3: gpus_per_node: expected a number of at least 0, not 'eight'");
     EXPECT_NE(error_of("classes: [\n").find("p.yaml:"), std::string::npos);
+}
+
+// --profile must name a regular file below 16 MiB, checked before it is opened.
+TEST(Profile, ProfileFileMustBeARegularFileOfBoundedSize) {
+    auto read_error = [](const std::string& path) {
+        try {
+            (void)read_profile(path, known_tests);
+        } catch (const InputError& error) {
+            return std::string(error.what());
+        }
+        return std::string("(accepted)");
+    };
+    EXPECT_EQ(read_error("/dev/zero"), "/dev/zero: cannot read the profile: not a regular file (a character device)");
+    EXPECT_EQ(read_error("/nonexistent/p.yaml"), "/nonexistent/p.yaml: cannot read the profile: no such file");
+    const auto dir = std::filesystem::temp_directory_path() / ("shakedown-profile-test-" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const auto fifo = (dir / "fifo.yaml").string();
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    EXPECT_EQ(read_error(fifo), fifo + ": cannot read the profile: not a regular file (a FIFO)");
+    EXPECT_EQ(read_error(dir.string()), dir.string() + ": cannot read the profile: not a regular file (a directory)");
+    std::filesystem::remove_all(dir);
 }
 
 TEST(NodeCheck, ANodeThatIsWhatWasBoughtHasNoDifference) {

@@ -172,6 +172,14 @@ TEST(TraceBadInput, WrongLayoutInsideAnHdf5File) {
              H5Aclose(a);
          },
          "world_size"},
+        {"world_size_absurd",
+         [](hid_t f) {
+             const long long world_size = 2147483647;
+             const hid_t a = H5Aopen(f, "world_size", H5P_DEFAULT);
+             H5Awrite(a, H5T_NATIVE_LLONG, &world_size);
+             H5Aclose(a);
+         },
+         "root attribute 'world_size' = 2147483647 is outside 1..1048576"},
         {"no_tests_group", [](hid_t f) { H5Ldelete(f, "tests", H5P_DEFAULT); }, "'tests'"},
         {"bad_test_status",
          [](hid_t f) {

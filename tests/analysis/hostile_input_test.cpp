@@ -1,0 +1,101 @@
+// Hostile and broken run folders (issue 16): each must give one clear line and a non-zero exit,
+// or a rank marked as unreadable, never a crash, a hang or a verdict on made-up figures.
+#include "analysis/analyzer.hpp"
+#include "analysis/load/run_manifest.hpp"
+#include "analysis_fixtures.hpp"
+#include "core/errors.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+#include <sys/stat.h>
+
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+namespace shakedown::analysis {
+namespace {
+
+using testing::healthy_traces;
+using testing::read_text;
+using testing::TempDir;
+using testing::write_run;
+
+struct Outcome {
+    int exit_code = 0;
+    std::string out;
+    std::string err;
+};
+
+Outcome analyze_folder(const std::filesystem::path& run) {
+    AnalyzeOptions options;
+    options.run_dir = run;
+    options.write_html = false;
+    std::ostringstream out;
+    std::ostringstream err;
+    const int code = analyze(options, out, err);
+    return {code, out.str(), err.str()};
+}
+
+std::string manifest_error(const std::filesystem::path& run) {
+    try {
+        (void)read_run_manifest(run);
+    } catch (const InputError& error) {
+        return error.what();
+    }
+    return "no error";
+}
+
+// Rewrites one key of a run folder's run.json.
+void edit_run_json(const std::filesystem::path& run, const std::function<void(nlohmann::json&)>& edit) {
+    nlohmann::json document = nlohmann::json::parse(read_text(run / "run.json"));
+    edit(document);
+    std::ofstream(run / "run.json", std::ios::trunc) << document.dump(2);
+}
+
+// --- integer and size bounds -------------------------------------------------------------
+
+// 4294967298 was read as 2 (a PASS for a run of 2 ranks); 2147483647 ended in bad_alloc.
+TEST(HostileInput, AbsurdWorldSizeIsBadInputNamingTheLimit) {
+    TempDir temp;
+    const auto run = write_run(temp.path() / "run", healthy_traces(2, 2));
+    const std::string prefix = "shakedown-analyze: " + run.string() + " is not a shakedown run folder: run.json: ";
+    for (const long long world_size : {4294967298LL, 2147483647LL, 1048577LL}) {
+        SCOPED_TRACE(world_size);
+        edit_run_json(run, [&](nlohmann::json& document) { document["world_size"] = world_size; });
+        const Outcome outcome = analyze_folder(run);
+        EXPECT_EQ(outcome.exit_code, 2);
+        EXPECT_EQ(outcome.err, prefix + "world_size: " + std::to_string(world_size) + " is outside 1..1048576\n");
+    }
+}
+
+TEST(HostileInput, RunJsonLargerThanItsLimitIsRefusedUnread) {
+    TempDir temp;
+    const auto run = write_run(temp.path() / "run", healthy_traces(1, 1));
+    std::filesystem::resize_file(run / "run.json", (std::uintmax_t{512} << 20) + 1);  // sparse
+    EXPECT_EQ(manifest_error(run), run.string() + " is not a shakedown run folder: run.json: too large (536870913 "
+                                                  "bytes; at most 536870912)");
+}
+
+// run.json must be a regular file, checked before it is opened: a folder named run.json ended in
+// an uncaught ios_failure, a FIFO named run.json hung the analyzer.
+TEST(HostileInput, RunJsonThatIsNotARegularFileIsBadInputWithoutOpeningIt) {
+    TempDir temp;
+    const auto run = temp.path() / "run";
+    std::filesystem::create_directories(run / "run.json");
+    const std::string prefix = run.string() + " is not a shakedown run folder: run.json: ";
+    EXPECT_EQ(manifest_error(run), prefix + "not a regular file (a directory)");
+    Outcome outcome = analyze_folder(run);
+    EXPECT_EQ(outcome.exit_code, 2);
+    EXPECT_EQ(outcome.err, "shakedown-analyze: " + prefix + "not a regular file (a directory)\n");
+
+    std::filesystem::remove(run / "run.json");
+    ASSERT_EQ(::mkfifo((run / "run.json").c_str(), 0600), 0);
+    EXPECT_EQ(manifest_error(run), prefix + "not a regular file (a FIFO)");
+    outcome = analyze_folder(run);
+    EXPECT_EQ(outcome.exit_code, 2);
+    EXPECT_EQ(outcome.err, "shakedown-analyze: " + prefix + "not a regular file (a FIFO)\n");
+}
+
+}  // namespace
+}  // namespace shakedown::analysis

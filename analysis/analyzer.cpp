@@ -128,18 +128,17 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
     std::optional<RunDetails> remeasured_details;
     if (inputs.confirmation) {
         try {
-            remeasured = remeasure(inputs.run, *inputs.confirmation, first_details.rank0_samples("allpairs"),
-                                   RunDetails(*inputs.confirmation).rank0_samples("allpairs"));
+            remeasured = remeasure(inputs.run, *inputs.confirmation, RunDetails(*inputs.confirmation).rank0_samples("allpairs"));
         } catch (const InputError& error) {
             err << "shakedown-analyze: " << error.what() << '\n';
             return exit_code::bad_input;
         }
         remeasured_observations.emplace(remeasured->run);
         remeasured_details.emplace(remeasured->run);
-        if (remeasured->link_matrix) remeasured_details->use_samples("allpairs", *remeasured->link_matrix);
         AnalysisResult again = judge_run(*remeasured_observations, *remeasured_details);
-        std::vector<Finding> confirmed = confirm_findings(all_findings(result.judgement),
-                                                          all_findings(again.judgement), remeasured->remeasured);
+        std::vector<Finding> confirmed =
+            confirm_findings(all_findings(result.judgement), all_findings(again.judgement), remeasured->remeasured,
+                             result.links ? &*result.links : nullptr);
         again.judgement = judge(*remeasured_observations, std::move(confirmed));
         again.confirmation = confirmation_plan(again.judgement, *remeasured_observations);
         again.confirmation_run = remeasured->remeasured.run_id;

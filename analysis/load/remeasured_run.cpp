@@ -2,6 +2,7 @@
 
 #include "comm/link_matrix_columns.hpp"
 #include "core/errors.hpp"
+#include "stats/summary.hpp"
 
 #include <fmt/format.h>
 
@@ -26,31 +27,23 @@ const std::string& node_of_rank(const LoadedRun& run, double rank) {
     return run.ranks[static_cast<std::size_t>(rank)].node;
 }
 
-SampleTable merged_matrix(const LoadedRun& first, const LoadedRun& again, const SampleTable& first_matrix,
-                          const SampleTable& again_matrix, const std::map<int, int>& first_rank_of) {
-    const auto src = again_matrix.column_index(link_matrix_columns::src);
-    const auto dst = again_matrix.column_index(link_matrix_columns::dst);
-    const auto first_src = first_matrix.column_index(link_matrix_columns::src);
-    const auto first_dst = first_matrix.column_index(link_matrix_columns::dst);
-    if (!src || !dst || !first_src || !first_dst || again_matrix.columns().size() != first_matrix.columns().size())
-        return first_matrix;  // not the declared layout: the rules' own check reports the first one
-    std::set<NodePair> measured_again;
-    SampleTable replacement(first_matrix.columns());
-    for (std::vector<double> row : again_matrix.rows()) {
-        const auto a = first_rank_of.find(static_cast<int>(row[*src]));
-        const auto b = first_rank_of.find(static_cast<int>(row[*dst]));
-        if (a == first_rank_of.end() || b == first_rank_of.end()) continue;
-        measured_again.insert(unordered(node_of_rank(again, row[*src]), node_of_rank(again, row[*dst])));
-        row[*src] = a->second;
-        row[*dst] = b->second;
-        replacement.add_row(std::move(row));
+std::map<NodePair, double> inter_node_links(const LoadedRun& run, const SampleTable& matrix) {
+    const auto src = matrix.column_index(link_matrix_columns::src);
+    const auto dst = matrix.column_index(link_matrix_columns::dst);
+    const auto intra = matrix.column_index(link_matrix_columns::intra_node);
+    const auto bandwidth = matrix.column_index(link_matrix_columns::bandwidth_gbs);
+    std::map<NodePair, double> links;
+    if (!src || !dst || !bandwidth) return links;  // not the declared layout: nothing measured again
+    std::map<NodePair, std::vector<double>> samples;
+    for (const std::vector<double>& row : matrix.rows()) {
+        if (intra && row[*intra] != 0.0) continue;
+        const std::string& a = node_of_rank(run, row[*src]);
+        const std::string& b = node_of_rank(run, row[*dst]);
+        if (a.empty() || b.empty() || a == b || !std::isfinite(row[*bandwidth])) continue;
+        samples[unordered(a, b)].push_back(row[*bandwidth]);
     }
-    SampleTable merged(first_matrix.columns());
-    for (const std::vector<double>& row : first_matrix.rows())
-        if (!measured_again.count(unordered(node_of_rank(first, row[*first_src]), node_of_rank(first, row[*first_dst]))))
-            merged.add_row(row);
-    merged.append(replacement);
-    return merged;
+    for (const auto& [pair, values] : samples) links.emplace(pair, stats::median(values));
+    return links;
 }
 
 }  // namespace
@@ -60,9 +53,14 @@ bool Remeasured::covers(const std::string& node, const std::string& test) const 
     return found != tests_by_node.end() && found->second.count(test) > 0;
 }
 
-RemeasuredRun remeasure(const LoadedRun& first, const LoadedRun& again, const std::optional<SampleTable>& first_matrix,
-                        const std::optional<SampleTable>& again_matrix) {
-    RemeasuredRun result{first, {again.manifest.run_id, {}}, first_matrix};
+std::optional<double> Remeasured::link(const std::string& a, const std::string& b) const {
+    const auto found = link_gbs.find(unordered(a, b));
+    if (found == link_gbs.end()) return std::nullopt;
+    return found->second;
+}
+
+RemeasuredRun remeasure(const LoadedRun& first, const LoadedRun& again, const std::optional<SampleTable>& again_matrix) {
+    RemeasuredRun result{first, {again.manifest.run_id, {}, {}}};
     std::map<std::pair<std::string, int>, int> first_rank_at;
     for (const RankRecord& record : first.ranks) first_rank_at.emplace(std::pair{record.node, record.local_rank}, record.rank);
     std::map<int, int> first_rank_of;  // AGAIN's rank -> RUN's
@@ -94,8 +92,7 @@ RemeasuredRun remeasure(const LoadedRun& first, const LoadedRun& again, const st
             result.remeasured.tests_by_node[record.node].insert(measured.key);
         }
     }
-    if (first_matrix && again_matrix)
-        result.link_matrix = merged_matrix(first, again, *first_matrix, *again_matrix, first_rank_of);
+    if (again_matrix) result.remeasured.link_gbs = inter_node_links(again, *again_matrix);
     return result;
 }
 

@@ -1,8 +1,11 @@
 // A run with a confirmation run's measurements in place (`shakedown-analyze RUN --confirmation
 // AGAIN`). Every rank of AGAIN is matched with RUN's rank on the same node and local rank; each
-// test it ran (not waived) replaces RUN's result there, and rank 0's allpairs link matrix takes
-// AGAIN's rows for every node pair AGAIN measured, in RUN's rank numbers. The rules then judge
-// the figures measured again against the rest of RUN's fleet, with RUN's references.
+// test it ran (not waived) replaces RUN's result there, so the rules judge the figures measured
+// again against the rest of RUN's fleet, with RUN's references. Links are not merged into RUN's
+// matrix: a confirmation on a few nodes runs under another load than the whole job (on the
+// virtual cluster its healthy links were twice as fast), so its links are compared only with
+// RUN's references for the same links (rules/confirmation.hpp); here they are folded into one
+// median per node pair.
 #pragma once
 
 #include "analysis/load/run_data.hpp"
@@ -16,24 +19,26 @@
 
 namespace shakedown::analysis {
 
-// What a confirmation run measured again: per node, the tests it ran there (not waived).
+// What a confirmation run measured again: per node, the tests it ran there (not waived), and the
+// inter-node links of its allpairs matrix.
 struct Remeasured {
     std::string run_id;  // AGAIN's
     std::map<std::string, std::set<std::string>> tests_by_node;
+    // The median bandwidth of every inter-node pair AGAIN measured, keyed (a, b) with a < b.
+    std::map<std::pair<std::string, std::string>, double> link_gbs;
 
     bool covers(const std::string& node, const std::string& test) const;
+    std::optional<double> link(const std::string& a, const std::string& b) const;
 };
 
 struct RemeasuredRun {
     LoadedRun run;  // RUN, with AGAIN's results in place
     Remeasured remeasured;
-    std::optional<SampleTable> link_matrix;  // the merged allpairs matrix, when RUN had one
 };
 
-// `first_matrix` / `again_matrix`: rank 0's allpairs samples of each run (nullopt: none). Throws
-// InputError when AGAIN is not a confirmation of RUN: a rank on a node or local rank RUN does not
-// have, or a test RUN did not list.
-RemeasuredRun remeasure(const LoadedRun& first, const LoadedRun& again, const std::optional<SampleTable>& first_matrix,
-                        const std::optional<SampleTable>& again_matrix);
+// `again_matrix`: rank 0's allpairs samples of AGAIN (nullopt: none). Throws InputError when AGAIN
+// is not a confirmation of RUN: a rank on a node or local rank RUN does not have, or a test RUN
+// did not list.
+RemeasuredRun remeasure(const LoadedRun& first, const LoadedRun& again, const std::optional<SampleTable>& again_matrix);
 
 }  // namespace shakedown::analysis

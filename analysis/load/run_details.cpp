@@ -32,7 +32,6 @@ const NodeDetails& RunDetails::node(const std::string& name) {
 }
 
 std::optional<SampleTable> RunDetails::rank0_samples(const std::string& test) const {
-    if (const auto given = samples_given_.find(test); given != samples_given_.end()) return given->second;
     if (run_.ranks.empty() || !run_.ranks.front().trace) return std::nullopt;
     const RankRecord& rank0 = run_.ranks.front();
     const auto& tests = rank0.trace->tests;

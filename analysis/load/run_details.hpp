@@ -32,14 +32,10 @@ public:
 
     // The samples rank 0 recorded for `test` (allpairs: the whole link matrix), if it ran there.
     std::optional<SampleTable> rank0_samples(const std::string& test) const;
-    // What rank0_samples(test) gives from now on instead of rank 0's file: a matrix merged from
-    // two runs (remeasured_run.hpp).
-    void use_samples(const std::string& test, SampleTable samples) { samples_given_[test] = std::move(samples); }
 
 private:
     const LoadedRun& run_;
     std::map<std::string, NodeDetails> nodes_;
-    std::map<std::string, SampleTable> samples_given_;
 };
 
 }  // namespace shakedown::analysis

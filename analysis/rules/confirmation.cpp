@@ -3,9 +3,11 @@
 #include "analysis/rules/link_localization.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -48,6 +50,49 @@ ConfirmationPlan confirmation_plan(const Judgement& judgement, const Observation
     return plan;
 }
 
+namespace {
+
+// A link finding's evidence as measured again: the median ratio of its links (the node and each
+// peer) to the first run's reference for each, nullopt when one of them was not measured again.
+std::optional<double> remeasured_link_ratio(const Finding& finding, const Remeasured& measured,
+                                            const LinkLocalization& links) {
+    std::vector<double> ratios;
+    for (const std::string& peer : finding.peers) {
+        const std::optional<double> again = measured.link(finding.node, peer);
+        const auto link = std::find_if(links.links.begin(), links.links.end(), [&](const NodeLink& candidate) {
+            return candidate.touches(finding.node) && candidate.other_end(finding.node) == peer;
+        });
+        if (!again || link == links.links.end() || !(link->reference_gbs > 0.0)) return std::nullopt;
+        ratios.push_back(*again / link->reference_gbs);
+    }
+    if (ratios.empty()) return std::nullopt;
+    std::sort(ratios.begin(), ratios.end());
+    return ratios[ratios.size() / 2];  // the upper median, as the attribution's own figure
+}
+
+// A link finding of the first run, confirmed or not by the links measured again.
+void confirm_link_finding(Finding& finding, const Remeasured& measured, const LinkLocalization* links) {
+    const std::optional<double> ratio = links ? remeasured_link_ratio(finding, measured, *links) : std::nullopt;
+    if (!ratio) {
+        finding.confirmation = Confirmation::awaiting;
+        return;
+    }
+    const double band = is_link_fault(finding) ? links->bands.link_fail : links->bands.node_fail;
+    const std::string figure = fmt::format("measured its link(s) to {} again at {:.2f} of their references (fail below {:.2f})",
+                                           fmt::join(finding.peers, ", "), *ratio, band);
+    if (*ratio < band) {
+        finding.confirmation = Confirmation::confirmed;
+        finding.reason += fmt::format("; confirmed: run {} {}", measured.run_id, figure);
+    } else {
+        finding.level = Level::warn;
+        finding.confirmation = Confirmation::not_reproduced;
+        finding.reason = fmt::format("not reproduced: run {} {}; the first run's FAIL was: {}", measured.run_id, figure,
+                                     finding.reason);
+    }
+}
+
+}  // namespace
+
 bool remeasured(const Finding& finding, const Remeasured& remeasured) {
     if (!remeasured.covers(finding.node, finding.test)) return false;
     return std::all_of(finding.peers.begin(), finding.peers.end(),
@@ -55,13 +100,25 @@ bool remeasured(const Finding& finding, const Remeasured& remeasured) {
 }
 
 std::vector<Finding> confirm_findings(const std::vector<Finding>& first, std::vector<Finding> again,
-                                      const Remeasured& measured) {
+                                      const Remeasured& measured, const LinkLocalization* first_links) {
+    // Link findings: the first run's, each against its links measured again. The rules over the
+    // run with the confirmation's results in place judge the same matrix (the first run's) and
+    // would only repeat them.
+    std::erase_if(again, [](const Finding& finding) { return finding.source == FindingSource::links; });
+    for (const Finding& finding : first) {
+        if (finding.source != FindingSource::links) continue;
+        again.push_back(finding);
+        if (finding.needs_confirmation()) confirm_link_finding(again.back(), measured, first_links);
+    }
+
     std::map<Identity, const Finding*> first_fails;
     for (const Finding& finding : first)
-        if (finding.needs_confirmation()) first_fails.emplace(identity_of(finding), &finding);
+        if (finding.needs_confirmation() && finding.source != FindingSource::links)
+            first_fails.emplace(identity_of(finding), &finding);
 
     std::map<Identity, Finding*> again_by_identity;
     for (Finding& finding : again) {
+        if (finding.source == FindingSource::links) continue;
         again_by_identity.emplace(identity_of(finding), &finding);
         if (!finding.needs_confirmation()) continue;
         const auto before = first_fails.find(identity_of(finding));

@@ -5,11 +5,18 @@
 // Observed faults (wrong answers, failed tests, error counters, missing devices, stalls, nodes
 // Slurm lost) drain at once. The confirmation run is judged against the first run's fleet and
 // references (load/remeasured_run.hpp); this file decides what each FAIL became.
+//
+// A figure of a test (a rate, a latency) is measured again in place: the same rules over the run
+// with the confirmation's results judge it. A link finding (a slow link, node or group from the
+// link matrix) rests on links: its evidence links as measured again, each against the first
+// run's reference for that link, must still be below the band it failed (the link FAIL band
+// for a slow link, the node FAIL band for a slow node or group member: their median ratio).
 #pragma once
 
 #include "analysis/load/observations.hpp"
 #include "analysis/load/remeasured_run.hpp"
 #include "analysis/rules/finding.hpp"
+#include "analysis/rules/link_localization.hpp"
 #include "analysis/rules/verdicts.hpp"
 
 #include <string>
@@ -38,8 +45,9 @@ bool remeasured(const Finding& finding, const Remeasured& remeasured);
 // figures in place) with each FAIL resting on a figure confirmed when `first` had it as a FAIL
 // too and the confirmation measured it; a FAIL of `first` the confirmation measured within its
 // band is a WARN "not reproduced". A FAIL the confirmation did not measure still awaits.
+// `first_links`: the first run's link localization (its references and bands), nullptr without.
 std::vector<Finding> confirm_findings(const std::vector<Finding>& first, std::vector<Finding> again,
-                                      const Remeasured& remeasured);
+                                      const Remeasured& remeasured, const LinkLocalization* first_links);
 
 // Every finding of a judgement, in its nodes' order.
 std::vector<Finding> all_findings(const Judgement& judgement);

@@ -100,7 +100,9 @@ TEST(Confirmation, MeasuredAgainSlowItDrains) {
     const auto findings = findings_of(analysis, "node0002");
     ASSERT_FALSE(findings.empty());
     EXPECT_EQ(findings[0]["confirmation"], "confirmed");
-    EXPECT_NE(findings[0]["reason"].get<std::string>().find("; confirmed by run synthetic (first run: "), std::string::npos);
+    EXPECT_NE(findings[0]["reason"].get<std::string>().find("; confirmed: run synthetic measured its link(s) to node0000, "
+                                                            "node0003, node0001 again at 0.3"),
+              std::string::npos) << findings[0]["reason"];
     EXPECT_NE(analysis.out.find("1 FAIL(s) measured again and confirmed (they drain), 0 not reproduced"),
               std::string::npos) << analysis.out;
 }
@@ -118,10 +120,13 @@ TEST(Confirmation, MeasuredAgainHealthyItIsAWarnNotReproduced) {
     ASSERT_EQ(findings.size(), 1u);
     EXPECT_EQ(findings[0]["level"], "warn");
     EXPECT_EQ(findings[0]["confirmation"], "not_reproduced");
-    EXPECT_EQ(findings[0]["reason"].get<std::string>().rfind("not reproduced: run synthetic measured it again: within its band; "
-                                                              "the first run's FAIL was: slow node",
+    EXPECT_EQ(findings[0]["reason"].get<std::string>().rfind("not reproduced: run synthetic measured its link(s) to node0000, "
+                                                              "node0003, node0001 again at 1.0",
                                                               0),
               0u) << findings[0]["reason"];
+    EXPECT_NE(findings[0]["reason"].get<std::string>().find("of their references (fail below 0.70); the first run's FAIL "
+                                                            "was: slow node: all 3 of node0002's"),
+              std::string::npos) << findings[0]["reason"];
 }
 
 TEST(Confirmation, OnlyTheLinksNodesMeasuredAgainAreJudgedAgainstTheFirstRunsFleet) {
@@ -162,6 +167,25 @@ TEST(Confirmation, AFailTheConfirmationDidNotMeasureStillAwaits) {
     EXPECT_NE(analysis.out.find("0 FAIL(s) measured again and confirmed (they drain), 0 not reproduced (WARN), 1 not "
                                 "measured again"),
               std::string::npos) << analysis.out;
+}
+
+TEST(Confirmation, ASlowFigureMeasuredAgainHealthyIsNotReproduced) {
+    TempDir temp;
+    auto traces = testing::healthy_traces(3, 1);
+    testing::metric_named(traces[1], "stream.triad_gbs").value = 2.0;  // 0.25 of nominal
+    const auto run = testing::write_run(temp.path() / "run", traces);
+    const auto again = testing::write_run(temp.path() / "again", {testing::healthy_trace(0, 1, "node0001")});
+    const Analysis analysis = analyze_run({.run_dir = run, .confirmation_dir = again});
+    EXPECT_EQ(analysis.exit_code, 0) << analysis.out << analysis.err;
+    EXPECT_EQ(verdict_of(analysis, "node0001"), "warn");
+    EXPECT_FALSE(drains(analysis, "node0001")) << analysis.drain;
+    const auto findings = findings_of(analysis, "node0001");
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_EQ(findings[0]["confirmation"], "not_reproduced");
+    EXPECT_EQ(findings[0]["reason"].get<std::string>().rfind(
+                  std::string("not reproduced: run ") + testing::test_run_id +
+                      " measured it again: within its band; the first run's FAIL was: stream.triad_gbs 2 GB/s", 0),
+              0u) << findings[0]["reason"];
 }
 
 TEST(Confirmation, AWrongAnswerDrainsWithoutAConfirmationRun) {

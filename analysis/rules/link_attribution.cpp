@@ -26,6 +26,14 @@ const NodeLink& typical_link(const std::vector<const NodeLink*>& evidence) {
     return *sorted[sorted.size() / 2];
 }
 
+double lower_median_ratio(const std::vector<const NodeLink*>& evidence) {
+    if (evidence.empty()) return 1.0;
+    std::vector<double> ratios;
+    for (const NodeLink* link : evidence) ratios.push_back(link->ratio);
+    std::sort(ratios.begin(), ratios.end());
+    return ratios[(ratios.size() - 1) / 2];
+}
+
 // The level a culprit's evidence supports: its typical link against the node bands with that
 // link's own noise. Not a median's smaller noise: the evidence was chosen for being slow, and two
 // links picked from many as the lowest are low by selection as much as by fault.
@@ -167,6 +175,17 @@ private:
     std::set<std::string> culprits_;
 };
 
+// The member every FAILing link of `cross` touches, when there is one (and any FAIL at all).
+bool common_end_of_fail_links(const std::vector<const NodeLink*>& cross, const std::set<std::string>& members) {
+    std::vector<const NodeLink*> failing;
+    for (const NodeLink* link : cross)
+        if (link->level == Level::fail) failing.push_back(link);
+    if (failing.empty()) return false;
+    return std::any_of(members.begin(), members.end(), [&](const std::string& member) {
+        return std::all_of(failing.begin(), failing.end(), [&](const NodeLink* link) { return link->touches(member); });
+    });
+}
+
 // 1. Sets joined by links that are not slow: every set but the largest of two or more nodes is a
 // group; single nodes are returned as nodes whose every link is slow.
 std::vector<std::string> find_groups(Attribution& out, Explanation& state, const std::vector<std::string>& nodes,
@@ -177,7 +196,8 @@ std::vector<std::string> find_groups(Attribution& out, Explanation& state, const
     // (a switch whose uplink is in the WARN band).
     std::vector<std::string> isolated;
     auto sets = joined_sets(nodes, links, Level::fail);
-    if (sets.size() < 2) sets = joined_sets(nodes, links, Level::warn);
+    const bool split_by_warn_links = sets.size() < 2;
+    if (split_by_warn_links) sets = joined_sets(nodes, links, Level::warn);
     if (sets.size() < 2) return isolated;
     const auto largest =
         std::max_element(sets.begin(), sets.end(), [](const auto& x, const auto& y) { return x.size() < y.size(); });
@@ -195,6 +215,11 @@ std::vector<std::string> find_groups(Attribution& out, Explanation& state, const
                 cross.push_back(&links[i]);
                 cross_index.push_back(i);
             }
+        // Split only by WARN links, a group is an uplink in the WARN band. FAIL links among its
+        // cross links that all touch one member are that member's (its common end), not the
+        // group's: on 4 nodes, node4<->node1 and node4<->node2 FAIL with node3's links to node1
+        // and node2 in the WARN band made "group node3, node4" FAIL, with node4 only a member.
+        if (split_by_warn_links && common_end_of_fail_links(cross, members)) continue;
         SlowGroup group;
         group.nodes = *set;
         group.switch_name = switch_holding_exactly(topology, *set, nodes);
@@ -266,7 +291,10 @@ void find_nodes(Attribution& out, Explanation& state, const std::vector<std::str
                 if (!state.explained(i)) evidence.push_back(&links[i]);
         SlowNode slow = make_slow_node(node, links, state.own(node), evidence, figure, bands, judgement.node_sigmas);
         if (slow.level == Level::pass) return false;
-        state.set_culprit(node, slow.ratio);
+        // What its links are judged beyond (step 3): the slower half of its evidence. The upper
+        // median would make the slower of two evidence links "beyond its culprit" whenever the
+        // two differ by the link band, as two links of one broken port do (0.02 and 0.04).
+        state.set_culprit(node, std::min(slow.ratio, lower_median_ratio(evidence)));
         for (std::size_t i : chosen) state.explain(i);
         out.slow_nodes.push_back(std::move(slow));
         return true;
@@ -383,6 +411,9 @@ void merge_slow_nodes_into_groups(Attribution& out, Explanation& state, const st
                 if (is_slow(link)) slow_cross.push_back(&link);
             }
         if (2 * slow_cross.size() <= cross.size()) continue;
+        // One member the common end of every FAILing cross link is that node, beside WARN-slow
+        // neighbours; a group's uplink fails the links of all its members.
+        if (common_end_of_fail_links(slow_cross, members)) continue;
         SlowGroup group;
         group.nodes = set;
         group.switch_name = switch_holding_exactly(topology, set, nodes);

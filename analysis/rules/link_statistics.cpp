@@ -265,9 +265,17 @@ NodeStatistic node_statistic(const std::string& node, const SortedLinks& sorted,
     stat.reference_links = static_cast<int>(sorted.left_without(own));
     stat.reference_gbs = sorted.median_without(own);
     stat.sigma = std::hypot(noise.of_link_median(stat.links), noise.of_link_median(stat.reference_links));
+    // Not judged when the low mode (the links of a broken node) took its reference below
+    // min_reference_links: one healthy link may be all that is left, and a node judged against
+    // that one alone failed for its ordinary links (the virtual cluster, 4 nodes). A small fleet
+    // with no low mode keeps the few links it has (3 nodes: one).
+    const std::size_t disjoint = sorted.size() - own.size();
+    const bool reference_cut_by_low_mode =
+        stat.reference_links < bands.min_reference_links && static_cast<std::size_t>(stat.reference_links) < disjoint;
     if (stat.reference_links > 0) {
         stat.ratio = ratio_to(stat.value_gbs, stat.reference_gbs);
-        stat.level = level_of(stat.ratio, effective_bounds(bands.node_warn, bands.node_fail, stat.sigma, sigmas));
+        if (!reference_cut_by_low_mode)
+            stat.level = level_of(stat.ratio, effective_bounds(bands.node_warn, bands.node_fail, stat.sigma, sigmas));
     }
     return stat;
 }

@@ -8,6 +8,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "comm/link_matrix_columns.hpp"
+
+#include <map>
 #include <sstream>
 
 namespace shakedown::analysis {
@@ -86,6 +89,35 @@ TEST(LinkCommonEnd, AHealthyFleetHasNoCommonEnd) {
     EXPECT_TRUE(localization.slow_nodes.empty());
     EXPECT_TRUE(localization.slow_links.empty());
     EXPECT_TRUE(run.findings(localization).empty());
+}
+
+TEST(LinkCommonEnd, WarnLinksOfAnotherNodeDoNotMakeTheCommonEndAGroup) {
+    // The virtual cluster's figures (GB/s, two samples per link, 4 ranks on 2 shared cores):
+    // node4<->node1 and node4<->node2 shaped to 100 Mbit/s, node3's links to node1 and node2 low
+    // from CPU contention. This once made "group node3, node4" FAIL.
+    const LinkCase run(four_nodes());
+    const std::map<std::pair<int, int>, double> gbs = {{{0, 1}, 0.50}, {{2, 3}, 0.35}, {{0, 2}, 0.28},
+                                                       {{1, 2}, 0.28}, {{0, 3}, 0.0119}, {{1, 3}, 0.0060}};
+    SampleTable matrix(link_matrix_columns::columns());
+    for (const auto& [pair, value] : gbs)
+        for (int round = 0; round < 2; ++round) {
+            const double wobble = round == 0 ? 0.99 : 1.01;
+            matrix.add_row({double(pair.first), double(pair.second), 0.0, 20.0, value * wobble});
+            matrix.add_row({double(pair.second), double(pair.first), 0.0, 20.0, value / wobble});
+        }
+    const auto localization = localize_links(matrix, run.observations(), nullptr, LinkBands{});
+    ASSERT_TRUE(localization.analyzed) << localization.note;
+    EXPECT_TRUE(localization.slow_groups.empty()) << localization.slow_groups.size();
+    // node0003 FAILs as the common end; node0002's own low links leave it a WARN at most.
+    ASSERT_FALSE(localization.slow_nodes.empty());
+    EXPECT_EQ(localization.slow_nodes[0].node, node_name(3));
+    EXPECT_EQ(localization.slow_nodes[0].level, Level::fail);
+    for (std::size_t i = 1; i < localization.slow_nodes.size(); ++i) {
+        EXPECT_EQ(localization.slow_nodes[i].node, node_name(2));
+        EXPECT_EQ(localization.slow_nodes[i].level, Level::warn);
+    }
+    EXPECT_TRUE(localization.slow_links.empty());
+    EXPECT_EQ(run.drained(run.findings(localization)), std::vector<std::string>{node_name(3)});
 }
 
 TEST(LinkCommonEnd, TheRunFolderDrainsExactlyTheCommonEnd) {

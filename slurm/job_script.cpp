@@ -282,6 +282,8 @@ std::string render_job_script(const JobSpec& job) {
         {"ANALYZER", shell_quote(job.analyzer_binary.string())},
         {"OUT_PARENT", shell_quote(job.out_parent.string())},
         {"LAUNCHER", join_quoted(launcher_command(job))},
+        {"LAUNCHER_KIND", std::string(launcher_name(job.launcher))},
+        {"RANKS_PER_NODE", std::to_string(job.ranks_per_node)},
         {"RUN_ARGS", join_quoted(job.run_args)},
         {"ANALYZER_ARGS", join_quoted(job.analyzer_args)},
         {"TIME_LIMIT_S", std::to_string(job.time_limit_s)},

@@ -12,6 +12,9 @@
 #                                     cluster's "shared file system": binaries and run folders go
 #                                     there; /tmp does not do, each node has its own)
 #   testbed.sh limit-rate NODE RATE   shape NODE's link both ways (tc tbf), e.g. node2 200mbit
+#   testbed.sh limit-link NODE PEER RATE  shape only the traffic between NODE and PEER, both ways
+#                                     (tc htb class per peer; other traffic unshaped), e.g.
+#                                     node4 node1 100mbit: a bad cable or port between the two
 #   testbed.sh mtu NODE MTU           set NODE's link MTU (both veth ends), e.g. node3 9000
 #   testbed.sh clear-faults           remove every rate limit, MTUs back to 1500
 #   testbed.sh kill-slurmd NODE       SIGKILL NODE's slurmd, its job processes left running (a
@@ -405,6 +408,32 @@ cmd_limit_rate() {
   log "node$i limited to $2 both ways"
 }
 
+# NODE's traffic to PEER only through an HTB class of RATE; unclassified traffic (to every other
+# node) is sent directly, unshaped, as HTB does without a default class.
+shape_toward() {
+  local namespace class
+  namespace=$(namespace_of "$1")
+  class="1:$((10 + $2))"
+  if ! tc -n "$namespace" qdisc show dev eth0 | grep -q '^qdisc htb 1: root'; then
+    tc -n "$namespace" qdisc replace dev eth0 root handle 1: htb
+  fi
+  tc -n "$namespace" class replace dev eth0 parent 1: classid "$class" htb rate "$3" ceil "$3" burst 64kb
+  tc -n "$namespace" filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst "$(node_ip "$2")/32" flowid "$class"
+}
+
+cmd_limit_link() {
+  [ $# -eq 3 ] || die "usage: $0 limit-link NODE PEER RATE (e.g. node4 node1 100mbit)"
+  require_root
+  local i j
+  i=$(node_index "$1")
+  j=$(node_index "$2")
+  [ "$i" != "$j" ] || die "limit-link needs two different nodes, got $1 twice"
+  [[ "$3" =~ ^[0-9]+(bit|kbit|mbit|gbit)$ ]] || die "rate '$3' is not like 100mbit"
+  shape_toward "$i" "$j" "$3"
+  shape_toward "$j" "$i" "$3"
+  log "link node$i<->node$j limited to $3 both ways"
+}
+
 cmd_mtu() {
   [ $# -eq 2 ] || die "usage: $0 mtu NODE MTU (e.g. node3 9000)"
   require_root
@@ -474,6 +503,7 @@ main() {
       echo "$STATE/shared"
       ;;
     limit-rate) cmd_limit_rate "$@" ;;
+    limit-link) cmd_limit_link "$@" ;;
     mtu) cmd_mtu "$@" ;;
     clear-faults) cmd_clear_faults ;;
     kill-slurmd) cmd_kill_slurmd "$@" ;;

@@ -30,18 +30,28 @@ protected:
         std::filesystem::remove_all(folder_);
         std::filesystem::create_directories(folder_);
         const auto note = [&](const std::string& name) { return (folder_ / name).string(); };
-        write_tool("srun", "#!/bin/sh\nwhile [ \"${1#--}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n");
+        write_tool("srun", "#!/bin/sh\necho \"$*\" >> " + note("srun-arguments") + "\n"
+                           "while [ \"${1#--}\" != \"$1\" ]; do shift; done\nexec \"$@\"\n");
         write_tool("shakedown", "#!/bin/sh\n"
-                                "while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift ;; --name) name=$2; shift ;; esac; shift; done\n"
+                                "tests=\n"
+                                "while [ $# -gt 0 ]; do case $1 in --out) out=$2; shift ;; --name) name=$2; shift ;;"
+                                " --tests) tests=\"$tests $2\"; shift ;; esac; shift; done\n"
                                 "echo \"$name\" >> " + note("run-names") + "\n"
+                                "echo \"$name:$tests\" >> " + note("run-tests") + "\n"
                                 "if [ \"${RUN_MAKES_FOLDER:-1}\" = 1 ]; then\n"
                                 "  [ -e \"$out/$name\" ] && { echo \"shakedown: run folder '$out/$name' exists already\" >&2; exit 2; }\n"
                                 "  mkdir -p \"$out/$name\"\n"
                                 "fi\n"
                                 "[ -n \"${RUN_SLEEP:-}\" ] && exec sleep \"$RUN_SLEEP\"\n"
                                 "exit \"${RUN_EXIT:-0}\"\n");
+        // The first analysis (--confirm) names what CONFIRM_TESTS / CONFIRM_NODES say; the final
+        // one (--confirmation AGAIN) exits FINAL_EXIT.
         write_tool("shakedown-analyze", "#!/bin/sh\necho \"$1\" >> " + note("analyzed") + "\n"
+                                        "echo \"$*\" >> " + note("analyzer-arguments") + "\n"
                                         "[ -e \"$1/slurm_nodes.txt\" ] && cp \"$1/slurm_nodes.txt\" " + note("nodes-seen") + "\n"
+                                        "case \" $* \" in *' --confirmation '*) exit \"${FINAL_EXIT:-0}\" ;; esac\n"
+                                        "case \" $* \" in *' --confirm '*) echo \"confirm-tests: ${CONFIRM_TESTS:-}\";"
+                                        " echo \"confirm-nodes: ${CONFIRM_NODES:-}\" ;; esac\n"
                                         "exit \"${ANALYZE_EXIT:-0}\"\n");
         write_tool("sinfo", "#!/bin/sh\necho \"$*\" > " + note("sinfo-arguments") + "\n"
                             "[ -n \"${SINFO_FAIL:-}\" ] && { echo 'sinfo: error: Unable to contact slurm controller' >&2; exit 1; }\n"
@@ -187,6 +197,43 @@ TEST_F(JobScriptRun, AStepPastItsLimitIsStoppedAndAnalysed) {
     EXPECT_TRUE(contains(result.log, "the run step reached its limit of " + limit[1].str() + " s and was stopped"))
         << result.log;
     EXPECT_EQ(note("analyzed"), (runs() / "quick-job7").string() + "\n");
+}
+
+// Confirm before drain: the first analysis names figure FAILs measured once; their tests run
+// again on those nodes only (srun --nodelist, this job's ranks per node), with the run's options
+// but without its own test selection, and the final analysis judges both: its exit code is the job's.
+TEST_F(JobScriptRun, FigureFailsAreMeasuredAgainOnTheirNodesBeforeTheFinalAnalysis) {
+    auto given = options();
+    given.ranks_per_node = 2;
+    given.run_args = {"--tests", "stream,allpairs", "--config", "/abs/site.yaml"};
+    render(given);
+    const auto result = run("7", {"ANALYZE_EXIT=1", "FINAL_EXIT=0", "CONFIRM_TESTS=allpairs,dgemm_fp64",
+                                  "CONFIRM_NODES=node1,node3"});
+    EXPECT_EQ(result.exit_code, 0) << result.log;
+    EXPECT_TRUE(contains(result.log, "shakedown: confirming before drain: tests allpairs,dgemm_fp64 again on 2 node(s) "
+                                     "(node1,node3), run folder " + (runs() / "quick-job7-confirm").string()))
+        << result.log;
+    EXPECT_TRUE(contains(note("srun-arguments"),
+                         "--nodelist=node1,node3 --nodes=2 --ntasks=4 --ntasks-per-node=2 " + (folder_ / "shakedown").string()))
+        << note("srun-arguments");
+    EXPECT_EQ(note("run-tests"), "quick-job7: stream,allpairs\nquick-job7-confirm: allpairs,dgemm_fp64\n");
+    EXPECT_TRUE(contains(note("srun-arguments"), "--config /abs/site.yaml --tests allpairs,dgemm_fp64")) << note("srun-arguments");
+    const std::string first = (runs() / "quick-job7").string();
+    EXPECT_EQ(note("analyzed"), first + "\n" + first + "\n");
+    EXPECT_TRUE(contains(note("analyzer-arguments"), first + " --confirmation " + (runs() / "quick-job7-confirm").string()))
+        << note("analyzer-arguments");
+    EXPECT_TRUE(contains(result.log, "final analyzer exit code 0, with confirmation run")) << result.log;
+}
+
+TEST_F(JobScriptRun, NothingToConfirmIsOneAnalysis) {
+    for (const std::string exit_code : {"0", "1"}) {
+        std::filesystem::remove_all(runs());
+        std::filesystem::remove(folder_ / "analyzed");
+        const auto result = run("7", {"ANALYZE_EXIT=" + exit_code, "CONFIRM_TESTS=", "CONFIRM_NODES="});
+        EXPECT_EQ(result.exit_code, std::stoi(exit_code)) << result.log;
+        EXPECT_EQ(note("analyzed"), (runs() / "quick-job7").string() + "\n");
+        EXPECT_FALSE(contains(result.log, "confirming")) << result.log;
+    }
 }
 
 // Slurm's SIGTERM (scancel, the time limit) reaches the script while the step runs: it says so

@@ -191,7 +191,9 @@ TEST(RenderJob, SrunScriptHasTheAllocationAndThePmixLaunch) {
                              "out_parent='/scratch/acceptance'\n",
                              "run --suite quick --out \"$out_parent\" --name \"$run_name\" \"${run_args[@]}\"\n", "run_args=()\n",
                              "job_id=${SLURM_JOB_ID:?", "run_name=\"quick-job${job_id}\"\n",
-                             "\"$analyzer\" \"$run_folder\" \"${analyzer_args[@]}\"\n", "analyzer_args=()\n", "exit \"$analyze_status\"\n"})
+                             "first_analysis=$(\"$analyzer\" \"$run_folder\" --confirm \"${analyzer_args[@]}\")\n",
+                             "\"$analyzer\" \"$run_folder\" --confirmation \"${out_parent}/${name}\" \"${analyzer_args[@]}\"\n",
+                             "launcher_kind=srun\n", "ranks_per_node=1\n", "analyzer_args=()\n", "exit \"$analyze_status\"\n"})
         EXPECT_TRUE(contains(script, line)) << line << "\n---\n" << script;
     EXPECT_FALSE(contains(script, "--gpus-per-node"));
     // Every placeholder replaced; the shell's own "[@]" left alone.

@@ -5,7 +5,9 @@
 # analyzer's verdict. Needs root; exits 77 (ctest: skipped) otherwise.
 #
 #   cluster_case.sh CASE   with CASE one of: quick-srun, quick-mpirun, rank-killed, rate-limited,
-#                          mtu-mismatch, testbed-refuses-foreign, dead-node, stopped-rank
+#                          two-slow-links, mtu-mismatch, testbed-refuses-foreign, dead-node,
+#                          stopped-rank
+# The testbed has 4 nodes; the cases run on node[1-3] unless they say otherwise (NODES=4).
 # Environment (set by tests/slurm/CMakeLists.txt): TESTBED, SLURM_CLI, SHAKEDOWN, ANALYZER.
 #
 # The binaries, the thresholds and the run folders are put in the testbed's shared folder, as on
@@ -51,13 +53,14 @@ rm -rf "$out"
 mkdir -p "$out"
 
 # submit SUITE LAUNCHER [extra cli words...]: sets job_id, run_folder, job_status, job_seconds,
-# job_log and submit_output (what the submit command printed)
+# job_log and submit_output (what the submit command printed). On node[1-$NODES], default 3.
 submit() {
-  local suite=$1 launcher=$2
+  local suite=$1 launcher=$2 nodes=${NODES:-3}
   shift 2
   local started=$SECONDS output
   set +e
-  output=$("$SLURM_CLI" slurm submit --wait --nodes 3 --partition debug --time 8 --suite "$suite" --out "$out" \
+  output=$("$SLURM_CLI" slurm submit --wait --nodes "$nodes" --nodelist "node[1-$nodes]" --partition debug --time 8 \
+    --suite "$suite" --out "$out" \
     --launcher "$launcher" --shakedown "$SHAKEDOWN" --analyzer "$ANALYZER" --analyzer-args "--thresholds $THRESHOLDS" \
     "$@" 2>&1)
   job_status=$?
@@ -175,7 +178,39 @@ YAML
     grep -q '^scontrol update NodeName=node2 State=DRAIN Reason="shakedown: .*' "$run_folder/drain.txt" ||
       fail "drain.txt does not drain node2: $(cat "$run_folder/drain.txt")"
     [ "$(grep -c '^scontrol' "$run_folder/drain.txt")" -eq 1 ] || fail "drain.txt drains more than node2"
-    check "node2 fails on its link rate and is the only line in drain.txt"
+    grep -q "shakedown: confirming before drain: tests allpairs again on 3 node(s)" "$job_log" ||
+      fail "no confirmation step measured node2's links again"
+    grep -q "1 FAIL(s) measured again and confirmed (they drain)" "$job_log" || fail "the final analysis did not confirm node2"
+    check "node2 fails on its link rate, confirmed by a second measurement, and is the only line in drain.txt"
+    ;;
+
+  two-slow-links)
+    # The links node4<->node1 and node4<->node2 shaped to 100 Mbit/s, node4<->node3 and every
+    # other link left alone: node4 is the common end of both slow links (and fine to node3), so
+    # it alone drains, named as the common end, once a confirmation step measured those links
+    # again; node1, node2 and node3 pass.
+    trap '"$TESTBED" clear-faults' EXIT
+    "$TESTBED" limit-link node4 node1 100mbit
+    "$TESTBED" limit-link node4 node2 100mbit
+    use_ompi_tcp_environment
+    cat >"$out/allpairs.yaml" <<'YAML'
+params:
+  allpairs: {bandwidth_bytes: 1048576, bandwidth_window: 4, bandwidth_iterations: 5, bandwidth_warmup: 1,
+             latency_iterations: 50, latency_warmup: 5}
+YAML
+    NODES=4 submit pairwise srun --config "$out/allpairs.yaml" --run-args "--tests allpairs"
+    [ "$job_status" -eq 1 ] || fail "job exit code $job_status, expected 1 (node4 fails)"
+    # node1-3 must not FAIL; on 4 ranks sharing 2 cores their own links may WARN.
+    grep -q '"fail": 1' "$run_folder/summary.json" || fail "not node4 alone failed: $(cat "$run_folder/summary.json")"
+    grep -q "slow node: node4 is the common end of 2 slow links" "$job_log" ||
+      fail "the report does not name node4 as the common end of the two slow links"
+    grep -q "shakedown: confirming before drain: tests allpairs again on 3 node(s) (node1,node2,node4)" "$job_log" ||
+      fail "no confirmation step on node4 and the far ends of its slow links"
+    grep -q '^scontrol update NodeName=node4 State=DRAIN Reason="shakedown: allpairs: slow node: node4 is the common end' \
+      "$run_folder/drain.txt" || fail "drain.txt does not drain node4: $(cat "$run_folder/drain.txt")"
+    [ "$(grep -c '^scontrol' "$run_folder/drain.txt")" -eq 1 ] || fail "drain.txt drains more than node4: $(cat "$run_folder/drain.txt")"
+    check "node4 named the common end of node4<->node1 and node4<->node2, confirmed, alone in drain.txt" \
+      "($(grep -o '"pass": [0-9]*' "$run_folder/summary.json" | head -1) of the others)"
     ;;
 
   mtu-mismatch)
@@ -202,14 +237,14 @@ YAML
     # touch nothing.
     other=$(dirname "$shared")-foreign
     rm -rf "$other"
-    if SHAKEDOWN_TESTBED_DIR=$other "$TESTBED" up 3 >"$out/refusal.log" 2>&1; then
+    if SHAKEDOWN_TESTBED_DIR=$other "$TESTBED" up 4 >"$out/refusal.log" 2>&1; then
       SHAKEDOWN_TESTBED_DIR=$other "$TESTBED" down || true
       fail "up with a foreign state folder did not refuse"
     fi
     grep -q "bridge sdtb0 exists and is not ours: refusing" "$out/refusal.log" || fail "$(cat "$out/refusal.log")"
     [ ! -e "$other" ] || fail "the refused up left $other behind"
-    "$TESTBED" up 3 || fail "up on the running testbed is not idempotent"
-    "$TESTBED" status | grep -c "slurmd running" | grep -qx 3 || fail "not 3 slurmd running after a second up"
+    "$TESTBED" up 4 || fail "up on the running testbed is not idempotent"
+    "$TESTBED" status | grep -c "slurmd running" | grep -qx 4 || fail "not 4 slurmd running after a second up"
     check "foreign up refused, second up idempotent"
     ;;
 

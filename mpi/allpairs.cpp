@@ -9,6 +9,7 @@
 #include "mpi/link_matrix.hpp"
 #include "mpi/specs.hpp"
 #include "mpi/ring_shift.hpp"
+#include "stats/summary.hpp"
 
 #include <fmt/format.h>
 
@@ -24,26 +25,40 @@ public:
         spec.delay_s = ctx.faults().delay_s();
         spec.corrupt = ctx.faults().corrupt();
         const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
-        RankMeasurements mine;
+        const int rounds = static_cast<int>(ctx.params().integer("rounds"));
         ProblemList mismatches("payload mismatches");
-        for (int shift = 1; shift < ctx.size(); ++shift) {
-            const int to = placement[static_cast<std::size_t>((ctx.rank() + shift) % ctx.size())].world_rank;
-            const int from = placement[static_cast<std::size_t>((ctx.rank() - shift + ctx.size()) % ctx.size())].world_rank;
-            ctx.session().activity().set_phase(
-                fmt::format("shift {} of {}: to rank {}, from rank {}", shift, ctx.size() - 1, to, from), {to, from});
-            const auto round = measure_shift(ctx.comm(), shift, spec);
-            mine.latency_to_us.push_back(round.latency_us);
-            mine.bandwidth_to_gbs.push_back(round.bandwidth_gbs);
-            if (round.mismatch) mismatches.add(*round.mismatch);
-        }
-        const auto matrix = gather_link_matrix(ctx.comm(), mine, placement);
-
         TestResult result;
         result.samples = SampleTable(link_matrix_columns::columns());
-        for (const auto& link : matrix.links)
-            result.samples.add_row({static_cast<double>(placement[link.src].world_rank),
-                                    static_cast<double>(placement[link.dst].world_rank), link.intra_node ? 1.0 : 0.0,
-                                    link.latency_us, link.bandwidth_gbs});
+        // Per shift, every round's figures: the matrix gets one row per round, the rank's own
+        // figures come from the median over the rounds.
+        std::vector<std::vector<double>> latency_rounds(static_cast<std::size_t>(ctx.size() - 1));
+        std::vector<std::vector<double>> bandwidth_rounds(latency_rounds.size());
+        for (int repeat = 1; repeat <= rounds; ++repeat) {
+            RankMeasurements mine;
+            for (int shift = 1; shift < ctx.size(); ++shift) {
+                const int to = placement[static_cast<std::size_t>((ctx.rank() + shift) % ctx.size())].world_rank;
+                const int from = placement[static_cast<std::size_t>((ctx.rank() - shift + ctx.size()) % ctx.size())].world_rank;
+                ctx.session().activity().set_phase(fmt::format("round {} of {}, shift {} of {}: to rank {}, from rank {}",
+                                                               repeat, rounds, shift, ctx.size() - 1, to, from),
+                                                   {to, from});
+                const auto round = measure_shift(ctx.comm(), shift, spec);
+                mine.latency_to_us.push_back(round.latency_us);
+                mine.bandwidth_to_gbs.push_back(round.bandwidth_gbs);
+                latency_rounds[static_cast<std::size_t>(shift - 1)].push_back(round.latency_us);
+                bandwidth_rounds[static_cast<std::size_t>(shift - 1)].push_back(round.bandwidth_gbs);
+                if (round.mismatch) mismatches.add(*round.mismatch);
+            }
+            for (const auto& link : gather_link_matrix(ctx.comm(), mine, placement).links)
+                result.samples.add_row({static_cast<double>(placement[link.src].world_rank),
+                                        static_cast<double>(placement[link.dst].world_rank), link.intra_node ? 1.0 : 0.0,
+                                        link.latency_us, link.bandwidth_gbs});
+        }
+        RankMeasurements typical;
+        for (std::size_t shift = 0; shift < latency_rounds.size(); ++shift) {
+            typical.latency_to_us.push_back(stats::median(latency_rounds[shift]));
+            typical.bandwidth_to_gbs.push_back(stats::median(bandwidth_rounds[shift]));
+        }
+        const auto matrix = gather_link_matrix(ctx.comm(), typical, placement);
         if (!matrix.links.empty()) {
             const auto worst = worst_links_first(matrix.links).front();
             result.parameters["worst_link"] =

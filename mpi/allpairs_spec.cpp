@@ -31,6 +31,10 @@ const TestSpec& allpairs_spec() {
                 ParamSpec::integer("bandwidth_window", 16, "messages in flight per iteration").between(1, 1024),
                 ParamSpec::integer("bandwidth_iterations", 5, "timed windows per pair").between(1, most_counts),
                 ParamSpec::integer("bandwidth_warmup", 1, "warm-up windows per pair").between(0, most_counts),
+                ParamSpec::integer("rounds", 1,
+                                   "times the whole ring-shift schedule runs: each ordered pair is measured this often "
+                                   "(one matrix row each), so every link has a median and a spread")
+                    .between(1, 100),
             },
         .metrics =
             {

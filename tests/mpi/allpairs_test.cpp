@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <vector>
 
@@ -41,6 +42,23 @@ TEST(AllPairs, MatrixIsCompleteAndValidated) {
     }
     EXPECT_EQ(pairs.size(), static_cast<std::size_t>(p * (p - 1)));  // every ordered pair once
     for (const double flag : result.samples.column("intra_node")) EXPECT_EQ(flag, 1.0);
+}
+
+TEST(AllPairs, RoundsMeasureEveryOrderedPairThatOften) {
+    const auto result = run_registered_test(
+        "allpairs", "params: {allpairs: {latency_iterations: 4, latency_warmup: 1, bandwidth_bytes: 65536, "
+                    "bandwidth_window: 4, bandwidth_iterations: 2, bandwidth_warmup: 1, rounds: 3}}\n");
+    EXPECT_EQ(result.status, Status::pass) << result.reason;
+    EXPECT_EQ(result.parameters.at("rounds"), "3");
+    if (world_rank() != 0) return;
+    const int p = world_size();
+    ASSERT_EQ(result.samples.size(), static_cast<std::size_t>(3 * p * (p - 1)));
+    std::map<std::pair<int, int>, int> rows_per_pair;
+    const auto src = result.samples.column("src");
+    const auto dst = result.samples.column("dst");
+    for (std::size_t i = 0; i < src.size(); ++i) ++rows_per_pair[{static_cast<int>(src[i]), static_cast<int>(dst[i])}];
+    EXPECT_EQ(rows_per_pair.size(), static_cast<std::size_t>(p * (p - 1)));
+    for (const auto& [pair, rows] : rows_per_pair) EXPECT_EQ(rows, 3) << pair.first << "->" << pair.second;
 }
 
 TEST(AllPairs, SlowRankIsInEveryOneOfTheWorstLinks) {

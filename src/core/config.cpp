@@ -4,6 +4,7 @@
 #include "core/input_file.hpp"
 #include "core/input_limits.hpp"
 #include "core/registry.hpp"
+#include "core/yaml_document.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -288,12 +289,8 @@ Config parse_config_text(const std::string& yaml_text, const std::string& origin
     Config config;
     config.source_yaml = yaml_text;
     YamlReader reader(origin);
-    YAML::Node root;
-    try {
-        root = YAML::Load(yaml_text);
-    } catch (const YAML::ParserException& error) {
-        throw InputError(fmt::format("{}:{}: malformed YAML: {}", origin, error.mark.line + 1, error.msg));
-    }
+    // One document, no key twice: yaml-cpp alone keeps the first of either without a word.
+    const YAML::Node root = load_yaml_document(yaml_text, origin);
     apply_yaml(config, root, reader, registry);
     apply_cli(config, cli);
     validate(config, registry);

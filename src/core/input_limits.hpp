@@ -14,6 +14,9 @@ inline constexpr std::uintmax_t max_text_file_bytes = std::uintmax_t{16} << 20; 
 // loader allocates one record per rank before it reads a trace.
 inline constexpr int max_world_size = 1 << 20;  // 1,048,576
 
+// GPUs one rank may see: run.json's `gpu` (a CUDA ordinal) is below this.
+inline constexpr int max_gpus_per_node = 1024;
+
 // run.json holds one entry per rank (about 300 bytes each as the driver writes it), so its limit
 // follows from max_world_size rather than from max_text_file_bytes.
 inline constexpr std::uintmax_t max_run_json_bytes = std::uintmax_t{max_world_size} * 512;  // 512 MiB

@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
 #include "core/input_limits.hpp"
+#include "core/yaml_document.hpp"
 #include "slurm/hostlist.hpp"
 
 #include <fmt/format.h>
@@ -156,12 +157,7 @@ const NodeClass* Profile::class_of(const std::string& node) const {
 
 Profile parse_profile(std::string_view yaml_text, const std::string& source_name, const std::vector<std::string>& known_tests) {
     const Reader reader(source_name);
-    YAML::Node root;
-    try {
-        root = YAML::Load(std::string(yaml_text));
-    } catch (const YAML::ParserException& error) {
-        throw InputError(fmt::format("{}:{}: malformed YAML: {}", source_name, error.mark.line + 1, error.msg));
-    }
+    const YAML::Node root = load_yaml_document(std::string(yaml_text), source_name);
     if (!root.IsMap() || !root["classes"]) throw InputError(fmt::format("{}:1: expected a map with 'classes'", source_name));
     Profile profile;
     profile.source = source_name;

@@ -7,12 +7,19 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <filesystem>
+#include <optional>
+#include <string_view>
+#include <vector>
 
 namespace shakedown {
 namespace {
 
 using nlohmann::json;
+
+// The major version this reader understands (minor versions only add members).
+constexpr std::string_view supported_schema_major = "1";
 
 namespace key {
 constexpr const char* schema_version = "schema_version";
@@ -65,9 +72,50 @@ public:
         return value.get<std::string>();
     }
 
-    std::string optional_string(const json& object, const std::string& name) const {
+    // The optional members: absent or null means "not recorded"; any other type is refused,
+    // naming the member (a string `tests` once turned off the "no result recorded" check).
+    const json* optional_member(const json& object, const std::string& name) const {
         auto found = object.find(name);
-        return found != object.end() && found->is_string() ? found->get<std::string>() : std::string{};
+        return found == object.end() || found->is_null() ? nullptr : &*found;
+    }
+
+    std::string optional_string(const json& object, const std::string& name, const std::string& where = "") const {
+        const json* value = optional_member(object, name);
+        if (value == nullptr) return {};
+        if (!value->is_string()) reject(fmt::format("{}{}: expected a string", where, name));
+        return value->get<std::string>();
+    }
+
+    std::optional<int> optional_integer(const json& object, const std::string& name, const std::string& where, int least,
+                                        int most) const {
+        const json* value = optional_member(object, name);
+        if (value == nullptr) return std::nullopt;
+        return integer_value(*value, where + name, least, most);
+    }
+
+    std::optional<double> optional_number(const json& object, const std::string& name) const {
+        const json* value = optional_member(object, name);
+        if (value == nullptr) return std::nullopt;
+        if (!value->is_number()) reject(fmt::format("{}: expected a number", name));
+        return value->get<double>();
+    }
+
+    std::vector<std::string> optional_strings(const json& object, const std::string& name) const {
+        const json* value = optional_member(object, name);
+        if (value == nullptr) return {};
+        if (!value->is_array()) reject(fmt::format("{}: expected a list of strings", name));
+        std::vector<std::string> strings;
+        for (std::size_t i = 0; i < value->size(); ++i) {
+            if (!(*value)[i].is_string()) reject(fmt::format("{}[{}]: expected a string", name, i));
+            strings.push_back((*value)[i].get<std::string>());
+        }
+        return strings;
+    }
+
+    const json* optional_object(const json& object, const std::string& name) const {
+        const json* value = optional_member(object, name);
+        if (value != nullptr && !value->is_object()) reject(fmt::format("{}: expected an object", name));
+        return value;
     }
 
     // A whole number in least..most. JSON's integers are 64-bit: one outside the range is
@@ -101,16 +149,13 @@ ManifestRank parse_rank(const ManifestFields& fields, const json& entry, std::si
     ManifestRank rank;
     rank.rank = fields.integer(entry, key::rank, where, 0, world_size - 1);
     rank.node = fields.string(entry, key::node, where);
-    if (auto local = entry.find(key::local_rank); local != entry.end() && local->is_number_integer())
-        rank.local_rank = local->get<int>();
-    if (auto node = entry.find(key::node_index); node != entry.end() && node->is_number_integer())
-        rank.node_index = node->get<int>();
-    if (auto gpu = entry.find(key::gpu); gpu != entry.end() && gpu->is_number_integer() && gpu->get<long long>() >= 0 &&
-                                      gpu->get<long long>() < 1024)
-        rank.gpu = gpu->get<int>();
-    rank.gpu_uuid = fields.optional_string(entry, key::gpu_uuid);
-    rank.gpu_name = fields.optional_string(entry, key::gpu_name);
-    rank.trace_file = fields.optional_string(entry, key::trace);
+    constexpr int max_rank = input_limits::max_world_size - 1;
+    rank.local_rank = fields.optional_integer(entry, key::local_rank, where, 0, max_rank).value_or(0);
+    rank.node_index = fields.optional_integer(entry, key::node_index, where, 0, max_rank).value_or(0);
+    rank.gpu = fields.optional_integer(entry, key::gpu, where, 0, input_limits::max_gpus_per_node - 1);
+    rank.gpu_uuid = fields.optional_string(entry, key::gpu_uuid, where);
+    rank.gpu_name = fields.optional_string(entry, key::gpu_name, where);
+    rank.trace_file = fields.optional_string(entry, key::trace, where);
     if (rank.trace_file.empty()) rank.trace_file = default_trace_file_name(rank.rank);
     // The trace must lie inside the run folder: run.json is input, not a licence to read anywhere.
     if (std::filesystem::path(rank.trace_file).filename() != rank.trace_file)
@@ -162,6 +207,13 @@ RunManifest parse_run_manifest(const json& document, const std::string& context)
     const ManifestFields fields(context);
     if (!document.is_object()) fields.reject("expected a JSON object");
     RunManifest manifest;
+    if (const json* schema = fields.optional_member(document, key::schema_version)) {
+        if (!schema->is_string()) fields.reject(fmt::format("{}: expected a string", key::schema_version));
+        const std::string version = schema->get<std::string>();
+        if (version.substr(0, version.find('.')) != supported_schema_major)
+            fields.reject(fmt::format("{} '{}' is not supported (this reader reads {}.x)", key::schema_version, version,
+                                      supported_schema_major));
+    }
     manifest.run_id = fields.string(document, key::run_id);
     manifest.world_size = fields.integer(document, key::world_size, "", 1, input_limits::max_world_size);
     manifest.status = fields.string(document, key::status);
@@ -171,34 +223,32 @@ RunManifest parse_run_manifest(const json& document, const std::string& context)
     manifest.suite = fields.optional_string(document, key::suite);
     manifest.tag = fields.optional_string(document, key::tag);
     manifest.profile = fields.optional_string(document, key::profile);
-    if (auto tests = document.find(key::tests); tests != document.end() && tests->is_array())
-        for (const json& test : *tests)
-            if (test.is_string()) manifest.tests.push_back(test.get<std::string>());
-    if (auto line = document.find(key::command_line); line != document.end() && line->is_array())
-        for (const json& word : *line)
-            if (word.is_string()) manifest.command_line.push_back(word.get<std::string>());
-    if (auto start = document.find(key::start_utc); start != document.end() && start->is_number())
-        manifest.start_utc = start->get<double>();
-    if (auto end = document.find(key::end_utc); end != document.end() && end->is_number()) manifest.end_utc = end->get<double>();
-    if (auto versions = document.find(key::versions); versions != document.end() && versions->is_object())
-        manifest.versions = *versions;
-    if (auto slurm = document.find(key::slurm); slurm != document.end() && slurm->is_object()) manifest.slurm = *slurm;
+    manifest.tests = fields.optional_strings(document, key::tests);
+    manifest.command_line = fields.optional_strings(document, key::command_line);
+    manifest.start_utc = fields.optional_number(document, key::start_utc).value_or(0.0);
+    manifest.end_utc = fields.optional_number(document, key::end_utc);
+    if (const json* versions = fields.optional_object(document, key::versions)) manifest.versions = *versions;
+    if (const json* slurm = fields.optional_object(document, key::slurm)) manifest.slurm = *slurm;
 
     const json& ranks = fields.array(document, key::ranks);
     for (std::size_t i = 0; i < ranks.size(); ++i) manifest.ranks.push_back(parse_rank(fields, ranks[i], i, manifest.world_size));
 
-    if (auto nodes = document.find(key::nodes); nodes != document.end() && nodes->is_array()) {
+    if (const json* nodes = fields.optional_member(document, key::nodes)) {
+        if (!nodes->is_array()) fields.reject(fmt::format("{}: expected a list", key::nodes));
         for (std::size_t i = 0; i < nodes->size(); ++i) {
             const json& entry = (*nodes)[i];
             const std::string where = fmt::format("nodes[{}].", i);
             if (!entry.is_object()) fields.reject(fmt::format("nodes[{}]: expected an object", i));
             ManifestNode node;
             node.name = fields.string(entry, key::name, where);
-            node.index = entry.contains(key::index) && entry[key::index].is_number_integer() ? entry[key::index].get<int>()
-                                                                                           : static_cast<int>(i);
-            if (auto node_ranks = entry.find(key::ranks); node_ranks != entry.end() && node_ranks->is_array())
-                for (const json& rank : *node_ranks)
-                    if (rank.is_number_integer()) node.ranks.push_back(rank.get<int>());
+            node.index = fields.optional_integer(entry, key::index, where, 0, input_limits::max_world_size - 1)
+                             .value_or(static_cast<int>(i));
+            if (const json* node_ranks = fields.optional_member(entry, key::ranks)) {
+                if (!node_ranks->is_array()) fields.reject(fmt::format("{}{}: expected a list", where, key::ranks));
+                for (std::size_t r = 0; r < node_ranks->size(); ++r)
+                    node.ranks.push_back(fields.integer_value((*node_ranks)[r], fmt::format("{}{}[{}]", where, key::ranks, r),
+                                                              0, manifest.world_size - 1));
+            }
             manifest.nodes.push_back(std::move(node));
         }
     }

@@ -97,5 +97,25 @@ TEST(HostileInput, RunJsonThatIsNotARegularFileIsBadInputWithoutOpeningIt) {
     EXPECT_EQ(outcome.err, "shakedown-analyze: " + prefix + "not a regular file (a FIFO)\n");
 }
 
+// --- types ------------------------------------------------------------------------------
+
+// A string `tests` was skipped as if absent, which turned off the "no result recorded" check.
+TEST(HostileInput, RunJsonMemberOfTheWrongTypeIsBadInputNamingIt) {
+    TempDir temp;
+    const auto run = write_run(temp.path() / "run", healthy_traces(2, 2));
+    const std::string prefix = "shakedown-analyze: " + run.string() + " is not a shakedown run folder: run.json: ";
+    edit_run_json(run, [](nlohmann::json& document) { document["tests"] = "stream"; });
+    Outcome outcome = analyze_folder(run);
+    EXPECT_EQ(outcome.exit_code, 2);
+    EXPECT_EQ(outcome.err, prefix + "tests: expected a list of strings\n");
+    edit_run_json(run, [](nlohmann::json& document) {
+        document["tests"] = {"stream", "mpi_pingpong"};
+        document["ranks"][1]["local_rank"] = "1";
+    });
+    outcome = analyze_folder(run);
+    EXPECT_EQ(outcome.exit_code, 2);
+    EXPECT_EQ(outcome.err, prefix + "ranks[1].local_rank: expected an integer\n");
+}
+
 }  // namespace
 }  // namespace shakedown::analysis

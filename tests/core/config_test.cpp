@@ -201,6 +201,21 @@ TEST(Config, SettingsBeyondTheirDeclaredRangeAreRefusedWithTheLimit) {
     EXPECT_DOUBLE_EQ(config.telemetry_rate_hz, 100.0);
 }
 
+// yaml-cpp keeps the first of two equal keys, and the first of several documents, silently: a
+// config with `suite:` twice or a second document after `---` ran with settings nobody meant.
+TEST(Config, DuplicateKeysAndExtraDocumentsAreRefused) {
+    EXPECT_EQ(error_of("suite: quick\nsuite: full\n"), "test.yaml:2: duplicate key 'suite' (first at line 1)");
+    EXPECT_EQ(error_of("params:\n  alpha:\n    n: 1\n    n: 2\n"), "test.yaml:4: duplicate key 'n' (first at line 3)");
+    EXPECT_EQ(error_of("faults: [{kind: abort, test: alpha, kind: hang}]"),
+              "test.yaml:1: duplicate key 'kind' (first at line 1)");
+    EXPECT_EQ(error_of("suite: quick\n---\nsuite: full\n"), "test.yaml:3: a second YAML document (the file must hold one)");
+    EXPECT_EQ(error_of("suite: quick\n---\n"), "test.yaml:3: a second YAML document (the file must hold one)");
+    // One document, an explicit end marker, an empty file and shared anchors are fine.
+    EXPECT_EQ(parse("---\nsuite: full\n...\n").suite, "full");
+    EXPECT_EQ(parse("").suite, "quick");
+    EXPECT_EQ(parse("tag: &t nightly\nname: *t\n").run_name, "nightly");
+}
+
 std::string load_error(const std::filesystem::path& file) {
     CliOverrides cli;
     cli.config_file = file;

@@ -78,6 +78,10 @@ TEST(Profile, EachMistakeIsOneLineWithItsPlace) {
     EXPECT_EQ(error_of("classes:\n  - nodes: all\n    gpus_per_node: eight\n"),
               "p.yaml:3: gpus_per_node: expected a number of at least 0, not 'eight'");
     EXPECT_NE(error_of("classes: [\n").find("p.yaml:"), std::string::npos);
+    EXPECT_EQ(error_of("classes:\n  - nodes: all\n    gpus_per_node: 8\n    gpus_per_node: 4\n"),
+              "p.yaml:4: duplicate key 'gpus_per_node' (first at line 3)");
+    EXPECT_EQ(error_of("classes:\n  - nodes: all\n---\nclasses: []\n"),
+              "p.yaml:4: a second YAML document (the file must hold one)");
 }
 
 // --profile must name a regular file below 16 MiB, checked before it is opened.

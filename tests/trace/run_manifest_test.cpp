@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace shakedown {
 namespace {
@@ -47,6 +48,52 @@ TEST(RunManifest, RankNumberOutsideTheWorldIsRefusedAsWritten) {
     EXPECT_EQ(error_of(run), "RUN: run.json: ranks[0].rank: 4294967296 is outside 0..1");
     run["ranks"][0]["rank"] = 2;
     EXPECT_EQ(error_of(run), "RUN: run.json: ranks[0].rank: 2 is outside 0..1");
+}
+
+// A member of the wrong type is refused naming it, not skipped: a string `tests` turned off the
+// "no result recorded" check, a text `local_rank` or `gpu` was read as 0 or none.
+TEST(RunManifest, MembersOfTheWrongTypeAreRefusedNamingThem) {
+    struct Case {
+        const char* key;  // a JSON pointer into the document
+        json value;
+        std::string message;
+    };
+    const std::vector<Case> cases = {
+        {"/tests", "stream", "tests: expected a list of strings"},
+        {"/tests", json::array({"stream", 3}), "tests[1]: expected a string"},
+        {"/suite", json::array({"quick"}), "suite: expected a string"},
+        {"/nodes", "n0", "nodes: expected a list"},
+        {"/nodes", json::array({"n0"}), "nodes[0]: expected an object"},
+        {"/nodes", json::array({{{"name", "n0"}, {"ranks", json::array({5})}}}), "nodes[0].ranks[0]: 5 is outside 0..1"},
+        {"/ranks/0/local_rank", "0", "ranks[0].local_rank: expected an integer"},
+        {"/ranks/0/local_rank", -1, "ranks[0].local_rank: -1 is outside 0..1048575"},
+        {"/ranks/0/gpu", "0", "ranks[0].gpu: expected an integer"},
+        {"/ranks/0/gpu", 4096, "ranks[0].gpu: 4096 is outside 0..1023"},
+        {"/ranks/0/gpu_uuid", 7, "ranks[0].gpu_uuid: expected a string"},
+        {"/schema_version", 1, "schema_version: expected a string"},
+        {"/schema_version", "2.0", "schema_version '2.0' is not supported (this reader reads 1.x)"},
+        {"/start_utc", "yesterday", "start_utc: expected a number"},
+        {"/versions", "1.0", "versions: expected an object"},
+    };
+    for (const Case& item : cases) {
+        SCOPED_TRACE(item.key);
+        json run = minimal_run(2);
+        run[json::json_pointer(item.key)] = item.value;
+        EXPECT_EQ(error_of(run), "RUN: run.json: " + item.message);
+    }
+    // What the driver writes reads back: nulls stand for "not recorded".
+    RunManifest manifest;
+    manifest.run_id = "r";
+    manifest.world_size = 1;
+    manifest.status = "complete";
+    manifest.tests = {"stream"};
+    manifest.nodes = {{"n0", 0, {0}}};
+    manifest.ranks = {{0, "n0", 0, 0, std::nullopt, "", "", "rank-00000.h5"}};
+    const RunManifest again = parse_run_manifest(to_json(manifest), "RUN: ");
+    EXPECT_EQ(again.tests, manifest.tests);
+    EXPECT_EQ(again.suite, "");
+    EXPECT_FALSE(again.ranks.at(0).gpu.has_value());
+    EXPECT_EQ(again.nodes.at(0).ranks, std::vector<int>{0});
 }
 
 }  // namespace

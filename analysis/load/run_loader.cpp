@@ -5,7 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <map>
+#include <set>
 
 namespace shakedown::analysis {
 namespace {
@@ -29,6 +31,31 @@ std::string last_event_text(const std::filesystem::path& path, TraceReadOptions 
     } catch (const std::exception& failure) {
         return std::string("events unreadable: ") + failure.what();
     }
+}
+
+// A rate or a duration below zero is not a measurement.
+bool never_negative(std::string_view unit) {
+    static const std::set<std::string_view> durations = {"s", "ms", "us", "ns"};
+    return unit.ends_with("/s") || unit == "IOPS" || durations.contains(unit);
+}
+
+// Figures no measurement gives: not a finite number, a negative rate or time, the same metric
+// twice in one test (which of the two would be judged?). The reader checks a trace's form, not
+// its sense: such a trace was damaged or forged, so the rank is corrupt, not judged on them.
+std::optional<std::string> implausible_figure(const Trace& trace) {
+    for (const TestResult& test : trace.tests) {
+        std::set<std::string_view> seen;
+        for (const Metric& metric : test.metrics) {
+            if (!seen.insert(metric.name).second)
+                return fmt::format("test {} records metric {} twice", test.key, metric.name);
+            if (std::isnan(metric.value)) return fmt::format("{} is not a number (NaN)", metric.name);
+            if (!std::isfinite(metric.value)) return fmt::format("{} is infinite", metric.name);
+            if (metric.value < 0 && never_negative(metric.unit))
+                return fmt::format("{} = {} {} (a rate or a time is never negative)", metric.name, metric.value,
+                                   metric.unit);
+        }
+    }
+    return std::nullopt;
 }
 
 // HDF5 is not thread-safe in Debian's build, so traces are read one after the other; the
@@ -57,6 +84,12 @@ void read_rank(RankRecord& record, const std::string& run_id, const TraceReadOpt
         mark(record, RankProblem::foreign,
              fmt::format("{} belongs to rank {} of run '{}', not to this run", record.trace_path.filename().string(),
                          header.rank, header.run_id));
+        record.trace.reset();
+        return;
+    }
+    if (const std::optional<std::string> problem = implausible_figure(*record.trace)) {
+        mark(record, RankProblem::unreadable,
+             fmt::format("corrupt data in {}: {}", record.trace_path.filename().string(), *problem));
         record.trace.reset();
         return;
     }

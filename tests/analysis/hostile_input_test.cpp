@@ -1,6 +1,7 @@
 // Hostile and broken run folders (issue 16): each must give one clear line and a non-zero exit,
 // or a rank marked as unreadable, never a crash, a hang or a verdict on made-up figures.
 #include "analysis/analyzer.hpp"
+#include "analysis/load/run_loader.hpp"
 #include "analysis/load/run_manifest.hpp"
 #include "analysis_fixtures.hpp"
 #include "core/errors.hpp"
@@ -9,8 +10,10 @@
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
 
+#include <cmath>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <sstream>
 
 namespace shakedown::analysis {
@@ -115,6 +118,65 @@ TEST(HostileInput, RunJsonMemberOfTheWrongTypeIsBadInputNamingIt) {
     outcome = analyze_folder(run);
     EXPECT_EQ(outcome.exit_code, 2);
     EXPECT_EQ(outcome.err, prefix + "ranks[1].local_rank: expected an integer\n");
+}
+
+// --- implausible values ------------------------------------------------------------------
+
+// What load_run makes of a run whose rank 1 carries `damage` (the writer records any figure).
+RankRecord rank_one_after(const std::function<void(Trace&)>& damage, const TempDir& temp) {
+    std::vector<Trace> traces = healthy_traces(2, 2);
+    damage(traces[1]);
+    const auto run = write_run(temp.path() / "run", traces);
+    const LoadedRun loaded = load_run(run);
+    EXPECT_EQ(loaded.ranks.at(0).problem, RankProblem::none) << loaded.ranks.at(0).problem_text;
+    return loaded.ranks.at(1);
+}
+
+// A negative bandwidth, a NaN or the same metric twice in one test passed the analyzer (judged as
+// if measured): the rank is now corrupt data, unreadable, and the run incomplete (exit 3).
+TEST(HostileInput, ImplausibleFiguresMakeTheRankCorruptNotJudged) {
+    struct Case {
+        const char* name;
+        std::function<void(Trace&)> damage;
+        std::string problem;
+    };
+    const std::vector<Case> cases = {
+        {"negative rate", [](Trace& t) { testing::metric_named(t, "stream.triad_gbs").value = -7.5; },
+         "stream.triad_gbs = -7.5 GB/s (a rate or a time is never negative)"},
+        {"negative latency", [](Trace& t) { testing::metric_named(t, "mpi_pingpong.latency_us").value = -1.9; },
+         "mpi_pingpong.latency_us = -1.9 us (a rate or a time is never negative)"},
+        {"NaN", [](Trace& t) { testing::metric_named(t, "stream.copy_gbs").value = std::nan(""); },
+         "stream.copy_gbs is not a number (NaN)"},
+        {"infinity",
+         [](Trace& t) { testing::metric_named(t, "stream.copy_gbs").value = std::numeric_limits<double>::infinity(); },
+         "stream.copy_gbs is infinite"},
+        {"twice",
+         [](Trace& t) {
+             TestResult& stream = testing::test_named(t, "stream");
+             stream.metrics.push_back(stream.metrics.front());
+             stream.metrics.back().value = 99.0;
+         },
+         "test stream records metric stream.triad_gbs twice"},
+    };
+    for (const Case& item : cases) {
+        SCOPED_TRACE(item.name);
+        TempDir temp;
+        const RankRecord rank = rank_one_after(item.damage, temp);
+        EXPECT_EQ(rank.problem, RankProblem::unreadable);
+        EXPECT_EQ(rank.problem_text, "rank 1 (node0000): corrupt data in rank-00001.h5: " + item.problem);
+        EXPECT_FALSE(rank.trace.has_value());
+        const Outcome outcome = analyze_folder(temp.path() / "run");
+        EXPECT_EQ(outcome.exit_code, 3);
+        EXPECT_NE(outcome.out.find(rank.problem_text), std::string::npos) << outcome.out;
+    }
+    // A negative figure of a unit that may be negative is not corrupt, nor is a healthy run.
+    TempDir temp;
+    EXPECT_EQ(rank_one_after([](Trace&) {}, temp).problem, RankProblem::none);
+    TempDir other;
+    const auto negative_ratio = [](Trace& t) {
+        testing::test_named(t, "stream").metrics.push_back(Metric{"stream.offset", "ratio", -0.1, std::nullopt, Better::higher});
+    };
+    EXPECT_EQ(rank_one_after(negative_ratio, other).problem, RankProblem::none);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "core/problem_list.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
+#include "hardware/network_capacity.hpp"
 #include "mpi/link_matrix.hpp"
 #include "mpi/specs.hpp"
 #include "mpi/ring_shift.hpp"
@@ -66,7 +67,7 @@ public:
                             placement[worst.dst].world_rank, worst.intra_node ? "intra-node" : "inter-node",
                             worst.bandwidth_gbs, worst.latency_us);
         }
-        add_metrics(result, matrix);
+        add_metrics(result, matrix, hardware::network_capacity_gbs(ctx.inventory()));
         mismatches.fail(result);
         return result;
     }
@@ -85,7 +86,8 @@ private:
         return spec;
     }
 
-    static void add_metrics(TestResult& result, const LinkMatrixResult& matrix) {
+    // `network_gbs`: this node's network capacity, the nominal of its best inter-node link.
+    static void add_metrics(TestResult& result, const LinkMatrixResult& matrix, std::optional<double> network_gbs) {
         for (const auto kind : link_kinds) {
             const auto& f = matrix.figures[static_cast<std::size_t>(kind)];
             if (!f.job_bandwidth_median_gbs || !f.my_bandwidth_min_gbs) continue;  // no link of this kind
@@ -94,7 +96,9 @@ private:
             };
             const double median = *f.job_bandwidth_median_gbs;
             result.add_metric(name("bandwidth_min_gbs"), *f.my_bandwidth_min_gbs);
-            if (f.my_bandwidth_max_gbs) result.add_metric(name("bandwidth_max_gbs"), *f.my_bandwidth_max_gbs);
+            if (f.my_bandwidth_max_gbs)
+                result.add_metric(name("bandwidth_max_gbs"), *f.my_bandwidth_max_gbs,
+                                  kind == LinkKind::inter_node ? network_gbs : std::nullopt);
             result.add_metric(name("bandwidth_median_gbs"), median);
             if (median > 0.0) {
                 result.add_metric(name("min_over_median"), *f.my_bandwidth_min_gbs / median);

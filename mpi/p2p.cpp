@@ -7,6 +7,7 @@
 #include "core/problem_list.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
+#include "hardware/network_capacity.hpp"
 #include "mpi/pingpong.hpp"
 #include "mpi/specs.hpp"
 #include "mpi/window_bandwidth.hpp"
@@ -84,8 +85,8 @@ public:
             }
         });
         mismatches.fail(result);
-        add_metrics(result, mine, sizes.front(), sizes.back(), true);
-        add_metrics(result, mine, sizes.front(), sizes.back(), false);
+        add_metrics(result, mine, sizes.front(), sizes.back(), true, std::nullopt);
+        add_metrics(result, mine, sizes.front(), sizes.back(), false, hardware::network_capacity_gbs(ctx.inventory()));
         return result;
     }
 
@@ -97,8 +98,9 @@ private:
 
     // The worst of this rank's pairs of one kind: latency at the smallest size, bandwidth at
     // the largest, message rate at the smallest.
+    // `bound_gbs`: the nominal of the best pair's bandwidth (inter-node: this node's network capacity).
     static void add_metrics(TestResult& result, const std::vector<PairFigures>& mine, std::size_t smallest,
-                            std::size_t largest, bool intra_node) {
+                            std::size_t largest, bool intra_node, std::optional<double> bound_gbs) {
         const auto prefix = fmt::format("p2p.{}_", intra_node ? "intra_node" : "inter_node");
         const auto worst = [&](std::size_t bytes, auto value, bool higher_is_worse) -> std::optional<double> {
             std::optional<double> found;
@@ -117,7 +119,7 @@ private:
             result.add_metric(prefix + "bandwidth_gbs", *v);
         // The best pair too: a figure above the node's physical bound is not credible.
         if (const auto v = worst(largest, [](const PairFigures& f) { return f.bandwidth_gbs; }, true))
-            result.add_metric(prefix + "bandwidth_max_gbs", *v);
+            result.add_metric(prefix + "bandwidth_max_gbs", *v, bound_gbs);
         if (const auto v = worst(largest, [](const PairFigures& f) { return f.bibandwidth_gbs; }, false))
             result.add_metric(prefix + "bibandwidth_gbs", *v);
         if (const auto v = worst(smallest, [](const PairFigures& f) { return f.message_rate_mps; }, false))

@@ -48,6 +48,23 @@ std::vector<Finding> credibility_findings(const Observations& observations) {
         finding.reference = bound->second;
         findings.push_back(std::move(finding));
     }
+    for (const MetricRow& row : observations.metrics()) {
+        const bool bounded = std::any_of(std::begin(network_bound_metrics), std::end(network_bound_metrics),
+                                         [&](const char* name) { return row.metric->name == name; });
+        const auto& capacity = row.metric->nominal;
+        if (!bounded || !capacity || !(*capacity > 0.0) || row.metric->value <= *capacity * network_bound_tolerance)
+            continue;
+        Finding finding = make_metric_finding(
+            *row.who, row.test->key, *row.metric, Level::fail,
+            fmt::format("measurement not credible: {} {} is above {}'s network capacity {} (its physical interfaces' "
+                        "and RDMA ports' line rates): a transfer between nodes cannot outrun them",
+                        row.metric->name, with_unit(row.metric->value, row.metric->unit), row.who->node,
+                        with_unit(*capacity, "GB/s")),
+            FindingSource::credibility);
+        finding.cause = Cause::software;
+        finding.reference = *capacity;
+        findings.push_back(std::move(finding));
+    }
     return findings;
 }
 

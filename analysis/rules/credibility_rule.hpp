@@ -1,5 +1,7 @@
 // A figure that cannot be physically true is an error, not a result: a transfer between two
-// ranks of one node cannot outrun the node's memory (its host STREAM in the same run). Such a
+// ranks of one node cannot outrun the node's memory (its host STREAM in the same run), and one
+// between two nodes cannot outrun the node's network (its physical NICs' and RDMA ports' line
+// rates, recorded by the test as the figure's nominal: hardware/network_capacity.hpp). Such a
 // figure is the measurement's fault (a clock that missed the transfer, a cache measured instead
 // of the link): cause software, to fix, never drained and never a pass.
 #pragma once
@@ -14,6 +16,12 @@ namespace shakedown::analysis {
 // The metrics a node's memory bandwidth bounds (the best intra-node link of a rank).
 inline constexpr const char* memory_bound_metrics[] = {"allpairs.intra_node_bandwidth_max_gbs",
                                                        "p2p.intra_node_bandwidth_max_gbs"};
+
+// The metrics whose nominal is the node's network capacity (the best inter-node link of a rank).
+inline constexpr const char* network_bound_metrics[] = {"allpairs.inter_node_bandwidth_max_gbs",
+                                                        "p2p.inter_node_bandwidth_max_gbs"};
+// Timing error allowed above the line rate before a figure is called impossible.
+inline constexpr double network_bound_tolerance = 1.05;
 
 std::vector<Finding> credibility_findings(const Observations& observations);
 

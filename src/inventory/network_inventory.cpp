@@ -53,7 +53,9 @@ nlohmann::json network_section(const std::string& sys_class_net) {
                            {"speed_mbps", speed},
                            {"operstate", attribute(interface, "operstate").value_or("unknown")},
                            {"address", attribute(interface, "address").value_or("")},
-                           {"type", link_type(attribute_number(interface, "type", -1))}});
+                           {"type", link_type(attribute_number(interface, "type", -1))},
+                           // A NIC has a device behind it; veth, bridges and loopback do not.
+                           {"physical", std::filesystem::exists(interface / "device", error)}});
     }
     return network;
 }

@@ -65,5 +65,33 @@ TEST(Credibility, WithoutAHostStreamThereIsNoBound) {
     EXPECT_TRUE(findings_for(node_with_link(1300.0, "gpu")).empty());  // GPU STREAM measures HBM, not the host
 }
 
+// Rank 0's best inter-node link at `link_gbs`, with the node's network capacity (its nominal,
+// as allpairs records it) `capacity_gbs`.
+std::vector<Trace> nodes_with_inter_node_link(double link_gbs, std::optional<double> capacity_gbs) {
+    auto traces = healthy_traces(2, 1);
+    TestResult allpairs;
+    allpairs.key = "allpairs";
+    allpairs.metrics.push_back(Metric{"allpairs.inter_node_bandwidth_max_gbs", "GB/s", link_gbs, capacity_gbs, Better::higher});
+    traces[0].tests.push_back(allpairs);
+    return traces;
+}
+
+TEST(Credibility, AnInterNodeLinkFasterThanTheNodesNetworkIsNotCredible) {
+    // One 100 Gb/s port (12.5 GB/s): 40 GB/s between two nodes cannot be.
+    const auto findings = findings_for(nodes_with_inter_node_link(40.0, 12.5));
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_EQ(findings[0].cause, Cause::software);
+    EXPECT_EQ(findings[0].reason,
+              "measurement not credible: allpairs.inter_node_bandwidth_max_gbs 40 GB/s is above node0000's network "
+              "capacity 12.5 GB/s (its physical interfaces' and RDMA ports' line rates): a transfer between nodes "
+              "cannot outrun them");
+}
+
+TEST(Credibility, AnInterNodeLinkAtItsLineRateOrWithoutOneIsNotFlagged) {
+    EXPECT_TRUE(findings_for(nodes_with_inter_node_link(12.2, 12.5)).empty());   // 98 % of line rate
+    EXPECT_TRUE(findings_for(nodes_with_inter_node_link(12.9, 12.5)).empty());   // within the timing tolerance
+    EXPECT_TRUE(findings_for(nodes_with_inter_node_link(40.0, std::nullopt)).empty());  // veth: capacity unknown
+}
+
 }  // namespace
 }  // namespace shakedown::analysis

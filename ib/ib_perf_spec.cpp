@@ -2,6 +2,7 @@
 
 #include "comm/pairs.hpp"
 #include "comm/sizes.hpp"
+#include "core/input_limits.hpp"
 #include "core/registry.hpp"
 
 namespace shakedown::ib {
@@ -23,7 +24,9 @@ std::vector<ParamSpec> parameters() {
              ParamSpec::flag("bidirectional", true, "also stream both ways at once"),
              comm::pairs_parameter("node neighbours in a ring"),
              ParamSpec::flag("allow_intra_node", false, "pair ranks of the same node (one-node runs, loopback checks)"),
-             ParamSpec::real("timeout_s", 30.0, "longest wait for one completion before the link is declared dead").above(0),
+             ParamSpec::real("timeout_s", 30.0, "longest wait for one completion before the link is declared dead")
+                 .above(0)
+                 .at_most(input_limits::max_deadline_s),
          })
         specs.push_back(std::move(spec));
     return specs;

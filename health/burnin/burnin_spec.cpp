@@ -1,5 +1,6 @@
 #include "health/specs.hpp"
 
+#include "core/input_limits.hpp"
 #include "core/registry.hpp"
 
 namespace shakedown::health {
@@ -17,8 +18,13 @@ const TestSpec& burnin_spec() {
         .suites = {"burnin", "quick"},
         .parameters =
             {
-                ParamSpec::real("duration_s", 600.0, "seconds under load").above(0).in_suite("quick", 60.0),
-                ParamSpec::real("window_s", 10.0, "window length: one rate, one validation, one telemetry summary each").above(0),
+                ParamSpec::real("duration_s", 600.0, "seconds under load")
+                    .above(0)
+                    .at_most(input_limits::max_deadline_s)
+                    .in_suite("quick", 60.0),
+                ParamSpec::real("window_s", 10.0, "window length: one rate, one validation, one telemetry summary each")
+                    .above(0)
+                    .at_most(input_limits::max_deadline_s),
                 ParamSpec::flag("host", false, "also load the host cores (alone on a node without GPU)"),
                 ParamSpec::integer("gpu_n", 8192, "matrix order on the GPU").between(1, 1 << 20),
                 ParamSpec::integer("host_n", 1024, "matrix order on the host").between(1, 1 << 20),

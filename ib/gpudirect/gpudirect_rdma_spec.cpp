@@ -1,6 +1,7 @@
 #include "ib/specs.hpp"
 
 #include "comm/pairs.hpp"
+#include "core/input_limits.hpp"
 #include "core/registry.hpp"
 
 namespace shakedown::ib {
@@ -14,7 +15,7 @@ std::vector<ParamSpec> parameters() {
              ParamSpec::integer("queue_depth", 128, "requests in flight").between(1, 16384),
              comm::pairs_parameter("node neighbours in a ring"),
              ParamSpec::flag("allow_intra_node", false, "pair ranks of the same node"),
-             ParamSpec::real("timeout_s", 30.0, "longest wait for one completion").above(0),
+             ParamSpec::real("timeout_s", 30.0, "longest wait for one completion").above(0).at_most(input_limits::max_deadline_s),
          })
         specs.push_back(std::move(spec));
     return specs;

@@ -2,6 +2,7 @@
 
 #include "comm/pairs.hpp"
 #include "comm/sizes.hpp"
+#include "core/input_limits.hpp"
 #include "core/registry.hpp"
 
 namespace shakedown::ib {
@@ -20,7 +21,9 @@ std::vector<ParamSpec> parameters() {
         ParamSpec::integer("bw_iterations", 64, "messages in a bandwidth run").between(1, 100'000'000),
         ParamSpec::integer("window", 16, "requests in flight for bandwidth").between(1, 65536),
         comm::pairs_parameter("the node-local pair and node neighbours in a ring"),
-        ParamSpec::real("timeout_s", 30.0, "longest wait for one operation before the peer is declared gone").above(0),
+        ParamSpec::real("timeout_s", 30.0, "longest wait for one operation before the peer is declared gone")
+            .above(0)
+            .at_most(input_limits::max_deadline_s),
     };
 }
 

@@ -1,5 +1,6 @@
 #include "kernels/specs.hpp"
 
+#include "core/input_limits.hpp"
 #include "core/registry.hpp"
 
 namespace shakedown::kernels {
@@ -13,7 +14,9 @@ const TestSpec& dgemm_fp64_spec() {
             {
                 device_parameter(),
                 ParamSpec::integer("n", automatic, "matrix order").allow_auto("chosen so one repetition lasts >= min_rep_s").between(1, 1 << 20),
-                ParamSpec::real("min_rep_s", 0.05, "shortest repetition the automatic size aims for, seconds").above(0),
+                ParamSpec::real("min_rep_s", 0.05, "shortest repetition the automatic size aims for, seconds")
+                    .above(0)
+                    .at_most(input_limits::max_deadline_s),
                 ParamSpec::integer("repetitions", 10, "timed repetitions after one warm-up").at_least(1).in_suite("quick", 5),
                 ParamSpec::real("nominal_tflops", automatic, "host FP64 peak per node in TFLOP/s")
                     .allow_auto("derived from the CPU")

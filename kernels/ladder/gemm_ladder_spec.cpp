@@ -1,6 +1,7 @@
 #include "kernels/ladder/ladder_precisions.hpp"
 #include "kernels/specs.hpp"
 
+#include "core/input_limits.hpp"
 #include "core/registry.hpp"
 
 #include <fmt/format.h>
@@ -33,8 +34,11 @@ const TestSpec& gemm_ladder_spec() {
                                    "cuBLASLt heuristic algorithms timed per layout beside cublasGemmEx (0 = no tuning)")
                     .between(0, 16),
                 ParamSpec::integer("autotune_rounds", 3, "round-robin timings of each candidate (median decides)").at_least(1),
-                ParamSpec::real("autotune_budget_s", 3.0, "GPU seconds the autotune rounds may take per precision").above(0),
-                ParamSpec::real("cooldown_s", 2.0, "idle seconds between the autotune and the timed repetitions").at_least(0),
+                ParamSpec::real("autotune_budget_s", 3.0, "GPU seconds the autotune rounds may take per precision")
+                    .above(0)
+                    .at_most(input_limits::max_deadline_s),
+                ParamSpec::real("cooldown_s", 2.0, "idle seconds between the autotune and the timed repetitions")
+                    .between(0, input_limits::max_deadline_s),
                 ParamSpec::flag("fp8_fast_accumulation", false,
                                 "cuBLASLt FP8 fast accumulation (no periodic FP32 promotion; off is the precise default)"),
             },

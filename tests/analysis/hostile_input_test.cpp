@@ -4,7 +4,10 @@
 #include "analysis/load/run_loader.hpp"
 #include "analysis/load/run_manifest.hpp"
 #include "analysis_fixtures.hpp"
+#include "core/config.hpp"
 #include "core/errors.hpp"
+#include "core/input_limits.hpp"
+#include "core/registry.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -98,6 +101,28 @@ TEST(HostileInput, RunJsonThatIsNotARegularFileIsBadInputWithoutOpeningIt) {
     outcome = analyze_folder(run);
     EXPECT_EQ(outcome.exit_code, 2);
     EXPECT_EQ(outcome.err, "shakedown-analyze: " + prefix + "not a regular file (a FIFO)\n");
+}
+
+// A test's seconds are bounded like the watchdog's: a duration of 1e17 s was accepted and then
+// overflowed the clock arithmetic of the test that used it. Every declared parameter whose name
+// ends in _s has an upper bound no larger than max_deadline_s.
+TEST(HostileInput, EveryDeclaredSecondsParameterHasAnUpperBound) {
+    int checked = 0;
+    for (const auto& test : Registry::instance().tests())
+        for (const ParamSpec& spec : test->parameters()) {
+            if (!spec.name.ends_with("_s")) continue;
+            SCOPED_TRACE(std::string(test->key()) + "." + spec.name);
+            ++checked;
+            ASSERT_TRUE(spec.most.has_value());
+            EXPECT_LE(*spec.most, input_limits::max_deadline_s);
+        }
+    EXPECT_GE(checked, 8);
+    try {
+        (void)parse_config_text("params: {burnin: {duration_s: 1e17}}\n", "c.yaml", {}, Registry::instance());
+        ADD_FAILURE() << "accepted";
+    } catch (const InputError& error) {
+        EXPECT_STREQ(error.what(), "c.yaml:1: 'params.burnin.duration_s' must be above 0 and at most 2592000, got 1e+17");
+    }
 }
 
 // --- types ------------------------------------------------------------------------------

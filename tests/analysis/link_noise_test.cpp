@@ -4,6 +4,8 @@
 // 1000 seeds when each link has repeated measurements (rounds, or several ranks per node), while
 // the faults under the same noise are still found. In process: the matrices come from the
 // generator's own function (bench::synthetic_link_matrix), no run folder is written.
+#include "analysis/report/drain_output.hpp"
+#include "analysis/rules/confirmation.hpp"
 #include "link_fixtures.hpp"
 
 #include <gtest/gtest.h>
@@ -71,6 +73,33 @@ TEST(LinkNoise, SingleShotTinyFleetsStillFailRarelyAndSaySoInTheirNumbers) {
     // change that makes it worse shows: at most 1 % of seeds (the old single bound: 1 run in 13).
     const Tally tally = healthy_seeds(Shape{4, 1, 1}, 1000);
     EXPECT_LE(tally.fails, 10) << tally.first_fail;
+}
+
+TEST(LinkNoise, SingleShotFalseFailsAreNotConfirmedSoNothingDrains) {
+    // The rare single-shot FAILs of a tiny healthy fleet are measured again (another seed: another
+    // measurement of the same healthy fabric) before anything drains: none is confirmed in 1000.
+    const Shape shape{4, 1, 1};
+    const LinkCase run(spec_of(shape, 1));
+    int first_fails = 0;
+    int confirmed = 0;
+    int drained = 0;
+    for (int seed = 1; seed <= 1000; ++seed) {
+        const auto first_links = run.localize(spec_of(shape, static_cast<std::uint64_t>(seed)));
+        std::vector<Finding> first = run.findings(first_links);
+        if (worst_level(first) != Level::fail) continue;
+        ++first_fails;
+        await_confirmation(first);
+        const auto again = run.localize(spec_of(shape, static_cast<std::uint64_t>(seed + 100000)));
+        Remeasured remeasured{"again", {}, {}};
+        for (int node = 0; node < shape.nodes; ++node) remeasured.tests_by_node[node_name(node)].insert("allpairs");
+        for (const NodeLink& link : again.links) remeasured.link_gbs[{std::min(link.a, link.b), std::max(link.a, link.b)}] = link.bandwidth_gbs;
+        const auto final_findings = confirm_findings(first, first, remeasured, &first_links);
+        for (const Finding& finding : final_findings) confirmed += finding.confirmation == Confirmation::confirmed ? 1 : 0;
+        drained += static_cast<int>(drain_list(judge(run.observations(), final_findings)).requests.size());
+    }
+    EXPECT_GT(first_fails, 0);  // the case exists (SingleShotTinyFleetsStillFailRarely...)
+    EXPECT_EQ(confirmed, 0) << first_fails << " first-run FAILs";
+    EXPECT_EQ(drained, 0);
 }
 
 TEST(LinkNoise, TheNoiseEstimateMatchesTheSpread) {

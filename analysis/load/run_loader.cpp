@@ -39,17 +39,17 @@ bool never_negative(std::string_view unit) {
     return unit.ends_with("/s") || unit == "IOPS" || durations.contains(unit);
 }
 
-// Figures no measurement gives: not a finite number, a negative rate or time, the same metric
-// twice in one test (which of the two would be judged?). The reader checks a trace's form, not
-// its sense: such a trace was damaged or forged, so the rank is corrupt, not judged on them.
+// Figures no measurement gives: a negative rate or time, the same metric twice in one test
+// (which of the two would be judged?). The reader checks a trace's form, not its sense: such a
+// trace was damaged or forged, so the rank is corrupt, not judged on them. A NaN or infinite
+// figure is not among them: a test records NaN when its measurement produced no number (an
+// empty sample set, stats/summary.hpp), and the threshold rule FAILs it as such.
 std::optional<std::string> implausible_figure(const Trace& trace) {
     for (const TestResult& test : trace.tests) {
         std::set<std::string_view> seen;
         for (const Metric& metric : test.metrics) {
             if (!seen.insert(metric.name).second)
                 return fmt::format("test {} records metric {} twice", test.key, metric.name);
-            if (std::isnan(metric.value)) return fmt::format("{} is not a number (NaN)", metric.name);
-            if (!std::isfinite(metric.value)) return fmt::format("{} is infinite", metric.name);
             if (metric.value < 0 && never_negative(metric.unit))
                 return fmt::format("{} = {} {} (a rate or a time is never negative)", metric.name, metric.value,
                                    metric.unit);

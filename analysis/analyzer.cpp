@@ -20,6 +20,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cmath>
+
 namespace shakedown::analysis {
 namespace {
 
@@ -42,7 +44,8 @@ Thresholds resolve_thresholds(const AnalyzeOptions& options) {
         throw InputError("give --price-per-node-hour or --price-per-node-month, not both");
     AnalysisSettings command_line;
     for (const auto& price : {options.price_per_node_hour, options.price_per_node_month})
-        if (price && !(*price > 0.0)) throw InputError(fmt::format("a node price must be above 0, got {}", *price));
+        if (price && !(*price > 0.0 && std::isfinite(*price)))
+            throw InputError(fmt::format("a node price must be a finite number above 0, got {}", *price));
     command_line.price_per_node_hour = options.price_per_node_hour;
     command_line.price_per_node_month = options.price_per_node_month;
     thresholds.settings().merge(command_line);

@@ -55,7 +55,14 @@ SlurmNodesRecord parse_slurm_nodes(std::string_view text) {
 }
 
 std::optional<SlurmNodesRecord> read_slurm_nodes(const std::filesystem::path& run_folder) {
-    std::ifstream in(run_folder / slurm_nodes_file_name);
+    // Only a regular file of a sane size: a FIFO in its place would block the analyzer for ever,
+    // /dev/zero never end (the job script writes a few lines per node).
+    constexpr std::uintmax_t most_bytes = std::uintmax_t{64} << 20;
+    const auto path = run_folder / slurm_nodes_file_name;
+    std::error_code error;
+    if (!std::filesystem::is_regular_file(path, error) || std::filesystem::file_size(path, error) > most_bytes || error)
+        return std::nullopt;
+    std::ifstream in(path);
     if (!in) return std::nullopt;
     std::ostringstream text;
     text << in.rdbuf();

@@ -3,6 +3,7 @@
 #include "analysis/rules/calibrated_references_data.hpp"
 #include "analysis/rules/yaml_fields.hpp"
 #include "core/errors.hpp"
+#include "core/yaml_document.hpp"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -62,9 +63,9 @@ CalibratedReferences CalibratedReferences::parse(std::string_view yaml_text, con
     const YamlFields fields(source_name);
     YAML::Node root;
     try {
-        root = YAML::Load(std::string(yaml_text));
-    } catch (const YAML::ParserException& error) {
-        throw InputError(fmt::format("{}:{}: malformed YAML: {}", source_name, error.mark.line + 1, error.msg));
+        root = load_yaml_document(std::string(yaml_text), source_name);
+    } catch (const YAML::Exception& error) {
+        throw InputError(fmt::format("{}: malformed YAML: {}", source_name, error.what()));
     }
     if (!root.IsMap()) throw InputError(fmt::format("{}:1: expected a map with 'references'", source_name));
     CalibratedReferences calibrated;

@@ -3,6 +3,9 @@
 #include "analysis/rules/default_thresholds.hpp"
 #include "analysis/rules/yaml_fields.hpp"
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
+#include "core/input_limits.hpp"
+#include "core/yaml_document.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -104,11 +107,11 @@ private:
     const YamlFields& fields_;
 };
 
+// One document, no key twice (src/core/yaml_document.hpp): a thresholds file with a metric
+// given twice would judge by whichever yaml-cpp kept.
 YAML::Node load_yaml(std::string_view yaml_text, const std::string& source_name) {
     try {
-        return YAML::Load(std::string(yaml_text));
-    } catch (const YAML::ParserException& error) {
-        throw InputError(fmt::format("{}:{}: malformed YAML: {}", source_name, error.mark.line + 1, error.msg));
+        return load_yaml_document(std::string(yaml_text), source_name);
     } catch (const YAML::Exception& error) {  // yaml-cpp's other failures (deep nesting, ...)
         throw InputError(fmt::format("{}: malformed YAML: {}", source_name, error.what()));
     }
@@ -169,11 +172,9 @@ Thresholds Thresholds::built_in() {
 }
 
 Thresholds Thresholds::from_file(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(fmt::format("{}: cannot read the thresholds file", path.string()));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse(text.str(), path.string());
+    return parse(read_input_file(path, input_limits::max_text_file_bytes,
+                                 fmt::format("{}: cannot read the thresholds file: ", path.string())),
+                 path.string());
 }
 
 Thresholds Thresholds::overridden_by(const Thresholds& overrides) const {

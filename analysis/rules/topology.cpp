@@ -1,6 +1,8 @@
 #include "analysis/rules/topology.hpp"
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
+#include "core/input_limits.hpp"
 #include "slurm/hostlist.hpp"
 
 #include <fmt/format.h>
@@ -64,11 +66,9 @@ Topology Topology::parse(std::string_view text, const std::string& source_name) 
 }
 
 Topology Topology::from_file(const std::filesystem::path& path) {
-    std::ifstream in(path);
-    if (!in) throw InputError(fmt::format("{}: cannot read the topology file", path.string()));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse(text.str(), path.string());
+    return parse(read_input_file(path, input_limits::max_text_file_bytes,
+                                 fmt::format("{}: cannot read the topology file: ", path.string())),
+                 path.string());
 }
 
 std::optional<std::string> Topology::switch_of(const std::string& node) const {

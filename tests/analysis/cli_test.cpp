@@ -86,6 +86,17 @@ TEST(AnalyzeCli, FolderWithoutRunJsonIsOneLineAndExitTwo) {
     EXPECT_TRUE(result.out.empty());
 }
 
+TEST(AnalyzeCli, AnInfiniteOrNanPriceIsOneLineAndExitTwo) {
+    TempDir temp;
+    const auto run = write_run(temp.path() / "run", healthy_traces(1, 1));
+    for (const char* price : {"inf", "nan", "0"}) {
+        const CommandResult result = run_analyzer(temp, run.string() + " --price-per-node-hour " + price);
+        EXPECT_EQ(result.exit_code, 2) << price;
+        EXPECT_EQ(result.err.rfind("shakedown-analyze: a node price must be a finite number above 0, got ", 0), 0u) << result.err;
+        EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+    }
+}
+
 TEST(AnalyzeCli, MalformedThresholdsIsOneLineWithFileAndLine) {
     TempDir temp;
     const auto run = write_run(temp.path() / "run", healthy_traces(1, 1));

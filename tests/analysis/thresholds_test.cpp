@@ -174,7 +174,22 @@ TEST(Thresholds, WrongTypesAndInconsistentBandsAreRejected) {
     EXPECT_EQ(parse_error("metrics:\n  a: {fail_below: .nan}\n"), "my.yaml:2: a.fail_below: expected a finite number, got '.nan'");
     EXPECT_EQ(parse_error(""), "my.yaml:1: empty thresholds file (expected 'metrics:')");
     EXPECT_EQ(parse_error("- a\n- b\n"), "my.yaml:1: expected a map with the key 'metrics'");
-    EXPECT_EQ(parse_error("metrics:\n  a: {}\n  a: {}\n"), "my.yaml:3: metrics: 'a' appears twice");
+    EXPECT_EQ(parse_error("metrics:\n  a: {}\n  a: {}\n"), "my.yaml:3: duplicate key 'a' (first at line 2)");
+}
+
+TEST(Thresholds, ADeviceFifoOrFolderIsRefusedUnreadAndExtraDocumentsToo) {
+    for (const char* path : {"/dev/zero", "/tmp"}) {
+        try {
+            Thresholds::from_file(path);
+            ADD_FAILURE() << path;
+        } catch (const InputError& error) {
+            EXPECT_NE(std::string(error.what()).find("cannot read the thresholds file: not a regular file"), std::string::npos)
+                << error.what();
+        }
+    }
+    EXPECT_EQ(parse_error("metrics: {}\n---\nmetrics: {}\n").rfind("my.yaml:", 0), 0u);
+    EXPECT_NE(parse_error("metrics: {}\n---\nmetrics: {}\n").find("a second YAML document"), std::string::npos)
+        << parse_error("metrics: {}\n---\nmetrics: {}\n");
 }
 
 TEST(Thresholds, MissingFileIsOneLine) {
@@ -182,7 +197,7 @@ TEST(Thresholds, MissingFileIsOneLine) {
         Thresholds::from_file("/nonexistent/thresholds.yaml");
         FAIL() << "no error";
     } catch (const InputError& error) {
-        EXPECT_STREQ(error.what(), "/nonexistent/thresholds.yaml: cannot read the thresholds file");
+        EXPECT_STREQ(error.what(), "/nonexistent/thresholds.yaml: cannot read the thresholds file: no such file");
     }
 }
 

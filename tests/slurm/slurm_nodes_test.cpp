@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <fstream>
 #include <unistd.h>
@@ -62,6 +64,13 @@ TEST(SlurmNodes, ReadsTheRunFolderOrSaysThereIsNone) {
     const auto record = read_slurm_nodes(folder);
     ASSERT_TRUE(record.has_value());
     EXPECT_EQ(record->nodes.size(), 4u);
+    // A FIFO in its place is not opened (it would block for ever), nor a folder.
+    std::filesystem::remove(folder / slurm_nodes_file_name);
+    ASSERT_EQ(::mkfifo((folder / slurm_nodes_file_name).c_str(), 0600), 0);
+    EXPECT_FALSE(read_slurm_nodes(folder).has_value());
+    std::filesystem::remove(folder / slurm_nodes_file_name);
+    std::filesystem::create_directory(folder / slurm_nodes_file_name);
+    EXPECT_FALSE(read_slurm_nodes(folder).has_value());
     std::filesystem::remove_all(folder);
 }
 

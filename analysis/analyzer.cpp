@@ -15,6 +15,7 @@
 #include "analysis/rules/thresholds.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"
+#include "core/output_file.hpp"
 #include "core/registry.hpp"
 
 #include <fmt/format.h>
@@ -172,6 +173,11 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
     }
     bool outputs_written = false;
     try {
+        // Every target first: one that is a link, a FIFO or a device refuses them all, so no
+        // output of this analysis is written beside an old one of another.
+        for (const std::filesystem::path* target : {&paths.summary, &paths.junit, &paths.drain})
+            check_output_target(*target);
+        if (paths.html) check_output_target(*paths.html);
         write_file_atomically(paths.summary, summary_to_json(model, context).dump(2) + "\n");
         write_file_atomically(paths.junit, junit_xml(model));
         written.emplace_back("JUnit", paths.junit.string());

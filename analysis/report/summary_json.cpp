@@ -1,15 +1,6 @@
 #include "analysis/report/summary_json.hpp"
 
-#include "core/errors.hpp"
-
-#include <fmt/format.h>
-
-#include <unistd.h>
-
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
 
 namespace shakedown::analysis {
 namespace {
@@ -122,26 +113,6 @@ json counts_to_json(const Judgement& judgement) {
             {"tests", tally_to_json(judgement.tests)},
             {"findings", {{"fail", fail_findings}, {"warn", warn_findings}, {"to_fix", judgement.to_fix().size()}}}};
 }
-
-// Closes on every path; the temporary file goes away unless it was renamed into place.
-class TemporaryFile {
-public:
-    explicit TemporaryFile(std::filesystem::path path) : path_(std::move(path)) {}
-    ~TemporaryFile() {
-        if (!committed_) {
-            std::error_code ignored;
-            std::filesystem::remove(path_, ignored);
-        }
-    }
-    TemporaryFile(const TemporaryFile&) = delete;
-    TemporaryFile& operator=(const TemporaryFile&) = delete;
-    const std::filesystem::path& path() const { return path_; }
-    void commit() { committed_ = true; }
-
-private:
-    std::filesystem::path path_;
-    bool committed_ = false;
-};
 
 }  // namespace
 
@@ -313,22 +284,6 @@ json summary_to_json(const ReportModel& model, const SummaryContext& context) {
             {"price", model.price ? price_to_json(*model.price) : json(nullptr)},
             {"explained_findings", result.explained},
             {"outputs", context.outputs}};
-}
-
-void write_file_atomically(const std::filesystem::path& path, const std::string& content) {
-    // Same folder as the target, so the rename stays on one file system and is atomic.
-    TemporaryFile temporary(path.parent_path() / fmt::format(".{}.tmp-{}", path.filename().string(), ::getpid()));
-    {
-        std::ofstream out(temporary.path(), std::ios::binary | std::ios::trunc);
-        if (!out) throw InputError(fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
-        out << content;
-        out.flush();
-        if (!out) throw InputError(fmt::format("cannot write {}: {}", path.string(), std::strerror(errno)));
-    }
-    std::error_code error;
-    std::filesystem::rename(temporary.path(), path, error);
-    if (error) throw InputError(fmt::format("cannot write {}: {}", path.string(), error.message()));
-    temporary.commit();
 }
 
 }  // namespace shakedown::analysis

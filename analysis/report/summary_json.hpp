@@ -29,7 +29,4 @@ nlohmann::json finding_to_json(const Finding& finding);
 nlohmann::json localization_to_json(const LinkLocalization& links);
 nlohmann::json price_to_json(const PriceReport& price);
 
-// Throws InputError "cannot write PATH: why" when the folder is not writable.
-void write_file_atomically(const std::filesystem::path& path, const std::string& content);
-
 }  // namespace shakedown::analysis

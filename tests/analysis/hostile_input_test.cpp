@@ -12,7 +12,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -207,6 +209,70 @@ TEST(HostileInput, ImplausibleFiguresMakeTheRankCorruptNotJudged) {
         testing::test_named(t, "stream").metrics.push_back(Metric{"stream.offset", "ratio", -0.1, std::nullopt, Better::higher});
     };
     EXPECT_EQ(rank_one_after(negative_ratio, other).problem, RankProblem::none);
+}
+
+// --- outputs ----------------------------------------------------------------------------
+
+// A symbolic link, a FIFO or a device given as --summary/--junit/--html/--drain was replaced by
+// the atomic rename (as root that can replace a device under /dev). Such a target is now refused
+// with one line, exit 2, left as it was, and no output is written at all; a regular file is still
+// replaced.
+TEST(HostileInput, OutputThatIsNotARegularFileIsRefusedAndLeftAsItWas) {
+    using Target = std::optional<std::filesystem::path> AnalyzeOptions::*;
+    const std::vector<std::pair<const char*, Target>> flags = {{"--summary", &AnalyzeOptions::summary_path},
+                                                               {"--junit", &AnalyzeOptions::junit_path},
+                                                               {"--html", &AnalyzeOptions::html_path},
+                                                               {"--drain", &AnalyzeOptions::drain_path}};
+    for (const auto& [flag, member] : flags) {
+        TempDir temp;
+        const auto run = write_run(temp.path() / "run", healthy_traces(2, 2));
+        const auto victim = temp.path() / "victim.txt";
+        std::ofstream(victim) << "keep me\n";
+        const auto link = temp.path() / "link";
+        std::filesystem::create_symlink(victim, link);
+        const auto fifo = temp.path() / "fifo";
+        ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+        std::vector<std::pair<std::filesystem::path, std::string>> targets = {
+            {link, "it is a symbolic link; not replaced"}, {fifo, "not a regular file (a FIFO); not replaced"}};
+        const auto device = temp.path() / "null";  // a /dev/null of our own, where we may make one
+        if (::mknod(device.c_str(), S_IFCHR | 0600, makedev(1, 3)) == 0)
+            targets.emplace_back(device, "not a regular file (a character device); not replaced");
+        for (const auto& [target, why] : targets) {
+            SCOPED_TRACE(std::string(flag) + " " + target.string());
+            AnalyzeOptions options;
+            options.run_dir = run;
+            options.write_html = true;
+            options.*member = target;
+            std::ostringstream out;
+            std::ostringstream err;
+            EXPECT_EQ(analyze(options, out, err), 2);
+            EXPECT_EQ(err.str(), "shakedown-analyze: cannot write " + target.string() + ": " + why + "\n");
+            EXPECT_FALSE(std::filesystem::exists(run / "summary.json"));
+            EXPECT_FALSE(std::filesystem::exists(run / "drain.txt"));
+        }
+        EXPECT_TRUE(std::filesystem::is_symlink(link));
+        EXPECT_EQ(read_text(victim), "keep me\n");
+        EXPECT_TRUE(std::filesystem::is_fifo(fifo));
+        if (std::filesystem::exists(std::filesystem::symlink_status(device)))
+            EXPECT_TRUE(std::filesystem::is_character_file(device));
+    }
+    // A regular file is replaced, and no temporary file stays beside it.
+    TempDir temp;
+    const auto run = write_run(temp.path() / "run", healthy_traces(2, 2));
+    const auto old_summary = temp.path() / "old.json";
+    std::ofstream(old_summary) << "old\n";
+    AnalyzeOptions options;
+    options.run_dir = run;
+    options.write_html = false;
+    options.summary_path = old_summary;
+    std::ostringstream out;
+    std::ostringstream err;
+    EXPECT_EQ(analyze(options, out, err), 0) << err.str();
+    EXPECT_EQ(nlohmann::json::parse(read_text(old_summary)).at("verdict"), "pass");
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(temp.path())) names.push_back(entry.path().filename());
+    std::sort(names.begin(), names.end());
+    EXPECT_EQ(names, (std::vector<std::string>{"old.json", "run"}));
 }
 
 }  // namespace

@@ -1,0 +1,100 @@
+#include "core/output_file.hpp"
+
+#include "core/errors.hpp"
+
+#include <fmt/format.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+
+namespace shakedown {
+namespace {
+
+const char* kind_of(mode_t mode) {
+    if (S_ISDIR(mode)) return "a directory";
+    if (S_ISFIFO(mode)) return "a FIFO";
+    if (S_ISCHR(mode)) return "a character device";
+    if (S_ISBLK(mode)) return "a block device";
+    if (S_ISSOCK(mode)) return "a socket";
+    return "not a plain file";
+}
+
+[[noreturn]] void fail(const std::filesystem::path& path, const std::string& why) {
+    throw InputError(fmt::format("cannot write {}: {}", path.string(), why));
+}
+
+// The temporary file: removed on every way out unless it was renamed into place.
+class TemporaryFile {
+public:
+    explicit TemporaryFile(const std::filesystem::path& target) {
+        static std::atomic<unsigned> counter{0};
+        // Same folder as the target, so the rename stays on one file system and is atomic;
+        // exclusive and not through a link, so nothing planted under this name is written.
+        for (int attempt = 0; attempt < 100; ++attempt) {
+            path_ = target.parent_path() / fmt::format(".{}.tmp-{}-{}", target.filename().string(), ::getpid(),
+                                                       counter.fetch_add(1));
+            fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0666);
+            if (fd_ >= 0 || errno != EEXIST) break;
+        }
+        if (fd_ < 0) fail(target, std::strerror(errno));
+    }
+    ~TemporaryFile() {
+        if (fd_ >= 0) ::close(fd_);
+        if (!renamed_) ::unlink(path_.c_str());
+    }
+    TemporaryFile(const TemporaryFile&) = delete;
+    TemporaryFile& operator=(const TemporaryFile&) = delete;
+
+    // Writes all of `content`, flushed to the disk; false with errno set when it cannot.
+    bool write_all(std::string_view content) {
+        while (!content.empty()) {
+            const ssize_t wrote = ::write(fd_, content.data(), content.size());
+            if (wrote < 0) {
+                if (errno == EINTR) continue;
+                return false;
+            }
+            content.remove_prefix(static_cast<std::size_t>(wrote));
+        }
+        if (::fsync(fd_) != 0 && errno != EINVAL && errno != EROFS) return false;
+        const int fd = fd_;
+        fd_ = -1;
+        return ::close(fd) == 0;
+    }
+    const std::filesystem::path& path() const { return path_; }
+    void renamed() { renamed_ = true; }
+
+private:
+    std::filesystem::path path_;
+    int fd_ = -1;
+    bool renamed_ = false;
+};
+
+}  // namespace
+
+void check_output_target(const std::filesystem::path& path) {
+    struct stat status {};
+    if (::lstat(path.c_str(), &status) != 0) {
+        if (errno == ENOENT) return;
+        fail(path, std::strerror(errno));
+    }
+    if (S_ISLNK(status.st_mode)) fail(path, "it is a symbolic link; not replaced");
+    if (!S_ISREG(status.st_mode)) fail(path, fmt::format("not a regular file ({}); not replaced", kind_of(status.st_mode)));
+}
+
+void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
+    if (path.empty() || !path.has_filename()) fail(path, "not a file name");
+    check_output_target(path);
+    TemporaryFile temporary(path);
+    if (!temporary.write_all(content)) fail(path, std::strerror(errno));
+    // Checked again just before the rename: the name may have been replaced in the meantime.
+    check_output_target(path);
+    if (::rename(temporary.path().c_str(), path.c_str()) != 0) fail(path, std::strerror(errno));
+    temporary.renamed();
+}
+
+}  // namespace shakedown

@@ -1,0 +1,25 @@
+// Writing a whole output file (summary.json, junit.xml, report.html, drain.txt, run.json) so that
+// a reader never sees half of it and nothing that is not this program's file is touched: the text
+// goes to a new temporary file in the same folder (created exclusively, never through a link),
+// which is then renamed over the target. A target that exists and is not a regular file (a
+// symbolic link, a FIFO, a device such as /dev/null, a folder) is refused, never followed and
+// never replaced. Whatever fails, the temporary file is removed and an existing target is left as
+// it was.
+#pragma once
+
+#include <filesystem>
+#include <string_view>
+
+namespace shakedown {
+
+// Throws InputError "cannot write PATH: <why>" when PATH exists and is not a regular file ("it
+// is a symbolic link; not replaced", "not a regular file (a FIFO); not replaced"), or cannot be
+// looked at. A missing PATH is fine.
+void check_output_target(const std::filesystem::path& path);
+
+// Checks the target as above, then writes `content` atomically. Throws InputError
+// "cannot write PATH: <errno text>" ("No space left on device") when the folder is not writable
+// or the file system is full.
+void write_file_atomically(const std::filesystem::path& path, std::string_view content);
+
+}  // namespace shakedown

@@ -1,8 +1,11 @@
 // The RC measurement protocol both sides of a pair run (perftest's ib_write/read/send _lat
 // and _bw, in one sweep): for each operation and message size, latency as a ping-pong (write,
 // send) or a round trip of one read, then streaming bandwidth with `queue_depth` requests in
-// flight, one way and both ways, and the message rate. Every message carries a pattern that
-// depends on (operation, iteration, size) and is checked on arrival, outside the timed window.
+// flight, one way and both ways, and the message rate. The timed loops move one payload per
+// size, written before the clock starts, and never write, read or check it (perftest's loops
+// time the transport so); after each timed loop an untimed validation pass over the same
+// buffers and size sends validation_messages(queue_depth) messages, each with a pattern of its
+// own (operation, phase, message, size), each checked on arrival.
 #pragma once
 
 #include "stats/summary.hpp"
@@ -31,8 +34,9 @@ struct SweepPlan {
     double timeout_s = 30.0;         // longest wait for one completion or arrival
 };
 
-// Test-only faults: a corrupting rank flips the first byte of the first timed payload it
-// provides per operation and size; a delaying rank sleeps before every latency message.
+// Test-only faults: a corrupting rank flips the first byte of the first payload it provides in
+// each validation pass (the timed loops never look at theirs); a delaying rank sleeps before
+// every timed latency message.
 struct PlantedFaults {
     bool corrupt = false;
     double delay_s = 0.0;
@@ -50,6 +54,8 @@ struct SizeFigures {
 struct SweepOutcome {
     std::vector<SizeFigures> figures;     // the same on both sides of the pair
     std::vector<std::string> mismatches;  // what either side found, first few in full
+    int validated_messages = 0;           // messages this side checked in the validation passes
+    int timed_payload_accesses = 0;       // pattern writes or checks inside a timed loop: 0 by design
 };
 
 // Host buffer an endpoint needs for the plan: two receive and two send slots of the largest size.

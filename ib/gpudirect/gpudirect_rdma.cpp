@@ -1,7 +1,8 @@
 // gpudirect_rdma: registers GPU memory with the HCA (dma-buf first, then nvidia-peermem),
-// moves data GPU to GPU between rank pairs with RDMA write and read, checks it in host memory
-// afterwards, and measures bandwidth beside the port rate and beside the same stream from host
-// memory on the same QP setup. The result names the registration path that worked, or exactly
+// moves data GPU to GPU between rank pairs with RDMA write and read, and measures bandwidth
+// beside the port rate and beside the same stream from host memory on the same QP setup. The
+// timed streams move one payload put in GPU memory before the clock starts; an untimed
+// validation pass after each sends a few messages, each its own pattern, checked in host memory. The result names the registration path that worked, or exactly
 // why none did (a FAIL: GPU traffic would bounce through host memory).
 #include "core/errors.hpp"
 #include "comm/pair_sweep.hpp"
@@ -17,12 +18,40 @@
 
 #include <fmt/format.h>
 
+#include <span>
 #include <vector>
 
 namespace shakedown::ib {
 namespace {
 
 constexpr std::size_t registration_granule = 2u << 20;  // GPU pages are 2 MiB; dma-buf wants page-aligned ranges
+
+// GPU memory as a validated stream sees it: patterns made and checked in host memory, copied over.
+class GpuStreamMemory final : public StreamMemory {
+public:
+    GpuStreamMemory(std::byte* base, std::size_t bytes) : base_(base), host_(bytes) {}
+
+    void fill(std::size_t offset, std::size_t bytes, std::uint64_t seed, bool corrupt) override {
+        const std::span<std::byte> host(host_.data(), bytes);
+        comm::fill_payload(host, seed);
+        if (corrupt) host[0] = ~host[0];
+        SHAKEDOWN_CUDA(cudaMemcpy(base_ + offset, host.data(), bytes, cudaMemcpyHostToDevice));
+    }
+    void spoil(std::size_t offset, std::size_t bytes, std::uint64_t seed) override {
+        const std::span<std::byte> host(host_.data(), bytes);
+        comm::fill_payload(host, seed);
+        for (auto& byte : host) byte = ~byte;
+        SHAKEDOWN_CUDA(cudaMemcpy(base_ + offset, host.data(), bytes, cudaMemcpyHostToDevice));
+    }
+    std::optional<std::size_t> first_mismatch(std::size_t offset, std::size_t bytes, std::uint64_t seed) override {
+        SHAKEDOWN_CUDA(cudaMemcpy(host_.data(), base_ + offset, bytes, cudaMemcpyDeviceToHost));
+        return comm::first_mismatch(std::span<const std::byte>(host_.data(), bytes), seed);
+    }
+
+private:
+    std::byte* base_;
+    std::vector<std::byte> host_;
+};
 
 struct GpuFigures {
     double write_gbps = 0.0;
@@ -118,38 +147,25 @@ private:
         return figures;  // each stream already gave both sides the initiator's figure
     }
 
-    // Write: the initiator's GPU source -> the responder's GPU slot 0, checked by the responder.
-    // Read: the responder's GPU source -> the initiator's GPU slot 0, checked by the initiator.
+    // Write: the initiator's GPU source (slot 1) -> the responder's GPU slot 0, checked by the
+    // responder. Read: the responder's GPU source -> the initiator's GPU slot 0, checked by the
+    // initiator.
     static double gpu_stream(RcEndpoint& endpoint, PeerChannel& channel, bool initiator, const gpu::DeviceBuffer<std::byte>& gpu_memory,
                              std::size_t slot, WorkKind kind, std::size_t bytes, int messages, int depth, double timeout,
                              bool corrupt, const std::string& label, TestResult& result) {
-        const bool write = kind == WorkKind::rdma_write;
-        const std::uint64_t seed = comm::payload_seed(write ? 1 : 2, bytes);
-        const bool provides = write == initiator;
-        std::vector<std::byte> host(bytes);
-        auto* base = gpu_memory.get();
-        if (provides) {
-            comm::fill_payload(host, seed);
-            if (corrupt) host[0] = ~host[0];
-            SHAKEDOWN_CUDA(cudaMemcpy(base + slot, host.data(), bytes, cudaMemcpyHostToDevice));
-        } else {
-            SHAKEDOWN_CUDA(cudaMemset(base, 0, bytes));
-        }
-        channel.barrier();
-        double gbps = 0.0;
-        if (initiator) {
-            const std::size_t local = write ? slot : 0;
-            const std::size_t remote = write ? 0 : slot;
-            const double seconds = stream_rdma(endpoint, kind, local, remote, bytes, messages, depth, timeout);
-            gbps = static_cast<double>(bytes) * messages * 8 / seconds / 1e9;
-        }
-        channel.barrier();
-        if (!provides) {
-            SHAKEDOWN_CUDA(cudaMemcpy(host.data(), base, bytes, cudaMemcpyDeviceToHost));
-            if (const auto bad = comm::first_mismatch(host, seed))
-                result.fail(fmt::format("{}: GPU payload mismatch after RDMA {} of {} B: byte {}", label, to_string(kind), bytes, *bad));
-        }
-        return channel.swap(gbps) + gbps;  // only the initiator measured: both sides keep its figure
+        GpuStreamMemory memory(gpu_memory.get(), bytes);
+        StreamSetup setup;
+        setup.kind = kind;
+        setup.bytes = bytes;
+        setup.messages = messages;
+        setup.depth = depth;
+        setup.timeout_s = timeout;
+        setup.landing_offset = 0;
+        setup.source_offset = slot;
+        setup.corrupt = corrupt;
+        const auto outcome = run_validated_stream(endpoint, channel, initiator, memory, setup);
+        for (const auto& mismatch : outcome.mismatches) result.fail(fmt::format("{}: GPU {}", label, mismatch));
+        return outcome.gbps;
     }
 
     // The same write stream from host memory: what GPUDirect is compared with.

@@ -1,8 +1,11 @@
 // The UCX (UCP) measurement both ranks of a pair run: worker addresses and remote keys traded
 // over a PeerChannel, then per message size tag send/receive latency (ping-pong, half the round
 // trip), put latency (put + flush: remote completion, a round trip) and get latency (a round
-// trip), and streaming bandwidth for each. Every payload is checked; the transports UCX chose
-// for the endpoint are recorded.
+// trip), and streaming bandwidth for each. The timed loops move one payload per size, written
+// before the clock starts, into one receive slot, and never write, read or check it (OSU's
+// loops time the transport so); after each timed loop an untimed validation pass over the same
+// buffers and size sends validation_messages(window) messages, each with a pattern of its own,
+// each checked on arrival. The transports UCX chose for the endpoint are recorded.
 #pragma once
 
 #include "stats/summary.hpp"
@@ -40,6 +43,8 @@ struct UcxOutcome {
     std::vector<std::string> mismatches;
     std::vector<std::string> transports;  // "posix/memory", "tcp/lo", ...
     std::string endpoint_info;            // ucp_ep_print_info's text
+    int validated_messages = 0;           // messages this side checked in the validation passes
+    int timed_payload_accesses = 0;       // pattern writes or checks inside a timed loop: 0 by design
 };
 
 // Collective over the pair. Throws ucx::UcxError on a failed UCX call or a peer that stops.

@@ -8,6 +8,7 @@
 #include <deque>
 #include <map>
 #include <mutex>
+#include <optional>
 
 namespace shakedown::ib::testing {
 
@@ -20,9 +21,23 @@ struct FakeFabric {
     std::vector<FakeDevice> devices;
     std::map<std::string, std::string> planted_failures;  // operation -> message
     bool corrupt_next = false;
+    std::optional<std::size_t> corrupt_index;
+    std::vector<std::uint64_t> digests;
     std::vector<std::string> transitions;
     std::size_t delivered = 0;
     std::uint32_t next_id = 17;
+
+    // Counts a delivery of `bytes` from `source`; says whether to corrupt it. Caller holds the mutex.
+    bool record_delivery(const std::byte* source, std::size_t bytes) {
+        std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a
+        for (std::size_t i = 0; i < bytes; ++i) hash = (hash ^ static_cast<std::uint64_t>(source[i])) * 0x100000001b3ULL;
+        digests.push_back(hash);
+        const bool corrupt = corrupt_next || corrupt_index == delivered;
+        corrupt_next = false;
+        if (corrupt_index == delivered) corrupt_index.reset();
+        ++delivered;
+        return corrupt;
+    }
     std::map<std::uint32_t, FakeQp*> qps;
     std::map<std::uint32_t, FakeMr*> regions_by_rkey;
 
@@ -184,10 +199,9 @@ public:
             } else {
                 auto* remote = reinterpret_cast<std::byte*>(request.remote_address);
                 if (request.kind == WorkKind::rdma_write)
-                    deliver(remote, local, request.length, take_corruption());
+                    deliver(remote, local, request.length, fabric_->record_delivery(local, request.length));
                 else
-                    deliver(local, remote, request.length, take_corruption());
-                ++fabric_->delivered;
+                    deliver(local, remote, request.length, fabric_->record_delivery(remote, request.length));
             }
         }
         if (completion.ok) try {
@@ -218,12 +232,6 @@ private:
         state_ = QpState::error;
     }
 
-    bool take_corruption() {
-        const bool corrupt = fabric_->corrupt_next;
-        fabric_->corrupt_next = false;
-        return corrupt;
-    }
-
     // Matches a waiting inbound send with a posted receive (mutex held).
     void take_pending_send() {
         while (!pending_sends_.empty() && !receives_.empty()) {
@@ -237,8 +245,7 @@ private:
                 completion.error = "local length error";
             } else {
                 auto* destination = reinterpret_cast<std::byte*>(receive.local->address()) + receive.local_offset;
-                deliver(destination, message.data(), message.size(), take_corruption());
-                ++fabric_->delivered;
+                deliver(destination, message.data(), message.size(), fabric_->record_delivery(message.data(), message.size()));
             }
             receive_cq_.push(std::move(completion));
         }
@@ -393,6 +400,16 @@ void FakeVerbs::fail_next(const std::string& operation, const std::string& messa
 void FakeVerbs::corrupt_next_delivery() {
     const Lock lock(fabric_->mutex);
     fabric_->corrupt_next = true;
+}
+
+void FakeVerbs::corrupt_delivery(std::size_t index) {
+    const Lock lock(fabric_->mutex);
+    fabric_->corrupt_index = index;
+}
+
+std::vector<std::uint64_t> FakeVerbs::delivery_digests() const {
+    const Lock lock(fabric_->mutex);
+    return fabric_->digests;
 }
 
 std::vector<std::string> FakeVerbs::qp_transitions() const {

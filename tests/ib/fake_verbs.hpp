@@ -47,10 +47,16 @@ public:
     void add_to_counter(const std::string& device, int port, const std::string& counter, std::uint64_t delta);
     void fail_next(const std::string& operation, const std::string& message);
     void corrupt_next_delivery();  // flips the first byte of the next write/read/send delivered: a bad link
+    // Flips the first byte of delivery number `index` (counted from 0 over the fake's life, as
+    // delivered_messages() counts them): a bad link at a chosen point of a sweep.
+    void corrupt_delivery(std::size_t index);
 
     // What happened, for assertions.
     std::vector<std::string> qp_transitions() const;  // "qp 17: RESET -> INIT", ... including rejected ones
     std::size_t delivered_messages() const;
+    // A hash of each delivered message's payload as its sender's memory held it, in delivery
+    // order: equal hashes are the same payload sent again.
+    std::vector<std::uint64_t> delivery_digests() const;
 
 private:
     std::shared_ptr<FakeFabric> fabric_;

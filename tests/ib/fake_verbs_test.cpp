@@ -1,5 +1,6 @@
 // The verbs protocol against FakeVerbs (in-process, two threads for the two ranks): QP state
-// machine, the RC sweep with validation, planted corruption and errors, statistics.
+// machine, the RC sweep with validation, planted corruption and errors, statistics (each timed
+// loop and its validation pass on its own: rc_validation_test.cpp).
 #include "fake_verbs.hpp"
 #include "thread_pair.hpp"
 
@@ -105,6 +106,9 @@ TEST(FakeVerbs, RcSweepMeasuresAndValidatesEveryOperation) {
     ASSERT_EQ(figures.size(), 9u);  // 3 operations x 3 sizes
     EXPECT_TRUE(initiator.value->mismatches.empty()) << initiator.value->mismatches.front();
     EXPECT_TRUE(responder.value->mismatches.empty());
+    EXPECT_EQ(initiator.value->timed_payload_accesses, 0);
+    EXPECT_EQ(responder.value->timed_payload_accesses, 0);
+    EXPECT_GT(initiator.value->validated_messages, 0);
     for (std::size_t i = 0; i < figures.size(); ++i) {
         const auto& f = figures[i];
         EXPECT_EQ(f.operation, static_cast<Operation>(i / 3));
@@ -149,11 +153,13 @@ TEST(FakeVerbs, CorruptionOnTheWireIsCaught) {
     auto plan = tiny_plan();
     plan.operations = {Operation::send};
     plan.sizes = {256};
-    fake.corrupt_next_delivery();  // the first send of the latency warm-up arrives with a flipped byte
+    // The timed ping-pong (warm-up and timed messages, both ways) is not looked at; the first
+    // message of its validation pass arrives with a flipped byte.
+    fake.corrupt_delivery(2u * static_cast<std::size_t>(plan.latency_warmup + plan.latency_iterations));
     const auto [initiator, responder] = sweep_pair(fake, plan);
     ASSERT_TRUE(responder.value) << responder.error;
     ASSERT_EQ(responder.value->mismatches.size(), 1u);
-    EXPECT_NE(responder.value->mismatches.front().find("send latency 256 B, message -2: byte 0"), std::string::npos)
+    EXPECT_NE(responder.value->mismatches.front().find("send latency 256 B, message 0: byte 0"), std::string::npos)
         << responder.value->mismatches.front();
 }
 

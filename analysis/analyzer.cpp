@@ -8,6 +8,7 @@
 #include "analysis/report/html_report.hpp"
 #include "analysis/report/junit_report.hpp"
 #include "analysis/report/markdown_report.hpp"
+#include "analysis/report/markup.hpp"
 #include "analysis/report/report_model.hpp"
 #include "analysis/report/summary_json.hpp"
 #include "analysis/report/terminal_report.hpp"
@@ -110,7 +111,7 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
         // Thresholds first: a typo in them should not cost the time of loading 4096 traces.
         inputs = read_inputs(options);
     } catch (const InputError& error) {
-        err << "shakedown-analyze: " << error.what() << '\n';
+        err << "shakedown-analyze: " << escape_control(error.what()) << '\n';
         return exit_code::bad_input;
     }
     // load -> rules -> report: the rules read only the observations (and, for telemetry and the
@@ -134,7 +135,7 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
         try {
             remeasured = remeasure(inputs.run, *inputs.confirmation, RunDetails(*inputs.confirmation).rank0_samples("allpairs"));
         } catch (const InputError& error) {
-            err << "shakedown-analyze: " << error.what() << '\n';
+            err << "shakedown-analyze: " << escape_control(error.what()) << '\n';
             return exit_code::bad_input;
         }
         remeasured_observations.emplace(remeasured->run);
@@ -168,7 +169,7 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
     const DrainList drain = drain_list(result.judgement);
     for (const std::string& node : drain.refused) {  // never passed to scontrol; the others still drain
         err << fmt::format("shakedown-analyze: node '{}' fails but is not left in drain.txt: not a Slurm node name "
-                           "(letters, digits, '-', '_', '.')\n", node);
+                           "(letters, digits, '-', '_', '.')\n", escape_control(node));
         code = exit_code::bad_input;
     }
     bool outputs_written = false;
@@ -190,7 +191,7 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
                                                        options.drain_apply ? "" : "; not applied: --drain-apply runs it"));
         outputs_written = true;
     } catch (const InputError& error) {
-        err << "shakedown-analyze: " << error.what() << '\n';
+        err << "shakedown-analyze: " << escape_control(error.what()) << '\n';
         code = exit_code::bad_input;
     }
 
@@ -199,14 +200,15 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
                                {.quiet = options.quiet}, written);
     // For the job script's confirmation step; empty lists when nothing awaits.
     if (options.print_confirmation_plan)
-        out << fmt::format("confirm-tests: {}\nconfirm-nodes: {}\n", fmt::join(result.confirmation.tests, ","),
-                           fmt::join(result.confirmation.nodes, ","));
+        out << escape_control(fmt::format("confirm-tests: {}", fmt::join(result.confirmation.tests, ","))) << '\n'
+            << escape_control(fmt::format("confirm-nodes: {}", fmt::join(result.confirmation.nodes, ","))) << '\n';
 
     // Hardware failures drain even when something else is to fix: those nodes are bad either way.
     if (options.drain_apply && outputs_written) {
         for (const slurm::DrainOutcome& outcome : slurm::apply_drain_list(drain.requests))
-            out << fmt::format("drain {}: {}{}\n", outcome.node, outcome.exit_code == 0 ? "done" : "FAILED: ",
-                               outcome.exit_code == 0 ? "" : outcome.message);
+            out << escape_control(fmt::format("drain {}: {}{}", outcome.node, outcome.exit_code == 0 ? "done" : "FAILED: ",
+                                              outcome.exit_code == 0 ? "" : outcome.message))
+                << '\n';
     }
     return code;
 }

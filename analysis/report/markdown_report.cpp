@@ -1,6 +1,10 @@
 #include "analysis/report/markdown_report.hpp"
 
+#include "analysis/report/markup.hpp"
+
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace shakedown::analysis {
 namespace {
@@ -14,10 +18,11 @@ void list_section(std::string& md, const std::string& title, const std::vector<s
 }  // namespace
 
 std::string escape_markdown(std::string_view text) {
+    std::string flat(text);
+    std::replace_if(flat.begin(), flat.end(), [](char c) { return c == '\n' || c == '\r'; }, ' ');
     std::string out;
-    for (char c : text) {
-        if (c == '\n' || c == '\r') out += ' ';
-        else if (std::string_view("|`*_[]<>\\#").find(c) != std::string_view::npos) out += std::string("\\") + c;
+    for (char c : escape_control(flat)) {
+        if (std::string_view("|`*_[]<>\\#").find(c) != std::string_view::npos) out += std::string("\\") + c;
         else out += c;
     }
     return out;

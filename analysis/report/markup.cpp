@@ -1,5 +1,7 @@
 #include "analysis/report/markup.hpp"
 
+#include <fmt/format.h>
+
 namespace shakedown::analysis {
 namespace {
 
@@ -27,7 +29,27 @@ std::size_t utf8_sequence(std::string_view text, std::size_t i, char32_t& code_p
     return length;
 }
 
+// C0, DEL and C1.
+bool is_control(char32_t code_point) { return code_point < 0x20 || (code_point >= 0x7F && code_point <= 0x9F); }
+
 }  // namespace
+
+std::string escape_control(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        char32_t code_point = 0;
+        std::size_t length = utf8_sequence(text, i, code_point);
+        if (length != 0 && !is_control(code_point)) {
+            out.append(text.substr(i, length));
+        } else {
+            if (length == 0) length = 1;  // an invalid byte: shown alone, the next one read afresh
+            for (std::size_t k = 0; k < length; ++k) out += fmt::format("\\x{:02x}", static_cast<unsigned char>(text[i + k]));
+        }
+        i += length;
+    }
+    return out;
+}
 
 std::string escape_markup(std::string_view text) {
     std::string out;
@@ -41,8 +63,9 @@ std::string escape_markup(std::string_view text) {
             continue;
         }
         const bool allowed = code_point == 0x9 || code_point == 0xA || code_point == 0xD ||
-                             (code_point >= 0x20 && code_point != 0x7F && code_point != 0xFFFE && code_point != 0xFFFF);
+                             (code_point >= 0x20 && !is_control(code_point) && code_point != 0xFFFE && code_point != 0xFFFF);
         if (!allowed) out += replacement;
+        else if (code_point == '\r') out += "&#13;";
         else if (code_point == '&') out += "&amp;";
         else if (code_point == '<') out += "&lt;";
         else if (code_point == '>') out += "&gt;";

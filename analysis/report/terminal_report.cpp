@@ -1,5 +1,7 @@
 #include "analysis/report/terminal_report.hpp"
 
+#include "analysis/report/markup.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,19 +9,23 @@
 namespace shakedown::analysis {
 namespace {
 
+// Every string printed here may come from a file (node names, reasons, run ids, paths): each goes
+// through escape_control, so none can move the cursor or print a line of its own.
+
 void print_table(std::ostream& out, const ReportModel& model) {
     const std::vector<std::string> header{"NODE", "RANKS", "VERDICT", "PASSED", "WARNED", "FAILED", "TO FIX", "WAIVED", "WORST FINDING"};
     std::vector<std::vector<std::string>> rows;
     for (const NodeReport& node : model.nodes) {
         const NodeVerdict& verdict = *node.verdict;
-        rows.push_back({verdict.node, node.ranks, upper(to_string(verdict.verdict)), std::to_string(verdict.tests.passed),
+        rows.push_back({escape_control(verdict.node), node.ranks, upper(to_string(verdict.verdict)), std::to_string(verdict.tests.passed),
                         std::to_string(verdict.tests.warned), std::to_string(verdict.tests.failed),
-                        std::to_string(verdict.tests.errored), std::to_string(verdict.tests.waived), node.worst_with_rank});
+                        std::to_string(verdict.tests.errored), std::to_string(verdict.tests.waived),
+                        escape_control(node.worst_with_rank)});
         // A node that is not a PASS shows each of its GPUs: which one is bad, which are fine.
         if (verdict.verdict == Verdict::pass) continue;
         for (const DeviceRow& device : node.devices)
             rows.push_back({fmt::format("  GPU {}", device.gpu), std::to_string(device.rank), upper(to_string(device.verdict)),
-                            "", "", "", "", "", device.worst});
+                            "", "", "", "", "", escape_control(device.worst)});
     }
     std::vector<std::size_t> widths(header.size());
     for (std::size_t column = 0; column < header.size(); ++column) {
@@ -45,7 +51,7 @@ void print_section(std::ostream& out, const std::string& title, const std::vecto
                    std::size_t max_listed) {
     if (lines.empty()) return;
     out << '\n' << title << " (" << lines.size() << "):\n";
-    for (std::size_t i = 0; i < lines.size() && i < max_listed; ++i) out << "  " << lines[i] << '\n';
+    for (std::size_t i = 0; i < lines.size() && i < max_listed; ++i) out << "  " << escape_control(lines[i]) << '\n';
     if (lines.size() > max_listed) out << "  ... and " << lines.size() - max_listed << " more in summary.json\n";
 }
 
@@ -68,8 +74,8 @@ void print_findings(std::ostream& out, const std::string& title, const ReportMod
     out << '\n' << title << " (" << total << "):\n";
     std::size_t listed = 0;
     for (; listed < shown.size() && listed < max_listed; ++listed) {
-        out << "  " << describe_finding(*shown[listed]) << '\n';
-        if (shown[listed]->telemetry_coincided) out << "      telemetry: " << shown[listed]->explanation << '\n';
+        out << "  " << escape_control(describe_finding(*shown[listed])) << '\n';
+        if (shown[listed]->telemetry_coincided) out << "      telemetry: " << escape_control(shown[listed]->explanation) << '\n';
     }
     if (total > listed)
         out << "  ... and " << total - listed << " more in summary.json (at most " << per_node << " per node listed here)\n";
@@ -81,7 +87,7 @@ void print_terminal_report(std::ostream& out, const ReportModel& model, const st
                            const TerminalReportOptions& options,
                            const std::vector<std::pair<std::string, std::string>>& outputs) {
     if (!options.quiet) {
-        out << "Run " << model.run->manifest.run_id << ": " << model.overview << "\n\n";
+        out << "Run " << escape_control(model.run->manifest.run_id) << ": " << escape_control(model.overview) << "\n\n";
         print_table(out, model);
         print_section(out, "To fix before the hardware can be judged (not drained)", model.fix_lines, options.max_listed);
         print_findings(out, "Failures", model, Level::fail, options.max_listed, options.max_per_node);
@@ -94,11 +100,11 @@ void print_terminal_report(std::ostream& out, const ReportModel& model, const st
         print_section(out, "Incomplete run", model.incomplete_lines, options.max_listed);
         out << '\n';
     }
-    out << model.verdict_line << '\n';
-    out << "Run folder: " << model.run->dir.string() << '\n';
-    if (!summary_path.empty()) out << "Summary: " << summary_path.string() << '\n';
+    out << escape_control(model.verdict_line) << '\n';
+    out << "Run folder: " << escape_control(model.run->dir.string()) << '\n';
+    if (!summary_path.empty()) out << "Summary: " << escape_control(summary_path.string()) << '\n';
     if (!options.quiet)
-        for (const auto& [what, path] : outputs) out << what << ": " << path << '\n';
+        for (const auto& [what, path] : outputs) out << what << ": " << escape_control(path) << '\n';
 }
 
 }  // namespace shakedown::analysis

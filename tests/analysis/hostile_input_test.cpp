@@ -275,5 +275,60 @@ TEST(HostileInput, OutputThatIsNotARegularFileIsRefusedAndLeftAsItWas) {
     EXPECT_EQ(names, (std::vector<std::string>{"old.json", "run"}));
 }
 
+// --- terminal injection -----------------------------------------------------------------
+
+// Control characters other than a newline, and a carriage return anywhere.
+bool holds_control(const std::string& text, bool allow_newline) {
+    return std::any_of(text.begin(), text.end(), [&](char c) {
+        const auto byte = static_cast<unsigned char>(c);
+        return (byte < 0x20 && !(allow_newline && (c == '\n' || c == '\t'))) || byte == 0x7F || c == '\r';
+    });
+}
+
+// A failure reason or a node name from a trace was printed raw: escape codes and carriage returns
+// passed through, so a crafted trace printed a fake "Verdict: PASS" over the real one. Every string
+// from a file is now shown with its control characters as \xNN in the terminal and in Markdown,
+// and never raw in junit.xml or report.html.
+TEST(HostileInput, ControlCharactersFromATraceNeverReachTheTerminalOrAReport) {
+    TempDir temp;
+    std::vector<Trace> traces = healthy_traces(2, 1);
+    const std::string fake = "\r\x1b[2K\x1b[1AVerdict: PASS: 2 node(s): 2 pass, 0 warn, 0 fail, 0 incomplete\n\xc2\x9b";
+    TestResult& stream = testing::test_named(traces[1], "stream");
+    stream.status = Status::fail;
+    stream.reason = "checksum mismatch" + fake;
+    traces[1].header.node = "node\x1b]0;owned\x07" "0001";
+    const auto run = write_run(temp.path() / "run", traces);
+    AnalyzeOptions options;
+    options.run_dir = run;
+    for (const ReportFormat format : {ReportFormat::text, ReportFormat::markdown}) {
+        options.format = format;
+        std::ostringstream out;
+        std::ostringstream err;
+        EXPECT_EQ(analyze(options, out, err), 2);  // the node name is no Slurm name: not drained, to fix
+        SCOPED_TRACE(out.str() + err.str());
+        EXPECT_FALSE(holds_control(out.str(), true));
+        EXPECT_FALSE(holds_control(err.str(), true));
+        EXPECT_EQ(out.str().find("\xc2\x9b"), std::string::npos);
+        EXPECT_EQ(out.str().find("\nVerdict: PASS"), std::string::npos);
+        EXPECT_EQ(out.str().find("\n\\x1b"), std::string::npos);
+        const std::string shown = format == ReportFormat::text ? "checksum mismatch\\x0d\\x1b[2K\\x1b[1AVerdict: PASS"
+                                                               : "checksum mismatch \\\\x1b\\[2K\\\\x1b\\[1AVerdict: PASS";
+        EXPECT_NE(out.str().find(shown), std::string::npos);
+        EXPECT_NE(out.str().find(format == ReportFormat::text ? "\\xc2\\x9b" : "\\\\xc2\\\\x9b"), std::string::npos);
+        if (format == ReportFormat::text) {
+            EXPECT_NE(out.str().find("node\\x1b]0;owned\\x070001"), std::string::npos);
+            EXPECT_EQ(err.str(), "shakedown-analyze: node 'node\\x1b]0;owned\\x070001' fails but is not left in drain.txt: "
+                                 "not a Slurm node name (letters, digits, '-', '_', '.')\n");
+        }
+    }
+    for (const char* name : {"junit.xml", "report.html"}) {
+        SCOPED_TRACE(name);
+        const std::string written = read_text(run / name);
+        EXPECT_FALSE(holds_control(written, true));
+        EXPECT_EQ(written.find("\xc2\x9b"), std::string::npos);
+        EXPECT_NE(written.find("checksum mismatch&#13;"), std::string::npos);
+    }
+}
+
 }  // namespace
 }  // namespace shakedown::analysis

@@ -23,6 +23,24 @@ TEST(Markup, ReplacesWhatXmlCannotCarry) {
     EXPECT_EQ(escape_markup("\xEF\xBF\xBF"), replacement);      // U+FFFF
 }
 
+// C1 controls are read as escape sequences by terminals (U+009B is CSI); a raw CR moves the
+// cursor when the file is shown in one.
+TEST(Markup, ReplacesC1ControlsAndKeepsCarriageReturnsAsReferences) {
+    const std::string replacement = "\xEF\xBF\xBD";
+    EXPECT_EQ(escape_markup("a\xC2\x9B" "2Kb\x7F"), "a" + replacement + "2Kb" + replacement);
+    EXPECT_EQ(escape_markup("line\rVerdict: PASS"), "line&#13;Verdict: PASS");
+    EXPECT_EQ(escape_markup("\xC2\xA0"), "\xC2\xA0");  // U+00A0 is text
+}
+
+TEST(Markup, TerminalEscapingShowsEveryControlCharacterAsBytes) {
+    EXPECT_EQ(escape_control("node\x1b[2K\rVerdict: PASS\n"), "node\\x1b[2K\\x0dVerdict: PASS\\x0a");
+    EXPECT_EQ(escape_control("tab\there\x7F"), "tab\\x09here\\x7f");
+    EXPECT_EQ(escape_control("csi\xC2\x9B" "31m"), "csi\\xc2\\x9b31m");
+    EXPECT_EQ(escape_control("bad \xC3 byte"), "bad \\xc3 byte");
+    EXPECT_EQ(escape_control(std::string("nul\0", 4)), "nul\\x00");
+    EXPECT_EQ(escape_control("plain text, ünïcödé ✓ <a|b> \\"), "plain text, ünïcödé ✓ <a|b> \\");
+}
+
 TEST(Markup, WriterNestsAndEscapesAttributesAndText) {
     XmlWriter xml;
     xml.open("suite", {{"name", "node<1>"}});
@@ -39,6 +57,7 @@ TEST(Markup, WriterNestsAndEscapesAttributesAndText) {
 
 TEST(Markup, MarkdownEscapesTableAndEmphasisCharacters) {
     EXPECT_EQ(escape_markdown("a|b *c* _d_ `e`\nf"), "a\\|b \\*c\\* \\_d\\_ \\`e\\` f");
+    EXPECT_EQ(escape_markdown("x\x1b[2K\ry"), "x\\\\x1b\\[2K y");
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 # Finds the optional dependencies and defines one interface target per feature:
-#   shakedown::cuda, shakedown::nccl, shakedown::kokkos, shakedown::verbs, shakedown::ucx
+#   shakedown::cuda, shakedown::nccl, shakedown::kokkos, shakedown::verbs, shakedown::ucx,
+#   shakedown::scalapack
 # Code that needs a feature lives in files CMake adds only when the feature is on.
 
 # --- CUDA -----------------------------------------------------------------------------
@@ -115,3 +116,20 @@ if(NOT SHAKEDOWN_WITH_UCX STREQUAL "OFF")
   endif()
 endif()
 shakedown_resolve(UCX ${_found} "${_why}")
+
+# --- ScaLAPACK (with BLACS) -----------------------------------------------------------
+# Debian's libscalapack-openmpi-dev: the library alone (its pkg-config file requires an "mpi"
+# module Open MPI does not install); it brings its own LAPACK and BLAS.
+set(_found OFF)
+set(_why "libscalapack-openmpi (or libscalapack) not found")
+add_library(shakedown_scalapack_deps INTERFACE)
+add_library(shakedown::scalapack ALIAS shakedown_scalapack_deps)
+if(NOT SHAKEDOWN_WITH_SCALAPACK STREQUAL "OFF")
+  find_library(SCALAPACK_LIBRARY NAMES scalapack-openmpi scalapack)
+  if(SCALAPACK_LIBRARY)
+    set(_found ON)
+    set(_why "${SCALAPACK_LIBRARY}")
+    target_link_libraries(shakedown_scalapack_deps INTERFACE ${SCALAPACK_LIBRARY} MPI::MPI_CXX)
+  endif()
+endif()
+shakedown_resolve(SCALAPACK ${_found} "${_why}")

@@ -9,7 +9,7 @@ packages=(
   libhdf5-dev hdf5-tools
   libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev libopenblas0-pthread
   libibverbs-dev librdmacm-dev libucx-dev
-  libhwloc-dev libgtest-dev libgmock-dev libbenchmark-dev
+  libhwloc-dev libgtest-dev libgmock-dev libbenchmark-dev libscalapack-openmpi-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev libyaml-cpp-dev
   slurm-wlm slurmctld slurmd slurm-client munge libpmix2 iproute2
   chromium clang-14 libclang-rt-14-dev

@@ -111,7 +111,7 @@ TEST(DgemmFp64, ImpossibleSizesAreClearErrors) {
                    "'params.dgemm_fp64.n' must be between 1 and 1048576, got -5");
     expect_refused("dgemm_fp64", "params: {dgemm_fp64: {repetitions: -1}}\n",
                    "'params.dgemm_fp64.repetitions' must be at least 1, got -1");
-    expect_refused("dgemm_fp64", "params: {dgemm_fp64: {min_rep_s: 0}}\n", "'params.dgemm_fp64.min_rep_s' must be above 0, got 0");
+    expect_refused("dgemm_fp64", "params: {dgemm_fp64: {min_rep_s: 0}}\n", "'params.dgemm_fp64.min_rep_s' must be above 0 and at most 2592000, got 0");
     expect_refused("dgemm_fp64", "params: {dgemm_fp64: {device: fpga}}\n",
                    "'params.dgemm_fp64.device' unknown value 'fpga' (known: auto, host, gpu)");
     const auto huge = run_registered_test("dgemm_fp64", "params: {dgemm_fp64: {device: host, n: 1000000}}\n");

@@ -1,0 +1,190 @@
+// `lu_fp64`: how much FP64 a solver gets, the way acceptance protocols quote it (HPL): LU with
+// partial pivoting and the solve of a random n x n system, timed together, HPL's rate and its
+// scaled residual, which must stay below 16 for the answer to count. On the host one LU spans
+// all the test's host ranks (ScaLAPACK over a P x Q grid); each bound GPU factors its own
+// (cuSOLVER). n is chosen from memory and from a probe's rate so that one factorization lasts
+// about target_s.
+#include "kernels/lu/lu_engine.hpp"
+#include "kernels/lu/lu_grid.hpp"
+#include "kernels/lu/lu_math.hpp"
+#include "kernels/specs.hpp"
+
+#include "core/communicator.hpp"
+#include "core/errors.hpp"
+#include "core/registry.hpp"
+#include "core/run_context.hpp"
+#include "gpu/gpu_facts.hpp"
+#include "hardware/cpu_nominal.hpp"
+#include "hardware/gpu_specs.hpp"
+#include "placement/placement.hpp"
+#include "stats/summary.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+namespace shakedown::kernels {
+namespace {
+
+constexpr std::uint64_t warmup_seed = 5;
+constexpr std::uint64_t first_seed = 101;
+
+// The largest order whose matrix and its copy fit `bytes`, a multiple of `granule`.
+std::size_t largest_n_for(double bytes, std::size_t granule) {
+    const auto n = static_cast<std::size_t>(std::sqrt(std::max(0.0, bytes) / (2.0 * sizeof(double))));
+    return std::max(granule, n / granule * granule);
+}
+
+// The order at which a factorization lasts `target_s`, from a probe at `n` that took `seconds`.
+std::size_t predicted_n(std::size_t n, double seconds, double target_s, std::size_t granule) {
+    const double rate = lu::hpl_flops(static_cast<double>(n)) / std::max(seconds, 1e-9);
+    const auto predicted = static_cast<std::size_t>(std::cbrt(1.5 * target_s * rate));
+    return std::max(granule, predicted / granule * granule);
+}
+
+struct Plan {
+    placement::Placement placement = placement::Placement::host;
+    std::size_t n = 0;
+    lu::ProcessGrid grid;
+    std::size_t limit = 0;  // the largest n memory allows
+};
+
+class LuFp64Test final : public Test {
+public:
+    LuFp64Test() : Test(lu_fp64_spec()) {}
+
+    std::optional<std::string> waiver(const RunContext& ctx) const override {
+        const std::string& device = ctx.params().text("device");
+        if (auto gpu_waiver = placement::gpu_request_waiver(ctx, device)) return gpu_waiver;
+        const bool on_host = device == "host" || (device == "auto" && !placement::usable_gpu(ctx));
+        if (on_host && !lu::host_lu_built()) return std::string("built without ScaLAPACK (the host LU needs it)");
+        if (!on_host && !lu::gpu_lu_built()) return std::string("built without CUDA (the GPU LU needs cuSOLVER)");
+        return std::nullopt;
+    }
+
+    TestResult run(const RunContext& ctx) const override {
+        const placement::Placement where = placement::choose_placement(ctx, ctx.params().text("device"));
+        const bool on_host = where == placement::Placement::host;
+        // The host ranks factor one matrix together; every GPU rank its own.
+        const Communicator host_ranks = Communicator::split(ctx.comm(), on_host ? 0 : MPI_UNDEFINED, ctx.rank());
+        const Plan plan = make_plan(ctx, where, host_ranks);
+        auto make_engine = [&](std::size_t n) {
+            return on_host ? lu::make_host_lu(host_ranks.get(), n, static_cast<int>(ctx.params().integer("block")), plan.grid)
+                           : lu::make_gpu_lu(*placement::usable_gpu(ctx), n);
+        };
+        auto engine = make_engine(plan.n);
+        engine->solve(warmup_seed, false);  // library start-up, clocks ramping up
+
+        TestResult result;
+        result.samples = SampleTable(lu_fp64_spec().samples);
+        std::vector<double> rates;
+        double worst_residual = 0.0;
+        const std::int64_t repetitions = ctx.params().integer("repetitions");
+        for (std::int64_t rep = 0; rep < repetitions; ++rep) {
+            const bool corrupt = ctx.faults().corrupt() && rep == 0;
+            lu::LuOutcome outcome = engine->solve(first_seed + static_cast<std::uint64_t>(rep), corrupt);
+            if (const double delay = ctx.faults().delay_s(); delay > 0.0) {  // planted slowness
+                std::this_thread::sleep_for(std::chrono::duration<double>(delay));
+                outcome.seconds += delay;
+            }
+            const double n = static_cast<double>(plan.n);
+            if (outcome.info != 0) {
+                result.fail(fmt::format("lu_fp64: the factorization of n={} found U({},{}) exactly zero (info {}): a "
+                                        "random matrix is not singular, the arithmetic is wrong",
+                                        plan.n, outcome.info, outcome.info, outcome.info));
+                break;
+            }
+            const double residual = lu::scaled_residual(outcome.residual_norm, outcome.matrix_norm,
+                                                        outcome.solution_norm, outcome.rhs_norm, n);
+            worst_residual = std::max(worst_residual, std::isfinite(residual) ? residual : 1e300);
+            rates.push_back(lu::hpl_tflops(n, outcome.seconds));
+            result.samples.add_row({static_cast<double>(rep), outcome.seconds, rates.back(), residual});
+            if (!(residual < lu::residual_limit))
+                result.fail(fmt::format("lu_fp64: wrong solution in repetition {}: scaled residual "
+                                        "||Ax-b||oo/(eps(||A||oo||x||oo+||b||oo)n) = {:.3g}, HPL's limit {} "
+                                        "(||Ax-b||oo {:.3g}, ||A||oo {:.3g}, ||x||oo {:.3g}, ||b||oo {:.3g}, n {})",
+                                        rep, residual, lu::residual_limit, outcome.residual_norm, outcome.matrix_norm,
+                                        outcome.solution_norm, outcome.rhs_norm, plan.n));
+        }
+        const std::optional<double> nominal = nominal_tflops(ctx, where, host_ranks);
+        if (!rates.empty()) {
+            const stats::Summary spread = stats::summarize(rates);
+            result.add_metric("lu_fp64.tflops", spread.median, nominal);
+            result.add_metric("lu_fp64.tflops_max", spread.max, nominal);
+            result.add_metric("lu_fp64.tflops_min", spread.min, nominal);
+            result.add_metric("lu_fp64.scaled_residual", worst_residual);
+        }
+        result.parameters["device"] = std::string(to_string(where));
+        result.parameters["backend"] = engine->name();
+        result.parameters["n_used"] = std::to_string(plan.n);
+        result.parameters["n_memory_limit"] = std::to_string(plan.limit);
+        if (on_host) result.parameters["grid_used"] = lu::to_string(plan.grid);
+        result.parameters["rate_convention"] = "HPL: (2/3 n^3 + 2 n^2) / (factorization + solve seconds), the slowest rank";
+        return result;
+    }
+
+private:
+    static Plan make_plan(const RunContext& ctx, placement::Placement where, const Communicator& host_ranks) {
+        Plan plan;
+        plan.placement = where;
+        const double fraction = ctx.params().real("memory_fraction");
+        const std::size_t granule = where == placement::Placement::gpu ? 256 : 16;
+        if (where == placement::Placement::gpu) {
+            plan.limit = largest_n_for(fraction * static_cast<double>(gpu::query_gpu_facts(*placement::usable_gpu(ctx)).memory_bytes),
+                                       granule);
+        } else {
+            const int ranks = host_ranks.size();
+            plan.grid = ctx.params().is_auto("grid") ? lu::squarest_grid(ranks) : *lu::parse_grid(ctx.params().text("grid"));
+            // Each rank's share of its node's memory, the matrix spread over all of them.
+            const int on_node = placement::ranks_sharing_this_node(ctx, true);
+            double mine = fraction * static_cast<double>(placement::host_memory_bytes(ctx)) / std::max(1, on_node);
+            double total = 0.0;
+            MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, host_ranks.get());
+            plan.limit = largest_n_for(total, granule);
+        }
+        if (const auto given = ctx.params().optional_integer("n")) {
+            if (static_cast<std::size_t>(*given) > plan.limit)
+                throw InputError(fmt::format("lu_fp64: n={} needs {:.1f} GiB for the matrix and its copy; memory_fraction "
+                                             "{} allows at most n={} here",
+                                             *given, 2.0 * 8 * static_cast<double>(*given) * static_cast<double>(*given) / 1073741824.0,
+                                             fraction, plan.limit));
+            plan.n = static_cast<std::size_t>(*given);
+            return plan;
+        }
+        // A probe factorization, then the order for target_s (the host ranks agree: one matrix).
+        const std::size_t probe_n = std::min<std::size_t>(where == placement::Placement::gpu ? 8192 : 512, plan.limit);
+        auto probe = where == placement::Placement::gpu
+                         ? lu::make_gpu_lu(*placement::usable_gpu(ctx), probe_n)
+                         : lu::make_host_lu(host_ranks.get(), probe_n, static_cast<int>(ctx.params().integer("block")), plan.grid);
+        probe->solve(warmup_seed, false);
+        const double seconds = probe->solve(warmup_seed + 1, false).seconds;
+        plan.n = std::min(plan.limit, std::max(probe_n, predicted_n(probe_n, seconds, ctx.params().real("target_s"), granule)));
+        return plan;
+    }
+
+    // The FP64 peak the rate is judged against: the GPU's FP64 tensor figure, or the host ranks'
+    // shares of their nodes' derived FP64 peak, summed over the ranks that factor together.
+    static std::optional<double> nominal_tflops(const RunContext& ctx, placement::Placement where,
+                                                const Communicator& host_ranks) {
+        if (where == placement::Placement::gpu)
+            return hardware::gpu_nominal(gpu::query_gpu_facts(*placement::usable_gpu(ctx))).tflops_for("fp64_tensor");
+        const hardware::CpuNominal cpu = hardware::derive_cpu_nominal(ctx.inventory());
+        const int on_node = placement::ranks_sharing_this_node(ctx, true);
+        double mine = cpu.node_gflops ? *cpu.node_gflops * 1e-3 * placement::cores_per_rank(ctx, on_node) /
+                                            placement::node_cores(ctx)
+                                      : -1.0;
+        double least = 0.0, total = 0.0;
+        MPI_Allreduce(&mine, &least, 1, MPI_DOUBLE, MPI_MIN, host_ranks.get());
+        MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, host_ranks.get());
+        if (least < 0.0) return std::nullopt;  // a rank's CPU has no derivable peak
+        return total;
+    }
+};
+
+SHAKEDOWN_REGISTER_TEST(LuFp64Test);
+
+}  // namespace
+}  // namespace shakedown::kernels

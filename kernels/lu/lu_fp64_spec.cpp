@@ -1,0 +1,70 @@
+#include "kernels/specs.hpp"
+
+#include "core/errors.hpp"
+#include "core/input_limits.hpp"
+#include "core/registry.hpp"
+#include "kernels/lu/lu_grid.hpp"
+
+#include <fmt/format.h>
+
+namespace shakedown::kernels {
+namespace {
+
+// A grid that is given must hold the job's ranks exactly (judged before any work; `auto` picks
+// the squarest). Only the host LU spans the job; the GPU LU runs one per GPU.
+void check(const TestParams& params, int world_size) {
+    if (params.text("device") == "gpu" || params.is_auto("grid")) return;
+    const std::optional<lu::ProcessGrid> grid = lu::parse_grid(params.text("grid"));
+    if (!grid) throw InputError(fmt::format("lu_fp64: grid '{}' is not PxQ (e.g. 2x4) or auto", params.text("grid")));
+    if (grid->rows * grid->columns != world_size)
+        throw InputError(fmt::format("lu_fp64: grid {}x{} holds {} ranks, the job has {}: the process grid must use every "
+                                     "rank exactly once",
+                                     grid->rows, grid->columns, grid->rows * grid->columns, world_size));
+}
+
+}  // namespace
+
+const TestSpec& lu_fp64_spec() {
+    static const TestSpec spec{
+        .key = "lu_fp64",
+        .description = "HPL-class FP64 LU with partial pivoting and solve (ScaLAPACK across the host ranks, cuSOLVER per "
+                       "GPU), HPL's rate and scaled residual (< 16)",
+        .suites = {"full"},
+        .parameters =
+            {
+                device_parameter(),
+                ParamSpec::integer("n", automatic, "matrix order")
+                    .allow_auto("so one factorization lasts about target_s, within memory_fraction")
+                    .between(16, 1 << 20),
+                ParamSpec::real("memory_fraction", 0.25,
+                                "most of the GPU's memory (host: of the node's, shared by its ranks) the matrix and "
+                                "its copy for the residual may take")
+                    .above(0)
+                    .at_most(0.8),
+                ParamSpec::real("target_s", 3.0, "how long one factorization should last when n is auto, seconds")
+                    .above(0)
+                    .at_most(input_limits::max_deadline_s)
+                    .in_suite("quick", 1.0),
+                ParamSpec::integer("block", 128, "ScaLAPACK block size (host)").between(8, 4096),
+                ParamSpec::text("grid", automatic, "host process grid PxQ over the job's ranks")
+                    .allow_auto("the squarest P x Q with P <= Q"),
+                ParamSpec::integer("repetitions", 3, "timed factorizations and solves after one warm-up").between(1, 100),
+            },
+        .metrics =
+            {
+                {"lu_fp64.tflops", "TFLOP/s", Better::higher,
+                 "median rate of the repetitions, HPL's convention: (2/3 n^3 + 2 n^2) / (factorization + solve)"},
+                {"lu_fp64.{tflops_max,tflops_min}", "TFLOP/s", Better::higher, "best and worst repetition"},
+                {"lu_fp64.scaled_residual", "ratio", Better::lower,
+                 "the worst repetition's ||Ax-b||oo / (eps (||A||oo ||x||oo + ||b||oo) n); 16 or more fails"},
+            },
+        .samples = {{"repetition", "count"}, {"seconds", "s"}, {"tflops", "TFLOP/s"}, {"scaled_residual", "ratio"}},
+        .default_deadline_s = 1800.0,
+        .check_parameters = check,
+    };
+    return spec;
+}
+
+SHAKEDOWN_REGISTER_SPEC(lu_fp64_spec);
+
+}  // namespace shakedown::kernels

@@ -22,17 +22,22 @@ std::string_view to_string(Operation operation) {
     return "?";
 }
 
-std::size_t sweep_buffer_bytes(const SweepPlan& plan) {
-    const std::size_t largest = plan.sizes.empty() ? 2 : *std::max_element(plan.sizes.begin(), plan.sizes.end());
-    return 4 * largest;
-}
-
 namespace {
 
 // Buffer slots: the peer writes or sends into receive slot 0 (a send stream alternates slots 0
 // and 1 with its posted receives); sends and reads come from slot 2.
 constexpr int receive_slot_0 = 0;
 constexpr int send_slot_0 = 2;
+constexpr int slots = 3;
+
+}  // namespace
+
+std::size_t sweep_buffer_bytes(const SweepPlan& plan) {
+    const std::size_t largest = plan.sizes.empty() ? 2 : *std::max_element(plan.sizes.begin(), plan.sizes.end());
+    return slots * largest;
+}
+
+namespace {
 
 // The message number of the one payload a timed loop moves; validation messages are 0, 1, ...
 constexpr int timed_payload = -1;
@@ -66,7 +71,7 @@ class Side {
 public:
     Side(RcEndpoint& endpoint, PeerChannel& channel, bool initiator, const SweepPlan& plan, PlantedFaults faults)
         : ep_(endpoint), channel_(channel), initiator_(initiator), plan_(plan), faults_(faults),
-          slot_bytes_(sweep_buffer_bytes(plan) / 4), validation_messages_(validation_messages(plan.queue_depth)) {}
+          slot_bytes_(sweep_buffer_bytes(plan) / slots), validation_messages_(validation_messages(plan.queue_depth)) {}
 
     SweepOutcome run() {
         SweepOutcome outcome;

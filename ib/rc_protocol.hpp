@@ -58,7 +58,7 @@ struct SweepOutcome {
     int timed_payload_accesses = 0;       // pattern writes or checks inside a timed loop: 0 by design
 };
 
-// Host buffer an endpoint needs for the plan: two receive and two send slots of the largest size.
+// Host buffer an endpoint needs for the plan: two receive slots and one send slot of the largest size.
 std::size_t sweep_buffer_bytes(const SweepPlan& plan);
 
 // Both sides call it with a connected endpoint whose host buffer has sweep_buffer_bytes().

@@ -34,9 +34,9 @@ constexpr ucp_tag_t full_mask = ~ucp_tag_t{0};
 // The message number of the one payload a timed loop moves; validation messages are 0, 1, ...
 constexpr int timed_payload = -1;
 
-// Slots of the buffer: the peer's data lands in slot 0; this side sends, puts and is read from slot 2.
+// Slots of the buffer: the peer's data lands in slot 0; this side sends, puts and is read from slot 1.
 constexpr int landing_slot = 0;
-constexpr int source_slot = 2;
+constexpr int source_slot = 1;
 
 enum Phase : int { ping = 0, pong = 1, rma_latency_phase = 2, stream_phase = 3 };
 
@@ -51,7 +51,7 @@ class UcxSide {
 public:
     UcxSide(PeerChannel& channel, bool initiator, const UcxPlan& plan, PlantedFaults faults)
         : channel_(channel), initiator_(initiator), plan_(plan), faults_(faults),
-          slot_bytes_(*std::max_element(plan.sizes.begin(), plan.sizes.end())), buffer_(4 * slot_bytes_),
+          slot_bytes_(*std::max_element(plan.sizes.begin(), plan.sizes.end())), buffer_(2 * slot_bytes_),
           endpoint_(worker_, trade(channel, worker_.address())), memory_(context_, buffer_.data(), buffer_.size()),
           remote_key_(endpoint_, trade(channel, memory_.packed_key())),
           remote_address_(channel.swap(reinterpret_cast<std::uint64_t>(buffer_.data()))) {}
@@ -227,8 +227,8 @@ private:
         channel_.barrier();
     }
 
-    // put: the initiator's slot 2 lands in the responder's slot 0; get: the responder's slot 2
-    // lands in the initiator's slot 0. One payload, provided before the loop.
+    // put: the initiator's source slot lands in the responder's landing slot; get: the
+    // responder's source slot lands in the initiator's. One payload, provided before the loop.
     stats::Summary rma_latency(UcxOperation operation, std::size_t bytes) {
         const bool is_put = operation == UcxOperation::put;
         if (is_put == initiator_) provide(source_slot, bytes, seed(operation, rma_latency_phase, timed_payload, bytes));

@@ -9,6 +9,8 @@
 #                                               | stencil-shared (auto with ranks sharing GPUs)
 #                                               | remeasure (1 GPU: kernels again, stencil 100 steps, h2d)
 #                                               | verdict (the quick suite on 1 rank, then 2 ranks sharing GPU 0)
+#                                               | lu (lu_fp64 beside dgemm_fp64 per GPU, a planted corruption,
+#                                                 the host LU over 4 ranks)
 # Figures and logs go to $OUT (the device tool's output folder) or ./gpu-out.
 # Never changes clocks, power limits or modes; NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 set -uo pipefail
@@ -115,6 +117,12 @@ if [[ $parts == *" gemm-timeline "* ]]; then
 fi
 if [[ $parts == *" stencil-probe "* ]]; then
   run_probe stencil shakedown_stencil_probe -- 512 511
+fi
+if [[ $parts == *" lu "* ]]; then
+  ldconfig -p | grep -E "libcusolver|libcublas\.so" >>"$out/log.txt" 2>&1
+  run_job lu-1gpu 1 --tests dgemm_fp64,lu_fp64
+  run_job lu-corrupt 1 --tests lu_fp64 --config "$here/bench/gpu/lu-corrupt.yaml"  # FAIL expected, residual named
+  run_job lu-host-4ranks 4 --tests dgemm_fp64,lu_fp64 --config "$here/bench/gpu/lu-host.yaml"
 fi
 if [[ $parts == *" comm "* || $parts == *" all "* ]]; then
   run_job nccl-reference 2 --config "$here/mpi/configs/nccl-h200-reference.yaml"

@@ -23,9 +23,13 @@ public:
     explicit YamlReader(std::string origin) : origin_(std::move(origin)) {}
 
     [[noreturn]] void error(const YAML::Node& node, const std::string& what) const {
+        throw InputError(fmt::format("{}: {}", where(node), what));
+    }
+
+    // "config.yaml:12", or the file alone where the node has no position.
+    std::string where(const YAML::Node& node) const {
         const auto mark = node.Mark();
-        if (mark.line >= 0) throw InputError(fmt::format("{}:{}: {}", origin_, mark.line + 1, what));
-        throw InputError(fmt::format("{}: {}", origin_, what));
+        return mark.line >= 0 ? fmt::format("{}:{}", origin_, mark.line + 1) : origin_;
     }
 
     void expect_map(const YAML::Node& node, const std::string& what, const std::set<std::string>& allowed) const {
@@ -253,6 +257,10 @@ void apply_yaml(Config& config, const YAML::Node& root, const YamlReader& reader
                     std::get<std::int64_t>(read_param(reader, item["rank"], setting::fault_rank(), "faults.rank")));
             if (item["seconds"])
                 fault.seconds = real_setting(reader, item["seconds"], setting::fault_seconds(), "faults.seconds");
+            if (fault.kind == FaultKind::delay && !(fault.seconds > 0.0))
+                reader.error(item, fmt::format("fault delay on {} cannot be planted: it needs 'seconds' above 0 (the "
+                                               "delay per operation)", fault.test));
+            fault.origin = reader.where(item);
             config.faults.push_back(fault);
         }
     }
@@ -270,16 +278,48 @@ void apply_cli(Config& config, const CliOverrides& cli) {
     config.command_line = cli.command_line;
 }
 
+// The first control character (a newline, a tab, an escape code, DEL) of `text`, if any.
+std::optional<std::size_t> control_character_in(const std::string& text) {
+    const auto found = std::find_if(text.begin(), text.end(), [](char c) {
+        const auto byte = static_cast<unsigned char>(c);
+        return byte < 0x20 || byte == 0x7F;
+    });
+    if (found == text.end()) return std::nullopt;
+    return static_cast<std::size_t>(found - text.begin());
+}
+
+// A name that becomes (part of) a folder name: no control character (it would reach folder
+// names, run.json and every terminal that lists them), no '/', and short enough for a file name.
+// The value itself is not repeated when it holds control characters.
+void check_folder_word(const std::string& what, const std::string& value, std::size_t max_bytes) {
+    if (const auto at = control_character_in(value))
+        throw InputError(fmt::format("{} must not contain control characters (byte 0x{:02x} at position {})", what,
+                                     static_cast<unsigned char>(value[*at]), *at + 1));
+    if (value.size() > max_bytes)
+        throw InputError(fmt::format("{} is {} bytes long; at most {}", what, value.size(), max_bytes));
+}
+
 void validate(const Config& config, const Registry& registry) {
     // Throws InputError for unknown test or suite names.
-    (void)registry.select(config.suite, config.tests, config.exclude);
+    const std::vector<const Test*> selected = registry.select(config.suite, config.tests, config.exclude);
     if (config.run_name) {
         const auto& name = *config.run_name;
+        check_folder_word("the run name", name, input_limits::max_file_name_bytes);
         if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos)
             throw InputError(fmt::format("run name '{}' must be a plain folder name", name));
     }
+    check_folder_word("the tag", config.tag, input_limits::max_tag_bytes);
     if (config.tag.find('/') != std::string::npos)
         throw InputError(fmt::format("tag '{}' must not contain '/'", config.tag));
+    if (config.out_parent.empty()) throw InputError("the output folder ('out') must name a folder");
+    for (const FaultSpec& fault : config.faults) {
+        const bool in_run = std::any_of(selected.begin(), selected.end(), [&](const Test* test) { return test->key() == fault.test; });
+        if (in_run) continue;
+        std::vector<std::string> keys;
+        for (const Test* test : selected) keys.emplace_back(test->key());
+        throw InputError(fmt::format("{}: fault {} on {} cannot be planted: {} is not in this run (it runs {})", fault.origin,
+                                     fault_name(fault.kind), fault.test, fault.test, fmt::join(keys, ", ")));
+    }
 }
 
 }  // namespace
@@ -307,6 +347,14 @@ Config load_config(const CliOverrides& cli, const Registry& registry) {
     const std::string text = read_input_file(*cli.config_file, input_limits::max_text_file_bytes,
                                              fmt::format("cannot read config file '{}': ", cli.config_file->string()));
     return parse_config_text(text, cli.config_file->string(), cli, registry);
+}
+
+void check_faults_for_world(const Config& config, int world_size) {
+    for (const FaultSpec& fault : config.faults)
+        if (fault.rank >= world_size)
+            throw InputError(fmt::format("{}: fault {} on {} cannot be planted: rank {} is not in this run of {} rank(s) "
+                                         "(0..{})", fault.origin, fault_name(fault.kind), fault.test, fault.rank,
+                                         world_size, world_size - 1));
 }
 
 TestParams Config::params_for(const Test& test) const {

@@ -31,6 +31,7 @@ struct FaultSpec {
     std::string test;
     int rank = 0;
     double seconds = 0.0;
+    std::string origin;  // where it was declared ("config.yaml:7"), for the messages about it
 };
 
 // How rank 0 shows progress: a live line rewritten in place, or one line per test.
@@ -85,5 +86,10 @@ struct CliOverrides {
 Config load_config(const CliOverrides& cli, const Registry& registry);
 Config parse_config_text(const std::string& yaml_text, const std::string& origin, const CliOverrides& cli,
                          const Registry& registry);
+
+// A fault whose rank this run does not have cannot be planted: throws InputError naming the fault
+// ("config.yaml:3: fault abort on alpha cannot be planted: rank 99 is not in this run of 2 ranks
+// (0..1)"). Called on every rank once the world size is known, before the run folder is made.
+void check_faults_for_world(const Config& config, int world_size);
 
 }  // namespace shakedown

@@ -2,6 +2,7 @@
 // Declared once here, used by every reader; docs/input-limits.md lists them in one table.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 namespace shakedown::input_limits {
@@ -29,5 +30,13 @@ inline constexpr double max_deadline_s = 30.0 * 24 * 3600;
 // tops out near 12.5 kHz, slowing the tests 4-10x); at 100 Hz it costs under 1 % of a core, and
 // a 2-hour run's host table stays far below the reader's 1 GiB per table.
 inline constexpr double max_telemetry_rate_hz = 100.0;
+
+// A run folder's name (--name, `name:`): one file name, which Linux file systems hold to 255
+// bytes (NAME_MAX). Checked before MPI starts, so a long name is one line, not a failed mkdir.
+inline constexpr std::size_t max_file_name_bytes = 255;
+
+// A run's tag (--tag, `tag:`): part of the default folder name "YYYYmmdd-HHMMSS-TAG-jobID-N",
+// which must stay within max_file_name_bytes (15 + 1 + 200 + 24 for the job id and attempt).
+inline constexpr std::size_t max_tag_bytes = 200;
 
 }  // namespace shakedown::input_limits

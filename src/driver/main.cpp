@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 namespace {
 
@@ -38,6 +39,15 @@ std::vector<std::string> split_names(const std::vector<std::string>& given) {
         }
     }
     return names;
+}
+
+// A text option given empty (`--suite ''`, often an unset shell variable) would silently mean the
+// default: refused instead, naming what the option wants.
+std::optional<std::string> given_text(const CLI::App& command, const std::string& option, const std::string& value,
+                                      const std::string& wants) {
+    if (command.count(option) == 0) return std::nullopt;
+    if (value.empty()) throw InputError(fmt::format("{} is empty: give {}, or leave {} out", option, wants, option));
+    return value;
 }
 
 int fail_input(const std::string& message) {
@@ -131,15 +141,16 @@ int main(int argc, char** argv) {
             fmt::print("{}", profile::to_yaml(profile::profile_from_run(profile_from)));
             return exit_code::ok;
         }
-        if (!suite.empty()) cli.suite = suite;
+        cli.suite = given_text(*run, "--suite", suite, "a suite name (quick, full, burnin, pairwise)");
         cli.tests = split_names(tests);
         if (run->count("--tests") > 0 && cli.tests.empty())  // `--tests ''` must not mean "the whole suite"
             return fail_input("--tests names no test (give one or more test names, or leave --tests out for the suite)");
         cli.exclude = split_names(exclude);
-        if (!tag.empty()) cli.tag = tag;
-        if (!out.empty()) cli.out_parent = out;
-        if (!name.empty()) cli.run_name = name;
-        if (!config_file.empty()) cli.config_file = config_file;
+        cli.tag = given_text(*run, "--tag", tag, "a label");
+        if (const auto parent = given_text(*run, "--out", out, "the folder the run folder goes into")) cli.out_parent = *parent;
+        cli.run_name = given_text(*run, "--name", name, "a folder name");
+        if (const auto file = given_text(*run, "--config", config_file, "a YAML file")) cli.config_file = *file;
+        (void)given_text(*run, "--profile", profile_file, "a profile file");
         if (no_telemetry) cli.telemetry_enabled = false;
         cli.progress = progress;
         const Config config = load_config(cli, Registry::instance());

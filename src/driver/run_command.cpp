@@ -63,6 +63,7 @@ int run_selected_tests(const Config& config, const std::optional<std::string>& p
     Session session(MPI_COMM_WORLD, visible_gpu_count());
     const bool is_root = session.world_rank() == 0;
     for (const auto* test : tests) check_test_parameters(*test, config.params_for(*test), session.world_size());
+    check_faults_for_world(config, session.world_size());
     const RunFolder folder = create_run_folder(config, session.world());
     const nlohmann::json inventory = collect_inventory();
     const std::string gpu_uuid = placement::gpu_uuid_for(inventory, session.gpu());

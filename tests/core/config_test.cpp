@@ -174,6 +174,51 @@ TEST(Config, RunNameMustBeAPlainFolderName) {
     EXPECT_EQ(error_of("", cli), "run name '../escape' must be a plain folder name");
 }
 
+// Newlines and escape codes in --name/--tag reached folder names, run.json and terminals; a
+// 300-byte --name ended in a failed mkdir after MPI had started (exit 3, a raw filesystem error).
+TEST(Config, RunNameAndTagHoldNoControlCharactersAndFitAFileName) {
+    CliOverrides cli;
+    cli.run_name = "run\nVerdict: PASS";
+    EXPECT_EQ(error_of("", cli), "the run name must not contain control characters (byte 0x0a at position 4)");
+    cli.run_name = "run\x1b[31m";
+    EXPECT_EQ(error_of("", cli), "the run name must not contain control characters (byte 0x1b at position 4)");
+    cli.run_name = std::string(256, 'n');
+    EXPECT_EQ(error_of("", cli), "the run name is 256 bytes long; at most 255");
+    cli.run_name = std::string(255, 'n');
+    EXPECT_EQ(parse("", cli).run_name, std::string(255, 'n'));
+    cli.run_name.reset();
+    cli.tag = "night\rly";
+    EXPECT_EQ(error_of("", cli), "the tag must not contain control characters (byte 0x0d at position 6)");
+    cli.tag = std::string(201, 't');
+    EXPECT_EQ(error_of("", cli), "the tag is 201 bytes long; at most 200");
+    EXPECT_EQ(error_of("tag: \"a\\tb\"\n"), "the tag must not contain control characters (byte 0x09 at position 2)");
+    EXPECT_EQ(error_of("name: \"\"\n"), "run name '' must be a plain folder name");
+    EXPECT_EQ(error_of("out: \"\"\n"), "the output folder ('out') must name a folder");
+}
+
+// Faults that cannot be planted were accepted and then planted nothing: a test not in the run, a
+// rank the run does not have, a delay of no seconds. Each is refused naming the fault.
+TEST(Config, FaultsThatCannotBePlantedAreRefusedNamingTheFault) {
+    CliOverrides cli;
+    cli.tests = {"alpha"};
+    EXPECT_EQ(error_of("faults:\n  - {kind: abort, test: beta, rank: 1}\n", cli),
+              "test.yaml:2: fault abort on beta cannot be planted: beta is not in this run (it runs alpha)");
+    EXPECT_EQ(error_of("suite: quick\nfaults: [{kind: corrupt, test: beta}]\n"),
+              "test.yaml:2: fault corrupt on beta cannot be planted: beta is not in this run (it runs alpha)");
+    EXPECT_EQ(error_of("faults: [{kind: delay, test: alpha, rank: 1}]\n", cli),
+              "test.yaml:1: fault delay on alpha cannot be planted: it needs 'seconds' above 0 (the delay per operation)");
+    EXPECT_EQ(error_of("faults: [{kind: delay, test: alpha, seconds: -0.5}]\n", cli),
+              "test.yaml:1: 'faults.seconds' must be between 0 and 2592000, got -0.5");
+    const Config config = parse("faults:\n  - {kind: abort, test: alpha, rank: 1}\n  - {kind: hang, test: alpha, rank: 99}\n", cli);
+    EXPECT_NO_THROW(check_faults_for_world(config, 100));
+    try {
+        check_faults_for_world(config, 2);
+        ADD_FAILURE() << "rank 99 of 2 accepted";
+    } catch (const InputError& error) {
+        EXPECT_STREQ(error.what(), "test.yaml:3: fault hang on alpha cannot be planted: rank 99 is not in this run of 2 rank(s) (0..1)");
+    }
+}
+
 // The config's own numbers are declared with their ranges (as a test's parameters are): a deadline
 // of 1e10 s overflowed the watchdog's clock (it fired at once), 1e17 left no run.json, and a
 // telemetry rate of 1e9 Hz was accepted (the sampler saturates near 12.5 kHz).

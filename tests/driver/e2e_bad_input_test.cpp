@@ -108,5 +108,47 @@ TEST(BadInput, ExistingRunFolderIsNeverOverwritten) {
               1);
 }
 
+// `--suite ''`, `--out ''`, `--name ''`, `--tag ''` (often an unset shell variable) fell back to the
+// defaults and ran; newlines and escape codes in --name/--tag reached folder names; a 300-byte
+// --name ended after MPI had started with a raw filesystem error. Each is one line, exit 2, and no
+// run folder, before any MPI work.
+TEST(BadInput, EmptyAndOddOptionValuesAreRefusedBeforeAnyWork) {
+    const ScratchFolder scratch("odd-values");
+    const std::string runs = (scratch.path() / "runs").string();
+    const auto refused = [&](std::vector<std::string> arguments, const std::string& expected) {
+        std::vector<std::string> command{SHAKEDOWN_DRIVER, "run", "--tests", "stream"};
+        if (arguments.front() != "--out") command.insert(command.end(), {"--out", runs});
+        command.insert(command.end(), arguments.begin(), arguments.end());
+        SCOPED_TRACE(expected);
+        const ProcessResult result = run_process(command);
+        expect_one_line_error(result, expected);
+        EXPECT_EQ(result.output, "shakedown: " + expected + "\n");
+    };
+    refused({"--suite", ""}, "--suite is empty: give a suite name (quick, full, burnin, pairwise), or leave --suite out");
+    refused({"--out", ""}, "--out is empty: give the folder the run folder goes into, or leave --out out");
+    refused({"--name", ""}, "--name is empty: give a folder name, or leave --name out");
+    refused({"--tag", ""}, "--tag is empty: give a label, or leave --tag out");
+    refused({"--config", ""}, "--config is empty: give a YAML file, or leave --config out");
+    refused({"--name", "run\nVerdict: PASS"}, "the run name must not contain control characters (byte 0x0a at position 4)");
+    refused({"--tag", "a\x1b[2Kb"}, "the tag must not contain control characters (byte 0x1b at position 2)");
+    refused({"--name", std::string(300, 'n')}, "the run name is 300 bytes long; at most 255");
+    EXPECT_FALSE(std::filesystem::exists(runs));
+}
+
+// A fault on a rank the run does not have planted nothing and the run passed: refused naming the
+// fault once the world size is known, before the run folder is made.
+TEST(BadInput, AFaultOnARankTheRunDoesNotHaveIsRefused) {
+    const ScratchFolder scratch("fault-rank");
+    const auto config = scratch.write("fault.yaml", "faults:\n  - {kind: corrupt, test: stream, rank: 99}\n");
+    const auto result = run_process(mpirun(2, {SHAKEDOWN_DRIVER, "run", "--tests", "stream", "--config", config.string(),
+                                               "--out", (scratch.path() / "runs").string()}));
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    EXPECT_NE(result.output.find("shakedown: " + config.string() + ":2: fault corrupt on stream cannot be planted: rank 99 "
+                                 "is not in this run of 2 rank(s) (0..1)\n"),
+              std::string::npos)
+        << result.output;
+    EXPECT_FALSE(std::filesystem::exists(scratch.path() / "runs"));
+}
+
 }  // namespace
 }  // namespace shakedown::testing

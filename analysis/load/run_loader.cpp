@@ -60,7 +60,29 @@ std::optional<std::string> implausible_figure(const Trace& trace) {
 
 // HDF5 is not thread-safe in Debian's build, so traces are read one after the other; the
 // options keep each read to the root attributes, the test groups and their metric tables.
-void read_rank(RankRecord& record, const std::string& run_id, const TraceReadOptions& read_options) {
+// Why a trace whose header is readable is not this run's rank `record.rank`: another rank, a run of
+// another name or id (a folder name is no identity: two runs may share it), another world size, or
+// another node or local rank than run.json lists for it (`listed`, null when run.json lists none).
+std::optional<std::string> foreign_because(const RankRecord& record, const TraceHeader& header, const RunManifest& manifest,
+                                           const ManifestRank* listed) {
+    const std::string file = record.trace_path.filename().string();
+    if (header.rank != record.rank || header.run_id != manifest.run_id)
+        return fmt::format("{} belongs to rank {} of run '{}', not to this run", file, header.rank, header.run_id);
+    // A run.json before schema 1.1 records no run_uuid: its traces are judged by name as before.
+    if (!manifest.run_uuid.empty() && header.run_uuid != manifest.run_uuid)
+        return fmt::format("{} belongs to another run named '{}' (run_uuid {}), not to this one (run_uuid {})", file,
+                           header.run_id, header.run_uuid.empty() ? "not recorded" : header.run_uuid, manifest.run_uuid);
+    if (header.world_size != manifest.world_size)
+        return fmt::format("{} was written by a run of {} rank(s); run.json has {}", file, header.world_size,
+                           manifest.world_size);
+    if (listed != nullptr && (header.node != listed->node || header.local_rank != listed->local_rank))
+        return fmt::format("{} was written on node '{}' as local rank {}; run.json has node '{}', local rank {}", file,
+                           header.node, header.local_rank, listed->node, listed->local_rank);
+    return std::nullopt;
+}
+
+void read_rank(RankRecord& record, const RunManifest& manifest, const ManifestRank* listed,
+               const TraceReadOptions& read_options) {
     std::error_code error;
     if (!std::filesystem::exists(record.trace_path, error)) {
         mark(record, RankProblem::missing, fmt::format("trace missing ({})", record.trace_path.filename().string()));
@@ -80,10 +102,8 @@ void read_rank(RankRecord& record, const std::string& run_id, const TraceReadOpt
         record.node = header.node;
         record.local_rank = header.local_rank;
     }
-    if (header.rank != record.rank || header.run_id != run_id) {
-        mark(record, RankProblem::foreign,
-             fmt::format("{} belongs to rank {} of run '{}', not to this run", record.trace_path.filename().string(),
-                         header.rank, header.run_id));
+    if (const std::optional<std::string> foreign = foreign_because(record, header, manifest, listed)) {
+        mark(record, RankProblem::foreign, *foreign);
         record.trace.reset();
         return;
     }
@@ -133,7 +153,9 @@ LoadedRun load_run(const std::filesystem::path& run_dir, const RunLoadOptions& o
     for (int rank = 0; rank < manifest.world_size; ++rank) {
         RankRecord& record = run.ranks[static_cast<std::size_t>(rank)];
         record.rank = rank;
+        const ManifestRank* entry_of_rank = nullptr;
         if (auto entry = listed.find(rank); entry != listed.end()) {
+            entry_of_rank = entry->second;
             record.node = entry->second->node;
             record.local_rank = entry->second->local_rank;
             record.gpu = entry->second->gpu;
@@ -143,7 +165,7 @@ LoadedRun load_run(const std::filesystem::path& run_dir, const RunLoadOptions& o
         } else {
             record.trace_path = run_dir / default_trace_file_name(rank);
         }
-        read_rank(record, manifest.run_id, read_options);
+        read_rank(record, manifest, entry_of_rank, read_options);
     }
     return run;
 }

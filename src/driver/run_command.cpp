@@ -34,6 +34,7 @@ TraceHeader make_header(const Session& session, const RunFolder& folder, double 
     TraceHeader header;
     header.shakedown_version = SHAKEDOWN_VERSION;
     header.run_id = folder.run_id;
+    header.run_uuid = folder.run_uuid;
     header.rank = session.world_rank();
     header.world_size = session.world_size();
     header.node = session.identity().node_name;

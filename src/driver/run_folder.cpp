@@ -7,10 +7,12 @@
 #include <fmt/format.h>
 #include <sys/stat.h>
 
+#include <array>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <random>
 #include <vector>
 
 namespace shakedown {
@@ -59,17 +61,38 @@ std::string try_create(const Config& config, RunFolder& folder) {
 
 }  // namespace
 
+std::string random_run_uuid() {
+    std::random_device source;  // the kernel's random source (getrandom) on Linux
+    std::array<unsigned char, 16> bytes{};
+    for (std::size_t i = 0; i < bytes.size(); i += 4) {
+        const unsigned int word = source();
+        for (std::size_t k = 0; k < 4; ++k) bytes[i + k] = static_cast<unsigned char>(word >> (8 * k));
+    }
+    bytes[6] = static_cast<unsigned char>((bytes[6] & 0x0F) | 0x40);  // version 4
+    bytes[8] = static_cast<unsigned char>((bytes[8] & 0x3F) | 0x80);  // RFC 4122 variant
+    std::string text;
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) text += '-';
+        text += fmt::format("{:02x}", bytes[i]);
+    }
+    return text;
+}
+
 RunFolder create_run_folder(const Config& config, MPI_Comm world) {
     int rank = 0;
     MPI_Comm_rank(world, &rank);
     RunFolder folder;
     std::string error;
-    if (rank == 0) error = try_create(config, folder);
+    if (rank == 0) {
+        error = try_create(config, folder);
+        folder.run_uuid = random_run_uuid();
+    }
     broadcast_text(error, 0, world);
     if (!error.empty()) throw InputError(error);
     std::string path = folder.path.string();
     broadcast_text(path, 0, world);
     broadcast_text(folder.run_id, 0, world);
+    broadcast_text(folder.run_uuid, 0, world);
     folder.path = path;
     return folder;
 }

@@ -13,12 +13,16 @@ namespace shakedown {
 
 struct RunFolder {
     std::filesystem::path path;
-    std::string run_id;  // the folder's name
+    std::string run_id;    // the folder's name
+    std::string run_uuid;  // random (a version-4 UUID), made by rank 0: what tells this run from another of the same name
 };
 
 // Collective over `world`. Throws InputError on every rank (same message) when the parent
 // cannot be created or written, or when an explicitly named run folder exists already.
 RunFolder create_run_folder(const Config& config, MPI_Comm world);
+
+// A random version-4 UUID ("0f8e...-4...-a..."), from the system's random source.
+std::string random_run_uuid();
 
 std::filesystem::path trace_path(const RunFolder& folder, int world_rank);  // RUN/rank-00003.h5
 

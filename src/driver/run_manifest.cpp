@@ -80,6 +80,7 @@ RunManifest build_manifest(const Session& session, const Config& config, const R
         manifest.ranks.push_back(std::move(entry));
     }
     manifest.run_id = folder.run_id;
+    manifest.run_uuid = folder.run_uuid;
     manifest.shakedown_version = SHAKEDOWN_VERSION;
     manifest.command_line = config.command_line;
     manifest.suite = config.tests.empty() ? config.suite : "";

@@ -24,6 +24,7 @@ constexpr std::string_view supported_schema_major = "1";
 namespace key {
 constexpr const char* schema_version = "schema_version";
 constexpr const char* run_id = "run_id";
+constexpr const char* run_uuid = "run_uuid";
 constexpr const char* shakedown_version = "shakedown_version";
 constexpr const char* command_line = "command_line";
 constexpr const char* suite = "suite";
@@ -185,6 +186,7 @@ json to_json(const RunManifest& manifest) {
                          {key::trace, rank.trace_file}});
     return {{key::schema_version, trace_schema_version},
             {key::run_id, manifest.run_id},
+            {key::run_uuid, manifest.run_uuid.empty() ? json(nullptr) : json(manifest.run_uuid)},
             {key::shakedown_version, manifest.shakedown_version},
             {key::command_line, manifest.command_line},
             {key::suite, manifest.suite.empty() ? json(nullptr) : json(manifest.suite)},
@@ -215,6 +217,7 @@ RunManifest parse_run_manifest(const json& document, const std::string& context)
                                       supported_schema_major));
     }
     manifest.run_id = fields.string(document, key::run_id);
+    manifest.run_uuid = fields.optional_string(document, key::run_uuid);
     manifest.world_size = fields.integer(document, key::world_size, "", 1, input_limits::max_world_size);
     manifest.status = fields.string(document, key::status);
     if (manifest.status != "running" && manifest.status != "complete" && manifest.status != "aborted")

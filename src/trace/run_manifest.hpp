@@ -32,7 +32,8 @@ struct ManifestRank {
 };
 
 struct RunManifest {
-    std::string run_id;
+    std::string run_id;    // the run folder's name
+    std::string run_uuid;  // random, unique to the run, in every trace too ("" in a run.json before 1.1)
     std::string shakedown_version;
     std::vector<std::string> command_line;
     std::string suite;  // empty when the run named its tests

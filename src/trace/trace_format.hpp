@@ -16,7 +16,8 @@
 
 namespace shakedown {
 
-inline constexpr const char* trace_schema_version = "1.0";
+// 1.1 adds the root attribute run_uuid; a 1.0 trace (without it) is read as before.
+inline constexpr const char* trace_schema_version = "1.1";
 
 // A trace that cannot be written or read: one line naming the file and what is wrong.
 class TraceError : public std::runtime_error {
@@ -32,6 +33,9 @@ struct TraceHeader {
     std::string schema_version = trace_schema_version;
     std::string shakedown_version;
     std::string run_id;
+    // The run's random identity (run.json's run_uuid): a trace of another run that shares the
+    // folder name has another. Empty in a trace written before schema 1.1.
+    std::string run_uuid;
     int rank = 0;
     int world_size = 1;
     std::string node;

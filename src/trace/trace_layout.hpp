@@ -8,6 +8,7 @@ namespace shakedown::trace_layout {
 inline constexpr const char* schema_version = "schema_version";
 inline constexpr const char* shakedown_version = "shakedown_version";
 inline constexpr const char* run_id = "run_id";
+inline constexpr const char* run_uuid = "run_uuid";  // schema 1.1; absent in 1.0
 inline constexpr const char* rank = "rank";
 inline constexpr const char* world_size = "world_size";
 inline constexpr const char* node = "node";

@@ -85,6 +85,8 @@ TraceHeader read_header(hid_t root, const ErrorContext& context) {
                                  header.schema_version, supported_schema_major));
     header.shakedown_version = hdf5::require_string(root, layout::shakedown_version, context);
     header.run_id = hdf5::require_string(root, layout::run_id, context);
+    if (hdf5::open_attribute(root, layout::run_uuid, context))  // schema 1.1
+        header.run_uuid = hdf5::require_string(root, layout::run_uuid, context);
     header.node = hdf5::require_string(root, layout::node, context);
     header.world_size = require_int(root, layout::world_size, 1, context, input_limits::max_world_size);
     header.rank = require_int(root, layout::rank, 0, context);

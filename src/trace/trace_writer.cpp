@@ -107,6 +107,7 @@ void TraceWriter::Impl::create(const TraceHeader& header, const std::string& con
     hdf5::write_attribute(root, layout::schema_version, header.schema_version, context);
     hdf5::write_attribute(root, layout::shakedown_version, header.shakedown_version, context);
     hdf5::write_attribute(root, layout::run_id, header.run_id, context);
+    if (!header.run_uuid.empty()) hdf5::write_attribute(root, layout::run_uuid, header.run_uuid, context);
     hdf5::write_attribute(root, layout::rank, std::int64_t{header.rank}, context);
     hdf5::write_attribute(root, layout::world_size, std::int64_t{header.world_size}, context);
     hdf5::write_attribute(root, layout::node, header.node, context);

@@ -330,5 +330,72 @@ TEST(HostileInput, ControlCharactersFromATraceNeverReachTheTerminalOrAReport) {
     }
 }
 
+// --- run identity -----------------------------------------------------------------------
+
+// The problem load_run finds with rank 1 of a run of 2 (one rank per node, run.json's run_uuid
+// "this-run") whose traces `edit` changed, after `edit_json` changed run.json.
+RankRecord rank_one_of(const std::function<void(std::vector<Trace>&)>& edit, const TempDir& temp,
+                       const std::function<void(nlohmann::json&)>& edit_json = [](nlohmann::json&) {}) {
+    std::vector<Trace> traces = healthy_traces(2, 1);
+    for (Trace& trace : traces) trace.header.run_uuid = "this-run";
+    edit(traces);
+    const auto run = write_run(temp.path() / "run", traces);
+    edit_run_json(run, [&](nlohmann::json& document) {
+        document["run_uuid"] = "this-run";
+        edit_json(document);
+    });
+    const LoadedRun loaded = load_run(run);
+    EXPECT_EQ(loaded.ranks.at(0).problem, RankProblem::none) << loaded.ranks.at(0).problem_text;
+    return loaded.ranks.at(1);
+}
+
+// A rank file of another run that shares the folder name (run_id is the folder's name) was judged
+// as this run's, and a trace's world_size, node and local_rank were never compared with run.json.
+// Every run now has a random run_uuid in run.json and in every trace: a trace with another, or
+// with none in a run that has one, or written by a run of another size, or on another node or
+// local rank than run.json lists, is a foreign rank, not judged, and the run incomplete.
+TEST(HostileInput, ATraceOfAnotherRunOrAnotherPlaceIsForeign) {
+    struct Case {
+        const char* name;
+        std::function<void(std::vector<Trace>&)> edit;
+        std::function<void(nlohmann::json&)> edit_json;
+        std::string problem;
+    };
+    const std::vector<Case> cases = {
+        {"same name, another run", [](std::vector<Trace>& t) { t[1].header.run_uuid = "other-run"; },
+         [](nlohmann::json&) {},
+         "belongs to another run named '20261130-060000-test' (run_uuid other-run), not to this one (run_uuid this-run)"},
+        {"no run_uuid", [](std::vector<Trace>& t) { t[1].header.run_uuid.clear(); }, [](nlohmann::json&) {},
+         "belongs to another run named '20261130-060000-test' (run_uuid not recorded), not to this one (run_uuid this-run)"},
+        {"another world size", [](std::vector<Trace>& t) { t[1].header.world_size = 4; }, [](nlohmann::json&) {},
+         "was written by a run of 4 rank(s); run.json has 2"},
+        {"another node", [](std::vector<Trace>&) {},
+         [](nlohmann::json& document) { document["ranks"][1]["node"] = "node0007"; },
+         "was written on node 'node0001' as local rank 0; run.json has node 'node0007', local rank 0"},
+        {"another local rank", [](std::vector<Trace>& t) { t[1].header.local_rank = 3; }, [](nlohmann::json&) {},
+         "was written on node 'node0001' as local rank 3; run.json has node 'node0001', local rank 0"},
+    };
+    for (const Case& item : cases) {
+        SCOPED_TRACE(item.name);
+        TempDir temp;
+        const RankRecord rank = rank_one_of(item.edit, temp, item.edit_json);
+        EXPECT_EQ(rank.problem, RankProblem::foreign);
+        const std::string node = std::string(item.name) == "another node" ? "node0007" : "node0001";
+        EXPECT_EQ(rank.problem_text, "rank 1 (" + node + "): rank-00001.h5 " + item.problem);
+        EXPECT_FALSE(rank.trace.has_value());
+        const Outcome outcome = analyze_folder(temp.path() / "run");
+        EXPECT_EQ(outcome.exit_code, 3);
+        EXPECT_NE(outcome.out.find(rank.problem_text), std::string::npos) << outcome.out;
+    }
+    // The same run_uuid everywhere is this run's; so is a run whose run.json and traces predate
+    // run_uuid (schema 1.0): judged by name as before.
+    TempDir same;
+    EXPECT_EQ(rank_one_of([](std::vector<Trace>&) {}, same).problem, RankProblem::none);
+    TempDir old;
+    const auto run = write_run(old.path() / "run", healthy_traces(2, 1));
+    EXPECT_TRUE(nlohmann::json::parse(read_text(run / "run.json")).at("run_uuid").is_null());
+    EXPECT_EQ(analyze_folder(run).exit_code, 0);
+}
+
 }  // namespace
 }  // namespace shakedown::analysis

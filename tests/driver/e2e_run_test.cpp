@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <regex>
 
 namespace shakedown::testing {
 namespace {
@@ -143,6 +144,40 @@ TEST(EndToEnd, ListAndVersion) {
     const auto version = run_process({SHAKEDOWN_DRIVER, "version"});
     EXPECT_EQ(version.exit_code, 0);
     EXPECT_NE(version.output.find("shakedown " SHAKEDOWN_VERSION), std::string::npos) << version.output;
+}
+
+// A rank file of another run that shared the folder name was judged as this run's: run_id is the
+// folder's name. Every run now has a random run_uuid, in run.json and in each of its traces, and a
+// trace of another run of the same name is a foreign rank.
+TEST(EndToEnd, TwoRunsOfOneNameHaveTheirOwnRunUuidAndDoNotMix) {
+    const ScratchFolder scratch("uuid");
+    const auto config = scratch.write("small.yaml", small_params);
+    std::vector<std::string> uuids;
+    for (const char* parent : {"a", "b"}) {
+        const auto run = run_process(mpirun(2, {SHAKEDOWN_DRIVER, "run", "--tests", "stream", "--config", config.string(),
+                                                "--out", (scratch.path() / parent).string(), "--name", "same"}));
+        ASSERT_EQ(run.exit_code, 0) << run.output;
+        const auto folder = scratch.path() / parent / "same";
+        const std::string uuid = read_json(folder / "run.json").at("run_uuid").get<std::string>();
+        EXPECT_TRUE(std::regex_match(uuid, std::regex("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")))
+            << uuid;
+        for (int rank : {0, 1}) {
+            const Trace trace = read_trace(folder / fmt::format("rank-{:05d}.h5", rank));
+            EXPECT_EQ(trace.header.run_uuid, uuid);
+            EXPECT_EQ(trace.header.schema_version, "1.1");
+        }
+        uuids.push_back(uuid);
+    }
+    EXPECT_NE(uuids[0], uuids[1]);
+    const auto mine = scratch.path() / "a" / "same";
+    std::filesystem::copy_file(scratch.path() / "b" / "same" / "rank-00001.h5", mine / "rank-00001.h5",
+                               std::filesystem::copy_options::overwrite_existing);
+    const auto analysis = run_process({SHAKEDOWN_ANALYZER, mine.string()});
+    EXPECT_EQ(analysis.exit_code, 3) << analysis.output;
+    EXPECT_NE(analysis.output.find("rank-00001.h5 belongs to another run named 'same' (run_uuid " + uuids[1] +
+                                   "), not to this one (run_uuid " + uuids[0] + ")"),
+              std::string::npos)
+        << analysis.output;
 }
 
 }  // namespace

@@ -42,6 +42,20 @@ TEST(RunManifest, WorldSizeOutsideItsRangeIsRefusedAsWritten) {
     EXPECT_EQ(parse_run_manifest(minimal_run(2), "RUN: ").world_size, 2);
 }
 
+// run_uuid (schema 1.1): written and read back; absent or null in an older run.json, a string only.
+TEST(RunManifest, RunUuidRoundTripsAndIsOptional) {
+    RunManifest manifest = parse_run_manifest(minimal_run(1), "RUN: ");
+    EXPECT_EQ(manifest.run_uuid, "");
+    manifest.run_uuid = "0f8e2a3b-1c4d-4e5f-8a6b-7c8d9e0f1a2b";
+    const json written = to_json(manifest);
+    EXPECT_EQ(written.at("run_uuid"), manifest.run_uuid);
+    EXPECT_EQ(written.at("schema_version"), "1.1");
+    EXPECT_EQ(parse_run_manifest(written, "RUN: ").run_uuid, manifest.run_uuid);
+    json wrong = minimal_run(1);
+    wrong["run_uuid"] = 7;
+    EXPECT_EQ(error_of(wrong), "RUN: run.json: run_uuid: expected a string");
+}
+
 TEST(RunManifest, RankNumberOutsideTheWorldIsRefusedAsWritten) {
     json run = minimal_run(2);
     run["ranks"][0]["rank"] = 4294967296LL;  // 0 once narrowed to int

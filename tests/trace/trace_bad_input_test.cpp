@@ -409,7 +409,7 @@ bool same_tables(const SampleTable& a, const SampleTable& b) {
 bool same_trace(const Trace& a, const Trace& b) {
     const auto same_header = [](const TraceHeader& x, const TraceHeader& y) {
         return x.schema_version == y.schema_version && x.shakedown_version == y.shakedown_version &&
-               x.run_id == y.run_id && x.rank == y.rank && x.world_size == y.world_size && x.node == y.node &&
+               x.run_id == y.run_id && x.run_uuid == y.run_uuid && x.rank == y.rank && x.world_size == y.world_size && x.node == y.node &&
                x.local_rank == y.local_rank && x.start_utc == y.start_utc;
     };
     if (!same_header(a.header, b.header) || a.status != b.status || a.end_utc != b.end_utc ||

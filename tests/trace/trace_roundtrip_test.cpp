@@ -178,6 +178,25 @@ TEST(TraceRoundTrip, NullInventoryAndEmptyTablesAreFine) {
     EXPECT_TRUE(trace.events.empty());
 }
 
+// Schema 1.1 adds the root attribute run_uuid; a trace without it (1.0) reads with an empty one.
+TEST(TraceRoundTrip, RunUuidReadsBackAndIsEmptyInATraceWithoutOne) {
+    ScratchDir dir;
+    TraceHeader header = trace_test::sample_header(0);
+    header.run_uuid = "0f8e2a3b-1c4d-4e5f-8a6b-7c8d9e0f1a2b";
+    const auto with = dir / "rank-00000.h5";
+    TraceWriter(with, header, "", nullptr).finish(TraceStatus::complete, 1795930800.0);
+    EXPECT_EQ(read_trace(with).header.run_uuid, header.run_uuid);
+    EXPECT_EQ(read_trace(with).header.schema_version, "1.1");
+    header.run_uuid.clear();
+    header.schema_version = "1.0";
+    const auto without = dir / "rank-00001.h5";
+    TraceWriter(without, header, "", nullptr).finish(TraceStatus::complete, 1795930800.0);
+    const Trace old = read_trace(without);
+    EXPECT_EQ(old.header.schema_version, "1.0");
+    EXPECT_EQ(old.header.run_uuid, "");
+    EXPECT_EQ(old.status, TraceStatus::complete);
+}
+
 TEST(TraceRoundTrip, LeanReadSkipsTheBulk) {
     ScratchDir dir;
     const auto path = dir / "rank-00001.h5";

@@ -6,8 +6,12 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
-#include <fstream>
+#include <cstring>
 #include <regex>
 #include <sstream>
 
@@ -26,18 +30,41 @@ std::string failure_text(const ProcessResult& result) {
     return message.empty() ? fmt::format("exit code {}", result.exit_code) : message;
 }
 
-std::filesystem::path default_script_path(const JobSpec& job) {
-    const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-    return job.out_parent / fmt::format("shakedown-{}-{:%Y%m%d-%H%M%S}.sbatch", job.suite, fmt::gmtime(now));
+// Creates `path` as a new file holding `text`, executable by owner and group; false when a file
+// of that name exists (never opened, never overwritten). Throws InputError with the reason for
+// any other failure, removing what it made.
+bool create_script(const std::filesystem::path& path, const std::string& text) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0776);  // rwxrwxrw- less the umask
+    if (fd < 0) {
+        if (errno == EEXIST) return false;
+        throw InputError(fmt::format("cannot write the job script '{}': {}", path.string(), std::strerror(errno)));
+    }
+    std::string_view rest = text;
+    int failure = 0;
+    while (!rest.empty() && failure == 0) {
+        const ssize_t wrote = ::write(fd, rest.data(), rest.size());
+        if (wrote < 0 && errno != EINTR) failure = errno;
+        if (wrote > 0) rest.remove_prefix(static_cast<std::size_t>(wrote));
+    }
+    if (::close(fd) != 0 && failure == 0) failure = errno;
+    if (failure != 0) {
+        ::unlink(path.c_str());
+        throw InputError(fmt::format("cannot write the job script '{}': {}", path.string(), std::strerror(failure)));
+    }
+    return true;
 }
 
-void write_script(const std::filesystem::path& path, const std::string& text) {
-    std::ofstream out(path, std::ios::trunc);
-    out << text;
-    if (!out.flush()) throw InputError(fmt::format("cannot write the job script '{}'", path.string()));
-    out.close();
-    std::filesystem::permissions(path, std::filesystem::perms::owner_exec | std::filesystem::perms::group_exec,
-                                 std::filesystem::perm_options::add);
+// The default script name, shakedown-<suite>-<UTC time>.sbatch, with -2, -3, ... when a script of
+// that name exists: two submissions in the same second each keep their own script.
+std::filesystem::path write_default_script(const JobSpec& job, const std::string& text) {
+    const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    const std::string base = fmt::format("shakedown-{}-{:%Y%m%d-%H%M%S}", job.suite, fmt::gmtime(now));
+    for (int attempt = 1; attempt <= 1000; ++attempt) {
+        const std::filesystem::path path =
+            job.out_parent / (attempt == 1 ? base + ".sbatch" : fmt::format("{}-{}.sbatch", base, attempt));
+        if (create_script(path, text)) return path;
+    }
+    throw InputError(fmt::format("cannot find a free job script name for '{}' in '{}'", base, job.out_parent.string()));
 }
 
 }  // namespace
@@ -69,8 +96,11 @@ SubmitResult submit_job(const JobSpec& job, const SlurmTools& tools, std::filesy
     std::error_code error;
     std::filesystem::create_directories(job.out_parent, error);
     if (error) throw InputError(fmt::format("cannot create '{}': {}", job.out_parent.string(), error.message()));
-    if (script.empty()) script = default_script_path(job);
-    write_script(script, render_job_script(job));
+    const std::string text = render_job_script(job);
+    if (script.empty()) script = write_default_script(job, text);
+    else if (!create_script(script, text))
+        throw InputError(fmt::format("the job script '{}' exists already; shakedown never overwrites one (give another "
+                                     "--script, or leave it out for a new name)", script.string()));
 
     // Never `sbatch --wait`: it follows a requeued job on and on, takes no limit, and when killed
     // it says nothing of what it saw (nor, its output being buffered, the job id). sbatch returns

@@ -26,7 +26,8 @@ struct SubmitResult {
 };
 
 // Validates the partition (when one is given), writes the script into `script` (default:
-// <out>/shakedown-<suite>-<time>.sbatch) and runs `sbatch --parsable script`, which returns at
+// <out>/shakedown-<suite>-<time>.sbatch, or -2, -3, ... before .sbatch when that exists; a given
+// `script` that exists is refused: a script is never overwritten) and runs `sbatch --parsable script`, which returns at
 // once; wait_for_job (slurm/job_wait.hpp) follows the job. Throws InputError for an unknown
 // partition or when sbatch refuses the job (its message).
 SubmitResult submit_job(const JobSpec& job, const SlurmTools& tools, std::filesystem::path script = {});

@@ -4,7 +4,14 @@
 #include "fake_slurm.hpp"
 #include "slurm/process.hpp"
 
+#include <fmt/chrono.h>
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <fstream>
 
 namespace shakedown::slurm {
 namespace {
@@ -97,6 +104,47 @@ TEST_F(Submit, ScriptPathIsKeptAndSbatchNeverWaits) {
     EXPECT_EQ(submitted.job_id, "4242");
     EXPECT_EQ(submitted.script, script);
     EXPECT_EQ(fake.sbatch_arguments(), "--parsable\n" + script.string() + "\n");
+}
+
+// Two submissions in the same second wrote the same default script name, and the first job's
+// script was lost. A script is now created as a new file: the default name gets -2, -3, ... when
+// taken, a given --script that exists is refused, and no existing file is ever changed.
+TEST_F(Submit, AScriptIsNeverOverwritten) {
+    std::filesystem::create_directories(fake.folder() / "runs");
+    std::vector<std::filesystem::path> taken;
+    const auto now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+    for (int second = 0; second < 3; ++second) {  // whichever second the submission falls in
+        const std::time_t when = now + second;
+        taken.push_back(fake.folder() / "runs" / fmt::format("shakedown-quick-{:%Y%m%d-%H%M%S}.sbatch", fmt::gmtime(when)));
+        std::ofstream(taken.back()) << "the first job's script\n";
+    }
+    const auto first = submit_job(job(""), tools());
+    const auto second = submit_job(job(""), tools());
+    EXPECT_NE(first.script, second.script);
+    for (const auto& submitted : {first, second}) {
+        EXPECT_EQ(std::find(taken.begin(), taken.end(), submitted.script), taken.end()) << submitted.script;
+        EXPECT_TRUE(submitted.script.filename().string().ends_with("-2.sbatch") ||
+                    submitted.script.filename().string().ends_with("-3.sbatch"))
+            << submitted.script;
+        std::ifstream in(submitted.script);
+        std::string line;
+        std::getline(in, line);
+        EXPECT_EQ(line, "#!/bin/bash");
+    }
+    for (const auto& path : taken) {
+        std::ifstream in(path);
+        std::string line;
+        std::getline(in, line);
+        EXPECT_EQ(line, "the first job's script");
+    }
+    try {
+        submit_job(job(""), tools(), taken.front());
+        FAIL() << "an existing script was accepted";
+    } catch (const InputError& error) {
+        EXPECT_EQ(std::string(error.what()), "the job script '" + taken.front().string() +
+                                                 "' exists already; shakedown never overwrites one (give another "
+                                                 "--script, or leave it out for a new name)");
+    }
 }
 
 TEST(SubmitRefused, SbatchMessageIsPassedOn) {

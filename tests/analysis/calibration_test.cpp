@@ -52,6 +52,9 @@ TEST(Calibration, ConditionsMustHold) {
     const auto& calibration = built_in().calibration();
     EXPECT_EQ(calibration.find("dgemm_fp64.tflops", "NVIDIA H200", {}, 1), nullptr);  // fill not recorded: generic
     EXPECT_EQ(calibration.find("dgemm_fp64.tflops", "", {{"fill", "uniform"}}, 1), nullptr);  // a host rank
+    // A GPU node's rank that ran the test on its host cores: the CPU's figure, not the H200's.
+    EXPECT_EQ(calibration.find("dgemm_fp64.tflops", "NVIDIA H200", {{"fill", "uniform"}, {"device", "host"}}, 1), nullptr);
+    EXPECT_NE(calibration.find("dgemm_fp64.tflops", "NVIDIA H200", {{"fill", "uniform"}, {"device", "gpu"}}, 1), nullptr);
     EXPECT_NE(calibration.find("nccl.all_reduce_busbw_8mib_gbs", "NVIDIA H200", {}, 2), nullptr);
     EXPECT_EQ(calibration.find("nccl.all_reduce_busbw_8mib_gbs", "NVIDIA H200", {}, 8), nullptr);  // other rank count
 }

@@ -299,7 +299,8 @@ void check_folder_word(const std::string& what, const std::string& value, std::s
         throw InputError(fmt::format("{} is {} bytes long; at most {}", what, value.size(), max_bytes));
 }
 
-void validate(const Config& config, const Registry& registry) {
+// `narrowed`: the command line chose the tests (--tests, --exclude).
+void validate(Config& config, const Registry& registry, bool narrowed) {
     // Throws InputError for unknown test or suite names.
     const std::vector<const Test*> selected = registry.select(config.suite, config.tests, config.exclude);
     if (config.run_name) {
@@ -312,14 +313,23 @@ void validate(const Config& config, const Registry& registry) {
     if (config.tag.find('/') != std::string::npos)
         throw InputError(fmt::format("tag '{}' must not contain '/'", config.tag));
     if (config.out_parent.empty()) throw InputError("the output folder ('out') must name a folder");
-    for (const FaultSpec& fault : config.faults) {
-        const bool in_run = std::any_of(selected.begin(), selected.end(), [&](const Test* test) { return test->key() == fault.test; });
-        if (in_run) continue;
-        std::vector<std::string> keys;
-        for (const Test* test : selected) keys.emplace_back(test->key());
-        throw InputError(fmt::format("{}: fault {} on {} cannot be planted: {} is not in this run (it runs {})", fault.origin,
-                                     fault_name(fault.kind), fault.test, fault.test, fmt::join(keys, ", ")));
+    // A fault for a test the run does not run plants nothing. Refused, unless the command line
+    // narrowed the file's selection: then the file serves several selections, and the run says
+    // which of its faults it does not plant.
+    std::vector<std::string> keys;
+    for (const Test* test : selected) keys.emplace_back(test->key());
+    std::vector<FaultSpec> planted;
+    for (FaultSpec& fault : config.faults) {
+        if (std::find(keys.begin(), keys.end(), fault.test) != keys.end()) {
+            planted.push_back(std::move(fault));
+            continue;
+        }
+        const std::string why = fmt::format("{}: fault {} on {} cannot be planted: {} is not in this run (it runs {})",
+                                            fault.origin, fault_name(fault.kind), fault.test, fault.test, fmt::join(keys, ", "));
+        if (!narrowed) throw InputError(why);
+        config.unplanted_faults.push_back(why + "; not planted");
     }
+    config.faults = std::move(planted);
 }
 
 }  // namespace
@@ -333,7 +343,7 @@ Config parse_config_text(const std::string& yaml_text, const std::string& origin
     const YAML::Node root = load_yaml_document(yaml_text, origin);
     apply_yaml(config, root, reader, registry);
     apply_cli(config, cli);
-    validate(config, registry);
+    validate(config, registry, !cli.tests.empty() || !cli.exclude.empty());
     return config;
 }
 
@@ -341,7 +351,7 @@ Config load_config(const CliOverrides& cli, const Registry& registry) {
     if (!cli.config_file) {
         Config config;
         apply_cli(config, cli);
-        validate(config, registry);
+        validate(config, registry, !cli.tests.empty() || !cli.exclude.empty());
         return config;
     }
     const std::string text = read_input_file(*cli.config_file, input_limits::max_text_file_bytes,

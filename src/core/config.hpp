@@ -58,6 +58,9 @@ struct Config {
 
     std::map<std::string, std::map<std::string, ParamValue>> params;  // per test key, validated
     std::vector<FaultSpec> faults;
+    // Faults of the file for tests that --tests/--exclude left out of this run (a confirmation
+    // step, one config for several selections): not planted, and the run says so with these lines.
+    std::vector<std::string> unplanted_faults;
 
     std::string source_yaml;  // the file as given, empty without --config
     std::vector<std::string> command_line;

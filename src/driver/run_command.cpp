@@ -104,6 +104,7 @@ int run_selected_tests(const Config& config, const std::optional<std::string>& p
     Progress progress(is_root, tests.size(), config.progress);
     progress.message(fmt::format("shakedown {}: {} test(s) on {} rank(s), {} node(s); run folder {}", SHAKEDOWN_VERSION,
                                  tests.size(), session.world_size(), session.identity().node_count, folder.path.string()));
+    for (const std::string& line : config.unplanted_faults) progress.message(line);
     bool any_failed = false;
     bool any_bad_input = false;
     for (std::size_t index = 0; index < tests.size(); ++index) {

@@ -197,14 +197,21 @@ TEST(Config, RunNameAndTagHoldNoControlCharactersAndFitAFileName) {
 }
 
 // Faults that cannot be planted were accepted and then planted nothing: a test not in the run, a
-// rank the run does not have, a delay of no seconds. Each is refused naming the fault.
+// rank the run does not have, a delay of no seconds. Each is refused naming the fault; only where
+// --tests/--exclude narrowed the file's own selection (a confirmation step runs the job's config
+// on a few tests) is a fault for a test left out not planted, and the run says so.
 TEST(Config, FaultsThatCannotBePlantedAreRefusedNamingTheFault) {
-    CliOverrides cli;
-    cli.tests = {"alpha"};
-    EXPECT_EQ(error_of("faults:\n  - {kind: abort, test: beta, rank: 1}\n", cli),
-              "test.yaml:2: fault abort on beta cannot be planted: beta is not in this run (it runs alpha)");
+    EXPECT_EQ(error_of("tests: [alpha]\nfaults:\n  - {kind: abort, test: beta, rank: 1}\n"),
+              "test.yaml:3: fault abort on beta cannot be planted: beta is not in this run (it runs alpha)");
     EXPECT_EQ(error_of("suite: quick\nfaults: [{kind: corrupt, test: beta}]\n"),
               "test.yaml:2: fault corrupt on beta cannot be planted: beta is not in this run (it runs alpha)");
+    CliOverrides cli;
+    cli.tests = {"alpha"};
+    const Config narrowed = parse("faults:\n  - {kind: abort, test: beta, rank: 1}\n  - {kind: corrupt, test: alpha}\n", cli);
+    ASSERT_EQ(narrowed.faults.size(), 1u);
+    EXPECT_EQ(narrowed.faults[0].test, "alpha");
+    EXPECT_EQ(narrowed.unplanted_faults, std::vector<std::string>{"test.yaml:2: fault abort on beta cannot be planted: beta "
+                                                                  "is not in this run (it runs alpha); not planted"});
     EXPECT_EQ(error_of("faults: [{kind: delay, test: alpha, rank: 1}]\n", cli),
               "test.yaml:1: fault delay on alpha cannot be planted: it needs 'seconds' above 0 (the delay per operation)");
     EXPECT_EQ(error_of("faults: [{kind: delay, test: alpha, seconds: -0.5}]\n", cli),

@@ -57,6 +57,37 @@ void record_outcome_event(const TestResult& result, TraceWriter& trace) {
         trace.append_event({result.end_utc, Severity::info, fmt::format("{}: waived: {}", result.key, result.reason)});
 }
 
+// Collective: whether any rank's `error` is not empty; if so, `error` becomes the lowest such
+// rank's on every rank.
+bool first_error_of_any_rank(std::string& error, MPI_Comm world) {
+    int rank = 0;
+    int size = 1;
+    MPI_Comm_rank(world, &rank);
+    MPI_Comm_size(world, &size);
+    const int mine = error.empty() ? size : rank;
+    int first = size;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, world);
+    if (first == size) return false;
+    broadcast_text(error, first, world);
+    return true;
+}
+
+// Collective: a run that could not start leaves nothing behind. Each rank removes its trace (the
+// folder may be local to its node), then rank 0 the run's own files and the folder, which stays
+// only when something else was put into it. The reason is extended with what became of it.
+void remove_unstarted_run(const RunFolder& folder, const Session& session, std::string& reason) {
+    std::error_code ignored;
+    std::filesystem::remove(trace_path(folder, session.world_rank()), ignored);
+    MPI_Barrier(session.world());
+    if (session.world_rank() != 0) return;
+    for (const char* name : {run_manifest_file_name, profile_file_name}) std::filesystem::remove(folder.path / name, ignored);
+    std::error_code error;
+    std::filesystem::remove(folder.path, error);
+    reason += error ? fmt::format(" (the run did not start; run folder '{}' left in place: {})", folder.path.string(),
+                                  error.message())
+                    : fmt::format(" (the run did not start; its folder '{}' was removed)", folder.path.string());
+}
+
 // Everything after MPI is up; exceptions are turned into exit codes by run_command.
 int run_selected_tests(const Config& config, const std::optional<std::string>& profile_yaml,
                        const std::vector<const Test*>& tests, TerminationListener& termination) {
@@ -75,13 +106,27 @@ int run_selected_tests(const Config& config, const std::optional<std::string>& p
     RunManifest manifest = build_manifest(session, config, folder, keys, inventory.value("versions", nlohmann::json::object()),
                                           start_utc, gpu_uuid, placement::gpu_name_for(inventory, session.gpu()));
     if (profile_yaml) manifest.profile = profile_file_name;
-    if (is_root) {
-        if (profile_yaml) write_text_atomically(folder.path / profile_file_name, *profile_yaml);
-        write_json_atomically(folder.path / run_manifest_file_name, to_json(manifest));
+    // The start: profile.yaml and run.json on rank 0, a trace on every rank. Where one of them
+    // cannot be written (a full disk), every rank ends here with the reason, and what was made
+    // goes away: a run folder that holds no test result is no run.
+    std::unique_ptr<TraceWriter> started;
+    std::string start_error;
+    try {
+        if (is_root) {
+            if (profile_yaml) write_text_atomically(folder.path / profile_file_name, *profile_yaml);
+            write_json_atomically(folder.path / run_manifest_file_name, to_json(manifest));
+        }
+        started = std::make_unique<TraceWriter>(trace_path(folder, session.world_rank()),
+                                                make_header(session, folder, start_utc), config.resolved_yaml(), inventory);
+    } catch (const std::exception& error) {
+        start_error = error.what();
     }
-
-    TraceWriter trace(trace_path(folder, session.world_rank()), make_header(session, folder, start_utc),
-                      config.resolved_yaml(), inventory);
+    if (first_error_of_any_rank(start_error, session.world())) {
+        started.reset();
+        remove_unstarted_run(folder, session, start_error);
+        throw InputError(start_error);
+    }
+    TraceWriter& trace = *started;
     const auto on_termination = termination.arm([&trace, &session](int signal) {
         const double now = now_utc();
         const ActivitySnapshot stood = session.activity().snapshot();

@@ -2,12 +2,12 @@
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
+#include "core/output_file.hpp"
 #include "trace/trace_format.hpp"
 
 #include <fmt/format.h>
 
 #include <cstdlib>
-#include <fstream>
 
 namespace shakedown {
 namespace {
@@ -94,14 +94,7 @@ RunManifest build_manifest(const Session& session, const Config& config, const R
 }
 
 void write_text_atomically(const std::filesystem::path& path, const std::string& text) {
-    const auto temporary = path.string() + ".tmp";
-    {
-        std::ofstream out(temporary, std::ios::trunc);
-        if (!out) throw InputError(fmt::format("cannot write '{}'", temporary));
-        out << text;
-        if (!out.flush()) throw InputError(fmt::format("cannot write '{}'", temporary));
-    }
-    std::filesystem::rename(temporary, path);
+    write_file_atomically(path, text);  // the reason on failure, no temporary file left behind
 }
 
 void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& document) {

@@ -22,6 +22,8 @@ RunManifest build_manifest(const Session& session, const Config& config, const R
 
 nlohmann::json slurm_job_info();  // null outside a Slurm job
 
+// Through write_file_atomically (core/output_file.hpp): throws InputError "cannot write PATH:
+// No space left on device" and leaves no temporary file; an existing file stays as it was.
 void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& document);
 void write_text_atomically(const std::filesystem::path& path, const std::string& text);
 

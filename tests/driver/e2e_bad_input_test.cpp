@@ -1,5 +1,6 @@
 // Bad input: one clear line, exit code 2, nothing already written lost or overwritten.
 #include "e2e_support.hpp"
+#include "../support/full_file_system.hpp"
 
 #include <gtest/gtest.h>
 
@@ -148,6 +149,25 @@ TEST(BadInput, AFaultOnARankTheRunDoesNotHaveIsRefused) {
               std::string::npos)
         << result.output;
     EXPECT_FALSE(std::filesystem::exists(scratch.path() / "runs"));
+}
+
+// At 0 bytes free the run folder stayed half made (a 0-byte rank file, no run.json) and the message
+// gave no reason. Now: the reason, exit 2, and nothing of a run that never started is left.
+TEST(BadInput, AFullDiskAtTheStartSaysWhyAndLeavesNoHalfMadeRunFolder) {
+    FullFileSystem full;
+    if (!full.available()) GTEST_SKIP() << "no full file system to test on: " << full.why_not();
+    full.with_space([&] { std::filesystem::create_directories(full.path() / "runs" / "earlier"); });
+    const auto result = run_process(mpirun(2, {SHAKEDOWN_DRIVER, "run", "--tests", "stream", "--out",
+                                               (full.path() / "runs").string(), "--name", "full"}));
+    EXPECT_EQ(result.exit_code, 2) << result.output;
+    const auto folder = full.path() / "runs" / "full";
+    EXPECT_NE(result.output.find("shakedown: cannot write " + (folder / "run.json").string() +
+                                 ": No space left on device (the run did not start; its folder '" + folder.string() +
+                                 "' was removed)\n"),
+              std::string::npos)
+        << result.output;
+    EXPECT_FALSE(std::filesystem::exists(folder)) << "a half-made run folder was left";
+    EXPECT_TRUE(std::filesystem::is_directory(full.path() / "runs" / "earlier"));
 }
 
 }  // namespace

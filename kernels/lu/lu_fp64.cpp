@@ -13,6 +13,7 @@
 #include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
+#include "gemm/blas_threads.hpp"
 #include "gpu/gpu_facts.hpp"
 #include "hardware/cpu_nominal.hpp"
 #include "hardware/gpu_specs.hpp"
@@ -70,6 +71,12 @@ public:
         const bool on_host = where == placement::Placement::host;
         // The host ranks factor one matrix together; every GPU rank its own.
         const Communicator host_ranks = Communicator::split(ctx.comm(), on_host ? 0 : MPI_UNDEFINED, ctx.rank());
+        // OpenBLAS would start a thread per core in every rank: 4 ranks on 16 cores ran the LU at
+        // 0.12 GFLOP/s. Each rank gets its share of its node's cores for the test's length.
+        std::optional<gemm::BlasThreadShare> blas_threads;
+        if (on_host)
+            blas_threads.emplace(std::max(1, static_cast<int>(placement::cores_per_rank(
+                                                 ctx, placement::ranks_sharing_this_node(ctx, true)))));
         const Plan plan = make_plan(ctx, where, host_ranks);
         auto make_engine = [&](std::size_t n) {
             return on_host ? lu::make_host_lu(host_ranks.get(), n, static_cast<int>(ctx.params().integer("block")), plan.grid)
@@ -121,7 +128,11 @@ public:
         result.parameters["backend"] = engine->name();
         result.parameters["n_used"] = std::to_string(plan.n);
         result.parameters["n_memory_limit"] = std::to_string(plan.limit);
-        if (on_host) result.parameters["grid_used"] = lu::to_string(plan.grid);
+        if (on_host) {
+            result.parameters["grid_used"] = lu::to_string(plan.grid);
+            result.parameters["blas_threads"] =
+                blas_threads->threads() ? std::to_string(*blas_threads->threads()) : std::string("not OpenBLAS");
+        }
         result.parameters["rate_convention"] = "HPL: (2/3 n^3 + 2 n^2) / (factorization + solve seconds), the slowest rank";
         return result;
     }
@@ -154,14 +165,21 @@ private:
             plan.n = static_cast<std::size_t>(*given);
             return plan;
         }
-        // A probe factorization, then the order for target_s (the host ranks agree: one matrix).
-        const std::size_t probe_n = std::min<std::size_t>(where == placement::Placement::gpu ? 8192 : 512, plan.limit);
-        auto probe = where == placement::Placement::gpu
-                         ? lu::make_gpu_lu(*placement::usable_gpu(ctx), probe_n)
-                         : lu::make_host_lu(host_ranks.get(), probe_n, static_cast<int>(ctx.params().integer("block")), plan.grid);
-        probe->solve(warmup_seed, false);
-        const double seconds = probe->solve(warmup_seed + 1, false).seconds;
-        plan.n = std::min(plan.limit, std::max(probe_n, predicted_n(probe_n, seconds, ctx.params().real("target_s"), granule)));
+        // Two probes: a small one, then one at its prediction (a small LU runs far below the rate
+        // of a large one: on an H200 the n 8192 probe predicted 23808 for 3 s, which took 0.32 s),
+        // then the order for target_s (the host ranks agree: they time one matrix together).
+        std::size_t n = std::min<std::size_t>(where == placement::Placement::gpu ? 8192 : 512, plan.limit);
+        for (int round = 0; round < 2; ++round) {
+            auto probe = where == placement::Placement::gpu
+                             ? lu::make_gpu_lu(*placement::usable_gpu(ctx), n)
+                             : lu::make_host_lu(host_ranks.get(), n, static_cast<int>(ctx.params().integer("block")), plan.grid);
+            if (round == 0) probe->solve(warmup_seed, false);
+            const double seconds = probe->solve(warmup_seed + 1, false).seconds;
+            const std::size_t next = std::min(plan.limit, std::max(n, predicted_n(n, seconds, ctx.params().real("target_s"), granule)));
+            if (next == n) break;
+            n = next;
+        }
+        plan.n = n;
         return plan;
     }
 

@@ -87,6 +87,14 @@ int main(int argc, char** argv) {
         return shakedown::exit_code::bad_input;
     }
 
+    // A path option given empty (an unset shell variable) would silently mean the default file.
+    for (const char* option : {"--thresholds", "--baseline", "--topology", "--profile", "--confirmation", "--summary",
+                               "--junit", "--html", "--drain"})
+        if (app.count(option) > 0 && app[option]->as<std::string>().empty()) {
+            std::cerr << "shakedown-analyze: " << option << " is empty: give a path, or leave " << option << " out\n";
+            return shakedown::exit_code::bad_input;
+        }
+
     analysis::AnalyzeOptions options;
     options.run_dir = run_dir;
     options.quiet = quiet;

@@ -97,6 +97,18 @@ TEST(AnalyzeCli, AnInfiniteOrNanPriceIsOneLineAndExitTwo) {
     }
 }
 
+// `--summary ''` (an unset shell variable) wrote RUN/summary.json as if it had not been given.
+TEST(AnalyzeCli, AnEmptyPathOptionIsOneLineAndExitTwo) {
+    TempDir temp;
+    const auto run = write_run(temp.path() / "run", healthy_traces(1, 1));
+    for (const char* option : {"--summary", "--junit", "--html", "--drain", "--thresholds", "--baseline"}) {
+        const CommandResult result = run_analyzer(temp, run.string() + " " + option + " ''");
+        EXPECT_EQ(result.exit_code, 2) << option;
+        EXPECT_EQ(result.err, std::string("shakedown-analyze: ") + option + " is empty: give a path, or leave " + option + " out\n");
+    }
+    EXPECT_FALSE(std::filesystem::exists(run / "summary.json"));
+}
+
 TEST(AnalyzeCli, MalformedThresholdsIsOneLineWithFileAndLine) {
     TempDir temp;
     const auto run = write_run(temp.path() / "run", healthy_traces(1, 1));

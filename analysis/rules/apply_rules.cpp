@@ -17,6 +17,22 @@ void append(std::vector<Finding>& findings, std::vector<Finding> more) {
     findings.insert(findings.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
 }
 
+// A finding about a test its rank ran on the host (`device: host`) is the host's, not the GPU
+// the rank is bound to: no GPU row in the report, no GPU telemetry as its explanation (an H200
+// node's slow host DGEMM was explained by the idle GPU's 390 MHz clock).
+void file_host_results_under_the_host(std::vector<Finding>& findings, const Observations& observations) {
+    for (Finding& finding : findings) {
+        if (!finding.gpu) continue;
+        const TestResult* test = observations.test_of(finding.rank, finding.test);
+        if (test == nullptr) continue;
+        const auto device = test->parameters.find("device");
+        if (device != test->parameters.end() && device->second == "host") {
+            finding.gpu.reset();
+            finding.gpu_uuid.clear();
+        }
+    }
+}
+
 }  // namespace
 
 AnalysisResult apply_rules(const Observations& observations, const Thresholds& thresholds, const Observations* baseline,
@@ -48,6 +64,7 @@ AnalysisResult apply_rules(const Observations& observations, const Thresholds& t
     append(findings, scheduler_findings(observations));
     if (profile != nullptr) append(findings, profile_findings(observations, *profile, details));
 
+    file_host_results_under_the_host(findings, observations);
     result.explained = explain_findings(findings, observations, details, settings);
     await_confirmation(findings);
     result.judgement = judge(observations, std::move(findings));

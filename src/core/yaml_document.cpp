@@ -4,7 +4,11 @@
 
 #include <fmt/format.h>
 
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
+
 #include <map>
+#include <sstream>
 #include <set>
 #include <vector>
 
@@ -41,23 +45,106 @@ private:
     std::set<int> visited_;
 };
 
+// The length of the well-formed UTF-8 sequence at text[i] (RFC 3629: no overlong forms, no
+// surrogates, nothing above U+10FFFF), 0 when there is none.
+std::size_t utf8_sequence(const std::string& text, std::size_t i) {
+    const auto at = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+    const unsigned char lead = at(i);
+    if (lead < 0x80) return 1;
+    std::size_t length = 0;
+    unsigned char low = 0x80, high = 0xbf;  // the second byte's range
+    if (lead >= 0xc2 && lead <= 0xdf) length = 2;
+    else if (lead >= 0xe0 && lead <= 0xef) {
+        length = 3;
+        if (lead == 0xe0) low = 0xa0;
+        if (lead == 0xed) high = 0x9f;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+        length = 4;
+        if (lead == 0xf0) low = 0x90;
+        if (lead == 0xf4) high = 0x8f;
+    } else {
+        return 0;
+    }
+    if (i + length > text.size() || at(i + 1) < low || at(i + 1) > high) return 0;
+    for (std::size_t k = 2; k < length; ++k)
+        if (at(i + k) < 0x80 || at(i + k) > 0xbf) return 0;
+    return length;
+}
+
+// YAML streams are Unicode text of printable characters (tab, line feed and carriage return among
+// the C0 controls). yaml-cpp 0.7 refuses neither control characters nor broken UTF-8, and loops
+// for ever on some of them (found by fuzzing the config parser: the 6 bytes ", s\x01\x01l", and
+// bytes 0xf5 0xa7 in a key).
+void require_printable(const std::string& text, const std::string& origin) {
+    int line = 1;
+    for (std::size_t i = 0; i < text.size();) {
+        const auto byte = static_cast<unsigned char>(text[i]);
+        if (byte == '\n') ++line;
+        if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7f)
+            throw InputError(fmt::format("{}:{}: control character 0x{:02x}: YAML holds printable characters only",
+                                         origin, line, byte));
+        const std::size_t length = utf8_sequence(text, i);
+        if (length == 0)
+            throw InputError(fmt::format("{}:{}: byte 0x{:02x} is not UTF-8: YAML is Unicode text", origin, line, byte));
+        i += length;
+    }
+}
+
+// Where the stream's documents start, read with yaml-cpp's event parser for at most two of them.
+// YAML::LoadAll is not used: on a stray ',' (",", ", s") its parser returns an empty document at
+// the same place for ever and LoadAll collects them until memory runs out. A document that starts
+// where the one before it did is that.
+class DocumentStarts final : public YAML::EventHandler {
+public:
+    std::vector<int> lines;
+    std::vector<int> positions;
+    bool stuck = false;
+
+    void OnDocumentStart(const YAML::Mark& mark) override {
+        if (!positions.empty() && positions.back() == mark.pos) stuck = true;
+        lines.push_back(mark.line);
+        positions.push_back(mark.pos);
+    }
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override {}
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t, const std::string&) override {}
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {}
+    void OnMapEnd() override {}
+};
+
+DocumentStarts document_starts(const std::string& text) {
+    std::istringstream stream(text);
+    YAML::Parser parser(stream);
+    DocumentStarts starts;
+    for (int document = 0; document < 2 && !starts.stuck && parser.HandleNextDocument(starts); ++document) {
+    }
+    return starts;
+}
+
 }  // namespace
 
 YAML::Node load_yaml_document(const std::string& text, const std::string& origin) {
-    std::vector<YAML::Node> documents;
+    require_printable(text, origin);
+    YAML::Node root;
     try {
-        documents = YAML::LoadAll(text);
+        const DocumentStarts starts = document_starts(text);
+        if (starts.stuck)
+            throw InputError(fmt::format("{}:{}: malformed YAML: the parser cannot read past this point (a stray ',' "
+                                         "outside [] or {{}}?)",
+                                         origin, starts.lines.back() + 1));
+        if (starts.lines.size() > 1)
+            throw InputError(fmt::format("{}:{}: a second YAML document (the file must hold one)", origin,
+                                         starts.lines[1] + 1));
+        if (starts.lines.empty()) return YAML::Node();
+        root = YAML::Load(text);
     } catch (const YAML::ParserException& error) {
         throw InputError(fmt::format("{}:{}: malformed YAML: {}", origin, error.mark.line + 1, error.msg));
     }
-    if (documents.empty()) return YAML::Node();
-    if (documents.size() > 1) {
-        const int line = documents[1].Mark().line;
-        const std::string where = line >= 0 ? fmt::format("{}:{}", origin, line + 1) : origin;
-        throw InputError(fmt::format("{}: a second YAML document (the file must hold one)", where));
-    }
-    DuplicateKeys(origin).check(documents.front());
-    return documents.front();
+    DuplicateKeys(origin).check(root);
+    return root;
 }
 
 }  // namespace shakedown

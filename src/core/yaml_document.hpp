@@ -12,7 +12,8 @@ namespace shakedown {
 
 // The document's root (a null node for an empty file). Throws InputError with one line:
 // "<origin>:<line>: malformed YAML: <what>", "<origin>:<line>: duplicate key 'suite' (first at
-// line 1)", "<origin>:<line>: a second YAML document (the file must hold one)".
+// line 1)", "<origin>:<line>: a second YAML document (the file must hold one)", "<origin>:<line>:
+// control character 0x01: YAML holds printable characters only".
 YAML::Node load_yaml_document(const std::string& text, const std::string& origin);
 
 }  // namespace shakedown

@@ -255,13 +255,36 @@ TEST(Config, SettingsBeyondTheirDeclaredRangeAreRefusedWithTheLimit) {
 
 // yaml-cpp keeps the first of two equal keys, and the first of several documents, silently: a
 // config with `suite:` twice or a second document after `---` ran with settings nobody meant.
+TEST(Config, ControlCharactersAreRefusedBeforeTheYamlParserSeesThem) {
+    EXPECT_EQ(error_of(std::string(", s\x01\x01l", 6)), "test.yaml:1: control character 0x01: YAML holds printable characters only");
+    EXPECT_EQ(error_of("suite: quick\ntag: a\x1b[2Jb\n"), "test.yaml:2: control character 0x1b: YAML holds printable characters only");
+    EXPECT_EQ(error_of(std::string("suite: quick\0", 13)), "test.yaml:1: control character 0x00: YAML holds printable characters only");
+    // Broken UTF-8 (also found by fuzzing: yaml-cpp looped on 0xf5 0xa7 in a key), overlong forms
+    // and surrogates are refused; well-formed UTF-8 is text like any other.
+    EXPECT_EQ(error_of("# S:\n !l\xf5\xa7o: 1\n"), "test.yaml:2: byte 0xf5 is not UTF-8: YAML is Unicode text");
+    EXPECT_EQ(error_of("tag: \xc0\xaf\n"), "test.yaml:1: byte 0xc0 is not UTF-8: YAML is Unicode text");
+    EXPECT_EQ(error_of("tag: \xed\xa0\x80\n"), "test.yaml:1: byte 0xed is not UTF-8: YAML is Unicode text");
+    EXPECT_EQ(error_of("tag: \xe2\x82\n"), "test.yaml:1: byte 0xe2 is not UTF-8: YAML is Unicode text");
+    EXPECT_EQ(parse("tag: caf\xc3\xa9-\xe2\x82\xac-\xf0\x9f\x98\x80\n").suite, "quick");
+    EXPECT_EQ(parse("suite: full\r\nparams: {alpha: {n:\t8}}\n").suite, "full");  // tab, CR and LF are YAML's own
+}
+
+TEST(Config, AStrayCommaIsMalformedNotAnEndlessStreamOfDocuments) {
+    // Found by fuzzing: yaml-cpp's LoadAll collects empty documents at a stray ',' for ever.
+    for (const char* text : {",", ", s", "# a comment\n,\n"}) {
+        const std::string error = error_of(text);
+        EXPECT_NE(error.find("malformed YAML: the parser cannot read past this point"), std::string::npos) << error;
+        EXPECT_EQ(error.rfind("test.yaml:", 0), 0u) << error;
+    }
+}
+
 TEST(Config, DuplicateKeysAndExtraDocumentsAreRefused) {
     EXPECT_EQ(error_of("suite: quick\nsuite: full\n"), "test.yaml:2: duplicate key 'suite' (first at line 1)");
     EXPECT_EQ(error_of("params:\n  alpha:\n    n: 1\n    n: 2\n"), "test.yaml:4: duplicate key 'n' (first at line 3)");
     EXPECT_EQ(error_of("faults: [{kind: abort, test: alpha, kind: hang}]"),
               "test.yaml:1: duplicate key 'kind' (first at line 1)");
-    EXPECT_EQ(error_of("suite: quick\n---\nsuite: full\n"), "test.yaml:3: a second YAML document (the file must hold one)");
-    EXPECT_EQ(error_of("suite: quick\n---\n"), "test.yaml:3: a second YAML document (the file must hold one)");
+    EXPECT_EQ(error_of("suite: quick\n---\nsuite: full\n"), "test.yaml:2: a second YAML document (the file must hold one)");  // at its ---
+    EXPECT_EQ(error_of("suite: quick\n---\n"), "test.yaml:2: a second YAML document (the file must hold one)");
     // One document, an explicit end marker, an empty file and shared anchors are fine.
     EXPECT_EQ(parse("---\nsuite: full\n...\n").suite, "full");
     EXPECT_EQ(parse("").suite, "quick");

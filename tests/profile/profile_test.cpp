@@ -81,7 +81,7 @@ TEST(Profile, EachMistakeIsOneLineWithItsPlace) {
     EXPECT_EQ(error_of("classes:\n  - nodes: all\n    gpus_per_node: 8\n    gpus_per_node: 4\n"),
               "p.yaml:4: duplicate key 'gpus_per_node' (first at line 3)");
     EXPECT_EQ(error_of("classes:\n  - nodes: all\n---\nclasses: []\n"),
-              "p.yaml:4: a second YAML document (the file must hold one)");
+              "p.yaml:3: a second YAML document (the file must hold one)");  // at its ---
 }
 
 // --profile must name a regular file below 16 MiB, checked before it is opened.

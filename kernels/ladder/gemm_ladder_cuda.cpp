@@ -6,6 +6,13 @@
 // A is stored as n x n values a[index] once, and read as op(A): TN reads A(i, p) = a[p + i n]
 // (each entry of C a dot product of two contiguous columns), NN reads A(i, p) = a[i + p n];
 // the host reference reads the layout that ran.
+// The emulated rungs (fp64_emulated: fixed-point on the integer tensor cores; fp32_emulated:
+// BF16x9) run cublasGemmEx alone on a handle set to CUBLAS_EMULATION_STRATEGY_EAGER (PERFORMANT,
+// the default, picks native FP64 on an H200), then the native rung's cublasGemmEx of the same
+// inputs on a second handle; max |C_emul - C_native| / max |C_native| is taken over the whole
+// matrix on the GPU (cublasI?amax_64, cublas?axpy_64). A rung the library cannot emulate is not
+// measured: a cuBLAS older than the API (build or run time), a refused strategy or launch, the
+// retained-bit count -1 (fp64: cuBLAS ran natively), a result bit-identical to native (fp32).
 #include "kernels/ladder/ladder_backend.hpp"
 
 #include "gemm/matrix_fill.hpp"
@@ -27,12 +34,28 @@
 #include <functional>
 #include <memory>
 #include <thread>
+#include <type_traits>
 
 namespace shakedown::kernels {
 namespace {
 
 constexpr std::uint64_t seed_a = 101;
 constexpr std::uint64_t seed_b = 202;
+
+// The cuBLAS releases with each emulation API: fixed-point FP64 (cublasSetFixedPointEmulation*,
+// COMPUTE_64F_EMULATED_FIXEDPOINT) and BF16x9 with the emulation strategy.
+constexpr int fixedpoint_cublas_version = 130100;
+constexpr int bf16x9_cublas_version = 120900;
+#if defined(CUBLAS_VERSION) && CUBLAS_VERSION >= 130100
+#define SHAKEDOWN_LADDER_FIXEDPOINT 1
+#endif
+#if defined(CUBLAS_VERSION) && CUBLAS_VERSION >= 120900
+#define SHAKEDOWN_LADDER_BF16X9 1
+#endif
+
+std::string cublas_version_text(int version) {
+    return fmt::format("{}.{}.{}", version / 10000, version / 100 % 100, version % 100);
+}
 
 // How one rung stores its numbers and asks cuBLAS to multiply them.
 struct RungTypes {
@@ -92,6 +115,20 @@ RungTypes types_of(LadderPrecision precision) {
     case LadderPrecision::fp16: return {CUDA_R_16F, CUDA_R_16F, CUBLAS_COMPUTE_32F, false, 2, 2, store_fp16, load_fp16, put_fp16};
     case LadderPrecision::fp8:
         return {CUDA_R_8F_E4M3, CUDA_R_16BF, CUBLAS_COMPUTE_32F, false, 1, 2, store_fp8, load_bf16, put_bf16};
+    case LadderPrecision::fp64_emulated:
+#ifdef SHAKEDOWN_LADDER_FIXEDPOINT
+        return {CUDA_R_64F, CUDA_R_64F, CUBLAS_COMPUTE_64F_EMULATED_FIXEDPOINT, true, 8, 8, store_fp64, load_fp64, put_fp64};
+#else
+        throw RungNotSupported(fmt::format("built with cuBLAS {}: fixed-point FP64 emulation needs {} or later",
+                                           cublas_version_text(CUBLAS_VERSION), cublas_version_text(fixedpoint_cublas_version)));
+#endif
+    case LadderPrecision::fp32_emulated:
+#ifdef SHAKEDOWN_LADDER_BF16X9
+        return {CUDA_R_32F, CUDA_R_32F, CUBLAS_COMPUTE_32F_EMULATED_16BFX9, false, 4, 4, store_fp32, load_fp32, put_fp32};
+#else
+        throw RungNotSupported(fmt::format("built with cuBLAS {}: BF16x9 emulation needs {} or later",
+                                           cublas_version_text(CUBLAS_VERSION), cublas_version_text(bf16x9_cublas_version)));
+#endif
     }
     throw std::logic_error("unknown ladder precision");
 }
@@ -194,14 +231,20 @@ std::vector<double> warm_up_dropping_refusals(std::vector<Candidate>& candidates
 // round-robin ranks fp64 candidates while they are power-capped, and its pick (a smaller tile)
 // ran the cool timed burst at 51.4 TFLOP/s where NN's default gives 56-57; NN's default was also
 // the best of cuBLASLt's top 8 timed cool (bench/gpu/gemm_probe.cu, part algos).
-std::vector<Candidate> gemm_candidates(RungDevice& device, const RungTypes& types, std::size_t n, const AutotuneLimits& limits,
-                                       std::vector<std::string>& lt_refusals) {
+// The emulated rungs: cublasGemmEx alone in their native rung's layout (cuBLASLt would need
+// its own emulation descriptor, and the emulated rate is the library's default path).
+std::vector<Candidate> gemm_candidates(LadderPrecision precision, RungDevice& device, const RungTypes& types, std::size_t n,
+                                       const AutotuneLimits& limits, std::vector<std::string>& lt_refusals) {
     std::vector<Candidate> candidates;
     const int dim = static_cast<int>(n);
-    const bool fp64 = types.compute == CUBLAS_COMPUTE_64F;
+    const bool fp64 = rung(precision).native == LadderPrecision::fp64;  // fp64, fp64_emulated: NN
+    const bool alone = fp64 || is_emulated(precision);
     Candidate gemm_ex;
     gemm_ex.transpose_a = !fp64;
-    gemm_ex.label = fp64 ? "cublasGemmEx NN, CUBLAS_GEMM_DEFAULT (fp64: not autotuned)" : "cublasGemmEx TN, CUBLAS_GEMM_DEFAULT";
+    gemm_ex.label = fmt::format("cublasGemmEx {}, CUBLAS_GEMM_DEFAULT{}", fp64 ? "NN" : "TN",
+                                is_emulated(precision) ? " (emulated: not autotuned)"
+                                : fp64                 ? " (fp64: not autotuned)"
+                                                       : "");
     const cublasOperation_t op_a = fp64 ? CUBLAS_OP_N : CUBLAS_OP_T;
     gemm_ex.launch = [&device, types, dim, op_a] {
         const double alpha64 = 1.0, beta64 = 0.0;
@@ -213,7 +256,7 @@ std::vector<Candidate> gemm_candidates(RungDevice& device, const RungTypes& type
                             CUBLAS_GEMM_DEFAULT);
     };
     candidates.push_back(std::move(gemm_ex));
-    if (limits.candidates <= 0 || fp64) return candidates;
+    if (limits.candidates <= 0 || alone) return candidates;
     for (const bool transpose_a : {true, false}) {
         LtPlanSpec spec;
         spec.n = n;
@@ -356,7 +399,7 @@ std::vector<Candidate> warmed_candidates(LadderPrecision precision, RungDevice& 
         return candidates;
     }
     std::vector<std::string> lt_refusals;
-    candidates = gemm_candidates(device, types, n, options.autotune, lt_refusals);
+    candidates = gemm_candidates(precision, device, types, n, options.autotune, lt_refusals);
     std::vector<std::string> labels;
     for (const Candidate& candidate : candidates) labels.push_back(candidate.label);
     warmup_s = warm_up_dropping_refusals(candidates, device.stream.get(), false, [&](std::size_t index, cublasStatus_t status) {
@@ -427,9 +470,110 @@ void validate_samples(const std::vector<std::byte>& c, const Input& a, const Inp
     if (wrong > 0) result.failure += fmt::format("{} of {} sampled entries wrong", wrong, positions.size());
 }
 
+
+// An emulation set-up answer that means "this library or GPU cannot emulate" (not a broken GPU).
+void refuse_unless(cublasStatus_t status, const char* call) {
+    if (status == CUBLAS_STATUS_SUCCESS) return;
+    if (is_refusal(status)) throw RungNotSupported(fmt::format("{} answered {}", call, cublasGetStatusName(status)));
+    gpu::check_cublas(status, call, __FILE__, __LINE__);
+}
+
+// The emulated rung's handle: the run-time cuBLAS checked, strategy EAGER, fp64's mantissa
+// control (fixed count, or cuBLAS' dynamic default) and the device int cuBLAS writes the
+// retained bit count into (-1: it did not emulate). What is in effect goes to the details.
+void configure_emulation(LadderPrecision precision, RungDevice& device, const LadderRunOptions& options, int* retained_bits,
+                         LadderRunResult& result) {
+    cublasHandle_t blas = device.blas.get();
+    int version = 0;
+    SHAKEDOWN_CUBLAS(cublasGetVersion(blas, &version));
+    const int needed = precision == LadderPrecision::fp64_emulated ? fixedpoint_cublas_version : bf16x9_cublas_version;
+    result.details.emplace_back("cublas_version", cublas_version_text(version));
+    if (version < needed)
+        throw RungNotSupported(fmt::format("cuBLAS {} at run time: {} emulation needs {} or later", cublas_version_text(version),
+                                           precision == LadderPrecision::fp64_emulated ? "fixed-point FP64" : "BF16x9",
+                                           cublas_version_text(needed)));
+#ifdef SHAKEDOWN_LADDER_BF16X9
+    refuse_unless(cublasSetEmulationStrategy(blas, CUBLAS_EMULATION_STRATEGY_EAGER),
+                  "cublasSetEmulationStrategy(CUBLAS_EMULATION_STRATEGY_EAGER)");
+    result.details.emplace_back("emulation_strategy", "CUBLAS_EMULATION_STRATEGY_EAGER");
+#endif
+#ifdef SHAKEDOWN_LADDER_FIXEDPOINT
+    if (precision != LadderPrecision::fp64_emulated) return;
+    if (const auto bits = options.fp64_emulation_mantissa_bits) {
+        refuse_unless(cublasSetFixedPointEmulationMantissaControl(blas, CUDA_EMULATION_MANTISSA_CONTROL_FIXED),
+                      "cublasSetFixedPointEmulationMantissaControl(CUDA_EMULATION_MANTISSA_CONTROL_FIXED)");
+        refuse_unless(cublasSetFixedPointEmulationMaxMantissaBitCount(blas, *bits), "cublasSetFixedPointEmulationMaxMantissaBitCount");
+    }
+    cudaEmulationMantissaControl control = CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC;
+    int max_bits = 0;
+    SHAKEDOWN_CUBLAS(cublasGetFixedPointEmulationMantissaControl(blas, &control));
+    SHAKEDOWN_CUBLAS(cublasGetFixedPointEmulationMaxMantissaBitCount(blas, &max_bits));
+    result.details.emplace_back(
+        "mantissa_control",
+        fmt::format("{}, max mantissa bits {}{}",
+                    control == CUDA_EMULATION_MANTISSA_CONTROL_FIXED ? "fixed" : "dynamic (cuBLAS default)", max_bits,
+                    max_bits == 0 ? " (the library's choice)" : ""));
+    refuse_unless(cublasSetFixedPointEmulationMantissaBitCountPointer(blas, retained_bits),
+                  "cublasSetFixedPointEmulationMantissaBitCountPointer");
+#else
+    (void)options;
+    (void)retained_bits;
+#endif
+}
+
+struct NativeComparison {
+    double max_abs_difference = 0.0;  // max |C_emul - C_native| over all n^2 entries
+    double max_abs_native = 0.0;      // max |C_native|
+};
+
+// The largest |x| of `count` values on the device (cublasI?amax_64: 1-based index, host result).
+template <typename T>
+double device_max_abs(cublasHandle_t blas, const T* values, std::int64_t count, cudaStream_t stream) {
+    std::int64_t index = 0;
+    if constexpr (std::is_same_v<T, double>)
+        SHAKEDOWN_CUBLAS(cublasIdamax_64(blas, count, values, 1, &index));
+    else
+        SHAKEDOWN_CUBLAS(cublasIsamax_64(blas, count, values, 1, &index));
+    SHAKEDOWN_CUDA(cudaStreamSynchronize(stream));
+    if (index < 1 || index > count) return std::nan("");
+    T value{};
+    SHAKEDOWN_CUDA(cudaMemcpy(&value, values + (index - 1), sizeof value, cudaMemcpyDeviceToHost));
+    return std::abs(static_cast<double>(value));
+}
+
+// The native rung's product of the same device inputs, in the layout that ran, on a handle of
+// its own (default strategy), then max |C_native| and max |C_native - C_emul| on the GPU.
+template <typename T>
+NativeComparison compare_with_native(RungDevice& device, LadderPrecision native_precision, std::size_t n, bool transpose_a,
+                                     LadderRunResult& result) {
+    const RungTypes native = types_of(native_precision);
+    gpu::CublasHandle blas;
+    SHAKEDOWN_CUBLAS(cublasSetStream(blas.get(), device.stream.get()));
+    gpu::DeviceBuffer<T> reference(n * n);
+    const int dim = static_cast<int>(n);
+    const T one = 1, zero = 0, minus_one = -1;
+    SHAKEDOWN_CUBLAS(cublasGemmEx(blas.get(), transpose_a ? CUBLAS_OP_T : CUBLAS_OP_N, CUBLAS_OP_N, dim, dim, dim, &one,
+                                  device.a.get(), native.input, dim, device.b.get(), native.input, dim, &zero, reference.get(),
+                                  native.output, dim, native.compute, CUBLAS_GEMM_DEFAULT));
+    const auto count = static_cast<std::int64_t>(n) * static_cast<std::int64_t>(n);
+    const T* emulated = reinterpret_cast<const T*>(device.c.get());
+    NativeComparison comparison;
+    comparison.max_abs_native = device_max_abs(blas.get(), reference.get(), count, device.stream.get());
+    if constexpr (std::is_same_v<T, double>)
+        SHAKEDOWN_CUBLAS(cublasDaxpy_64(blas.get(), count, &minus_one, emulated, 1, reference.get(), 1));
+    else
+        SHAKEDOWN_CUBLAS(cublasSaxpy_64(blas.get(), count, &minus_one, emulated, 1, reference.get(), 1));
+    comparison.max_abs_difference = device_max_abs(blas.get(), reference.get(), count, device.stream.get());
+    result.details.emplace_back("native_reference",
+                                fmt::format("cublasGemmEx {}, {} on its own handle, same inputs; whole matrix on the GPU",
+                                            layout_name(transpose_a), rung(native_precision).what));
+    return comparison;
+}
+
 }  // namespace
 
-// inputs -> candidates (warmed) -> autotune -> timed repetitions -> sampled validation.
+// inputs -> candidates (warmed) -> autotune -> timed repetitions -> (emulated: the native
+// product of the same inputs, compared over the whole matrix) -> sampled validation.
 LadderRunResult run_ladder_rung(LadderPrecision precision, const LadderRunOptions& options, int device_index) {
     gpu::DeviceSelection select(device_index);
     RungTypes types = types_of(precision);
@@ -439,11 +583,16 @@ LadderRunResult run_ladder_rung(LadderPrecision precision, const LadderRunOption
 
     // fp8's output type is known once a set-up runs: room for the widest (fp32).
     const bool fp8 = precision == LadderPrecision::fp8;
+    const bool emulated = is_emulated(precision);
     RungDevice device(n, types.input_bytes, fp8 ? sizeof(float) : types.output_bytes);
     SHAKEDOWN_CUDA(cudaMemcpy(device.a.get(), a.bytes.data(), a.bytes.size(), cudaMemcpyHostToDevice));
     SHAKEDOWN_CUDA(cudaMemcpy(device.b.get(), b.bytes.data(), b.bytes.size(), cudaMemcpyHostToDevice));
 
     LadderRunResult result;
+    gpu::DeviceBuffer<int> retained_bits(1);
+    const int not_written = -2;  // neither a count nor cuBLAS' -1: the pointer was never written
+    SHAKEDOWN_CUDA(cudaMemcpy(retained_bits.get(), &not_written, sizeof not_written, cudaMemcpyHostToDevice));
+    if (emulated) configure_emulation(precision, device, options, retained_bits.get(), result);
     std::vector<double> warmup_s;
     std::vector<Candidate> candidates = warmed_candidates(precision, device, types, n, options, warmup_s, result);
     const TunedChoice tuned = autotune(candidates, warmup_s, options.autotune, device.stream.get());
@@ -453,12 +602,41 @@ LadderRunResult run_ladder_rung(LadderPrecision precision, const LadderRunOption
     result.details.insert(result.details.end(), tuned.details.begin(), tuned.details.end());
     result.seconds = time_repetitions(chosen, device, options);
 
+    if (precision == LadderPrecision::fp64_emulated) {
+        device.stream.synchronize();
+        int retained = not_written;
+        SHAKEDOWN_CUDA(cudaMemcpy(&retained, retained_bits.get(), sizeof retained, cudaMemcpyDeviceToHost));
+        result.details.emplace_back("mantissa_bits_retained",
+                                    retained == not_written ? "not written by cuBLAS" : std::to_string(retained));
+        if (retained == -1)
+            throw RungNotSupported("cuBLAS ran it natively (retained mantissa bits -1) under CUBLAS_EMULATION_STRATEGY_EAGER");
+    }
+
     const auto positions = sample_positions(n, options.samples);
     if (options.corrupt) corrupt_entry(device, types, n, positions[2]);  // the first sampled entry after the corners
+    std::string emulation_failure;
+    if (emulated) {
+        const LadderPrecision native = rung(precision).native;
+        const NativeComparison comparison =
+            native == LadderPrecision::fp64 ? compare_with_native<double>(device, native, n, chosen.transpose_a, result)
+                                            : compare_with_native<float>(device, native, n, chosen.transpose_a, result);
+        result.tolerance_vs_native = emulation_tolerance(precision, n, options.fp64_emulation_mantissa_bits);
+        const EmulationVerdict verdict =
+            judge_emulation(comparison.max_abs_difference, comparison.max_abs_native, result.tolerance_vs_native);
+        // BF16x9 has no retained-bit count: a product equal to native fp32 in every bit is cuBLAS
+        // having run native fp32 (the emulation sums in another order and differs somewhere).
+        if (verdict.identical && precision == LadderPrecision::fp32_emulated)
+            throw RungNotSupported(fmt::format("the product equals native {} in all {} x {} entries: cuBLAS ran it natively",
+                                               rung(native).name, n, n));
+        result.max_rel_error_vs_native = verdict.ratio;
+        emulation_failure = verdict.failure;
+    }
     std::vector<std::byte> c(n * n * types.output_bytes);
     SHAKEDOWN_CUDA(cudaMemcpy(c.data(), device.c.get(), c.size(), cudaMemcpyDeviceToHost));
     const double factor = fp8 ? fp8_product_scale(fp8_setups[chosen.fp8_setup]) : 1.0;
-    validate_samples(c, a, b, types, n, chosen, factor, ladder_tolerance(precision, n), positions, result);
+    validate_samples(c, a, b, types, n, chosen, factor, ladder_tolerance(precision, n, options.fp64_emulation_mantissa_bits),
+                     positions, result);
+    if (!emulation_failure.empty()) result.failure += (result.failure.empty() ? "" : "; ") + emulation_failure;
     return result;
 }
 

@@ -16,17 +16,33 @@ std::vector<std::string> rung_names() {
     return names;
 }
 
+std::vector<std::string> emulated_rung_names() {
+    std::vector<std::string> names;
+    for (const auto& rung : ladder_rungs)
+        if (rung.native != rung.id) names.emplace_back(rung.name);
+    return names;
+}
+
 }  // namespace
 
 const TestSpec& gemm_ladder_spec() {
     static const TestSpec spec{
         .key = "gemm_ladder",
-        .description = "GPU GEMM at fp64/fp32/tf32/bf16/fp16/fp8 (cuBLAS, cuBLASLt), sampled FP64 validation, TFLOP/s vs nominal",
+        .description = "GPU GEMM at fp64/fp32/tf32/bf16/fp16/fp8 and emulated fp64 (fixed-point) / fp32 (BF16x9) (cuBLAS, cuBLASLt), "
+                       "sampled FP64 validation, emulation vs native, TFLOP/s vs nominal",
         .suites = {"quick", "full"},
         .parameters =
             {
                 ParamSpec::names("precisions", rung_names(), rung_names(), "rungs to run (in ladder order)"),
                 ParamSpec::integer("n", 8192, "m = n = k of every GEMM").between(16, 1 << 20),
+                ParamSpec::integer("emulated_n", automatic, "m = n = k of the emulated rungs (fp64_emulated, fp32_emulated)")
+                    .between(16, 1 << 20)
+                    .allow_auto("n")
+                    .in_suite("quick", 4096),
+                ParamSpec::integer("fp64_emulation_mantissa_bits", automatic,
+                                   "fp64_emulated: mantissa bits cuBLAS retains (fixed mantissa control)")
+                    .between(8, 64)
+                    .allow_auto("cuBLAS' default: dynamic mantissa control, the bits FP64 accuracy needs"),
                 ParamSpec::integer("repetitions", 10, "timed repetitions per precision").at_least(1),
                 ParamSpec::integer("warmup", 2, "untimed repetitions first").at_least(0),
                 ParamSpec::integer("samples", 256, "entries of C checked against the FP64 reference").at_least(3),
@@ -45,9 +61,13 @@ const TestSpec& gemm_ladder_spec() {
         .metrics =
             {
                 {fmt::format("gemm_ladder.{{{}}}_tflops", fmt::join(rung_names(), ",")), "TFLOP/s", Better::higher,
-                 "median of the timed repetitions (a short burst)"},
+                 "median of the timed repetitions (a short burst); the emulated rungs carry no nominal"},
                 {fmt::format("gemm_ladder.{{{}}}_tflops_max", fmt::join(rung_names(), ",")), "TFLOP/s", Better::higher,
                  "best repetition"},
+                {fmt::format("gemm_ladder.{{{}}}_max_rel_error_vs_native", fmt::join(emulated_rung_names(), ",")), "ratio",
+                 Better::lower,
+                 "max |C_emul - C_native| / max |C_native| over the whole matrix (GPU), native rung's product of the same "
+                 "inputs; above emulation_tolerance fails the rung"},
             },
         .samples = {{"precision", "rung"}, {"repetition", "count"}, {"seconds", "s"}, {"tflops", "TFLOP/s"}},
         .needs = {Feature::cuda},

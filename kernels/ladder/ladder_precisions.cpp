@@ -1,5 +1,7 @@
 #include "kernels/ladder/ladder_precisions.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -16,12 +18,30 @@ std::vector<LadderPrecision> in_ladder_order(const std::vector<std::string>& nam
     return out;
 }
 
-double ladder_tolerance(LadderPrecision precision, std::size_t k) {
+int effective_mantissa_bits(LadderPrecision precision, std::optional<int> fixed_bits) {
+    switch (rung(precision).native) {
+    case LadderPrecision::fp64:
+        return precision == LadderPrecision::fp64_emulated && fixed_bits ? std::min(53, *fixed_bits) : 53;
+    case LadderPrecision::fp32: return 24;
+    case LadderPrecision::tf32: return 11;
+    case LadderPrecision::bf16: return 8;
+    case LadderPrecision::fp16: return 11;
+    case LadderPrecision::fp8: return 4;
+    default: return 0;
+    }
+}
+
+double ladder_tolerance(LadderPrecision precision, std::size_t k, std::optional<int> fixed_bits) {
     const double accumulate64 = 2.0 * static_cast<double>(k) * std::ldexp(1.0, -53);
     const double accumulate32 = 2.0 * static_cast<double>(k) * std::ldexp(1.0, -24);
     switch (precision) {
     case LadderPrecision::fp64: return accumulate64;
-    case LadderPrecision::fp32: return accumulate32;
+    // Fixed-point with b retained bits quantizes each entry to 2^-b of its row's (column's) largest;
+    // for the ladder's inputs that is within 2 x 2^-b of sum |a b|, far inside k x 2^-b.
+    case LadderPrecision::fp64_emulated:
+        return 2.0 * static_cast<double>(k) * std::ldexp(1.0, -effective_mantissa_bits(precision, fixed_bits));
+    case LadderPrecision::fp32:
+    case LadderPrecision::fp32_emulated: return accumulate32;  // BF16x9: 3 bf16 carry fp32's 24 bits, fp32 accumulation
     case LadderPrecision::tf32: return 2.0 * std::ldexp(1.0, -11) + accumulate32;  // inputs rounded to 10-bit mantissas
     case LadderPrecision::bf16: return std::ldexp(1.0, -8) + accumulate32;         // output rounded to bf16
     case LadderPrecision::fp16: return std::ldexp(1.0, -11) + accumulate32;        // output rounded to fp16
@@ -30,6 +50,27 @@ double ladder_tolerance(LadderPrecision precision, std::size_t k) {
     case LadderPrecision::fp8: return 1e-2;
     }
     return 0.0;
+}
+
+double emulation_tolerance(LadderPrecision precision, std::size_t k, std::optional<int> fixed_bits) {
+    return 16.0 * std::sqrt(static_cast<double>(k)) * std::ldexp(1.0, -effective_mantissa_bits(precision, fixed_bits));
+}
+
+EmulationVerdict judge_emulation(double max_abs_difference, double max_abs_native, double tolerance) {
+    EmulationVerdict verdict;
+    if (!(max_abs_native > 0.0) || !std::isfinite(max_abs_native) || std::isnan(max_abs_difference)) {
+        verdict.ratio = INFINITY;
+        verdict.failure = fmt::format("max |C_emul - C_native| / max |C_native| not finite (max |C_native| = {:.3g}, "
+                                      "max |C_emul - C_native| = {:.3g})",
+                                      max_abs_native, max_abs_difference);
+        return verdict;
+    }
+    verdict.ratio = max_abs_difference / max_abs_native;
+    verdict.identical = max_abs_difference == 0.0;
+    if (!(verdict.ratio <= tolerance))
+        verdict.failure = fmt::format("max |C_emul - C_native| / max |C_native| = {:.3g} > tolerance {:.3g}", verdict.ratio,
+                                      tolerance);
+    return verdict;
 }
 
 }  // namespace shakedown::kernels

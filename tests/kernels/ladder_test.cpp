@@ -1,15 +1,22 @@
-// The GEMM ladder's table: precision names, their order, their tolerances.
+// The GEMM ladder's table: precision names, their order, their tolerances, the emulated
+// rungs' judge against native, and the declared parameters.
 #include "kernels/ladder/fp8_setups.hpp"
 #include "kernels/ladder/ladder_autotune.hpp"
 #include "kernels/ladder/ladder_precisions.hpp"
+#include "kernels/specs.hpp"
 
 #include "core/errors.hpp"
+#include "core/params.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
 
 namespace shakedown::kernels {
 namespace {
@@ -25,6 +32,99 @@ TEST(LadderPrecisions, RunInLadderOrderWithoutDuplicates) {
 TEST(LadderPrecisions, NominalKeysMatchTheSpecTable) {
     EXPECT_EQ(rung(LadderPrecision::fp64).nominal_key, "fp64_tensor");  // cuBLAS DGEMM runs on tensor cores
     EXPECT_EQ(rung(LadderPrecision::fp32).nominal_key, "fp32");
+}
+
+// Each emulated rung right after the native rung it is judged against; the enum values (the
+// samples' `precision` column) of the older rungs unchanged.
+TEST(LadderPrecisions, EmulatedRungsFollowTheirNativeRung) {
+    std::vector<std::string> names;
+    for (const LadderRung& rung : ladder_rungs) names.emplace_back(rung.name);
+    EXPECT_EQ(names, (std::vector<std::string>{"fp64", "fp64_emulated", "fp32", "fp32_emulated", "tf32", "bf16", "fp16", "fp8"}));
+    EXPECT_EQ(rung(LadderPrecision::fp64_emulated).native, LadderPrecision::fp64);
+    EXPECT_EQ(rung(LadderPrecision::fp32_emulated).native, LadderPrecision::fp32);
+    EXPECT_TRUE(is_emulated(LadderPrecision::fp64_emulated));
+    EXPECT_FALSE(is_emulated(LadderPrecision::fp64));
+    EXPECT_EQ(rung(LadderPrecision::fp64_emulated).nominal_key, "");  // no datasheet figure: no nominal
+    EXPECT_EQ(rung(LadderPrecision::fp32_emulated).nominal_key, "");
+    EXPECT_EQ(static_cast<int>(LadderPrecision::fp8), 5);
+    EXPECT_EQ(static_cast<int>(LadderPrecision::fp64_emulated), 6);
+    EXPECT_EQ(static_cast<int>(LadderPrecision::fp32_emulated), 7);
+    const auto ordered = in_ladder_order({"fp32_emulated", "fp8", "fp64_emulated", "fp64"});
+    EXPECT_EQ(ordered, (std::vector<LadderPrecision>{LadderPrecision::fp64, LadderPrecision::fp64_emulated,
+                                                     LadderPrecision::fp32_emulated, LadderPrecision::fp8}));
+}
+
+// 16 sqrt(k) 2^-p: at 8192^3 fp64_emulated 1.61e-13 (the H200's 7e-15 passes 23x under it, and
+// the 1e-12 is looser), fp32_emulated 8.6e-5; a fixed count below 53 bits loosens it.
+TEST(LadderEmulation, ToleranceFollowsTheRetainedPrecision) {
+    const std::size_t k = 8192;
+    EXPECT_EQ(effective_mantissa_bits(LadderPrecision::fp64_emulated), 53);
+    EXPECT_EQ(effective_mantissa_bits(LadderPrecision::fp64_emulated, 40), 40);
+    EXPECT_EQ(effective_mantissa_bits(LadderPrecision::fp64_emulated, 64), 53);  // no better than the FP64 it is compared with
+    EXPECT_EQ(effective_mantissa_bits(LadderPrecision::fp32_emulated, 40), 24);  // the bit count is fp64's only
+    const double fp64_tolerance = emulation_tolerance(LadderPrecision::fp64_emulated, k);
+    EXPECT_NEAR(fp64_tolerance, 1.6078e-13, 1e-17);
+    EXPECT_LT(fp64_tolerance, 1e-12);
+    EXPECT_GT(fp64_tolerance, 20 * 7e-15);
+    EXPECT_NEAR(emulation_tolerance(LadderPrecision::fp32_emulated, k), 8.6317e-5, 1e-9);
+    EXPECT_DOUBLE_EQ(emulation_tolerance(LadderPrecision::fp64_emulated, k, 45), 256 * fp64_tolerance);
+    EXPECT_DOUBLE_EQ(emulation_tolerance(LadderPrecision::fp64_emulated, 4 * k), 2 * fp64_tolerance);
+    // The sampled check against the host reference: fp64's bound, fp32's for BF16x9.
+    EXPECT_DOUBLE_EQ(ladder_tolerance(LadderPrecision::fp64_emulated, k), ladder_tolerance(LadderPrecision::fp64, k));
+    EXPECT_DOUBLE_EQ(ladder_tolerance(LadderPrecision::fp64_emulated, k, 45), 256 * ladder_tolerance(LadderPrecision::fp64, k));
+    EXPECT_DOUBLE_EQ(ladder_tolerance(LadderPrecision::fp32_emulated, k), ladder_tolerance(LadderPrecision::fp32, k));
+}
+
+TEST(LadderEmulation, JudgeNormalisesByTheLargestNativeEntryAndNamesTheFigure) {
+    const double tolerance = emulation_tolerance(LadderPrecision::fp64_emulated, 8192);
+    const EmulationVerdict healthy = judge_emulation(7e-15 * 160.0, 160.0, tolerance);  // the H200 figure
+    EXPECT_NEAR(healthy.ratio, 7e-15, 1e-20);
+    EXPECT_FALSE(healthy.identical);
+    EXPECT_EQ(healthy.failure, "");
+
+    const EmulationVerdict off = judge_emulation(1.6e-9, 160.0, tolerance);  // about 2^-40 of max |C|
+    EXPECT_NEAR(off.ratio, 1e-11, 1e-24);
+    EXPECT_EQ(off.failure, "max |C_emul - C_native| / max |C_native| = 1e-11 > tolerance 1.61e-13");
+
+    const EmulationVerdict same = judge_emulation(0.0, 160.0, tolerance);
+    EXPECT_TRUE(same.identical);  // the caller reports fp32_emulated as run natively, not as a pass
+    EXPECT_EQ(same.ratio, 0.0);
+    EXPECT_EQ(same.failure, "");
+
+    EXPECT_NE(judge_emulation(1.0, 0.0, tolerance).failure, "");  // an all-zero native product proves nothing
+    EXPECT_NE(judge_emulation(std::nan(""), 160.0, tolerance).failure, "");
+    EXPECT_NE(judge_emulation(1.0, INFINITY, tolerance).failure, "");
+    EXPECT_EQ(judge_emulation(tolerance * 160.0, 160.0, tolerance).failure, "");  // the bound itself passes
+}
+
+const ParamSpec& ladder_param(const std::string& name) {
+    for (const ParamSpec& param : gemm_ladder_spec().parameters)
+        if (param.name == name) return param;
+    throw std::out_of_range(name);
+}
+
+// The emulated rungs run by default (the report shows native beside emulated); the quick suite
+// runs them at 4096 (an eighth of the work); the mantissa bits are auto or 8..64, checked at load.
+TEST(LadderEmulation, ParametersDeclaredWithDefaultsAndRanges) {
+    const auto& precisions = std::get<std::vector<std::string>>(ladder_param("precisions").default_value);
+    EXPECT_NE(std::find(precisions.begin(), precisions.end(), "fp64_emulated"), precisions.end());
+    EXPECT_NE(std::find(precisions.begin(), precisions.end(), "fp32_emulated"), precisions.end());
+
+    const ParamSpec& emulated_n = ladder_param("emulated_n");
+    EXPECT_TRUE(std::holds_alternative<Automatic>(emulated_n.default_value));
+    EXPECT_EQ(std::get<std::int64_t>(emulated_n.suite_defaults.at("quick")), 4096);
+    EXPECT_EQ(emulated_n.suite_defaults.count("full"), 0u);
+    const TestParams quick(gemm_ladder_spec().parameters, {}, "quick");
+    EXPECT_EQ(quick.optional_integer("emulated_n"), std::optional<std::int64_t>(4096));
+    EXPECT_EQ(TestParams(gemm_ladder_spec().parameters, {}, "full").optional_integer("emulated_n"), std::nullopt);
+
+    const ParamSpec& bits = ladder_param("fp64_emulation_mantissa_bits");
+    EXPECT_TRUE(std::holds_alternative<Automatic>(bits.default_value));
+    EXPECT_EQ(bits.violation(automatic), std::nullopt);
+    EXPECT_EQ(bits.violation(ParamValue{std::int64_t{53}}), std::nullopt);
+    EXPECT_EQ(bits.violation(ParamValue{std::int64_t{7}}), "must be between 8 and 64, got 7");
+    EXPECT_EQ(bits.violation(ParamValue{std::int64_t{65}}), "must be between 8 and 64, got 65");
+    EXPECT_EQ(bits.violation(ParamValue{std::string("all")}), "must be a whole number, not all");
 }
 
 TEST(LadderPrecisions, TolerancesGrowAsPrecisionFalls) {

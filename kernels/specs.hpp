@@ -10,6 +10,7 @@ const TestSpec& dgemm_fp64_spec();
 const TestSpec& stencil3d_spec();
 const TestSpec& gemm_ladder_spec();
 const TestSpec& lu_fp64_spec();
+const TestSpec& cg_fp64_spec();
 
 // `device`: auto (the bound GPU when there is one), host or gpu; shared by the kernels that run on
 // either.

@@ -1,0 +1,390 @@
+// The CG on a CUDA GPU. Every vector is a device field in FieldLayout (one halo layer, no
+// padding); everything runs in order on one stream, because each iteration waits for its two
+// dot products anyway (alpha and beta are needed on the host for the next kernels), so there is
+// no pipelining across iterations to gain.
+// - SpMV: one thread per cell over 128-wide rows of x (coalesced), the interior
+//   (interior_box with the neighbour faces held back) and the shell slabs, as stencil3d's step.
+// - Dot products: per-block tree sums in shared memory into a partials array, then one block
+//   sums the partials in a fixed order (deterministic, no atomics), 8 bytes copied to pinned
+//   host memory; the x, r update and r.r are one pass.
+// - Halos: every face is gathered by a kernel into a device buffer and scattered back the same
+//   way. halo_path host: the buffers go to and from pinned host memory, MPI moves them
+//   (HaloExchange); halo_path nccl: ncclSend/ncclRecv in one group on the stream, from and into
+//   the device buffers, no host copy.
+#include "kernels/cg/cg_backend.hpp"
+#include "kernels/cg/cg_math.hpp"
+
+#include "gpu/cuda_owners.hpp"
+
+#include "core/errors.hpp"
+
+#ifdef SHAKEDOWN_KERNELS_HAVE_NCCL
+#include "gpu/nccl_communicator.hpp"
+#endif
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+namespace shakedown::kernels::cg {
+namespace {
+
+constexpr int row_threads = 128;
+constexpr int sum_threads = 256;
+
+struct Box {
+    std::int64_t lo[3];
+    std::int64_t hi[3];
+};
+
+Box to_box(const CellBox& cells) {
+    return Box{{static_cast<std::int64_t>(cells.lo[0]), static_cast<std::int64_t>(cells.lo[1]), static_cast<std::int64_t>(cells.lo[2])},
+               {static_cast<std::int64_t>(cells.hi[0]), static_cast<std::int64_t>(cells.hi[1]), static_cast<std::int64_t>(cells.hi[2])}};
+}
+
+// Blocks of row_threads along x, one block row per (j, k) of the box.
+dim3 grid_of(const Box& box) {
+    return dim3(static_cast<unsigned>((box.hi[0] - box.lo[0] + row_threads - 1) / row_threads),
+                static_cast<unsigned>(box.hi[1] - box.lo[1]), static_cast<unsigned>(box.hi[2] - box.lo[2]));
+}
+
+// The cell this thread owns, or false beyond the box's x end.
+__device__ bool cell_of(const Box& box, std::int64_t& i, std::int64_t& j, std::int64_t& k) {
+    i = box.lo[0] + static_cast<std::int64_t>(blockIdx.x) * row_threads + threadIdx.x;
+    j = box.lo[1] + blockIdx.y;
+    k = box.lo[2] + blockIdx.z;
+    return i < box.hi[0];
+}
+
+template <class Op>
+__global__ void for_cells_kernel(Op op, FieldLayout layout, Box box) {
+    std::int64_t i, j, k;
+    if (cell_of(box, i, j, k)) op(layout.index(i, j, k));
+}
+
+// Each block's sum of op(cell) -> partials[block].
+template <class Op>
+__global__ void sum_cells_kernel(Op op, FieldLayout layout, Box box, double* partials) {
+    __shared__ double shared[row_threads];
+    std::int64_t i, j, k;
+    shared[threadIdx.x] = cell_of(box, i, j, k) ? op(layout.index(i, j, k)) : 0.0;
+    __syncthreads();
+    for (int half = row_threads / 2; half > 0; half /= 2) {
+        if (static_cast<int>(threadIdx.x) < half) shared[threadIdx.x] += shared[threadIdx.x + half];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0)
+        partials[blockIdx.x + static_cast<std::int64_t>(gridDim.x) * (blockIdx.y + static_cast<std::int64_t>(gridDim.y) * blockIdx.z)] =
+            shared[0];
+}
+
+// One block: partials[0..count) -> *total, in a fixed order.
+__global__ void sum_partials_kernel(const double* partials, std::int64_t count, double* total) {
+    __shared__ double shared[sum_threads];
+    double sum = 0.0;
+    for (std::int64_t n = threadIdx.x; n < count; n += sum_threads) sum += partials[n];
+    shared[threadIdx.x] = sum;
+    __syncthreads();
+    for (int half = sum_threads / 2; half > 0; half /= 2) {
+        if (static_cast<int>(threadIdx.x) < half) shared[threadIdx.x] += shared[threadIdx.x + half];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) *total = shared[0];
+}
+
+struct Spmv {
+    const double* p;
+    double* q;
+    std::int64_t sy, sz;
+    __device__ void operator()(std::int64_t c) const {
+        q[c] = apply_laplacian(p[c], p[c - 1], p[c + 1], p[c - sy], p[c + sy], p[c - sz], p[c + sz]);
+    }
+};
+struct Copy {
+    const double* from;
+    double* to;
+    __device__ void operator()(std::int64_t c) const { to[c] = from[c]; }
+};
+struct StartSolve {
+    const double* b;
+    double *x, *r, *p;
+    __device__ double operator()(std::int64_t c) const {
+        x[c] = 0.0;
+        r[c] = b[c];
+        p[c] = b[c];
+        return b[c] * b[c];
+    }
+};
+struct Dot {
+    const double *u, *v;
+    __device__ double operator()(std::int64_t c) const { return u[c] * v[c]; }
+};
+struct SquaredDifference {
+    const double *u, *v;
+    __device__ double operator()(std::int64_t c) const { return (u[c] - v[c]) * (u[c] - v[c]); }
+};
+struct UpdateXR {
+    double alpha;
+    const double *p, *q;
+    double *x, *r;
+    __device__ double operator()(std::int64_t c) const {
+        x[c] += alpha * p[c];
+        const double next = r[c] - alpha * q[c];
+        r[c] = next;
+        return next * next;
+    }
+};
+struct UpdateP {
+    double beta;
+    const double* r;
+    double* p;
+    __device__ void operator()(std::int64_t c) const { p[c] = r[c] + beta * p[c]; }
+};
+
+// Face cells (a, b) <-> a face buffer, one thread per cell (face_index: cg_backend.hpp).
+__global__ void face_kernel(double* field, double* buffer, FieldLayout layout, int face, bool to_halo) {
+    const std::int64_t a = 1 + static_cast<std::int64_t>(blockIdx.x) * row_threads + threadIdx.x;
+    const std::int64_t b = 1 + static_cast<std::int64_t>(blockIdx.y);
+    const std::int64_t na = layout.face_a(face);
+    if (a > na) return;
+    const std::int64_t slot = (a - 1) + na * (b - 1);
+    const std::int64_t cell = layout.face_index(face, a, b, to_halo);
+    if (to_halo)
+        field[cell] = buffer[slot];
+    else
+        buffer[slot] = field[cell];
+}
+
+__global__ void add_kernel(double* field, std::int64_t cell, double amount) { field[cell] += amount; }
+__global__ void set_kernel(double* field, std::int64_t cell, double value) { field[cell] = value; }
+
+class CudaCg final : public CgBackend {
+public:
+    CudaCg(const LocalExtent& local, int device)
+        : device_(device), select_(device), local_(local), layout_(make_layout(local)), cells_(to_box(interior_box(local, FaceMask{}))) {
+        const auto size = static_cast<std::size_t>(layout_.size());
+        for (auto* vector : {&solution_, &b_, &x_, &r_, &p_, &q_}) {
+            *vector = gpu::DeviceBuffer<double>(size);
+            SHAKEDOWN_CUDA(cudaMemset(vector->get(), 0, vector->bytes()));  // halos: the zero boundary
+        }
+        for (int face = 0; face < 6; ++face) {
+            const auto count = static_cast<std::size_t>(layout_.face_cells(face));
+            device_send_[face] = gpu::DeviceBuffer<double>(count);
+            device_receive_[face] = gpu::DeviceBuffer<double>(count);
+            send_[face] = gpu::PinnedBuffer<double>(count);
+            receive_[face] = gpu::PinnedBuffer<double>(count);
+        }
+        const dim3 grid = grid_of(cells_);
+        partials_ = gpu::DeviceBuffer<double>(static_cast<std::size_t>(grid.x) * grid.y * grid.z);
+        SHAKEDOWN_CUDA(cudaDeviceSynchronize());
+    }
+
+    std::string name() const override { return "cuda"; }
+
+    void load(const std::vector<double>& field) override {
+        gpu::DeviceSelection select(device_);
+        SHAKEDOWN_CUDA(cudaMemcpy(solution_.get(), field.data(), solution_.bytes(), cudaMemcpyHostToDevice));
+        SHAKEDOWN_CUDA(cudaMemcpy(p_.get(), field.data(), p_.bytes(), cudaMemcpyHostToDevice));
+    }
+
+    FaceBufferView send_buffer(int face) override { return {send_[face].get(), send_[face].size()}; }
+    FaceBufferView receive_buffer(int face) override { return {receive_[face].get(), receive_[face].size()}; }
+
+    // Complete on return on the host path: HaloExchange sends from the pinned buffers next.
+    void pack(const FaceMask& faces) override {
+        gpu::DeviceSelection select(device_);
+        neighbours_ = faces;
+        if (restore_) {  // a planted boundary value lasts one step
+            set_kernel<<<1, 1, 0, stream_.get()>>>(p_.get(), *restore_, 0.0);
+            SHAKEDOWN_CUDA_LAUNCH("cg restore launch");
+            restore_.reset();
+        }
+        bool any = false;
+        for (int face = 0; face < 6; ++face) {
+            if (!faces[face]) continue;
+            any = true;
+            launch_face(face, /*to_halo=*/false);
+            if (!on_device_)
+                SHAKEDOWN_CUDA(cudaMemcpyAsync(send_[face].get(), device_send_[face].get(), send_[face].bytes(),
+                                               cudaMemcpyDeviceToHost, stream_.get()));
+        }
+        if (pending_ && !any) {  // no neighbour: the boundary value beyond the low x face
+            const std::int64_t at = layout_.face_index(0, layout_.ny / 2 + 1, layout_.nz / 2 + 1, /*halo=*/true);
+            add_kernel<<<1, 1, 0, stream_.get()>>>(p_.get(), at, *pending_);
+            SHAKEDOWN_CUDA_LAUNCH("cg corrupt launch");
+            restore_ = at;
+            pending_.reset();
+        }
+        if (any && !on_device_) stream_.synchronize();
+    }
+
+    void start_interior() override {
+        gpu::DeviceSelection select(device_);
+        spmv(interior_box(local_, neighbours_));
+    }
+
+    void unpack(const FaceMask& faces) override {
+        gpu::DeviceSelection select(device_);
+        for (int face = 0; face < 6; ++face) {
+            if (!faces[face]) continue;
+            if (!on_device_)
+                SHAKEDOWN_CUDA(cudaMemcpyAsync(device_receive_[face].get(), receive_[face].get(), receive_[face].bytes(),
+                                               cudaMemcpyHostToDevice, stream_.get()));
+            launch_face(face, /*to_halo=*/true);
+            if (pending_) {  // the first received face: one value off, as if corrupted in flight
+                const std::int64_t at =
+                    layout_.face_index(face, layout_.face_a(face) / 2 + 1, layout_.face_b(face) / 2 + 1, /*halo=*/true);
+                add_kernel<<<1, 1, 0, stream_.get()>>>(p_.get(), at, *pending_);
+                SHAKEDOWN_CUDA_LAUNCH("cg corrupt launch");
+                pending_.reset();
+            }
+        }
+        // The receive buffers are reused by the next step's MPI_Irecv: the copies must be done.
+        if (!on_device_) stream_.synchronize();
+    }
+
+    void finish_step() override {
+        gpu::DeviceSelection select(device_);
+        for (const CellBox& box : shell_boxes(local_, neighbours_)) spmv(box);
+    }
+
+    void synchronize() override {
+        gpu::DeviceSelection select(device_);
+        stream_.synchronize();
+    }
+
+    void use_device_halo_exchange(MPI_Comm comm, const std::array<int, 6>& neighbour_ranks) override {
+#ifdef SHAKEDOWN_KERNELS_HAVE_NCCL
+        gpu::DeviceSelection select(device_);
+        neighbour_ranks_ = neighbour_ranks;
+        nccl_ = std::make_unique<gpu::NcclCommunicator>(comm, device_);
+        on_device_ = true;
+#else
+        (void)comm;
+        (void)neighbour_ranks;
+        throw InputError("cg_fp64: halo_path nccl needs a build with NCCL; this one has none (use halo_path: host)");
+#endif
+    }
+    bool exchanges_halos_on_device() const override { return on_device_; }
+
+    void exchange(const FaceMask& faces) override {
+#ifdef SHAKEDOWN_KERNELS_HAVE_NCCL
+        gpu::DeviceSelection select(device_);
+        if (!on_device_) return;
+        // One group: NCCL pairs a send with the neighbour's receive per peer in issue order; each
+        // peer is one face here (no periodic wrap), so faces in order match on both sides.
+        SHAKEDOWN_NCCL(ncclGroupStart());
+        for (int face = 0; face < 6; ++face) {
+            if (!faces[face]) continue;
+            const int peer = neighbour_ranks_[face];
+            SHAKEDOWN_NCCL(ncclSend(device_send_[face].get(), device_send_[face].size(), ncclDouble, peer, nccl_->get(), stream_.get()));
+            SHAKEDOWN_NCCL(ncclRecv(device_receive_[face].get(), device_receive_[face].size(), ncclDouble, peer, nccl_->get(),
+                                    stream_.get()));
+        }
+        SHAKEDOWN_NCCL(ncclGroupEnd());
+#else
+        (void)faces;
+#endif
+    }
+
+    std::vector<double> field() const override {
+        gpu::DeviceSelection select(device_);
+        stream_.synchronize();
+        std::vector<double> out(static_cast<std::size_t>(layout_.size()));
+        SHAKEDOWN_CUDA(cudaMemcpy(out.data(), x_.get(), x_.bytes(), cudaMemcpyDeviceToHost));
+        return out;
+    }
+
+    void corrupt(std::size_t i, std::size_t j, std::size_t k) override {
+        gpu::DeviceSelection select(device_);
+        stream_.synchronize();
+        const std::int64_t c = layout_.index(static_cast<std::int64_t>(i), static_cast<std::int64_t>(j), static_cast<std::int64_t>(k));
+        set_kernel<<<1, 1, 0, stream_.get()>>>(x_.get(), c, -1.0e3);
+        SHAKEDOWN_CUDA_LAUNCH("cg corrupt launch");
+        stream_.synchronize();
+    }
+
+    void take_rhs() override { for_cells(Copy{q_.get(), b_.get()}); }
+    double start_solve() override { return sum_cells(StartSolve{b_.get(), x_.get(), r_.get(), p_.get()}); }
+    double dot_pq() override { return sum_cells(Dot{p_.get(), q_.get()}); }
+    double update_xr(double alpha) override { return sum_cells(UpdateXR{alpha, p_.get(), q_.get(), x_.get(), r_.get()}); }
+    void update_p(double beta) override { for_cells(UpdateP{beta, r_.get(), p_.get()}); }
+    void p_from_x() override { for_cells(Copy{x_.get(), p_.get()}); }
+    std::array<double, 2> residual_sums() override {
+        return {sum_cells(SquaredDifference{b_.get(), q_.get()}), sum_cells(Dot{b_.get(), b_.get()})};
+    }
+    std::array<double, 2> error_sums() override {
+        return {sum_cells(SquaredDifference{x_.get(), solution_.get()}), sum_cells(Dot{solution_.get(), solution_.get()})};
+    }
+    void corrupt_next_halo(double amount) override { pending_ = amount; }
+
+private:
+    void spmv(const CellBox& cells) {
+        if (cells.empty()) return;
+        const Box box = to_box(cells);
+        const Spmv op{p_.get(), q_.get(), layout_.nx + 2, (layout_.nx + 2) * (layout_.ny + 2)};
+        for_cells_kernel<<<grid_of(box), row_threads, 0, stream_.get()>>>(op, layout_, box);
+        SHAKEDOWN_CUDA_LAUNCH("cg spmv launch");
+    }
+
+    template <class Op>
+    void for_cells(const Op& op) {
+        gpu::DeviceSelection select(device_);
+        for_cells_kernel<<<grid_of(cells_), row_threads, 0, stream_.get()>>>(op, layout_, cells_);
+        SHAKEDOWN_CUDA_LAUNCH("cg vector launch");
+    }
+
+    // This rank's sum over its cells; waits for it (the host needs it for the next kernels).
+    template <class Op>
+    double sum_cells(const Op& op) {
+        gpu::DeviceSelection select(device_);
+        const dim3 grid = grid_of(cells_);
+        sum_cells_kernel<<<grid, row_threads, 0, stream_.get()>>>(op, layout_, cells_, partials_.get());
+        SHAKEDOWN_CUDA_LAUNCH("cg reduction launch");
+        sum_partials_kernel<<<1, sum_threads, 0, stream_.get()>>>(partials_.get(), static_cast<std::int64_t>(partials_.size()),
+                                                                  total_.get());
+        SHAKEDOWN_CUDA_LAUNCH("cg reduction launch");
+        SHAKEDOWN_CUDA(cudaMemcpyAsync(host_total_.get(), total_.get(), sizeof(double), cudaMemcpyDeviceToHost, stream_.get()));
+        stream_.synchronize();
+        return *host_total_.get();
+    }
+
+    void launch_face(int face, bool to_halo) {
+        const dim3 grid(static_cast<unsigned>((layout_.face_a(face) + row_threads - 1) / row_threads),
+                        static_cast<unsigned>(layout_.face_b(face)));
+        double* buffer = to_halo ? device_receive_[face].get() : device_send_[face].get();
+        face_kernel<<<grid, row_threads, 0, stream_.get()>>>(p_.get(), buffer, layout_, face, to_halo);
+        SHAKEDOWN_CUDA_LAUNCH("cg face launch");
+    }
+
+    int device_;
+    gpu::DeviceSelection select_;  // everything below lives on `device_`
+    LocalExtent local_;
+    FieldLayout layout_;
+    Box cells_;  // every cell of this rank's block
+    FaceMask neighbours_{true, true, true, true, true, true};  // until pack() says otherwise
+    gpu::DeviceBuffer<double> solution_, b_, x_, r_, p_, q_;
+    gpu::DeviceBuffer<double> partials_;
+    gpu::DeviceBuffer<double> total_{1};
+    gpu::PinnedBuffer<double> host_total_{1};
+    std::array<gpu::DeviceBuffer<double>, 6> device_send_, device_receive_;
+    std::array<gpu::PinnedBuffer<double>, 6> send_, receive_;
+    gpu::CudaStream stream_;
+    std::optional<double> pending_;        // the planted fault, until a step takes it
+    std::optional<std::int64_t> restore_;  // a planted boundary value to zero again
+    // Device halo path: the neighbours' NCCL ranks and the communicator, declared last so that
+    // it is finalized (its queued operations complete) before the buffers and the stream go.
+    bool on_device_ = false;
+    std::array<int, 6> neighbour_ranks_{};
+#ifdef SHAKEDOWN_KERNELS_HAVE_NCCL
+    std::unique_ptr<gpu::NcclCommunicator> nccl_;
+#endif
+};
+
+}  // namespace
+
+std::unique_ptr<CgBackend> make_cuda_cg(const LocalExtent& local, int device) { return std::make_unique<CudaCg>(local, device); }
+
+bool cuda_cg_built() { return true; }
+
+}  // namespace shakedown::kernels::cg

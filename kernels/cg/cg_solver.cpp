@@ -1,0 +1,82 @@
+#include "kernels/cg/cg_solver.hpp"
+
+#include "core/clock.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <thread>
+
+namespace shakedown::kernels::cg {
+namespace {
+
+// One MPI_Allreduce of `count` doubles in place, its wall time added to `seconds`.
+void sum_over_ranks(double* values, int count, MPI_Comm comm, double& seconds) {
+    const Stopwatch watch;
+    MPI_Allreduce(MPI_IN_PLACE, values, count, MPI_DOUBLE, MPI_SUM, comm);
+    seconds += watch.seconds();
+}
+
+}  // namespace
+
+SolveOutcome solve(CgBackend& backend, HaloExchange& halos, MPI_Comm comm, const SolveOptions& options) {
+    SolveOutcome outcome;
+    double setup_s = 0.0;
+    double bb = backend.start_solve();
+    sum_over_ranks(&bb, 1, comm, setup_s);
+    double rr = bb;
+    MPI_Barrier(comm);
+    const Stopwatch wall;
+    for (std::int64_t k = 0; k < options.iterations; ++k) {
+        if (options.corrupt && k == 0) backend.corrupt_next_halo(std::sqrt(bb));
+        {
+            const Stopwatch step;
+            halos.step(backend);
+            outcome.timing.halo_step_s += step.seconds();
+        }
+        double pq = backend.dot_pq();
+        sum_over_ranks(&pq, 1, comm, outcome.timing.allreduce_s);
+        if (!(pq > 0.0)) {  // every rank sees the same sum: all stop together
+            outcome.breakdown = fmt::format("p.q = {:.3g} in iteration {} (A is positive definite: p.q > 0)", pq, k);
+            break;
+        }
+        const double alpha = rr / pq;
+        double next = backend.update_xr(alpha);
+        sum_over_ranks(&next, 1, comm, outcome.timing.allreduce_s);
+        const double beta = next / rr;
+        rr = next;
+        backend.update_p(beta);
+        ++outcome.iterations;
+        if (options.delay_s > 0.0) std::this_thread::sleep_for(std::chrono::duration<double>(options.delay_s));
+        if (options.tolerance > 0.0 && std::sqrt(rr / bb) <= options.tolerance) break;
+    }
+    backend.synchronize();
+    outcome.timing.total_s = wall.seconds();
+    outcome.recursive_residual = bb > 0.0 ? std::sqrt(rr / bb) : 0.0;
+    return outcome;
+}
+
+SolutionCheck check_solution(CgBackend& backend, HaloExchange& halos, MPI_Comm comm) {
+    backend.p_from_x();
+    halos.step(backend);
+    backend.synchronize();
+    std::array<double, 4> sums{};
+    const auto residual = backend.residual_sums();
+    const auto error = backend.error_sums();
+    sums = {residual[0], residual[1], error[0], error[1]};
+    double ignored = 0.0;
+    sum_over_ranks(sums.data(), 4, comm, ignored);
+    SolutionCheck check;
+    check.rhs_norm = std::sqrt(sums[1]);
+    check.solution_norm = std::sqrt(sums[3]);
+    check.relative_residual = sums[1] > 0.0 ? std::sqrt(sums[0] / sums[1]) : std::sqrt(sums[0]);
+    check.relative_error = sums[3] > 0.0 ? std::sqrt(sums[2] / sums[3]) : std::sqrt(sums[2]);
+    // NaN (a corrupted run gone wild) must fail the checks, never pass them.
+    if (std::isnan(check.relative_residual)) check.relative_residual = std::numeric_limits<double>::infinity();
+    if (std::isnan(check.relative_error)) check.relative_error = std::numeric_limits<double>::infinity();
+    return check;
+}
+
+}  // namespace shakedown::kernels::cg

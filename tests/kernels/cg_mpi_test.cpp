@@ -1,0 +1,150 @@
+// `cg_fp64` on the host through the driver's path on 1, 2 and 4 ranks: one global problem on
+// every decomposition solves to within the CG bound and matches a serial solve of the same
+// problem to rounding; a halo value corrupted in one iteration fails naming the error figure;
+// values that cannot be are refused first.
+#include "support/mpi_world.hpp"
+#include "support/result_lookup.hpp"
+#include "support/run_test.hpp"
+
+#include "kernels/cg/cg_backend.hpp"
+#include "kernels/cg/cg_math.hpp"
+#include "kernels/cg/cg_solver.hpp"
+#include "kernels/stencil/halo_exchange.hpp"
+#include "kernels/stencil/stencil_geometry.hpp"
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+namespace shakedown::testing {
+namespace {
+
+constexpr std::size_t global_n = 13;  // prime: every split has a remainder
+std::string params(const std::string& extra = "") {
+    return fmt::format("params: {{cg_fp64: {{device: host, global_n: {}, repetitions: 2, triad_mib: 1, triad_repetitions: 2{}}}}}\n",
+                       global_n, extra);
+}
+
+// The same problem on this rank alone, the same backend code: what every split must reproduce.
+kernels::cg::SolutionCheck serial_solve(std::int64_t iterations) {
+    const kernels::StencilGeometry serial(MPI_COMM_SELF, {global_n, global_n, global_n});
+    kernels::HaloExchange halos(serial);
+    auto backend = kernels::cg::make_host_cg(serial.local());
+    const auto layout = kernels::cg::make_layout(serial.local());
+    std::vector<double> solution(static_cast<std::size_t>(layout.size()), 0.0);
+    for (std::int64_t k = 1; k <= layout.nz; ++k)
+        for (std::int64_t j = 1; j <= layout.ny; ++j)
+            for (std::int64_t i = 1; i <= layout.nx; ++i)
+                solution[static_cast<std::size_t>(layout.index(i, j, k))] =
+                    kernels::cg::manufactured_solution(static_cast<std::uint64_t>(i), static_cast<std::uint64_t>(j),
+                                                       static_cast<std::uint64_t>(k), serial.global());
+    backend->load(solution);
+    halos.step(*backend);
+    backend->take_rhs();
+    kernels::cg::SolveOptions options;
+    options.iterations = iterations;
+    kernels::cg::solve(*backend, halos, serial.cart(), options);
+    return kernels::cg::check_solution(*backend, halos, serial.cart());
+}
+
+TEST(CgFp64, HostCgOnEveryDecompositionConvergesWithinTheBound) {
+    const TestResult result = run_registered_test("cg_fp64", params());
+    ASSERT_EQ(result.status, Status::pass) << result.reason;
+    const std::map<int, std::string> decompositions = {{1, "1x1x1"}, {2, "1x1x2"}, {4, "1x2x2"}};  // stencil3d's split
+    EXPECT_EQ(result.parameters.at("decomposition"), decompositions.at(world_size()));
+    EXPECT_EQ(result.parameters.at("global_cells"), "13x13x13");
+    EXPECT_EQ(result.parameters.at("halo_path"), "host");
+    // auto iterations: where the bound reaches 1e-8 for this kappa.
+    const auto spectrum = kernels::cg::laplacian_spectrum({global_n, global_n, global_n});
+    const std::int64_t iterations = kernels::cg::iterations_for(spectrum.kappa(), 1e-8);
+    EXPECT_EQ(result.parameters.at("iterations_used"), std::to_string(iterations));
+    const auto error = find_metric(result, "cg_fp64.relative_error");
+    const auto residual = find_metric(result, "cg_fp64.relative_residual");
+    ASSERT_TRUE(error && residual && error->nominal && residual->nominal);
+    EXPECT_LE(error->value, *error->nominal);
+    EXPECT_LE(residual->value, *residual->nominal);
+    EXPECT_LT(error->value, 1e-8);
+    EXPECT_LT(residual->value, 1e-8);
+    EXPECT_NEAR(*error->nominal, kernels::cg::convergence_bound(spectrum.kappa(), iterations), 1e-9);
+    EXPECT_EQ(result.samples.size(), 2u);
+}
+
+TEST(CgFp64, EveryDecompositionMatchesASerialSolveToRounding) {
+    // 12 iterations: far from converged, so the figures are large and any difference in the
+    // arithmetic (other than the order of the dot products' sums) would show.
+    const TestResult result = run_registered_test("cg_fp64", params(", iterations: 12"));
+    const kernels::cg::SolutionCheck serial = serial_solve(12);
+    ASSERT_GT(serial.relative_error, 1e-4);
+    // Fails the bound? No: 12 iterations keep the bound large too.
+    ASSERT_EQ(result.status, Status::pass) << result.reason;
+    EXPECT_NEAR(find_metric(result, "cg_fp64.relative_error")->value, serial.relative_error, 1e-12 * serial.relative_error + 1e-15);
+    EXPECT_NEAR(find_metric(result, "cg_fp64.relative_residual")->value, serial.relative_residual,
+                1e-12 * serial.relative_residual + 1e-15);
+}
+
+TEST(CgFp64, RatesCarryTheTriadBound) {
+    const TestResult result = run_registered_test("cg_fp64", params());
+    ASSERT_EQ(result.status, Status::pass) << result.reason;
+    const auto gflops = find_metric(result, "cg_fp64.gflops");
+    const auto per_s = find_metric(result, "cg_fp64.iterations_per_s");
+    const auto share = find_metric(result, "cg_fp64.allreduce_time_share");
+    const auto fraction = find_metric(result, "cg_fp64.bandwidth_bound_fraction");
+    ASSERT_TRUE(gflops && per_s && share && fraction && gflops->nominal && per_s->nominal);
+    const double triad = std::stod(result.parameters.at("triad_gbs"));
+    EXPECT_DOUBLE_EQ(*gflops->nominal, triad / 104.0 * 17.0);
+    EXPECT_GT(gflops->value, 1e-4);
+    EXPECT_LT(gflops->value, 1000.0);
+    EXPECT_GT(per_s->value, 1.0);
+    EXPECT_GE(share->value, 0.0);
+    EXPECT_LT(share->value, 1.0);
+    // The fraction is the effective bandwidth (104 B per cell and iteration) over the triad.
+    EXPECT_NEAR(fraction->value, std::stod(result.parameters.at("effective_gbs")) / triad, 1e-5 * fraction->value);
+    EXPECT_NEAR(fraction->value, gflops->value / 17.0 * 104.0 / triad, 1e-2 * fraction->value);
+}
+
+TEST(CgFp64, AToleranceStopsTheSolveEarly) {
+    const TestResult result = run_registered_test("cg_fp64", params(", tolerance: 1.0e-4"));
+    ASSERT_EQ(result.status, Status::pass) << result.reason;
+    EXPECT_LT(std::stoll(result.parameters.at("iterations_used")), std::stoll(result.parameters.at("iterations_requested")));
+    const auto residual = find_metric(result, "cg_fp64.relative_residual");
+    EXPECT_LT(residual->value, 2e-4);
+    EXPECT_LE(residual->value, *residual->nominal);
+}
+
+TEST(CgFp64, OneCorruptedHaloValueFailsNamingTheErrorFigure) {
+    // On more than one rank the value corrupted is one p received from a neighbour; alone, the
+    // boundary value beyond a face. Every rank fails: the figures are global.
+    const TestResult result = run_registered_test(
+        "cg_fp64", params() + "faults: [{kind: corrupt, test: cg_fp64, rank: " + std::to_string(world_size() - 1) + "}]\n");
+    EXPECT_EQ(result.status, Status::fail);
+    EXPECT_NE(result.reason.find("cg_fp64: wrong solution in repetition 0: relative error ||x - x*||/||x*|| = "),
+              std::string::npos)
+        << result.reason;
+    EXPECT_NE(result.reason.find("true relative residual ||b - Ax||/||b|| = "), std::string::npos) << result.reason;
+    EXPECT_EQ(result.reason.find("repetition 1"), std::string::npos) << result.reason;  // one iteration of one solve
+    const auto error = find_metric(result, "cg_fp64.relative_error");
+    EXPECT_GT(error->value, 1e4 * *error->nominal);
+    EXPECT_GT(error->value, 1e-4);
+}
+
+TEST(CgFp64, ValuesThatCannotBeAreRefusedFirst) {
+    expect_refused("cg_fp64", "params: {cg_fp64: {local_n: 0}}\n", "local_n");
+    expect_refused("cg_fp64", "params: {cg_fp64: {tolerance: 2}}\n", "tolerance");
+    expect_refused("cg_fp64", "params: {cg_fp64: {iterations: 0}}\n", "iterations");
+    expect_refused("cg_fp64", "params: {cg_fp64: {halo_path: mpi}}\n", "halo_path");
+    if (kernels::device_halo_exchange_built())
+        EXPECT_EQ(input_error_of("cg_fp64", "params: {cg_fp64: {device: host, halo_path: nccl}}\n"),
+                  "cg_fp64: halo_path nccl exchanges GPU memory, but device host runs the host backend (use halo_path: host "
+                  "or device: gpu)");
+    if (world_size() == 1) return;
+    // A cube too small for the split is the node's to judge: an error, bad input, after the run.
+    const TestResult tiny = run_registered_test("cg_fp64", "params: {cg_fp64: {device: host, global_n: 1}}\n");
+    EXPECT_EQ(tiny.status, Status::error);
+    EXPECT_TRUE(tiny.bad_input);
+    // 2 ranks cut along z, 4 along y and z (stencil3d's decomposition): the first dimension cut.
+    EXPECT_EQ(tiny.reason, fmt::format("cg_fp64: 1 cells along dimension {} cannot be split over 2 ranks", world_size() == 2 ? 2 : 1));
+}
+
+}  // namespace
+}  // namespace shakedown::testing

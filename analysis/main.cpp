@@ -4,6 +4,7 @@
 //   [--confirm] [--confirmation AGAIN_RUN]
 #include "analysis/analyzer.hpp"
 #include "core/errors.hpp"
+#include "core/printable_text.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -83,7 +84,7 @@ int main(int argc, char** argv) {
     } catch (const CLI::CallForVersion& version) {
         return app.exit(version);
     } catch (const CLI::ParseError& error) {
-        std::cerr << "shakedown-analyze: " << error.what() << " (see --help)\n";
+        std::cerr << "shakedown-analyze: " << shakedown::escape_control(error.what()) << " (see --help)\n";
         return shakedown::exit_code::bad_input;
     }
 

@@ -1,14 +1,16 @@
 #include "slurm/cli.hpp"
 
+#include "core/printable_text.hpp"
+
 #include "core/errors.hpp"
 #include "slurm/job_script.hpp"
+#include "slurm/script_file.hpp"
 #include "slurm/slurm_nodes.hpp"
 #include "slurm/submit.hpp"
 
 #include <fmt/format.h>
 
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 #include <unistd.h>
 
@@ -119,9 +121,9 @@ int SlurmCommandLine::generate() const {
         fmt::print("{}", script);
         return exit_code::ok;
     }
-    std::ofstream out(in.script, std::ios::trunc);
-    out << script;
-    if (!out.flush()) throw InputError(fmt::format("cannot write the job script '{}'", in.script));
+    if (!create_script(in.script, script))
+        throw InputError(fmt::format("the job script '{}' exists already; shakedown never overwrites one (give another "
+                                     "--script, or remove that one first)", in.script));
     fmt::print("shakedown: wrote {} ({} suite, {} nodes)\n", in.script, job.suite, job.nodes);
     return exit_code::ok;
 }
@@ -151,7 +153,7 @@ void SlurmCommandLine::report_wait(const SubmitResult& submitted, const WaitOutc
         fmt::print("shakedown: job {} ended with exit code {}\n", submitted.job_id, outcome.exit_code);
     } else {
         // No verdict: one line on standard error, as for any other failure of the command.
-        fmt::print(stderr, "shakedown: {}\n", outcome.message);
+        fmt::print(stderr, "shakedown: {}\n", escape_control(outcome.message));
     }
     // The job script records Slurm's node states after the run step: a node Slurm marked down
     // or not responding is the likeliest reason for an incomplete run, so name it here too.

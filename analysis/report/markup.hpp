@@ -3,8 +3,10 @@
 // Input text comes from traces (test reasons, node names) and is hostile until escaped: markup
 // characters are escaped, and what XML 1.0 cannot carry at all (control characters, invalid
 // UTF-8) is replaced by U+FFFD, so the output always parses. The terminal and Markdown reports
-// escape the same text with escape_control.
+// escape the same text with escape_control (core/printable_text.hpp).
 #pragma once
+
+#include "core/printable_text.hpp"
 
 #include <string>
 #include <string_view>
@@ -18,13 +20,6 @@ namespace shakedown::analysis {
 // tab/newline/CR, DEL, C1 controls (U+0080..U+009F, discouraged by XML 1.0 and read by terminals
 // as escape sequences) and U+FFFE/U+FFFF become U+FFFD.
 std::string escape_markup(std::string_view text);
-
-// Text for a terminal (and, below the Markdown escaping, for Markdown): every control character
-// (C0 including tab, newline and carriage return, DEL, the C1 controls U+0080..U+009F) and every
-// byte of invalid UTF-8 is shown as \xNN, one per byte, so text read from a file can neither move
-// the cursor, recolour or erase a line nor start a new one ("node\x1b[2K\rVerdict: PASS" prints
-// as such). Everything else, other UTF-8 included, is kept.
-std::string escape_control(std::string_view text);
 
 using Attributes = std::vector<std::pair<std::string, std::string>>;
 

@@ -1,6 +1,7 @@
 #include "core/yaml_document.hpp"
 
 #include "core/errors.hpp"
+#include "core/printable_text.hpp"
 
 #include <fmt/format.h>
 
@@ -45,32 +46,6 @@ private:
     std::set<int> visited_;
 };
 
-// The length of the well-formed UTF-8 sequence at text[i] (RFC 3629: no overlong forms, no
-// surrogates, nothing above U+10FFFF), 0 when there is none.
-std::size_t utf8_sequence(const std::string& text, std::size_t i) {
-    const auto at = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-    const unsigned char lead = at(i);
-    if (lead < 0x80) return 1;
-    std::size_t length = 0;
-    unsigned char low = 0x80, high = 0xbf;  // the second byte's range
-    if (lead >= 0xc2 && lead <= 0xdf) length = 2;
-    else if (lead >= 0xe0 && lead <= 0xef) {
-        length = 3;
-        if (lead == 0xe0) low = 0xa0;
-        if (lead == 0xed) high = 0x9f;
-    } else if (lead >= 0xf0 && lead <= 0xf4) {
-        length = 4;
-        if (lead == 0xf0) low = 0x90;
-        if (lead == 0xf4) high = 0x8f;
-    } else {
-        return 0;
-    }
-    if (i + length > text.size() || at(i + 1) < low || at(i + 1) > high) return 0;
-    for (std::size_t k = 2; k < length; ++k)
-        if (at(i + k) < 0x80 || at(i + k) > 0xbf) return 0;
-    return length;
-}
-
 // YAML streams are Unicode text of printable characters (tab, line feed and carriage return among
 // the C0 controls). yaml-cpp 0.7 refuses neither control characters nor broken UTF-8, and loops
 // for ever on some of them (found by fuzzing the config parser: the 6 bytes ", s\x01\x01l", and
@@ -83,7 +58,7 @@ void require_printable(const std::string& text, const std::string& origin) {
         if ((byte < 0x20 && byte != '\t' && byte != '\n' && byte != '\r') || byte == 0x7f)
             throw InputError(fmt::format("{}:{}: control character 0x{:02x}: YAML holds printable characters only",
                                          origin, line, byte));
-        const std::size_t length = utf8_sequence(text, i);
+        const std::size_t length = utf8_sequence_at(text, i).length;
         if (length == 0)
             throw InputError(fmt::format("{}:{}: byte 0x{:02x} is not UTF-8: YAML is Unicode text", origin, line, byte));
         i += length;

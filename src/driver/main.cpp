@@ -1,4 +1,6 @@
 // The `shakedown` driver: `run`, `list`, `inventory`, `version`. Input is validated before
+
+#include "core/printable_text.hpp"
 // MPI starts, so a typo costs one clear line and exit code 2, not a half-started job.
 #include "core/config.hpp"
 #include "core/errors.hpp"
@@ -51,7 +53,7 @@ std::optional<std::string> given_text(const CLI::App& command, const std::string
 }
 
 int fail_input(const std::string& message) {
-    if (launcher_rank() == 0) fmt::print(stderr, "shakedown: {}\n", message);
+    if (launcher_rank() == 0) fmt::print(stderr, "shakedown: {}\n", escape_control(message));
     return exit_code::bad_input;
 }
 

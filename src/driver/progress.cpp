@@ -1,5 +1,7 @@
 #include "driver/progress.hpp"
 
+#include "core/printable_text.hpp"
+
 #include <fmt/format.h>
 #include <unistd.h>
 
@@ -43,7 +45,7 @@ void Progress::finished(std::size_t index, const std::string& key, const TestOut
         line += fmt::format("  ({} ranks)", outcome.ranks);
     } else {
         line += fmt::format("  on {} of {} ranks; rank {}: {}", outcome.ranks_with_worst, outcome.ranks,
-                            outcome.first_rank_with_worst, outcome.reason);
+                            outcome.first_rank_with_worst, escape_control(outcome.reason));
     }
     fmt::print(out_, "{}{}\n", live_ ? "\r\033[K" : "", line);
     std::fflush(out_);
@@ -51,7 +53,7 @@ void Progress::finished(std::size_t index, const std::string& key, const TestOut
 
 void Progress::message(const std::string& text) {
     if (!enabled_) return;
-    fmt::print(out_, "{}\n", text);
+    fmt::print(out_, "{}\n", escape_control(text));
     std::fflush(out_);
 }
 

@@ -1,5 +1,7 @@
 #include "driver/run_command.hpp"
 
+#include "core/printable_text.hpp"
+
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/gpu_runtime.hpp"
@@ -207,13 +209,13 @@ int run_command(const Config& config, const std::optional<std::string>& profile_
         // Every rank reaches the same verdict (e.g. the run folder exists): one line, from rank 0.
         int rank = 0;
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        if (rank == 0) fmt::print(stderr, "shakedown: {}\n", error.what());
+        if (rank == 0) fmt::print(stderr, "shakedown: {}\n", escape_control(error.what()));
         code = exit_code::bad_input;
     } catch (const std::exception& error) {
         // Not the user's fault and possibly on one rank only: the job cannot continue safely.
         int rank = 0;
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-        fmt::print(stderr, "shakedown: rank {}: {}\n", rank, error.what());
+        fmt::print(stderr, "shakedown: rank {}: {}\n", rank, escape_control(error.what()));
         std::fflush(stderr);
         MPI_Abort(MPI_COMM_WORLD, exit_code::incomplete);
     }

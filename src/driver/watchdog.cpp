@@ -1,5 +1,7 @@
 #include "driver/watchdog.hpp"
 
+#include "core/printable_text.hpp"
+
 #include "core/errors.hpp"
 #include "trace/trace_format.hpp"
 
@@ -72,7 +74,7 @@ void Watchdog::expire(const std::string& test_key, double deadline_s, double lat
         std::_Exit(exit_code::incomplete);
     }).detach();
     on_expiry_(message, stood, late_s);
-    std::fprintf(stderr, "%s\n", message.c_str());
+    std::fprintf(stderr, "%s\n", escape_control(message).c_str());
     std::fflush(stderr);
     // The other live ranks armed the same deadline at the same barrier: give their watchdogs the
     // moment to say where they stood before the launcher ends the job. A rank that says nothing

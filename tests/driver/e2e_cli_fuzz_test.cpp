@@ -2,7 +2,8 @@
 // `shakedown run`, `shakedown slurm generate` and `shakedown-analyze` and hostile values (empty,
 // inf, nan, huge, negative, escape codes, a 300-byte name, /dev/zero, a folder, a FIFO), seeded so
 // a failure reproduces. Every one must end by itself with a documented exit code (0-4), never a
-// signal or a hang, and a refusal (exit 2) must say something on its first line.
+// signal or a hang, a refusal (exit 2) must say something on its first line, and nothing printed
+// carries a raw escape character or carriage return.
 #include "process.hpp"
 
 #include <gtest/gtest.h>
@@ -53,6 +54,9 @@ protected:
             EXPECT_LE(result.exit_code, 4) << "seed " << seed << ": " << line << "\n" << result.output.substr(0, 2000);
             if (result.exit_code == 2) EXPECT_FALSE(result.output.empty()) << "seed " << seed << ": " << line;
             EXPECT_LT(result.seconds, 59.0) << "seed " << seed << ": " << line;
+            // Values echoed in a refusal are escaped: no escape sequence or carriage return of
+            // theirs reaches the terminal.
+            EXPECT_EQ(result.output.find_first_of("\x1b\r"), std::string::npos) << "seed " << seed << ": " << line;
         }
     }
 

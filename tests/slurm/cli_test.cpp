@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 
 #ifndef SHAKEDOWN_SLURM_CLI
 #error "SHAKEDOWN_SLURM_CLI must name the shakedown-slurm-cli program"
@@ -52,6 +53,20 @@ TEST_F(SlurmCli, GenerateWritesAFile) {
     const auto result = cli({"slurm", "generate", "-N", "2", "--out", out(), "--script", script});
     EXPECT_EQ(result.exit_code, 0) << result.err;
     EXPECT_TRUE(std::filesystem::is_regular_file(script));
+}
+
+// A script of that name exists (an earlier job's, or any file the operator named by mistake): it
+// is left as it was, and the refusal is one line with exit 2.
+TEST_F(SlurmCli, GenerateNeverOverwritesAFile) {
+    const auto script = fake_.folder() / "job.sbatch";
+    { std::ofstream(script) << "earlier job\n"; }
+    const auto result = cli({"slurm", "generate", "-N", "2", "--out", out(), "--script", script.string()});
+    EXPECT_EQ(result.exit_code, 2) << result.out;
+    EXPECT_TRUE(contains(result.err, "exists already; shakedown never overwrites one")) << result.err;
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+    std::ifstream in(script);
+    const std::string kept((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(kept, "earlier job\n");
 }
 
 TEST_F(SlurmCli, SubmitReportsTheJobId) {

@@ -1,0 +1,31 @@
+// UTF-8 reading and terminal-safe text, shared by every family that reads text from a file or a
+// command line and prints it (the YAML reader refuses what is not printable; the analyzer's
+// reports and the driver's error lines escape it).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace shakedown {
+
+struct Utf8Sequence {
+    std::size_t length = 0;  // 0: the bytes at the position are not well-formed UTF-8
+    char32_t code_point = 0;
+};
+
+// The well-formed UTF-8 sequence at text[i] (RFC 3629: no overlong forms, no surrogates, nothing
+// above U+10FFFF).
+Utf8Sequence utf8_sequence_at(std::string_view text, std::size_t i);
+
+// C0, DEL and C1 (U+0080..U+009F, which terminals read as escape sequences).
+bool is_control(char32_t code_point);
+
+// Text for a terminal (and, below the Markdown escaping, for Markdown): every control character
+// (C0 including tab, newline and carriage return, DEL, the C1 controls) and every byte of invalid
+// UTF-8 is shown as \xNN, one per byte, so text read from a file can neither move the cursor,
+// recolour or erase a line nor start a new one ("node\x1b[2K\rVerdict: PASS" prints as such).
+// Everything else, other UTF-8 included, is kept.
+std::string escape_control(std::string_view text);
+
+}  // namespace shakedown

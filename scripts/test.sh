@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The README's second command (and what CI runs): install what is missing, build everything
 # with the tests, run every test with ctest, then a CPU-only AddressSanitizer + UBSan build of
-# the trace reader, the analyzer and the driver and their tests (below).
+# the trace reader, the analyzer and the driver and their tests, and a bounded fuzzing pass (below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
@@ -23,3 +23,7 @@ ctest --test-dir "$asan" --output-on-failure -j 2 -L "trace|analysis" -LE mpi
 # Open MPI's components leak at exit and are unloaded by then, so LeakSanitizer cannot name them
 # for a suppression: under mpirun only memory errors are checked, leaks in the tests above.
 ASAN_OPTIONS=detect_leaks=0 ctest --test-dir "$asan" --output-on-failure -j 2 -R "analysis_gpu_identity|BuildIndependence"
+
+# A bounded, seeded libFuzzer pass over the parsers of files that come from other machines or
+# operators (trace reader, run.json, config, thresholds/topology): scripts/fuzz.sh.
+bash scripts/fuzz.sh

@@ -11,6 +11,8 @@
 #                                               | verdict (the quick suite on 1 rank, then 2 ranks sharing GPU 0)
 #                                               | lu (lu_fp64 beside dgemm_fp64 per GPU, a planted corruption,
 #                                                 the host LU over 4 ranks)
+#                                               | cg (cg_fp64 beside stream on 1 GPU, a planted halo corruption,
+#                                                 2 GPUs with halo_path auto (nccl) and host)
 # Figures and logs go to $OUT (the device tool's output folder) or ./gpu-out.
 # Never changes clocks, power limits or modes; NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 set -uo pipefail
@@ -123,6 +125,14 @@ if [[ $parts == *" lu "* ]]; then
   run_job lu-1gpu 1 --tests dgemm_fp64,lu_fp64
   run_job lu-corrupt 1 --tests lu_fp64 --config "$here/bench/gpu/lu-corrupt.yaml"  # FAIL expected, residual named
   run_job lu-host-4ranks 4 --tests dgemm_fp64,lu_fp64 --config "$here/bench/gpu/lu-host.yaml"
+fi
+if [[ $parts == *" cg "* ]]; then
+  run_job cg-1gpu 1 --tests stream,cg_fp64
+  run_job cg-corrupt 1 --tests cg_fp64 --config "$here/bench/gpu/cg-corrupt.yaml"  # FAIL expected, error named
+  if (( gpus >= 2 )); then
+    run_job cg-2gpu 2 --tests cg_fp64
+    run_job cg-2gpu-halo-host 2 --tests cg_fp64 --config "$here/bench/gpu/cg-halo-host.yaml"
+  fi
 fi
 if [[ $parts == *" comm "* || $parts == *" all "* ]]; then
   run_job nccl-reference 2 --config "$here/mpi/configs/nccl-h200-reference.yaml"

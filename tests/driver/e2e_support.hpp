@@ -20,6 +20,7 @@ params:
   stream: {array_mib: 4, repetitions: 3}
   dgemm_fp64: {n: 192, repetitions: 2}
   stencil3d: {local_n: 24, steps: 4, triad_mib: 4, triad_repetitions: 2}
+  cg_fp64: {local_n: 12, triad_mib: 4, triad_repetitions: 2}
   mpi_pingpong: {sizes: "8,1024", iterations_small: 200, warmup_small: 5, batch: 20}
 )";
 

@@ -24,7 +24,7 @@ TEST_P(DefaultSizes, DISABLED_HostRunInTheQuickSuite) {
     std::printf("rank %d %s took %.2f s\n", world_rank(), key.c_str(), result.end_utc - result.start_utc);
 }
 
-INSTANTIATE_TEST_SUITE_P(Kernels, DefaultSizes, ::testing::Values("stream", "dgemm_fp64", "stencil3d"));
+INSTANTIATE_TEST_SUITE_P(Kernels, DefaultSizes, ::testing::Values("stream", "dgemm_fp64", "stencil3d", "cg_fp64"));
 
 }  // namespace
 }  // namespace shakedown::testing

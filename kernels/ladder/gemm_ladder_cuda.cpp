@@ -12,7 +12,8 @@
 // inputs on a second handle; max |C_emul - C_native| / max |C_native| is taken over the whole
 // matrix on the GPU (cublasI?amax_64, cublas?axpy_64). A rung the library cannot emulate is not
 // measured: a cuBLAS older than the API (build or run time), a refused strategy or launch, the
-// retained-bit count -1 (fp64: cuBLAS ran natively), a result bit-identical to native (fp32).
+// retained-bit count -1 or unwritten (fp64: cuBLAS ran natively), a result bit-identical to
+// native (fp32: BF16x9 has no count; cuBLAS 13.1 on an H200 runs it as native fp32).
 #include "kernels/ladder/ladder_backend.hpp"
 
 #include "gemm/matrix_fill.hpp"
@@ -608,8 +609,12 @@ LadderRunResult run_ladder_rung(LadderPrecision precision, const LadderRunOption
         SHAKEDOWN_CUDA(cudaMemcpy(&retained, retained_bits.get(), sizeof retained, cudaMemcpyDeviceToHost));
         result.details.emplace_back("mantissa_bits_retained",
                                     retained == not_written ? "not written by cuBLAS" : std::to_string(retained));
-        if (retained == -1)
-            throw RungNotSupported("cuBLAS ran it natively (retained mantissa bits -1) under CUBLAS_EMULATION_STRATEGY_EAGER");
+        // cuBLAS 13.1 on an H200 under the default strategy ran native FP64 and left the count
+        // unwritten (the header promises -1): either way no emulation to report.
+        if (retained <= 0)
+            throw RungNotSupported(fmt::format("cuBLAS did not emulate under CUBLAS_EMULATION_STRATEGY_EAGER (retained "
+                                               "mantissa bits {})",
+                                               retained == not_written ? "not written" : std::to_string(retained)));
     }
 
     const auto positions = sample_positions(n, options.samples);

@@ -36,10 +36,10 @@ double ladder_tolerance(LadderPrecision precision, std::size_t k, std::optional<
     const double accumulate32 = 2.0 * static_cast<double>(k) * std::ldexp(1.0, -24);
     switch (precision) {
     case LadderPrecision::fp64: return accumulate64;
-    // Fixed-point with b retained bits quantizes each entry to 2^-b of its row's (column's) largest;
-    // for the ladder's inputs that is within 2 x 2^-b of sum |a b|, far inside k x 2^-b.
-    case LadderPrecision::fp64_emulated:
-        return 2.0 * static_cast<double>(k) * std::ldexp(1.0, -effective_mantissa_bits(precision, fixed_bits));
+    // Fixed-point with b retained bits quantizes each entry to about 2^-b of its row's (column's)
+    // largest: for the ladder's inputs (|a|, |b| < 1, sum |a b| about k/4) within 4 x 2^-b of
+    // sum |a b|; 16 x 2^-b on top of FP64's bound. Dynamic control keeps FP64 accuracy.
+    case LadderPrecision::fp64_emulated: return accumulate64 + (fixed_bits ? 16.0 * std::ldexp(1.0, -*fixed_bits) : 0.0);
     case LadderPrecision::fp32:
     case LadderPrecision::fp32_emulated: return accumulate32;  // BF16x9: 3 bf16 carry fp32's 24 bits, fp32 accumulation
     case LadderPrecision::tf32: return 2.0 * std::ldexp(1.0, -11) + accumulate32;  // inputs rounded to 10-bit mantissas
@@ -53,7 +53,9 @@ double ladder_tolerance(LadderPrecision precision, std::size_t k, std::optional<
 }
 
 double emulation_tolerance(LadderPrecision precision, std::size_t k, std::optional<int> fixed_bits) {
-    return 16.0 * std::sqrt(static_cast<double>(k)) * std::ldexp(1.0, -effective_mantissa_bits(precision, fixed_bits));
+    const double floating = 16.0 * std::sqrt(static_cast<double>(k)) * std::ldexp(1.0, -effective_mantissa_bits(precision));
+    if (precision == LadderPrecision::fp64_emulated && fixed_bits) return floating + std::ldexp(1.0, -*fixed_bits);
+    return floating;
 }
 
 EmulationVerdict judge_emulation(double max_abs_difference, double max_abs_native, double tolerance) {

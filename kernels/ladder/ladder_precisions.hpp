@@ -53,23 +53,26 @@ inline bool is_emulated(LadderPrecision precision) { return rung(precision).nati
 // Rung names (the declared parameter `precisions`: known names only) -> rungs in ladder order.
 std::vector<LadderPrecision> in_ladder_order(const std::vector<std::string>& names);
 
-// Mantissa bits the result is held to: 53 (FP64) for fp64_emulated under cuBLAS' dynamic
-// mantissa control (it retains what FP64 accuracy needs), min(53, bits) under a fixed count
-// (the parameter fp64_emulation_mantissa_bits); the native precision's bits for the others
-// (fp32_emulated: 24).
+// Mantissa bits of the precision a rung's result is held to: 53 for fp64 and fp64_emulated under
+// cuBLAS' dynamic mantissa control (it retains what FP64 accuracy needs), min(53, bits) under a
+// fixed count (the parameter fp64_emulation_mantissa_bits); the native precision's bits for the
+// others (fp32_emulated: 24).
 int effective_mantissa_bits(LadderPrecision precision, std::optional<int> fixed_bits = std::nullopt);
 
-// Admitted |error| / sum_k |a b| for inner dimension k (the emulated rungs: as their native rung,
-// with fp64_emulated's unit roundoff 2^-effective_mantissa_bits).
+// Admitted |error| / sum_k |a b| for inner dimension k (the emulated rungs: as their native rung;
+// fp64_emulated with a fixed count of b bits 16 x 2^-b more).
 double ladder_tolerance(LadderPrecision precision, std::size_t k, std::optional<int> fixed_bits = std::nullopt);
 
 // Admitted max |C_emul - C_native| / max |C_native| for an emulated rung, inner dimension k:
-// 16 sqrt(k) 2^-p, p = effective_mantissa_bits. Why: for the ladder's inputs (uniform [-1, 1),
-// random signs) each product's rounding error grows like u sqrt(k) times |C|'s typical size while
-// max |C| is about 5 of those (n^2 entries), so the difference of two correct products lands near
-// 1 u sqrt(k) (the H200's fp64_emulated at 8192^3: 7e-15 = 0.7 u sqrt(k)); 16x leaves room for
-// the worst of n^2 entries and for a kernel that sums less favourably, while one precision step
-// short (bf16x9 falling back to bf16x3, fixed-point with 8 bits fewer) is 2^8 over it.
+// 16 sqrt(k) 2^-p (p = 53 for fp64_emulated, 24 for fp32_emulated), plus 2^-b for
+// fp64_emulated with a fixed count of b bits. Why: for the ladder's inputs (uniform [-1, 1),
+// random signs) each floating-point product's rounding error grows like u sqrt(k) times |C|'s
+// typical size while max |C| is about 5 of those (n^2 entries), so two correct products differ by
+// about 1 u sqrt(k) (H200, dynamic control: 5.1e-15 at 4096^3, 7.4e-15 at 8192^3, 0.6-0.7 u sqrt(k));
+// fixed-point quantization to b bits of each row's largest entry costs about 0.03-0.05 x 2^-b of
+// max |C| whatever k (H200 at 8192^3: 8 bits 1.2e-4, 40 bits 4.1e-14). The factors leave 20-30x
+// over those figures (a kernel that sums less favourably, other sizes), while one precision step
+// short (BF16x9 with fewer bf16 terms, 8 retained bits fewer) lands about 10x over the bound.
 double emulation_tolerance(LadderPrecision precision, std::size_t k, std::optional<int> fixed_bits = std::nullopt);
 
 // The whole-matrix comparison of an emulated rung with its native rung, judged.

@@ -36,9 +36,11 @@ Bounds solution_bounds(const Spectrum& spectrum, std::int64_t iterations, double
     const double krylov = convergence_bound(kappa, iterations);
     const double drift = rounding_factor * unit_roundoff * static_cast<double>(iterations + 1);
     Bounds bounds;
-    bounds.relative_error = krylov + drift * kappa;
     const double scale = rhs_norm > 0.0 ? spectrum.lambda_max * solution_norm / rhs_norm : 0.0;
     bounds.relative_residual = (tolerance > 0.0 ? std::min(krylov, tolerance) : krylov) + drift * scale;
+    // ||e|| / ||x*|| <= kappa ||b - Ax|| / ||b||: after a tolerance stop often far tighter than
+    // the Krylov term (2 sqrt(kappa) rho^k is a worst case over all spectra).
+    bounds.relative_error = std::min(krylov, kappa * bounds.relative_residual) + drift * kappa;
     return bounds;
 }
 

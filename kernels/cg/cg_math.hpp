@@ -20,7 +20,8 @@
 //     residual floor = 32 eps (k + 1) lambda_max ||x*|| / ||b||,   error floor = 32 eps (k + 1) kappa
 // (the error's is the residual's through ||e|| <= ||b - A x|| / lambda_min). Stopping early at a
 // tolerance tau on the recursive residual replaces 2 sqrt(kappa) rho^k by min(that, tau) for the
-// residual. A corrupted halo value delta in one SpMV leaves b - A x_k off the recursive residual
+// residual; the error's Krylov term is also capped by kappa x the residual bound, since
+// ||e|| / ||x*|| <= kappa ||b - A x|| / ||b||. A corrupted halo value delta in one SpMV leaves b - A x_k off the recursive residual
 // by alpha delta for good: with delta = ||b|| (cg_fp64's planted fault) both figures land near
 // alpha ~ 1/lambda, orders of magnitude above the bounds.
 #pragma once

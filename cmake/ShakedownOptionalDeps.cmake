@@ -62,21 +62,47 @@ endif()
 # --- Kokkos ---------------------------------------------------------------------------
 # A standalone Kokkos 4 exports a usable Kokkos::kokkos; Debian's Trilinos-packaged Kokkos
 # 3.4 exports one with a broken include path, so take KokkosKernels' variables there.
+#
+# A Kokkos with the CUDA backend (Kokkos_DEVICES has CUDA, as a site's Spack kokkos+cuda or
+# bench/gpu/build-kokkos-cuda.sh installs it) is compiled the Kokkos way: only the translation
+# units that include Kokkos go through its nvcc_wrapper (kokkos_compilation(TARGET ...)),
+# the rest of the project stays g++. Kokkos::kokkos then carries nvcc flags, so no g++ target
+# may take its compile usage requirements: shakedown::kokkos is empty there and the Kokkos
+# sources are routed at the end of the configuration (_shakedown_kokkos_route below).
 set(_found OFF)
 set(_why "neither Kokkos nor KokkosKernels found")
+set(SHAKEDOWN_KOKKOS_CUDA OFF)
 add_library(shakedown_kokkos_deps INTERFACE)
 add_library(shakedown::kokkos ALIAS shakedown_kokkos_deps)
 if(NOT SHAKEDOWN_WITH_KOKKOS STREQUAL "OFF")
+  # A CUDA Kokkos would route every compile command of the project through its launcher
+  # (kokkos_compilation(GLOBAL)); the Kokkos sources are routed one target at a time below.
+  if(NOT DEFINED Kokkos_LAUNCH_COMPILER)
+    set(Kokkos_LAUNCH_COMPILER OFF)
+  endif()
   find_package(KokkosKernels QUIET)
   find_package(Kokkos QUIET)
+  string(REPLACE ";" "," _kokkos_devices "${Kokkos_DEVICES}")  # one summary field
   if(KokkosKernels_FOUND AND KokkosKernels_INCLUDE_DIRS MATCHES "trilinos")
     set(_found ON)
-    set(_why "Trilinos Kokkos ${Kokkos_VERSION}, devices: ${Kokkos_DEVICES}")
+    set(_why "Trilinos Kokkos ${Kokkos_VERSION}, devices: ${_kokkos_devices}")
     target_include_directories(shakedown_kokkos_deps SYSTEM INTERFACE ${KokkosKernels_INCLUDE_DIRS})
     target_link_libraries(shakedown_kokkos_deps INTERFACE ${KokkosKernels_LIBRARIES} ${KokkosKernels_TPL_LIBRARIES})
+  elseif(TARGET Kokkos::kokkos AND "CUDA" IN_LIST Kokkos_DEVICES)
+    if(NOT TARGET Kokkos::kokkoskernels)
+      message(FATAL_ERROR "Kokkos ${Kokkos_VERSION} with CUDA at ${Kokkos_DIR} but no KokkosKernels beside it "
+                          "(dgemm_fp64 needs KokkosBlas; set KokkosKernels_ROOT)")
+    endif()
+    set(_found ON)
+    set(SHAKEDOWN_KOKKOS_CUDA ON)
+    # Kokkos asks for its nvcc flags on the link line too (-arch=sm_90 -DKOKKOS_DEPENDENCE),
+    # which only a relocatable-device-code link needs; without RDC the executables link with
+    # g++ like the rest of the project (the CUDA runtime comes from CUDA::cudart).
+    set_property(TARGET Kokkos::kokkoscore PROPERTY INTERFACE_LINK_OPTIONS "")
+    set(_why "Kokkos ${Kokkos_VERSION}, devices: ${_kokkos_devices}, Kokkos sources through ${Kokkos_CXX_COMPILER}")
   elseif(TARGET Kokkos::kokkos)
     set(_found ON)
-    set(_why "Kokkos ${Kokkos_VERSION}, devices: ${Kokkos_DEVICES}")
+    set(_why "Kokkos ${Kokkos_VERSION}, devices: ${_kokkos_devices}")
     target_link_libraries(shakedown_kokkos_deps INTERFACE Kokkos::kokkos)
     if(TARGET Kokkos::kokkoskernels)
       target_link_libraries(shakedown_kokkos_deps INTERFACE Kokkos::kokkoskernels)
@@ -84,6 +110,90 @@ if(NOT SHAKEDOWN_WITH_KOKKOS STREQUAL "OFF")
   endif()
 endif()
 shakedown_resolve(KOKKOS ${_found} "${_why}")
+
+# With a CUDA Kokkos, once every target exists (deferred to the end of the top directory):
+# the sources that include Kokkos (by convention their file names contain "kokkos":
+# stream_host_kokkos.cpp, kokkos_runtime.cpp, versions_kokkos.cpp, ...) are compiled through
+# nvcc_wrapper. A target made of such sources only is routed whole (it may self-register, as
+# kokkos_runtime.cpp does); a mixed target keeps its g++ sources and gets the Kokkos ones
+# from a static library TARGET_kokkos with the same include paths, definitions and links
+# (those sources must not self-register: an archive drops objects nothing references).
+function(_shakedown_kokkos_route target)
+  get_target_property(_dir ${target} SOURCE_DIR)
+  get_target_property(_sources ${target} SOURCES)
+  set(_kokkos "")
+  set(_rest "")
+  foreach(_src IN LISTS _sources)
+    get_filename_component(_name "${_src}" NAME)
+    if(_name MATCHES "kokkos[^/]*\\.cpp$")
+      if(NOT IS_ABSOLUTE "${_src}")
+        set(_src "${_dir}/${_src}")
+      endif()
+      list(APPEND _kokkos "${_src}")
+    else()
+      list(APPEND _rest "${_src}")
+    endif()
+  endforeach()
+  if(NOT _kokkos)
+    return()
+  endif()
+  if(NOT _rest)
+    target_link_libraries(${target} PRIVATE Kokkos::kokkos Kokkos::kokkoskernels)
+    kokkos_compilation(TARGET ${target})
+    return()
+  endif()
+  set_property(TARGET ${target} PROPERTY SOURCES ${_rest})
+  add_library(${target}_kokkos STATIC ${_kokkos})
+  # The parent's links, but an OBJECT library only for its usage requirements: linking it
+  # would put its objects into the archive a second time.
+  get_target_property(_libs ${target} LINK_LIBRARIES)
+  foreach(_lib IN LISTS _libs)
+    if(_lib MATCHES "^::@" OR _lib STREQUAL "")
+      continue()
+    endif()
+    set(_object OFF)
+    if(TARGET ${_lib})
+      get_target_property(_lib_type ${_lib} TYPE)
+      if(_lib_type STREQUAL "OBJECT_LIBRARY")
+        set(_object ON)
+      endif()
+    endif()
+    if(_object)
+      target_include_directories(${target}_kokkos PRIVATE $<TARGET_PROPERTY:${_lib},INTERFACE_INCLUDE_DIRECTORIES>)
+      target_compile_definitions(${target}_kokkos PRIVATE $<TARGET_PROPERTY:${_lib},INTERFACE_COMPILE_DEFINITIONS>)
+    else()
+      target_link_libraries(${target}_kokkos PRIVATE ${_lib})
+    endif()
+  endforeach()
+  target_link_libraries(${target}_kokkos PRIVATE Kokkos::kokkos Kokkos::kokkoskernels)
+  target_include_directories(${target}_kokkos PRIVATE $<TARGET_PROPERTY:${target},INCLUDE_DIRECTORIES>)
+  target_compile_definitions(${target}_kokkos PRIVATE $<TARGET_PROPERTY:${target},COMPILE_DEFINITIONS>)
+  target_compile_features(${target}_kokkos PRIVATE cxx_std_20)
+  kokkos_compilation(TARGET ${target}_kokkos)
+  target_link_libraries(${target} PRIVATE ${target}_kokkos)
+endfunction()
+
+function(_shakedown_kokkos_route_directory dir)
+  get_property(_targets DIRECTORY "${dir}" PROPERTY BUILDSYSTEM_TARGETS)
+  foreach(_target IN LISTS _targets)
+    get_target_property(_type ${_target} TYPE)
+    if(_type MATCHES "^(STATIC_LIBRARY|SHARED_LIBRARY|OBJECT_LIBRARY|EXECUTABLE)$")
+      _shakedown_kokkos_route(${_target})
+    endif()
+  endforeach()
+  get_property(_subdirs DIRECTORY "${dir}" PROPERTY SUBDIRECTORIES)
+  foreach(_sub IN LISTS _subdirs)
+    _shakedown_kokkos_route_directory("${_sub}")
+  endforeach()
+endfunction()
+
+function(_shakedown_kokkos_route_all)
+  _shakedown_kokkos_route_directory("${CMAKE_SOURCE_DIR}")
+endfunction()
+
+if(SHAKEDOWN_KOKKOS_CUDA)
+  cmake_language(DEFER DIRECTORY "${CMAKE_SOURCE_DIR}" CALL _shakedown_kokkos_route_all)
+endif()
 
 # --- libibverbs -----------------------------------------------------------------------
 set(_found OFF)

@@ -1,11 +1,13 @@
 // `dgemm_fp64`: C = A * B in FP64 on this rank's device (host BLAS through KokkosKernels,
-// or cuBLAS on the bound GPU), sized so that one repetition lasts at least 50 ms, random
+// or cuBLAS on the bound GPU, directly or with `backend: kokkos` through KokkosBlas), sized so that one repetition lasts at least 50 ms, random
 // inputs, every element of C validated by checksums; TFLOP/s against the nominal.
 #include "hardware/cpu_nominal.hpp"
 #include "hardware/fma_peak.hpp"
 #include "hardware/gpu_specs.hpp"
 #include "gemm/matrix_fill.hpp"
 #include "kernels/specs.hpp"
+#include "kernels/common/kernel_backend.hpp"
+#include "kernels/dgemm/dgemm_kokkos_device.hpp"
 #include "kokkos/kokkos_runtime.hpp"
 #include "placement/placement.hpp"
 #include "stats/summary.hpp"
@@ -37,8 +39,21 @@ double tflops(std::size_t n, double seconds) {
     return seconds > 0.0 ? flops / seconds * 1e-12 : 0.0;
 }
 
-std::unique_ptr<gemm::DgemmEngine> make_backend(const RunContext& ctx, placement::Placement placement, std::size_t n) {
-    return placement == placement::Placement::gpu ? gemm::make_cuda_dgemm(n, *placement::usable_gpu(ctx)) : gemm::make_host_dgemm(n);
+BackendChoice backend_choice(const RunContext& ctx, bool on_gpu) {
+    return choose_backend(ctx.params().text("backend"), on_gpu, this_kokkos(), /*host_native=*/false,
+                          "built without Kokkos (host DGEMM needs KokkosKernels)");
+}
+
+// Where and through what one engine runs.
+struct Where {
+    placement::Placement placement = placement::Placement::host;
+    KernelBackend backend = KernelBackend::native;
+};
+
+std::unique_ptr<gemm::DgemmEngine> make_backend(const RunContext& ctx, const Where& where, std::size_t n) {
+    if (where.placement == placement::Placement::host) return gemm::make_host_dgemm(n);
+    if (where.backend == KernelBackend::kokkos) return make_kokkos_device_dgemm(n, *placement::usable_gpu(ctx));
+    return gemm::make_cuda_dgemm(n, *placement::usable_gpu(ctx));
 }
 
 // Bytes this rank may spend on three n x n matrices (plus host copies for validation).
@@ -65,8 +80,8 @@ std::size_t agreed_max(std::size_t n, MPI_Comm comm) {
     return static_cast<std::size_t>(agreed);
 }
 
-double timed_once(const RunContext& ctx, placement::Placement placement, std::size_t n) {
-    auto backend = make_backend(ctx, placement, n);
+double timed_once(const RunContext& ctx, const Where& where, std::size_t n) {
+    auto backend = make_backend(ctx, where, n);
     backend->load(gemm::random_matrix(seed_a, n, n), gemm::random_matrix(seed_b, n, n));
     backend->run_timed();  // first call: library and thread start-up
     return backend->run_timed();
@@ -76,14 +91,15 @@ double timed_once(const RunContext& ctx, placement::Placement placement, std::si
 // the prediction (a small probe runs from cache and overestimates the rate; on a GPU it
 // underestimates it, which only errs long). All ranks
 // use the largest choice, so every repetition on every rank lasts at least the target.
-std::size_t automatic_n(const RunContext& ctx, placement::Placement placement, double target_s, std::size_t limit) {
+std::size_t automatic_n(const RunContext& ctx, const Where& where, double target_s, std::size_t limit) {
+    const placement::Placement placement = where.placement;
     const std::size_t granule = placement == placement::Placement::gpu ? 256 : 64;
     const std::size_t floor_n = placement == placement::Placement::gpu ? 8192 : 0;  // cuBLAS reaches its peak from 8192
     limit = std::max(granule, limit / granule * granule);
     std::size_t n = std::min<std::size_t>(placement == placement::Placement::gpu ? 4096 : 256, limit);
     const int rounds = placement == placement::Placement::gpu ? 1 : 2;
     for (int round = 0; round < rounds; ++round) {
-        const std::size_t next = std::clamp(predict_n(n, timed_once(ctx, placement, n), target_s, granule), std::min(floor_n, limit), limit);
+        const std::size_t next = std::clamp(predict_n(n, timed_once(ctx, where, n), target_s, granule), std::min(floor_n, limit), limit);
         n = agreed_max(next, ctx.comm());
     }
     return n;
@@ -156,12 +172,12 @@ public:
         const std::string& device = ctx.params().text("device");
         if (auto gpu_waiver = placement::gpu_request_waiver(ctx, device)) return gpu_waiver;
         const bool runs_on_host = device == "host" || (device == "auto" && !placement::usable_gpu(ctx));
-        if (runs_on_host && !kokkos::built()) return std::string("built without Kokkos (host DGEMM needs KokkosKernels)");
-        return std::nullopt;
+        return backend_choice(ctx, !runs_on_host).waiver;
     }
 
     TestResult run(const RunContext& ctx) const override {
         const placement::Placement placement = placement::choose_placement(ctx, ctx.params().text("device"));
+        const Where where{placement, backend_choice(ctx, placement == placement::Placement::gpu).backend};
         const bool on_host = placement == placement::Placement::host;
         const int host_ranks = placement::ranks_sharing_this_node(ctx, on_host);
         const Communicator node_host_ranks = Communicator::split(Communicator::split_shared(ctx.comm()).get(),
@@ -177,11 +193,11 @@ public:
         std::optional<gemm::BlasThreadShare> blas_threads;
         if (placement == placement::Placement::host) blas_threads.emplace(blas_thread_share(ctx, host_ranks));
 
-        const std::size_t n = requested_n ? static_cast<std::size_t>(*requested_n) : automatic_n(ctx, placement, target_s, limit);
+        const std::size_t n = requested_n ? static_cast<std::size_t>(*requested_n) : automatic_n(ctx, where, target_s, limit);
         const gemm::MatrixFill fill = fill_of(ctx.params());
         const std::vector<double> a = gemm::random_matrix(seed_a, n, n, fill);
         const std::vector<double> b = gemm::random_matrix(seed_b, n, n, fill);
-        auto backend = make_backend(ctx, placement, n);
+        auto backend = make_backend(ctx, where, n);
         backend->load(a, b);
         backend->run_timed();  // warm-up: library initialisation, clocks ramping up
 

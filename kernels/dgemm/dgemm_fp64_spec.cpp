@@ -1,4 +1,5 @@
 #include "kernels/specs.hpp"
+#include "kernels/common/kernel_backend.hpp"
 
 #include "core/input_limits.hpp"
 #include "core/registry.hpp"
@@ -8,11 +9,12 @@ namespace shakedown::kernels {
 const TestSpec& dgemm_fp64_spec() {
     static const TestSpec spec{
         .key = "dgemm_fp64",
-        .description = "FP64 DGEMM (host BLAS via KokkosKernels, cuBLAS on GPUs), checksum-validated, TFLOP/s vs nominal",
+        .description = "FP64 DGEMM (host BLAS via KokkosKernels, cuBLAS on GPUs directly or via KokkosBlas), checksum-validated, TFLOP/s vs nominal",
         .suites = {"quick", "full"},
         .parameters =
             {
                 device_parameter(),
+                backend_parameter(),
                 ParamSpec::integer("n", automatic, "matrix order").allow_auto("chosen so one repetition lasts >= min_rep_s").between(1, 1 << 20),
                 ParamSpec::real("min_rep_s", 0.05, "shortest repetition the automatic size aims for, seconds")
                     .above(0)

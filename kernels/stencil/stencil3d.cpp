@@ -3,6 +3,7 @@
 // or on the bound GPU through CUDA. Validated against the exact discrete solution; its rate
 // is compared with the memory-bandwidth bound from a short triad measured in the same test.
 #include "kernels/specs.hpp"
+#include "kernels/common/kernel_backend.hpp"
 #include "kokkos/kokkos_runtime.hpp"
 #include "placement/placement.hpp"
 #include "stats/summary.hpp"
@@ -75,7 +76,9 @@ BandwidthBound measure_bound(const RunContext& ctx, placement::Placement placeme
 // auto takes nccl where it measured best (0.855-0.861 of the bound on 2 H200s against 0.77-0.86
 // through host buffers): at least 2 ranks, each on a GPU of its own, NCCL built in; else host.
 // Collective: every rank learns whether all ranks have their own GPU, so all take one path.
-HaloPath choose_halo_path(const RunContext& ctx, placement::Placement placement) {
+// The Kokkos device backend stages halos through the host (no device halo exchange): auto
+// takes host there, and nccl asked for is refused by the backend with the reason.
+HaloPath choose_halo_path(const RunContext& ctx, placement::Placement placement, KernelBackend backend) {
     // NCCL refuses two ranks of one communicator on one GPU ("Duplicate GPU"); ranks sharing a GPU
     // are waived (placement::gpu_request_waiver), so a GPU rank here owns its GPU unless the
     // session could not tell.
@@ -84,7 +87,9 @@ HaloPath choose_halo_path(const RunContext& ctx, placement::Placement placement)
     MPI_Allreduce(MPI_IN_PLACE, &all_own_gpus, 1, MPI_INT, MPI_MIN, ctx.comm());
     const std::optional<HaloPath> requested = parse_halo_path(ctx.params().text("halo_path"));
     if (!requested)
-        return all_own_gpus != 0 && ctx.size() > 1 && device_halo_exchange_built() ? HaloPath::nccl : HaloPath::host;
+        return all_own_gpus != 0 && ctx.size() > 1 && device_halo_exchange_built() && backend == KernelBackend::native
+                   ? HaloPath::nccl
+                   : HaloPath::host;
     if (*requested == HaloPath::nccl && all_own_gpus == 0)  // every rank says why; none waits alone in NCCL's init
         throw InputError("stencil3d: halo_path nccl needs every rank on a GPU of its own (NCCL refuses ranks sharing a GPU); "
                          "use halo_path: host");
@@ -94,16 +99,23 @@ HaloPath choose_halo_path(const RunContext& ctx, placement::Placement placement)
 // What one run does, from the parameters and where the rank runs.
 struct StencilPlan {
     placement::Placement placement = placement::Placement::host;
+    KernelBackend backend = KernelBackend::native;
     HaloPath halo_path = HaloPath::host;
     std::int64_t steps = 0;
     std::array<std::size_t, 3> global{};
     GpuStencilShape shape;
 };
 
+BackendChoice backend_choice(const RunContext& ctx, bool on_gpu) {
+    return choose_backend(ctx.params().text("backend"), on_gpu, this_kokkos(), /*host_native=*/false,
+                          "built without Kokkos (host stencil needs Kokkos)");
+}
+
 StencilPlan plan_stencil(const RunContext& ctx) {
     StencilPlan plan;
     plan.placement = placement::choose_placement(ctx, ctx.params().text("device"));
-    plan.halo_path = choose_halo_path(ctx, plan.placement);
+    plan.backend = backend_choice(ctx, plan.placement == placement::Placement::gpu).backend;
+    plan.halo_path = choose_halo_path(ctx, plan.placement, plan.backend);
     plan.steps = ctx.params().integer("steps");
     const std::optional<std::int64_t> global_n = ctx.params().optional_integer("global_n");
     const std::int64_t local_n = ctx.params().optional_integer("local_n").value_or(
@@ -119,8 +131,13 @@ StencilPlan plan_stencil(const RunContext& ctx) {
 // in ctx.comm()'s order, no reorder, so its neighbour ranks are the NCCL ranks).
 std::unique_ptr<StencilBackend> prepared_backend(const RunContext& ctx, const StencilPlan& plan,
                                                  const StencilGeometry& geometry) {
-    auto backend = plan.placement == placement::Placement::gpu ? make_cuda_stencil(geometry.local(), *placement::usable_gpu(ctx))
-                                                               : make_host_stencil(geometry.local());
+    std::unique_ptr<StencilBackend> backend;
+    if (plan.placement == placement::Placement::host)
+        backend = make_host_stencil(geometry.local());
+    else if (plan.backend == KernelBackend::kokkos)
+        backend = make_kokkos_device_stencil(geometry.local(), *placement::usable_gpu(ctx));
+    else
+        backend = make_cuda_stencil(geometry.local(), *placement::usable_gpu(ctx));
     backend->set_gpu_shape(plan.shape);
     backend->load(geometry.initial_field());
     if (plan.halo_path == HaloPath::nccl) {
@@ -208,7 +225,7 @@ void record_stencil_parameters(TestResult& result, const RunContext& ctx, const 
         : timing.queued     ? "queued: all steps launched, one wait, time / steps"
                             : "per step on the host, the last including the wait for queued work";
     result.parameters["warmup_steps"] = std::to_string(warmup_steps);
-    if (plan.placement == placement::Placement::gpu)
+    if (plan.placement == placement::Placement::gpu && plan.backend == KernelBackend::native)  // Kokkos picks its own
         result.parameters["gpu_shape"] = fmt::format("{}x{} threads, {} x cell{} and {} planes per thread", shape.block_x,
                                                      shape.block_y, shape.cells_per_thread,
                                                      shape.cells_per_thread == 1 ? "" : "s", shape.z_chunk);
@@ -228,8 +245,7 @@ public:
         // GPU to GPU halos need a GPU: without one the test is waived, as device gpu is.
         if (ctx.params().text("halo_path") == "nccl" && !placement::usable_gpu(ctx)) return std::string(placement::no_cuda_device);
         const bool runs_on_host = device == "host" || (device == "auto" && !placement::usable_gpu(ctx));
-        if (runs_on_host && !kokkos::built()) return std::string("built without Kokkos (host stencil needs Kokkos)");
-        return std::nullopt;
+        return backend_choice(ctx, !runs_on_host).waiver;
     }
 
     // plan -> bound -> steps (timed) -> validation -> metrics and parameters.

@@ -1,4 +1,5 @@
 #include "kernels/specs.hpp"
+#include "kernels/common/kernel_backend.hpp"
 
 #include "core/errors.hpp"
 #include "core/registry.hpp"
@@ -23,6 +24,8 @@ void check_stencil_parameters(const TestParams& params, int /*world_size*/) {
     if (params.text("halo_path") != "nccl") return;  // auto decides in run()
     if (!built_with(Feature::nccl))
         throw InputError("stencil3d: halo_path nccl needs a build with CUDA and NCCL; this shakedown was built without NCCL (use halo_path: host)");
+    if (params.text("backend") == "kokkos")
+        throw InputError("stencil3d: halo_path nccl exchanges faces from the CUDA backend's memory; backend kokkos stages halos through the host (use halo_path: host or backend: native)");
     if (params.text("device") == "host")
         throw InputError("stencil3d: halo_path nccl exchanges GPU memory, but device host runs the Kokkos host backend (use halo_path: host or device: gpu)");
 }
@@ -32,11 +35,12 @@ void check_stencil_parameters(const TestParams& params, int /*world_size*/) {
 const TestSpec& stencil3d_spec() {
     static const TestSpec spec{
         .key = "stencil3d",
-        .description = "7-point 3-D Jacobi with MPI halo exchange (Kokkos host / CUDA GPU), exact-solution validated, vs triad bound",
+        .description = "7-point 3-D Jacobi with MPI halo exchange (Kokkos host / CUDA or Kokkos GPU), exact-solution validated, vs triad bound",
         .suites = {"quick", "full"},
         .parameters =
             {
                 device_parameter(),
+                backend_parameter(),
                 ParamSpec::integer("global_n", automatic, "cells per side of the global cube").allow_auto("local_n per rank").at_least(1),
                 ParamSpec::integer("local_n", automatic, "cells per side per rank when global_n is auto")
                     .allow_auto("128 on the host, 512 on a GPU")

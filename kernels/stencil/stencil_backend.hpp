@@ -1,4 +1,5 @@
-// Where the stencil runs: the host through Kokkos, or the bound GPU through CUDA. A backend
+// Where the stencil runs: the host through Kokkos, or the bound GPU through CUDA (or through
+// Kokkos' CUDA backend with `backend: kokkos`). A backend
 // owns the two fields (current and next, one halo layer each) on its memory and the host
 // buffers the halo exchange sends from and receives into (pinned memory on a GPU).
 //
@@ -104,6 +105,9 @@ public:
 using LocalExtent = std::array<std::size_t, 3>;
 std::unique_ptr<StencilBackend> make_host_stencil(const LocalExtent& local);              // throws without Kokkos
 std::unique_ptr<StencilBackend> make_cuda_stencil(const LocalExtent& local, int device);  // throws without CUDA
+// `backend: kokkos` on a GPU: the Kokkos stencil in Kokkos::Cuda on `device` (the one Kokkos was
+// initialised on), halos through the host buffers; throws when this Kokkos has no CUDA backend.
+std::unique_ptr<StencilBackend> make_kokkos_device_stencil(const LocalExtent& local, int device);
 
 // A box of cells [lo, hi) per dimension (local indices).
 struct CellBox {

@@ -1,21 +1,21 @@
-// The stencil through Kokkos: fields in the default execution space's memory, the update
-// as a 3-D MDRange, faces packed in that space and copied to the host buffers MPI uses.
+// The stencil through Kokkos, one implementation for two execution spaces: the fields in the
+// space's memory, the update as a 3-D MDRange, faces packed in that space and copied to the
+// host buffers MPI uses. The host backend runs in Kokkos' host space (also when Kokkos has
+// CUDA); `backend: kokkos` on a GPU rank runs in Kokkos::Cuda (halos staged through the host).
 #include "kernels/stencil/stencil_backend.hpp"
 #include "kernels/stencil/stencil_update.hpp"
 
 #include <Kokkos_Core.hpp>
 
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace shakedown::kernels {
 namespace {
 
-using Field = Kokkos::View<double***, Kokkos::LayoutLeft>;
-using FaceBuffer = Kokkos::View<double*>;
 using HostBuffer = Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
 using ConstHostField = Kokkos::View<const double***, Kokkos::LayoutLeft, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>;
-using Cells = Kokkos::MDRangePolicy<Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
-using FaceCells = Kokkos::MDRangePolicy<Kokkos::Rank<2, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
 
 // The cell (i, j, k) at position (a, b) of the layer `layer` across dimension d.
 KOKKOS_INLINE_FUNCTION void face_cell(int d, std::size_t layer, std::size_t a, std::size_t b, std::size_t& i,
@@ -25,8 +25,17 @@ KOKKOS_INLINE_FUNCTION void face_cell(int d, std::size_t layer, std::size_t a, s
     else { k = layer; i = a; j = b; }
 }
 
+// The member functions that hold device lambdas are public: nvcc refuses extended lambdas in
+// private or protected member functions.
+template <class Exec>
 class KokkosStencil final : public StencilBackend {
 public:
+    using Memory = typename Exec::memory_space;
+    using Field = Kokkos::View<double***, Kokkos::LayoutLeft, Memory>;
+    using FaceBuffer = Kokkos::View<double*, Memory>;
+    using Cells = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
+    using FaceCells = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
+
     explicit KokkosStencil(const LocalExtent& local)
         : local_(local), u_("stencil_u", local[0] + 2, local[1] + 2, local[2] + 2),
           v_("stencil_v", local[0] + 2, local[1] + 2, local[2] + 2) {
@@ -39,7 +48,7 @@ public:
         }
     }
 
-    std::string name() const override { return std::string("kokkos-") + Kokkos::DefaultExecutionSpace::name(); }
+    std::string name() const override { return std::string("kokkos-") + Exec::name(); }
 
     void load(const std::vector<double>& field) override {
         const ConstHostField host(field.data(), local_[0] + 2, local_[1] + 2, local_[2] + 2);
@@ -70,7 +79,7 @@ public:
 
     void finish_step() override {
         for (const CellBox& box : shell_boxes(local_)) update(box);
-        Kokkos::fence();
+        Exec().fence();
         std::swap(u_, v_);
     }
 
@@ -84,12 +93,11 @@ public:
 
     void corrupt(std::size_t i, std::size_t j, std::size_t k) override {
         const Field u = u_;
-        Kokkos::parallel_for("stencil_corrupt", Kokkos::RangePolicy<>(0, 1),
+        Kokkos::parallel_for("stencil_corrupt", Kokkos::RangePolicy<Exec>(0, 1),
                              KOKKOS_LAMBDA(int) { u(i, j, k) = -2.0 * u(i, j, k) - 1.0; });
-        Kokkos::fence();
+        Exec().fence();
     }
 
-private:
     void update(const CellBox& box) {
         if (box.empty()) return;
         const Field u = u_, v = v_;
@@ -119,9 +127,10 @@ private:
                 else
                     u(i, j, k) = buffer(a + extent_a * b);
             });
-        Kokkos::fence();
+        Exec().fence();
     }
 
+private:
     LocalExtent local_;
     Field u_, v_;
     std::array<FaceBuffer, 6> faces_;
@@ -131,7 +140,20 @@ private:
 }  // namespace
 
 std::unique_ptr<StencilBackend> make_host_stencil(const LocalExtent& local) {
-    return std::make_unique<KokkosStencil>(local);
+    return std::make_unique<KokkosStencil<Kokkos::DefaultHostExecutionSpace>>(local);
+}
+
+std::unique_ptr<StencilBackend> make_kokkos_device_stencil(const LocalExtent& local, int device) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if (Kokkos::Cuda().cuda_device() != device)
+        throw std::runtime_error("stencil3d: Kokkos runs on CUDA device " + std::to_string(Kokkos::Cuda().cuda_device()) +
+                                 ", this rank is bound to " + std::to_string(device));
+    return std::make_unique<KokkosStencil<Kokkos::Cuda>>(local);
+#else
+    (void)local;
+    (void)device;
+    throw std::runtime_error("this Kokkos has no CUDA backend");
+#endif
 }
 
 }  // namespace shakedown::kernels

@@ -6,5 +6,8 @@
 namespace shakedown::kernels {
 
 std::unique_ptr<StencilBackend> make_host_stencil(const LocalExtent&) { throw std::runtime_error("built without Kokkos"); }
+std::unique_ptr<StencilBackend> make_kokkos_device_stencil(const LocalExtent&, int) {
+    throw std::runtime_error("built without Kokkos");
+}
 
 }  // namespace shakedown::kernels

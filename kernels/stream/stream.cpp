@@ -1,14 +1,17 @@
 // `stream`: copy, scale, add, triad and dot on this rank's memory (the host through Kokkos,
-// or the bound GPU through CUDA), repeated, timed per kernel, validated against gold values.
+// or the bound GPU through CUDA, or through Kokkos with `backend: kokkos`), repeated, timed
+// per kernel, validated against gold values.
 // Every rank measures at the same time (a barrier starts each kernel), as a job would use
 // the node: the per-rank figures add up to what the node delivers.
 #include "hardware/gpu_specs.hpp"
 #include "placement/placement.hpp"
 #include "stats/summary.hpp"
 #include "kernels/specs.hpp"
+#include "kernels/common/kernel_backend.hpp"
 #include "kernels/stream/stream_backend.hpp"
 #include "kernels/stream/stream_kernels.hpp"
 #include "kernels/stream/stream_run.hpp"
+#include "kokkos/kokkos_runtime.hpp"
 
 #include "core/errors.hpp"
 #include "core/registry.hpp"
@@ -25,6 +28,7 @@ constexpr std::int64_t gpu_default_mib = 4096;  // 2^29 doubles: BabelStream's d
 
 struct StreamPlan {
     placement::Placement placement = placement::Placement::host;
+    KernelBackend backend = KernelBackend::native;
     std::size_t elements = 0;
     std::int64_t repetitions = 0;
     int host_ranks = 0;  // ranks of this test on the node measuring the host (the nominal is shared by them)
@@ -41,9 +45,16 @@ std::size_t elements_asked(const TestParams& params, placement::Placement placem
     return static_cast<std::size_t>(mib * elements_per_mib);
 }
 
+// The plain host loops are built only without Kokkos (the host path wherever Kokkos exists).
+BackendChoice backend_choice(const RunContext& ctx, bool on_gpu) {
+    return choose_backend(ctx.params().text("backend"), on_gpu, this_kokkos(), /*host_native=*/!kokkos::built(),
+                          "built without Kokkos");
+}
+
 StreamPlan plan_from(const RunContext& ctx) {
     StreamPlan plan;  // parameter values were checked in check_parameters
     plan.placement = placement::choose_placement(ctx, ctx.params().text("device"));
+    plan.backend = backend_choice(ctx, plan.placement == placement::Placement::gpu).backend;
     plan.elements = elements_asked(ctx.params(), plan.placement);
     plan.host_ranks = placement::ranks_sharing_this_node(ctx, plan.placement == placement::Placement::host);
 
@@ -86,13 +97,21 @@ class StreamTest final : public Test {
 public:
     StreamTest() : Test(stream_spec()) {}
     std::optional<std::string> waiver(const RunContext& ctx) const override {
-        return placement::gpu_request_waiver(ctx, ctx.params().text("device"));
+        const std::string& device = ctx.params().text("device");
+        if (auto gpu_waiver = placement::gpu_request_waiver(ctx, device)) return gpu_waiver;
+        const bool on_gpu = device == "gpu" || (device == "auto" && placement::usable_gpu(ctx));
+        return backend_choice(ctx, on_gpu).waiver;
     }
 
     TestResult run(const RunContext& ctx) const override {
         const StreamPlan plan = plan_from(ctx);
-        auto backend = plan.placement == placement::Placement::gpu ? make_cuda_stream(plan.elements, *placement::usable_gpu(ctx))
-                                                        : make_host_stream(plan.elements);
+        std::unique_ptr<StreamBackend> backend;
+        if (plan.placement == placement::Placement::host)
+            backend = make_host_stream(plan.elements);
+        else if (plan.backend == KernelBackend::kokkos)
+            backend = make_kokkos_device_stream(plan.elements, *placement::usable_gpu(ctx));
+        else
+            backend = make_cuda_stream(plan.elements, *placement::usable_gpu(ctx));
         StreamRunOptions options;
         options.elements = plan.elements;
         options.repetitions = plan.repetitions;

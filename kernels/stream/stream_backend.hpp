@@ -17,7 +17,7 @@ class StreamBackend {
 public:
     virtual ~StreamBackend() = default;
 
-    virtual std::string name() const = 0;  // "kokkos-serial", "host", "cuda"
+    virtual std::string name() const = 0;  // "kokkos-Serial", "kokkos-Cuda", "host", "cuda"
     // Fills a, b, c with the start values.
     virtual void initialise() = 0;
     // Runs one kernel to completion; returns its seconds. For dot, `dot_result` gets the sum.
@@ -32,10 +32,13 @@ public:
     virtual std::vector<std::pair<std::string, std::string>> launch_parameters() const { return {}; }
 };
 
-// Host backend: Kokkos in its default execution space when built with Kokkos, otherwise
+// Host backend: Kokkos in its host execution space when built with Kokkos, otherwise
 // plain C++ loops (CMake picks the implementation file).
 std::unique_ptr<StreamBackend> make_host_stream(std::size_t elements);
 // CUDA backend on `device`; throws std::runtime_error when CUDA is not built in.
 std::unique_ptr<StreamBackend> make_cuda_stream(std::size_t elements, int device);
+// Kokkos on the GPU (`backend: kokkos`): the Kokkos code in Kokkos::Cuda on `device` (the one
+// Kokkos was initialised on); throws std::runtime_error when this Kokkos has no CUDA backend.
+std::unique_ptr<StreamBackend> make_kokkos_device_stream(std::size_t elements, int device);
 
 }  // namespace shakedown::kernels

@@ -1,6 +1,7 @@
-// STREAM through Kokkos: the arrays live in the default execution space's memory, so with
-// a device backend (CUDA, HIP) the same code measures the device; with Debian's Serial
-// Kokkos it measures the host core this rank runs on.
+// STREAM through Kokkos, one implementation for two execution spaces: the host backend runs
+// in Kokkos' host space (Debian's Serial Kokkos: the host core this rank runs on; a CUDA
+// Kokkos keeps it on the host too), `backend: kokkos` on a GPU rank runs in Kokkos::Cuda with
+// the arrays in CudaSpace (a Kokkos with the CUDA backend).
 #include "kernels/stream/stream_backend.hpp"
 
 #include "core/clock.hpp"
@@ -9,19 +10,23 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace shakedown::kernels {
 namespace {
 
-using Array = Kokkos::View<double*>;
-using Policy = Kokkos::RangePolicy<>;
-
+// The member functions that hold device lambdas are public: nvcc refuses extended lambdas in
+// private or protected member functions.
+template <class Exec>
 class KokkosStream final : public StreamBackend {
 public:
+    using Array = Kokkos::View<double*, typename Exec::memory_space>;
+    using Policy = Kokkos::RangePolicy<Exec>;
+
     explicit KokkosStream(std::size_t elements)
         : n_(elements), a_("stream_a", elements), b_("stream_b", elements), c_("stream_c", elements) {}
 
-    std::string name() const override { return std::string("kokkos-") + Kokkos::DefaultExecutionSpace::name(); }
+    std::string name() const override { return std::string("kokkos-") + Exec::name(); }
 
     void initialise() override {
         Array a = a_, b = b_, c = c_;
@@ -30,13 +35,13 @@ public:
             b(i) = stream_start_b;
             c(i) = stream_start_c;
         });
-        Kokkos::fence();
+        Exec().fence();
     }
 
     double run_timed(StreamKernel kernel, double& dot_result) override {
         Array a = a_, b = b_, c = c_;
         const double s = stream_scalar;
-        Kokkos::fence();
+        Exec().fence();
         const Stopwatch watch;
         switch (kernel) {
         case StreamKernel::copy:
@@ -61,7 +66,7 @@ public:
             break;
         }
         }
-        Kokkos::fence();
+        Exec().fence();
         return watch.seconds();
     }
 
@@ -80,10 +85,9 @@ public:
         Array target = view(array);
         Kokkos::parallel_for("stream_corrupt", Policy(index, index + 1),
                              KOKKOS_LAMBDA(const std::size_t i) { target(i) = -2.0 * target(i) - 1.0; });
-        Kokkos::fence();
+        Exec().fence();
     }
 
-private:
     Array view(StreamArray array) const {
         switch (array) {
         case StreamArray::a: return a_;
@@ -93,6 +97,7 @@ private:
         return a_;
     }
 
+private:
     std::size_t n_;
     Array a_, b_, c_;
 };
@@ -100,7 +105,20 @@ private:
 }  // namespace
 
 std::unique_ptr<StreamBackend> make_host_stream(std::size_t elements) {
-    return std::make_unique<KokkosStream>(elements);
+    return std::make_unique<KokkosStream<Kokkos::DefaultHostExecutionSpace>>(elements);
+}
+
+std::unique_ptr<StreamBackend> make_kokkos_device_stream(std::size_t elements, int device) {
+#if defined(KOKKOS_ENABLE_CUDA)
+    if (Kokkos::Cuda().cuda_device() != device)
+        throw std::runtime_error("stream: Kokkos runs on CUDA device " + std::to_string(Kokkos::Cuda().cuda_device()) +
+                                 ", this rank is bound to " + std::to_string(device));
+    return std::make_unique<KokkosStream<Kokkos::Cuda>>(elements);
+#else
+    (void)elements;
+    (void)device;
+    throw std::runtime_error("this Kokkos has no CUDA backend");
+#endif
 }
 
 }  // namespace shakedown::kernels

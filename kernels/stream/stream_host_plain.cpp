@@ -2,6 +2,8 @@
 // compiler vectorises, one rank per core.
 #include "kernels/stream/stream_backend.hpp"
 
+#include <stdexcept>
+
 #include "core/clock.hpp"
 
 #include <cmath>
@@ -76,5 +78,8 @@ private:
 std::unique_ptr<StreamBackend> make_host_stream(std::size_t elements) {
     return std::make_unique<PlainStream>(elements);
 }
+
+// Without Kokkos `backend: kokkos` is waived before this could be called.
+std::unique_ptr<StreamBackend> make_kokkos_device_stream(std::size_t, int) { throw std::runtime_error("built without Kokkos"); }
 
 }  // namespace shakedown::kernels

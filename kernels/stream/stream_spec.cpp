@@ -1,4 +1,5 @@
 #include "kernels/specs.hpp"
+#include "kernels/common/kernel_backend.hpp"
 #include "kernels/stream/stream_kernels.hpp"
 
 #include "core/registry.hpp"
@@ -23,11 +24,12 @@ std::string kernel_names() {
 const TestSpec& stream_spec() {
     static const TestSpec spec{
         .key = "stream",
-        .description = "STREAM copy/scale/add/triad/dot memory bandwidth (host via Kokkos, GPU via CUDA), gold-validated",
+        .description = "STREAM copy/scale/add/triad/dot memory bandwidth (host via Kokkos, GPU via CUDA or Kokkos), gold-validated",
         .suites = {"quick", "full"},
         .parameters =
             {
                 device_parameter(),
+                backend_parameter(),
                 ParamSpec::integer("array_mib", automatic, "MiB per array (3 arrays)")
                     .allow_auto("64 on the host, 4096 on a GPU")
                     .between(1, most_elements / elements_per_mib),

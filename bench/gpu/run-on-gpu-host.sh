@@ -11,6 +11,9 @@
 #                                               | verdict (the quick suite on 1 rank, then 2 ranks sharing GPU 0)
 #                                               | lu (lu_fp64 beside dgemm_fp64 per GPU, a planted corruption,
 #                                                 the host LU over 4 ranks)
+#                                               | kokkos (1 GPU: stream, stencil3d, dgemm_fp64 with backend native
+#                                                 and backend kokkos, alternating, 3 rounds; a kokkos/native table.
+#                                                 Needs a bundle made with SHAKEDOWN_KOKKOS_ROOT=/opt/kokkos-cuda)
 #                                               | cg (cg_fp64 beside stream on 1 GPU, a planted halo corruption,
 #                                                 2 GPUs with halo_path auto (nccl) and host)
 # Figures and logs go to $OUT (the device tool's output folder) or ./gpu-out.
@@ -133,6 +136,15 @@ if [[ $parts == *" cg "* ]]; then
     run_job cg-2gpu 2 --tests cg_fp64
     run_job cg-2gpu-halo-host 2 --tests cg_fp64 --config "$here/bench/gpu/cg-halo-host.yaml"
   fi
+fi
+if [[ $parts == *" kokkos "* ]]; then  # Kokkos on the GPU against the native CUDA, same binary, interleaved
+  shakedown inventory 2>/dev/null | grep -i kokkos >>"$out/log.txt"
+  rounds=${KOKKOS_ROUNDS:-3}
+  for i in $(seq 1 "$rounds"); do
+    run_job "kokkos-native-$i" 1 --tests stream,stencil3d,dgemm_fp64 --config "$here/bench/gpu/kokkos-backend-native.yaml"
+    run_job "kokkos-kokkos-$i" 1 --tests stream,stencil3d,dgemm_fp64 --config "$here/bench/gpu/kokkos-backend-kokkos.yaml"
+  done
+  python3 "$here/bench/gpu/kokkos_ratios.py" "$runs" "$rounds" 2>&1 | tee "$out/kokkos-ratios.txt" | tee -a "$out/log.txt"
 fi
 if [[ $parts == *" comm "* || $parts == *" all "* ]]; then
   run_job nccl-reference 2 --config "$here/mpi/configs/nccl-h200-reference.yaml"

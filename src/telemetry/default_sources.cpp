@@ -1,3 +1,4 @@
+#include "telemetry/gpu_health_telemetry.hpp"
 #include "telemetry/gpu_telemetry.hpp"
 #include "telemetry/host_telemetry.hpp"
 #include "telemetry/rdma_port_telemetry.hpp"
@@ -12,8 +13,10 @@ std::vector<std::unique_ptr<TelemetrySource>> default_telemetry_sources(const st
     if (auto nvml = Nvml::load()) {
         const unsigned count = nvml->device_count();
         for (unsigned index = 0; index < count; ++index)
-            if (auto device = nvml->device(index))
+            if (auto device = nvml->device(index)) {
                 sources.push_back(std::make_unique<GpuTelemetry>(nvml, *device));
+                sources.push_back(std::make_unique<GpuHealthTelemetry>(nvml, *device));
+            }
     }
     // One source per RDMA port; no /sys/class/infiniband (no HCA, no driver) means none.
     for (auto& port : rdma_port_sources(infiniband_sysfs_root)) sources.push_back(std::move(port));

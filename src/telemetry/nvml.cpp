@@ -53,6 +53,19 @@ Nvml::Api resolve(const DynamicLibrary& lib) {
         lib.function<nvml_abi::DeviceGetTopologyCommonAncestorFn>("nvmlDeviceGetTopologyCommonAncestor");
     api.device_get_nvlink_remote_pci_info =
         lib.function<nvml_abi::DeviceGetNvLinkRemotePciInfoFn>("nvmlDeviceGetNvLinkRemotePciInfo_v2");
+    api.device_get_retired_pages_v2 = lib.function<nvml_abi::DeviceGetRetiredPagesFn>("nvmlDeviceGetRetiredPages_v2");
+    api.device_get_retired_pages = lib.function<nvml_abi::DeviceGetRetiredPagesV1Fn>("nvmlDeviceGetRetiredPages");
+    api.device_get_retired_pages_pending_status =
+        lib.function<nvml_abi::DeviceGetRetiredPagesPendingFn>("nvmlDeviceGetRetiredPagesPendingStatus");
+    api.device_get_remapped_rows = lib.function<nvml_abi::DeviceGetRemappedRowsFn>("nvmlDeviceGetRemappedRows");
+    api.device_get_pcie_replay_counter = lib.function<nvml_abi::DeviceGetUintFn>("nvmlDeviceGetPcieReplayCounter");
+    api.device_get_nvlink_error_counter =
+        lib.function<nvml_abi::DeviceGetNvLinkErrorCounterFn>("nvmlDeviceGetNvLinkErrorCounter");
+    api.device_get_gpu_fabric_info = lib.function<nvml_abi::DeviceGetGpuFabricInfoFn>("nvmlDeviceGetGpuFabricInfo");
+    api.event_set_create = lib.function<nvml_abi::EventSetCreateFn>("nvmlEventSetCreate");
+    api.device_register_events = lib.function<nvml_abi::DeviceRegisterEventsFn>("nvmlDeviceRegisterEvents");
+    api.event_set_wait = lib.function<nvml_abi::EventSetWaitFn>("nvmlEventSetWait_v2");
+    api.event_set_free = lib.function<nvml_abi::EventSetFreeFn>("nvmlEventSetFree");
     return api;
 }
 

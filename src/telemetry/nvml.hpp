@@ -59,6 +59,9 @@ public:
     // The closest common ancestor of this GPU and `other` on the PCIe tree.
     std::optional<nvml_abi::GpuTopologyLevel> common_ancestor(const NvmlDevice& other) const;
 
+    nvml_abi::Device handle() const { return handle_; }
+    const Nvml& nvml() const { return *nvml_; }
+
 private:
     const Nvml* nvml_;
     nvml_abi::Device handle_;
@@ -112,6 +115,18 @@ public:
         nvml_abi::DeviceGetNvLinkStateFn device_get_nvlink_state = nullptr;
         nvml_abi::DeviceGetTopologyCommonAncestorFn device_get_topology_common_ancestor = nullptr;
         nvml_abi::DeviceGetNvLinkRemotePciInfoFn device_get_nvlink_remote_pci_info = nullptr;
+        // Health (telemetry/gpu_health_telemetry.hpp); each optional.
+        nvml_abi::DeviceGetRetiredPagesFn device_get_retired_pages_v2 = nullptr;
+        nvml_abi::DeviceGetRetiredPagesV1Fn device_get_retired_pages = nullptr;
+        nvml_abi::DeviceGetRetiredPagesPendingFn device_get_retired_pages_pending_status = nullptr;
+        nvml_abi::DeviceGetRemappedRowsFn device_get_remapped_rows = nullptr;
+        nvml_abi::DeviceGetUintFn device_get_pcie_replay_counter = nullptr;
+        nvml_abi::DeviceGetNvLinkErrorCounterFn device_get_nvlink_error_counter = nullptr;
+        nvml_abi::DeviceGetGpuFabricInfoFn device_get_gpu_fabric_info = nullptr;
+        nvml_abi::EventSetCreateFn event_set_create = nullptr;
+        nvml_abi::DeviceRegisterEventsFn device_register_events = nullptr;
+        nvml_abi::EventSetWaitFn event_set_wait = nullptr;
+        nvml_abi::EventSetFreeFn event_set_free = nullptr;
     };
     const Api& api() const { return api_; }
 

@@ -27,6 +27,7 @@ enum Return : int {
     error_insufficient_size = 7,
     error_driver_not_loaded = 9,
     error_function_not_found = 13,
+    error_timeout = 10,
     error_gpu_is_lost = 15,
     error_unknown = 999,
 };
@@ -93,6 +94,45 @@ inline constexpr std::uint64_t hw_power_brake_slowdown = 0x80;
 inline constexpr std::uint64_t display_clock_setting = 0x100;
 }  // namespace clocks_event_reason
 
+// Health counters (nvml.h of API 12, same source as above).
+enum PageRetirementCause : int {  // nvmlPageRetirementCause_t
+    retired_multiple_single_bit = 0,
+    retired_double_bit = 1,
+};
+enum NvLinkErrorCounter : int {  // nvmlNvLinkErrorCounter_t
+    nvlink_error_dl_replay = 0,
+    nvlink_error_dl_recovery = 1,
+    nvlink_error_dl_crc_flit = 2,
+    nvlink_error_dl_crc_data = 3,
+};
+// nvmlGpuFabricState_t (unsigned char): NVML_GPU_FABRIC_STATE_*.
+namespace fabric_state {
+inline constexpr unsigned char not_supported = 0;
+inline constexpr unsigned char not_started = 1;
+inline constexpr unsigned char in_progress = 2;
+inline constexpr unsigned char completed = 3;
+}  // namespace fabric_state
+// nvmlGpuFabricInfo_t as nvmlDeviceGetGpuFabricInfo fills it (NVML_GPU_FABRIC_UUID_LEN = 16).
+struct GpuFabricInfo {
+    unsigned char cluster_uuid[16];
+    Return status;  // meaningful only once state is completed
+    unsigned int clique_id;
+    unsigned char state;
+};
+static_assert(sizeof(GpuFabricInfo) == 28, "nvmlGpuFabricInfo_t layout changed");
+
+// Events (nvmlEventSet_t is an opaque handle; nvmlEventData_t as nvmlEventSetWait_v2 fills it).
+using EventSet = struct nvmlEventSet_st*;
+inline constexpr unsigned long long event_type_xid_critical_error = 0x8;  // nvmlEventTypeXidCriticalError
+struct EventData {
+    Device device;
+    unsigned long long event_type;
+    unsigned long long event_data;  // the Xid number for an Xid event
+    unsigned int gpu_instance_id;
+    unsigned int compute_instance_id;
+};
+static_assert(sizeof(EventData) == 32, "nvmlEventData_t layout changed");
+
 // Function types, named after the exported symbol they are looked up by.
 using InitFn = Return (*)();                                                    // nvmlInit_v2
 using ShutdownFn = Return (*)();                                                // nvmlShutdown
@@ -115,5 +155,17 @@ using DeviceGetUintFn = Return (*)(Device, unsigned int*);  // nvmlDeviceGet{Cur
 using DeviceGetNvLinkStateFn = Return (*)(Device, unsigned int, EnableState*);  // nvmlDeviceGetNvLinkState
 using DeviceGetTopologyCommonAncestorFn = Return (*)(Device, Device, GpuTopologyLevel*);  // nvmlDeviceGetTopologyCommonAncestor
 using DeviceGetNvLinkRemotePciInfoFn = Return (*)(Device, unsigned int, PciInfo*);  // nvmlDeviceGetNvLinkRemotePciInfo_v2
+
+using DeviceGetRetiredPagesFn = Return (*)(Device, PageRetirementCause, unsigned int*, unsigned long long*,
+                                           unsigned long long*);               // nvmlDeviceGetRetiredPages_v2
+using DeviceGetRetiredPagesV1Fn = Return (*)(Device, PageRetirementCause, unsigned int*, unsigned long long*);  // nvmlDeviceGetRetiredPages
+using DeviceGetRetiredPagesPendingFn = Return (*)(Device, EnableState*);  // nvmlDeviceGetRetiredPagesPendingStatus
+using DeviceGetRemappedRowsFn = Return (*)(Device, unsigned int*, unsigned int*, unsigned int*, unsigned int*);  // nvmlDeviceGetRemappedRows
+using DeviceGetNvLinkErrorCounterFn = Return (*)(Device, unsigned int, NvLinkErrorCounter, unsigned long long*);  // nvmlDeviceGetNvLinkErrorCounter
+using DeviceGetGpuFabricInfoFn = Return (*)(Device, GpuFabricInfo*);  // nvmlDeviceGetGpuFabricInfo
+using EventSetCreateFn = Return (*)(EventSet*);                       // nvmlEventSetCreate
+using DeviceRegisterEventsFn = Return (*)(Device, unsigned long long, EventSet);  // nvmlDeviceRegisterEvents
+using EventSetWaitFn = Return (*)(EventSet, EventData*, unsigned int);  // nvmlEventSetWait_v2 (timeout in ms)
+using EventSetFreeFn = Return (*)(EventSet);                            // nvmlEventSetFree
 
 }  // namespace shakedown::nvml_abi

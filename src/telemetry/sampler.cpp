@@ -85,8 +85,10 @@ void TelemetrySampler::sample_all(bool final_reading) {
         Channel& channel = channels_[i];
         try {
             std::vector<double> row = final_reading ? channel.source->final_sample() : channel.source->sample();
+            std::vector<Event> seen = channel.source->take_events();
             std::lock_guard lock(mutex_);
             tables_[i].add_row(std::move(row));
+            for (Event& event : seen) events_.push_back(std::move(event));
             channel.failing = false;
         } catch (const std::exception& error) {
             if (channel.failing) continue;

@@ -52,6 +52,71 @@ inline std::vector<SampleTable::Column> columns() {
 }
 }  // namespace gpu
 
+// One GPU's passive health through NVML (telemetry/gpu_health_telemetry.hpp), table
+// "health_gpu<NVML index>". Counters are read every second (rows between repeat the reading,
+// counters_t says when it was taken); Xid events are polled at every sample. NaN: not available,
+// and the table's attribute "not_available.<column>" says why (a missing symbol, or the NVML
+// return code), so a counter that cannot be read is never a zero.
+namespace gpu_health {
+inline constexpr std::string_view counters_time = "counters_t";
+inline constexpr std::string_view ecc_sbe_volatile = "ecc_sbe_volatile";
+inline constexpr std::string_view ecc_dbe_volatile = "ecc_dbe_volatile";
+inline constexpr std::string_view ecc_sbe_aggregate = "ecc_sbe_aggregate";
+inline constexpr std::string_view ecc_dbe_aggregate = "ecc_dbe_aggregate";
+inline constexpr std::string_view retired_pages_sbe = "retired_pages_sbe";
+inline constexpr std::string_view retired_pages_dbe = "retired_pages_dbe";
+inline constexpr std::string_view retired_pages_pending = "retired_pages_pending";
+inline constexpr std::string_view remap_corrected = "remap_corrected";
+inline constexpr std::string_view remap_uncorrected = "remap_uncorrected";
+inline constexpr std::string_view remap_pending = "remap_pending";
+inline constexpr std::string_view remap_failure = "remap_failure";
+inline constexpr std::string_view pcie_replay = "pcie_replay";
+inline constexpr std::string_view nvlink_links = "nvlink_links";        // links NVML answers for
+inline constexpr std::string_view nvlink_links_up = "nvlink_links_up";  // of those, active
+inline constexpr std::string_view nvlink_down_mask = "nvlink_down_mask";  // bit l: link l answered, inactive
+inline constexpr std::string_view nvlink_replay = "nvlink_replay";      // summed over links
+inline constexpr std::string_view nvlink_recovery = "nvlink_recovery";
+inline constexpr std::string_view nvlink_crc = "nvlink_crc";            // CRC flit + CRC data
+inline constexpr std::string_view fabric_state = "fabric_state";        // NVML_GPU_FABRIC_STATE_*: 3 completed
+inline constexpr std::string_view fabric_status = "fabric_status";      // nvmlReturn_t, once completed
+inline constexpr std::string_view xid_count = "xid_count";              // Xid events seen since sampling began
+inline constexpr std::string_view xid_last = "xid_last";                // the last one's Xid number
+
+inline std::vector<SampleTable::Column> columns() {
+    return {{std::string(time), "s"},
+            {std::string(counters_time), "s"},
+            {std::string(ecc_sbe_volatile), "count"},
+            {std::string(ecc_dbe_volatile), "count"},
+            {std::string(ecc_sbe_aggregate), "count"},
+            {std::string(ecc_dbe_aggregate), "count"},
+            {std::string(retired_pages_sbe), "pages"},
+            {std::string(retired_pages_dbe), "pages"},
+            {std::string(retired_pages_pending), "bool"},
+            {std::string(remap_corrected), "rows"},
+            {std::string(remap_uncorrected), "rows"},
+            {std::string(remap_pending), "bool"},
+            {std::string(remap_failure), "bool"},
+            {std::string(pcie_replay), "count"},
+            {std::string(nvlink_links), "links"},
+            {std::string(nvlink_links_up), "links"},
+            {std::string(nvlink_down_mask), "bitmask"},
+            {std::string(nvlink_replay), "count"},
+            {std::string(nvlink_recovery), "count"},
+            {std::string(nvlink_crc), "count"},
+            {std::string(fabric_state), "1"},
+            {std::string(fabric_status), "1"},
+            {std::string(xid_count), "count"},
+            {std::string(xid_last), "1"}};
+}
+
+// Attribute names of a health table: the GPU (not "uuid": that names the GPU's own table) and,
+// per column that could not be read, why.
+inline constexpr std::string_view gpu_uuid_attribute = "gpu_uuid";
+inline constexpr std::string_view not_available_prefix = "not_available.";
+// Trace events of an Xid: "nvml_xid health_gpu0 GPU-... xid=79" (severity error).
+inline constexpr std::string_view xid_event_prefix = "nvml_xid ";
+}  // namespace gpu_health
+
 // The host through /proc and /sys.
 namespace host {
 inline constexpr std::string_view loadavg_1m = "loadavg_1m";
@@ -73,5 +138,9 @@ inline std::vector<SampleTable::Column> columns() {
 inline constexpr std::string_view host_table = "host";
 inline std::string gpu_table(unsigned nvml_index) { return "gpu" + std::to_string(nvml_index); }
 inline constexpr std::string_view gpu_uuid_attribute = "uuid";
+inline constexpr std::string_view gpu_health_table_prefix = "health_gpu";
+inline std::string gpu_health_table(unsigned nvml_index) {
+    return std::string(gpu_health_table_prefix) + std::to_string(nvml_index);
+}
 
 }  // namespace shakedown::telemetry_columns

@@ -28,6 +28,9 @@ public:
     // Facts that identify the device (GPU UUID, PCI bus id, model): trace attributes, so the
     // analyzer can match telemetry to the GPU a rank was bound to.
     virtual std::map<std::string, std::string> attributes() const { return {}; }
+    // Events the source saw since the last call (NVML Xid events): the sampler takes them after
+    // each sample and they go to /events in the trace.
+    virtual std::vector<Event> take_events() { return {}; }
 };
 
 // The host, one source per GPU that NVML reports (none when NVML does not load) and one per RDMA

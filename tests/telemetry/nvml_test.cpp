@@ -25,7 +25,7 @@ TEST(Nvml, DefaultSourcesFollowWhatNvmlSees) {
         EXPECT_FALSE(why.empty());
         EXPECT_EQ(sources.size(), 1u);
     } else {
-        EXPECT_EQ(sources.size(), 1u + nvml->device_count());
+        EXPECT_EQ(sources.size(), 1u + 2 * nvml->device_count());  // per GPU: its table and its health table
         EXPECT_EQ(sources[1]->device(), "gpu0");
     }
 }

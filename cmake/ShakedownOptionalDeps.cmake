@@ -99,6 +99,12 @@ if(NOT SHAKEDOWN_WITH_KOKKOS STREQUAL "OFF")
     # which only a relocatable-device-code link needs; without RDC the executables link with
     # g++ like the rest of the project (the CUDA runtime comes from CUDA::cudart).
     set_property(TARGET Kokkos::kokkoscore PROPERTY INTERFACE_LINK_OPTIONS "")
+    # Kokkos Kernels' host BLAS TPL calls crot_/zrot_, which OpenBLAS puts in its liblapack,
+    # not its libblas; the Kokkos Kernels package names only libblas.
+    find_library(SHAKEDOWN_KOKKOS_LAPACK NAMES liblapack.so.3 lapack)
+    if(SHAKEDOWN_KOKKOS_LAPACK)
+      set_property(TARGET Kokkos::kokkoskernels APPEND PROPERTY INTERFACE_LINK_LIBRARIES "${SHAKEDOWN_KOKKOS_LAPACK}")
+    endif()
     set(_why "Kokkos ${Kokkos_VERSION}, devices: ${_kokkos_devices}, Kokkos sources through ${Kokkos_CXX_COMPILER}")
   elseif(TARGET Kokkos::kokkos)
     set(_found ON)

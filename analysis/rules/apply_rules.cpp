@@ -25,8 +25,7 @@ void file_host_results_under_the_host(std::vector<Finding>& findings, const Obse
         if (!finding.gpu) continue;
         const TestResult* test = observations.test_of(finding.rank, finding.test);
         if (test == nullptr) continue;
-        const auto device = test->parameters.find("device");
-        if (device != test->parameters.end() && device->second == "host") {
+        if (ran_on(*test) == "host") {
             finding.gpu.reset();
             finding.gpu_uuid.clear();
         }

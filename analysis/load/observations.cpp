@@ -46,4 +46,9 @@ const TestResult* Observations::test_of(int rank, const std::string& key) const 
     return nullptr;
 }
 
+std::string_view ran_on(const TestResult& test) {
+    const auto device = test.parameters.find("device");
+    return device != test.parameters.end() ? std::string_view(device->second) : std::string_view();
+}
+
 }  // namespace shakedown::analysis

@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace shakedown::analysis {
@@ -66,5 +67,9 @@ private:
 };
 
 inline constexpr const char* unknown_node = "(unknown node)";
+
+// Where a test ran as its result records it (the `device` parameter): "gpu", "host", or "" for a
+// test that records none (one that runs on one kind of device only).
+std::string_view ran_on(const TestResult& test);
 
 }  // namespace shakedown::analysis

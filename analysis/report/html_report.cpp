@@ -214,6 +214,27 @@ void fleet_section(std::string& html, const AnalysisResult& result) {
     html += "</table>\n";
 }
 
+void fp64_section(std::string& html, const ReportModel& model) {
+    if (model.fp64_table.rows.empty() && model.fp64_lines.empty()) return;
+    html += "<h2>FP64 capability</h2>\n";
+    if (!model.fp64_table.rows.empty()) {
+        html += "<table><tr>";
+        for (const std::string& title : model.fp64_table.header) html += "<th>" + escape_markup(title) + "</th>";
+        html += "</tr>\n";
+        for (const auto& row : model.fp64_table.rows) {
+            html += "<tr>";
+            for (std::size_t i = 0; i < row.size(); ++i) html += cell(row[i], i < 2 ? "" : "num");
+            html += "</tr>\n";
+        }
+        html += "</table>\n";
+    }
+    if (!model.fp64_lines.empty()) {
+        html += "<ul>\n";
+        for (const std::string& line : model.fp64_lines) html += "<li>" + escape_markup(line) + "</li>\n";
+        html += "</ul>\n";
+    }
+}
+
 void price_section(std::string& html, const ReportModel& model) {
     if (!model.price) return;
     const PriceReport& price = *model.price;
@@ -275,6 +296,7 @@ std::string html_report(const ReportModel& model, const Thresholds& thresholds, 
     timelines_section(html, findings, *model.observations, thresholds, details, options.max_timelines);
     fleet_section(html, result);
     if (model.baseline_line) html += "<h2>Baseline</h2>\n<p>" + escape_markup(*model.baseline_line) + "</p>\n";
+    fp64_section(html, model);
     price_section(html, model);
     if (!model.waiver_lines.empty()) {
         html += "<h2>Waived</h2>\n<ul>\n";

@@ -28,6 +28,30 @@ std::string escape_markdown(std::string_view text) {
     return out;
 }
 
+namespace {
+
+// Per device, as scientific buyers compare nodes: native, LU, CG and emulated FP64 side by side.
+void fp64_section(std::string& md, const ReportModel& model) {
+    if (model.fp64_table.rows.empty() && model.fp64_lines.empty()) return;
+    md += "\n### FP64 capability\n\n";
+    if (!model.fp64_table.rows.empty()) {
+        md += "|";
+        for (const std::string& title : model.fp64_table.header) md += " " + title + " |";
+        md += "\n|";
+        for (std::size_t i = 0; i < model.fp64_table.header.size(); ++i) md += "---|";
+        md += "\n";
+        for (const auto& row : model.fp64_table.rows) {
+            md += "|";
+            for (const std::string& text : row) md += " " + escape_markdown(text) + " |";
+            md += "\n";
+        }
+        md += "\n";
+    }
+    for (const std::string& line : model.fp64_lines) md += "- " + escape_markdown(line) + "\n";
+}
+
+}  // namespace
+
 std::string markdown_report(const ReportModel& model, std::size_t max_findings) {
     const Judgement& judgement = model.result->judgement;
     std::string md = fmt::format("## {}: {}\n\n", escape_markdown(model.title), upper(to_string(judgement.overall)));
@@ -58,6 +82,7 @@ std::string markdown_report(const ReportModel& model, std::size_t max_findings) 
     list_section(md, "Links", model.localization_lines);
     list_section(md, "Confirm before drain", model.confirmation_lines);
     if (model.baseline_line) list_section(md, "Baseline", {*model.baseline_line});
+    fp64_section(md, model);
     list_section(md, "Price", model.price_lines);
     list_section(md, "Waived", model.waiver_lines);
     return md;

@@ -2,6 +2,8 @@
 
 #include "stats/summary.hpp"
 
+#include <fmt/format.h>
+
 #include <array>
 
 namespace shakedown::analysis {
@@ -25,6 +27,11 @@ std::optional<double> per(double price, const std::optional<double>& amount) {
 }
 
 }  // namespace
+
+std::string money(double value, const std::string& currency) {
+    const std::string number = value >= 100 ? fmt::format("{:.0f}", value) : fmt::format("{:.3g}", value);
+    return currency.empty() ? number : number + " " + currency;
+}
 
 std::optional<PriceReport> make_price_report(const std::vector<NodeMetrics>& nodes, const AnalysisSettings& settings) {
     const auto hour_price = settings.node_hour_price();

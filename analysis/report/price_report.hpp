@@ -35,6 +35,9 @@ struct PriceReport {
     std::vector<PriceLine> fleet;  // fleet price per hour over the fleet's usable sum (NCCL: over its median)
 };
 
+// "12.5 EUR", "1234 EUR": a price as the reports print it.
+std::string money(double value, const std::string& currency);
+
 std::optional<PriceReport> make_price_report(const std::vector<NodeMetrics>& nodes, const AnalysisSettings& settings);
 
 }  // namespace shakedown::analysis

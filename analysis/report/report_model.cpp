@@ -106,11 +106,6 @@ std::vector<std::string> waiver_lines(const Judgement& judgement) {
     return lines;
 }
 
-std::string money(double value, const std::string& currency) {
-    const std::string number = value >= 100 ? fmt::format("{:.0f}", value) : fmt::format("{:.3g}", value);
-    return currency.empty() ? number : number + " " + currency;
-}
-
 std::vector<std::string> price_lines(const PriceReport& price) {
     std::vector<std::string> lines;
     lines.push_back(fmt::format("node price {} per hour ({} per month)", money(price.node_hour_price, price.currency),
@@ -287,6 +282,9 @@ ReportModel make_report_model(const Observations& observations, const AnalysisRe
     model.node_metrics = summarize_node_metrics(observations);
     model.price = make_price_report(model.node_metrics, settings);
     if (model.price) model.price_lines = price_lines(*model.price);
+    model.fp64 = make_fp64_capability(observations, settings);
+    model.fp64_table = fp64_table(model.fp64);
+    model.fp64_lines = fp64_lines(model.fp64);
     return model;
 }
 

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "analysis/load/observations.hpp"
+#include "analysis/report/fp64_capability.hpp"
 #include "analysis/report/node_metrics.hpp"
 #include "analysis/report/price_report.hpp"
 #include "analysis/rules/apply_rules.hpp"
@@ -74,6 +75,9 @@ struct ReportModel {
     std::vector<NodeMetrics> node_metrics;
     std::optional<PriceReport> price;
     std::vector<std::string> price_lines;
+    Fp64Capability fp64;
+    Fp64Table fp64_table;
+    std::vector<std::string> fp64_lines;
 };
 
 ReportModel make_report_model(const Observations& observations, const AnalysisResult& result, const AnalysisSettings& settings);

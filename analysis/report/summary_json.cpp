@@ -251,6 +251,46 @@ json price_to_json(const PriceReport& price) {
             {"currency", price.currency}, {"fleet", std::move(fleet)}, {"nodes", std::move(nodes)}};
 }
 
+json rate_to_json(const std::optional<Rate>& rate) {
+    if (!rate) return nullptr;
+    return {{"value", rate->value}, {"nominal", optional_number(rate->nominal)}, {"fraction", optional_number(rate->fraction())}};
+}
+
+json fp64_to_json(const Fp64Capability& capability) {
+    json nodes = json::array();
+    for (const Fp64Node& node : capability.nodes) {
+        json devices = json::array();
+        for (const Fp64Device& device : node.devices)
+            devices.push_back({{"rank", device.rank},
+                               {"device", device.gpu ? "gpu" : "host"},
+                               {"gpu", device.gpu ? json(*device.gpu) : json(nullptr)},
+                               {"gpu_uuid", device.gpu_uuid.empty() ? json(nullptr) : json(device.gpu_uuid)},
+                               {"dgemm_tflops", rate_to_json(device.dgemm_tflops)},
+                               {"lu_tflops", rate_to_json(device.lu_tflops)},
+                               {"lu_scaled_residual", optional_number(device.lu_scaled_residual)},
+                               {"lu_efficiency", optional_number(device.lu_efficiency)},
+                               {"cg_gflops", rate_to_json(device.cg_gflops)},
+                               {"cg_bound_fraction", optional_number(device.cg_bound_fraction)},
+                               {"fp64_emulated_tflops", rate_to_json(device.emulated_tflops)},
+                               {"fp64_emulated_error", optional_number(device.emulated_error)},
+                               {"fp64_emulated_vs_native", optional_number(device.emulated_vs_native)}});
+        nodes.push_back({{"node", node.node},
+                         {"devices", std::move(devices)},
+                         {"gpu_dgemm_tflops", rate_to_json(node.gpu_dgemm_tflops)},
+                         {"gpu_lu_tflops", rate_to_json(node.gpu_lu_tflops)},
+                         {"price_per_dgemm_tflops_hour", optional_number(node.price_per_dgemm_tflops_hour)},
+                         {"price_per_lu_tflops_hour", optional_number(node.price_per_lu_tflops_hour)}});
+    }
+    json host_lu = nullptr;
+    if (capability.host_lu)
+        host_lu = {{"ranks", capability.host_lu->ranks},
+                   {"grid", capability.host_lu->grid},
+                   {"tflops", rate_to_json(capability.host_lu->tflops)},
+                   {"scaled_residual", capability.host_lu->scaled_residual},
+                   {"efficiency", optional_number(capability.host_lu->efficiency)}};
+    return {{"nodes", std::move(nodes)}, {"host_lu", std::move(host_lu)}, {"currency", capability.currency}};
+}
+
 json summary_to_json(const ReportModel& model, const SummaryContext& context) {
     const LoadedRun& run = *model.run;
     const AnalysisResult& result = *model.result;
@@ -282,6 +322,7 @@ json summary_to_json(const ReportModel& model, const SummaryContext& context) {
             {"baseline", baseline_to_json(result.baseline)},
             {"localization", result.links ? localization_to_json(*result.links) : json(nullptr)},
             {"price", model.price ? price_to_json(*model.price) : json(nullptr)},
+            {"fp64_capability", fp64_to_json(model.fp64)},
             {"explained_findings", result.explained},
             {"outputs", context.outputs}};
 }

@@ -25,10 +25,7 @@ bool measures_gpus(const std::string& key, const std::vector<const TestRow*>& ro
         const auto& needs = test->spec().needs;
         if (std::find(needs.begin(), needs.end(), Feature::cuda) != needs.end()) return true;
     }
-    return std::any_of(rows.begin(), rows.end(), [](const TestRow* row) {
-        const auto device = row->test->parameters.find("device");
-        return device != row->test->parameters.end() && device->second == "gpu";
-    });
+    return std::any_of(rows.begin(), rows.end(), [](const TestRow* row) { return ran_on(*row->test) == "gpu"; });
 }
 
 // Why a waiver left the test unrun: the device is missing (hardware), or the build or the launch

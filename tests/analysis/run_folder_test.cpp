@@ -69,7 +69,7 @@ TEST(RunFolder, HealthyRunPassesAndWritesSummaryLeavingEverythingElseAlone) {
     EXPECT_EQ(snapshot(run), before);
 
     const auto summary = summary_of(run);
-    EXPECT_EQ(summary["schema_version"], "1.3");
+    EXPECT_EQ(summary["schema_version"], "1.4");
     EXPECT_EQ(summary["run_id"], testing::test_run_id);
     EXPECT_EQ(summary["verdict"], "pass");
     EXPECT_EQ(summary["exit_code"], 0);

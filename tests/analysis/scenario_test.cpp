@@ -290,6 +290,18 @@ TEST(Scenario, SlowNodeOnGpusShowsItsSlowCollectiveRanksAndPrices) {
     EXPECT_EQ(price["fleet"][1]["metric"], "gemm_ladder.bf16_tflops");
     EXPECT_FALSE(price["fleet"][2]["usable"].is_null());  // nccl.all_reduce_busbw_gbs
     EXPECT_NE(analysis.out.find("per usable FP64 TFLOP/s per hour"), std::string::npos) << analysis.out;
+    // The FP64 capability section: every GPU a row, each node's GPUs summed and priced.
+    const auto& fp64_nodes = analysis.summary["fp64_capability"]["nodes"];
+    ASSERT_EQ(fp64_nodes.size(), 4u) << analysis.summary["fp64_capability"].dump(2);
+    for (const auto& node : fp64_nodes) {
+        ASSERT_EQ(node["devices"].size(), 4u);
+        EXPECT_EQ(node["devices"][3]["device"], "gpu");
+        EXPECT_EQ(node["devices"][3]["gpu"], 3);
+        EXPECT_DOUBLE_EQ(node["gpu_dgemm_tflops"]["nominal"].get<double>(), 4 * 67.0);
+        EXPECT_NEAR(node["price_per_dgemm_tflops_hour"].get<double>(), 40.0 / node["gpu_dgemm_tflops"]["value"].get<double>(),
+                    1e-9);
+    }
+    EXPECT_NE(analysis.out.find("FP64 capability (4):"), std::string::npos) << analysis.out;
 }
 
 TEST(Scenario, MarkdownJunitAndHtmlOutputsCarryTheFindings) {
@@ -304,6 +316,8 @@ TEST(Scenario, MarkdownJunitAndHtmlOutputsCarryTheFindings) {
     EXPECT_NE(markdown.out.find("| node0002 | 8-11 | **FAIL** |"), std::string::npos) << markdown.out;
     EXPECT_NE(markdown.out.find("slow node: all 2 of node0002"), std::string::npos) << markdown.out;
     EXPECT_NE(markdown.out.find("  - telemetry: GPU1 power-capped"), std::string::npos) << markdown.out;
+    EXPECT_NE(markdown.out.find("### FP64 capability\n\n| node | device | DGEMM TFLOP/s |"), std::string::npos) << markdown.out;
+    EXPECT_NE(markdown.out.find("| node0002 | GPU 3 | "), std::string::npos) << markdown.out;
 
     const std::string junit = read_text(run / "junit.xml");
     EXPECT_NE(junit.find("<testsuite name=\"node0002\" tests=\"7\" failures="), std::string::npos) << junit.substr(0, 2000);
@@ -317,6 +331,7 @@ TEST(Scenario, MarkdownJunitAndHtmlOutputsCarryTheFindings) {
         << "the report must reference nothing but the SVG namespace";
     EXPECT_EQ(html.find("<script"), std::string::npos);
     EXPECT_NE(html.find("GPU1 power-capped"), std::string::npos);
+    EXPECT_NE(html.find("<h2>FP64 capability</h2>\n<table><tr><th>node</th><th>device</th>"), std::string::npos);
     EXPECT_EQ(scontrol_lines(run / "drain.txt"), 2);  // node0002 (slow) and node0000 (throttled GPU1)
 }
 

@@ -200,6 +200,10 @@ public:
         gpu::DeviceSelection select(device_);
         SHAKEDOWN_CUDA(cudaMemcpy(solution_.get(), field.data(), solution_.bytes(), cudaMemcpyHostToDevice));
         SHAKEDOWN_CUDA(cudaMemcpy(p_.get(), field.data(), p_.bytes(), cudaMemcpyHostToDevice));
+        // A copy from pageable memory may return before its DMA lands, and it ran on the legacy
+        // stream, which does not order our non-blocking one: without this the first SpMV (b = A x*)
+        // read part of the old p (4 ranks sharing an H200: b off, error 0.05 with the residual 1e-15).
+        SHAKEDOWN_CUDA(cudaDeviceSynchronize());
     }
 
     FaceBufferView send_buffer(int face) override { return {send_[face].get(), send_[face].size()}; }

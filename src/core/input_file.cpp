@@ -1,6 +1,7 @@
 #include "core/input_file.hpp"
 
 #include "core/errors.hpp"
+#include "core/file_kind.hpp"
 
 #include <fmt/format.h>
 
@@ -13,15 +14,6 @@
 
 namespace shakedown {
 namespace {
-
-const char* kind_of(mode_t mode) {
-    if (S_ISDIR(mode)) return "a directory";
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISSOCK(mode)) return "a socket";
-    return "not a plain file";
-}
 
 // Closes the descriptor on every way out.
 class Descriptor {
@@ -43,7 +35,7 @@ private:
 std::string read_input_file(const std::filesystem::path& path, std::uintmax_t max_bytes, const std::string& context) {
     const auto fail = [&](const std::string& reason) -> void { throw InputError(context + reason); };
     const auto check_status = [&](const struct stat& status) {
-        if (!S_ISREG(status.st_mode)) fail(fmt::format("not a regular file ({})", kind_of(status.st_mode)));
+        if (!S_ISREG(status.st_mode)) fail(fmt::format("not a regular file ({})", file_kind(status.st_mode)));
         if (static_cast<std::uintmax_t>(status.st_size) > max_bytes)
             fail(fmt::format("too large ({} bytes; at most {})", status.st_size, max_bytes));
     };

@@ -1,6 +1,7 @@
 #include "core/output_file.hpp"
 
 #include "core/errors.hpp"
+#include "core/file_kind.hpp"
 
 #include <fmt/format.h>
 
@@ -14,15 +15,6 @@
 
 namespace shakedown {
 namespace {
-
-const char* kind_of(mode_t mode) {
-    if (S_ISDIR(mode)) return "a directory";
-    if (S_ISFIFO(mode)) return "a FIFO";
-    if (S_ISCHR(mode)) return "a character device";
-    if (S_ISBLK(mode)) return "a block device";
-    if (S_ISSOCK(mode)) return "a socket";
-    return "not a plain file";
-}
 
 [[noreturn]] void fail(const std::filesystem::path& path, const std::string& why) {
     throw InputError(fmt::format("cannot write {}: {}", path.string(), why));
@@ -83,7 +75,7 @@ void check_output_target(const std::filesystem::path& path) {
         fail(path, std::strerror(errno));
     }
     if (S_ISLNK(status.st_mode)) fail(path, "it is a symbolic link; not replaced");
-    if (!S_ISREG(status.st_mode)) fail(path, fmt::format("not a regular file ({}); not replaced", kind_of(status.st_mode)));
+    if (!S_ISREG(status.st_mode)) fail(path, fmt::format("not a regular file ({}); not replaced", file_kind(status.st_mode)));
 }
 
 void write_file_atomically(const std::filesystem::path& path, std::string_view content) {

@@ -3,7 +3,7 @@
 // reproduced"; one it did not measure still awaits (FAIL, not drained); a wrong answer drains at
 // once. Run folders written with the real trace writer, analysed through shakedown-analyze's code.
 #include "analysis/analyzer.hpp"
-#include "analysis_fixtures.hpp"
+#include "analysis_outcome.hpp"
 #include "bench/synthetic_run.hpp"
 
 #include <gtest/gtest.h>
@@ -17,50 +17,14 @@ namespace {
 using testing::read_text;
 using testing::TempDir;
 
-struct Analysis {
-    int exit_code = 0;
-    std::string out;
-    std::string err;
-    nlohmann::json summary;
-    std::string drain;
-};
-
-Analysis analyze_run(const AnalyzeOptions& options) {
-    std::ostringstream out;
-    std::ostringstream err;
-    Analysis result;
-    result.exit_code = analyze(options, out, err);
-    result.out = out.str();
-    result.err = err.str();
-    if (std::filesystem::exists(options.run_dir / "summary.json"))
-        result.summary = nlohmann::json::parse(read_text(options.run_dir / "summary.json"));
-    if (std::filesystem::exists(options.run_dir / "drain.txt")) result.drain = read_text(options.run_dir / "drain.txt");
-    return result;
-}
-
-std::filesystem::path synthetic(const TempDir& temp, const std::string& name, bench::SyntheticRunSpec spec) {
-    spec.sample_rows = 4;
-    spec.telemetry_hz = 2.0;
-    bench::write_synthetic_run(temp.path() / name, spec);
-    return temp.path() / name;
-}
+using Analysis = testing::AnalysisOutcome;
+using testing::analyze_in_process;
+using testing::findings_of;
+using testing::synthetic_run;
+using testing::verdict_of;
 
 bench::SyntheticRunSpec allpairs_nodes(int nodes) {
     return {.ranks = nodes, .ranks_per_node = 1, .gpus = false, .tests = {"allpairs"}};
-}
-
-std::vector<nlohmann::json> findings_of(const Analysis& analysis, const std::string& node) {
-    std::vector<nlohmann::json> found;
-    for (const auto& entry : analysis.summary["nodes"])
-        if (entry["node"] == node)
-            for (const auto& finding : entry["findings"]) found.push_back(finding);
-    return found;
-}
-
-std::string verdict_of(const Analysis& analysis, const std::string& node) {
-    for (const auto& entry : analysis.summary["nodes"])
-        if (entry["node"] == node) return entry["verdict"];
-    return "(no such node)";
 }
 
 bool drains(const Analysis& analysis, const std::string& node) {
@@ -71,8 +35,8 @@ TEST(Confirmation, AFigureFailMeasuredOnceAwaitsAndDrainsNothing) {
     TempDir temp;
     auto spec = allpairs_nodes(4);
     spec.slow_node = 2;
-    const auto run = synthetic(temp, "run", spec);
-    const Analysis analysis = analyze_run({.run_dir = run, .print_confirmation_plan = true});
+    const auto run = synthetic_run(temp, "run", spec);
+    const Analysis analysis = analyze_in_process({.run_dir = run, .print_confirmation_plan = true});
     EXPECT_EQ(analysis.exit_code, 1) << analysis.out;  // the run fails: the node did measure slow
     EXPECT_EQ(verdict_of(analysis, "node0002"), "fail");
     EXPECT_FALSE(drains(analysis, "node0002")) << analysis.drain;
@@ -91,9 +55,9 @@ TEST(Confirmation, MeasuredAgainSlowItDrains) {
     TempDir temp;
     auto spec = allpairs_nodes(4);
     spec.slow_node = 2;
-    const auto run = synthetic(temp, "run", spec);
+    const auto run = synthetic_run(temp, "run", spec);
     spec.seed = 7;  // another measurement: other noise, the same slow node
-    const Analysis analysis = analyze_run({.run_dir = run, .confirmation_dir = synthetic(temp, "again", spec)});
+    const Analysis analysis = analyze_in_process({.run_dir = run, .confirmation_dir = synthetic_run(temp, "again", spec)});
     EXPECT_EQ(analysis.exit_code, 1) << analysis.out << analysis.err;
     EXPECT_TRUE(drains(analysis, "node0002")) << analysis.drain;
     EXPECT_EQ(analysis.drain.find("node0000"), std::string::npos) << analysis.drain;
@@ -111,8 +75,8 @@ TEST(Confirmation, MeasuredAgainHealthyItIsAWarnNotReproduced) {
     TempDir temp;
     auto spec = allpairs_nodes(4);
     spec.slow_node = 2;
-    const auto run = synthetic(temp, "run", spec);
-    const Analysis analysis = analyze_run({.run_dir = run, .confirmation_dir = synthetic(temp, "again", allpairs_nodes(4))});
+    const auto run = synthetic_run(temp, "run", spec);
+    const Analysis analysis = analyze_in_process({.run_dir = run, .confirmation_dir = synthetic_run(temp, "again", allpairs_nodes(4))});
     EXPECT_EQ(analysis.exit_code, 0) << analysis.out << analysis.err;  // WARN only
     EXPECT_EQ(verdict_of(analysis, "node0002"), "warn");
     EXPECT_FALSE(drains(analysis, "node0002")) << analysis.drain;
@@ -135,19 +99,19 @@ TEST(Confirmation, OnlyTheLinksNodesMeasuredAgainAreJudgedAgainstTheFirstRunsFle
     TempDir temp;
     auto spec = allpairs_nodes(5);
     spec.slow_links = {{0, 1}};
-    const auto run = synthetic(temp, "run", spec);
-    const Analysis first = analyze_run({.run_dir = run, .print_confirmation_plan = true});
+    const auto run = synthetic_run(temp, "run", spec);
+    const Analysis first = analyze_in_process({.run_dir = run, .print_confirmation_plan = true});
     EXPECT_NE(first.out.find("confirm-nodes: node0000,node0001\n"), std::string::npos) << first.out;
     auto pair = allpairs_nodes(2);
     pair.slow_links = {{0, 1}};
-    const Analysis slow = analyze_run({.run_dir = run, .confirmation_dir = synthetic(temp, "slow-again", pair)});
+    const Analysis slow = analyze_in_process({.run_dir = run, .confirmation_dir = synthetic_run(temp, "slow-again", pair)});
     EXPECT_EQ(slow.exit_code, 1) << slow.out << slow.err;
     ASSERT_FALSE(findings_of(slow, "node0000").empty()) << slow.out;
     EXPECT_EQ(findings_of(slow, "node0000")[0]["confirmation"], "confirmed");
     EXPECT_EQ(findings_of(slow, "node0000")[0]["peers"], nlohmann::json::array({"node0001"}));
     EXPECT_TRUE(slow.drain.find("NodeName=") == std::string::npos) << slow.drain;  // a link drains neither end
 
-    const Analysis healthy = analyze_run({.run_dir = run, .confirmation_dir = synthetic(temp, "healthy-again", allpairs_nodes(2))});
+    const Analysis healthy = analyze_in_process({.run_dir = run, .confirmation_dir = synthetic_run(temp, "healthy-again", allpairs_nodes(2))});
     EXPECT_EQ(healthy.exit_code, 0) << healthy.out << healthy.err;
     EXPECT_EQ(findings_of(healthy, "node0001")[0]["confirmation"], "not_reproduced");
 }
@@ -159,7 +123,7 @@ TEST(Confirmation, AFailTheConfirmationDidNotMeasureStillAwaits) {
     const auto run = testing::write_run(temp.path() / "run", traces);
     // The confirmation measured node0000 only.
     const auto again = testing::write_run(temp.path() / "again", {testing::healthy_trace(0, 1, "node0000")});
-    const Analysis analysis = analyze_run({.run_dir = run, .confirmation_dir = again});
+    const Analysis analysis = analyze_in_process({.run_dir = run, .confirmation_dir = again});
     EXPECT_EQ(analysis.exit_code, 1) << analysis.out << analysis.err;
     EXPECT_EQ(verdict_of(analysis, "node0001"), "fail");
     EXPECT_FALSE(drains(analysis, "node0001")) << analysis.drain;
@@ -175,7 +139,7 @@ TEST(Confirmation, ASlowFigureMeasuredAgainHealthyIsNotReproduced) {
     testing::metric_named(traces[1], "stream.triad_gbs").value = 2.0;  // 0.25 of nominal
     const auto run = testing::write_run(temp.path() / "run", traces);
     const auto again = testing::write_run(temp.path() / "again", {testing::healthy_trace(0, 1, "node0001")});
-    const Analysis analysis = analyze_run({.run_dir = run, .confirmation_dir = again});
+    const Analysis analysis = analyze_in_process({.run_dir = run, .confirmation_dir = again});
     EXPECT_EQ(analysis.exit_code, 0) << analysis.out << analysis.err;
     EXPECT_EQ(verdict_of(analysis, "node0001"), "warn");
     EXPECT_FALSE(drains(analysis, "node0001")) << analysis.drain;
@@ -194,7 +158,7 @@ TEST(Confirmation, AWrongAnswerDrainsWithoutAConfirmationRun) {
     TestResult& stream = testing::test_named(traces[1], "stream");
     stream.status = Status::fail;
     stream.reason = "triad: a[3] = 1.5, expected 2.0 (validation)";
-    const Analysis analysis = analyze_run({.run_dir = testing::write_run(temp.path() / "run", traces)});
+    const Analysis analysis = analyze_in_process({.run_dir = testing::write_run(temp.path() / "run", traces)});
     EXPECT_EQ(analysis.exit_code, 1) << analysis.out;
     EXPECT_TRUE(drains(analysis, "node0001")) << analysis.drain;
     EXPECT_EQ(findings_of(analysis, "node0001")[0]["evidence"], "fault");
@@ -203,8 +167,8 @@ TEST(Confirmation, AWrongAnswerDrainsWithoutAConfirmationRun) {
 
 TEST(Confirmation, AHealthyRunHasNothingToConfirm) {
     TempDir temp;
-    const Analysis analysis = analyze_run(
-        {.run_dir = synthetic(temp, "run", allpairs_nodes(4)), .print_confirmation_plan = true});
+    const Analysis analysis = analyze_in_process(
+        {.run_dir = synthetic_run(temp, "run", allpairs_nodes(4)), .print_confirmation_plan = true});
     EXPECT_EQ(analysis.exit_code, 0) << analysis.out;
     EXPECT_NE(analysis.out.find("confirm-tests: \nconfirm-nodes: \n"), std::string::npos) << analysis.out;
     EXPECT_EQ(analysis.out.find("Confirm before drain"), std::string::npos) << analysis.out;
@@ -214,7 +178,7 @@ TEST(Confirmation, AConfirmationOnOtherNodesIsBadInput) {
     TempDir temp;
     const auto run = testing::write_run(temp.path() / "run", testing::healthy_traces(2, 1));
     const auto again = testing::write_run(temp.path() / "again", {testing::healthy_trace(0, 1, "elsewhere")});
-    const Analysis analysis = analyze_run({.run_dir = run, .confirmation_dir = again});
+    const Analysis analysis = analyze_in_process({.run_dir = run, .confirmation_dir = again});
     EXPECT_EQ(analysis.exit_code, 2);
     EXPECT_NE(analysis.err.find("--confirmation " + again.string() + ": rank 0 ran on node 'elsewhere' local rank 0, which "),
               std::string::npos) << analysis.err;

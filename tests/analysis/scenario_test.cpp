@@ -5,7 +5,7 @@
 // markdown, drain.txt) of such runs.
 #include "analysis/analyzer.hpp"
 #include "analysis/report/markup.hpp"
-#include "analysis_fixtures.hpp"
+#include "analysis_outcome.hpp"
 #include "bench/synthetic_run.hpp"
 
 #include <gtest/gtest.h>
@@ -20,48 +20,13 @@ namespace {
 using testing::read_text;
 using testing::TempDir;
 
-struct Analysis {
-    int exit_code = -1;
-    std::string out;
-    std::string err;
-    nlohmann::json summary;
-};
+using Analysis = testing::AnalysisOutcome;
+using testing::analyze_in_process;
+using testing::findings_of;
+using testing::synthetic_run;
+using testing::verdict_of;
 
-std::filesystem::path synthetic_run(const TempDir& temp, const std::string& name, bench::SyntheticRunSpec spec) {
-    const auto dir = temp.path() / name;
-    spec.sample_rows = 4;
-    spec.telemetry_hz = 2.0;
-    bench::write_synthetic_run(dir, spec);
-    return dir;
-}
-
-Analysis analyze_with(AnalyzeOptions options) {
-    std::ostringstream out;
-    std::ostringstream err;
-    Analysis result;
-    result.exit_code = analyze(options, out, err);
-    result.out = out.str();
-    result.err = err.str();
-    const auto summary = options.summary_path.value_or(options.run_dir / "summary.json");
-    if (std::filesystem::exists(summary)) result.summary = nlohmann::json::parse(read_text(summary));
-    return result;
-}
-
-Analysis analyze_folder(const std::filesystem::path& run) { return analyze_with({.run_dir = run}); }
-
-std::vector<nlohmann::json> findings_of(const Analysis& analysis, const std::string& node = "") {
-    std::vector<nlohmann::json> findings;
-    for (const auto& entry : analysis.summary["nodes"])
-        if (node.empty() || entry["node"] == node)
-            for (const auto& finding : entry["findings"]) findings.push_back(finding);
-    return findings;
-}
-
-std::string verdict_of(const Analysis& analysis, const std::string& node) {
-    for (const auto& entry : analysis.summary["nodes"])
-        if (entry["node"] == node) return entry["verdict"];
-    return "(no such node)";
-}
+Analysis analyze_folder(const std::filesystem::path& run) { return analyze_in_process({.run_dir = run}); }
 
 int scontrol_lines(const std::filesystem::path& drain) {
     std::istringstream lines(read_text(drain));
@@ -107,7 +72,7 @@ TEST(Scenario, OneSlowNodeAmongThreeFailsOnlyThatNode) {
     EXPECT_EQ(scontrol_lines(run / "drain.txt"), 0) << read_text(run / "drain.txt");
     EXPECT_NE(first.out.find("1 FAIL(s) rest on one measurement"), std::string::npos) << first.out;
     const Analysis analysis =
-        analyze_with({.run_dir = run, .confirmation_dir = synthetic_run(temp, "slow-node-again", spec)});
+        analyze_in_process({.run_dir = run, .confirmation_dir = synthetic_run(temp, "slow-node-again", spec)});
     EXPECT_EQ(analysis.exit_code, 1) << analysis.out;
     EXPECT_EQ(analysis.summary["counts"]["nodes"]["pass"], 2) << analysis.out;
     EXPECT_EQ(verdict_of(analysis, "node0002"), "fail");
@@ -162,7 +127,7 @@ TEST(Scenario, SlowGroupIsNamedAfterItsSwitchFromTopologyConf) {
                                "SwitchName=leaf0 Nodes=node[0000-0002] LinkSpeed=100\n"
                                "SwitchName=leaf1 Nodes=node[0003-0005]\n"
                                "SwitchName=spine Switches=leaf[0-1]\n";
-    const Analysis named = analyze_with({.run_dir = run, .topology_file = topology});
+    const Analysis named = analyze_in_process({.run_dir = run, .topology_file = topology});
     EXPECT_EQ(named.exit_code, 1) << named.out << named.err;
     ASSERT_EQ(named.summary["localization"]["slow_groups"].size(), 1u) << named.summary["localization"].dump(2);
     const auto& group = named.summary["localization"]["slow_groups"][0];
@@ -240,7 +205,7 @@ TEST(Scenario, BaselineRegressionIsReportedForTheRegressedNodeOnly) {
     const auto after = synthetic_run(temp, "after", {.ranks = 8, .ranks_per_node = 2, .tests = {"stream", "dgemm_fp64"},
                                                      .seed = 2, .run_id = "later-run", .regressed_node = 2,
                                                      .regression_factor = 0.85});
-    const Analysis analysis = analyze_with({.run_dir = after, .baseline_dir = before});
+    const Analysis analysis = analyze_in_process({.run_dir = after, .baseline_dir = before});
     EXPECT_EQ(analysis.summary["baseline"]["run_id"], "baseline-run") << analysis.out << analysis.err;
     EXPECT_GT(analysis.summary["baseline"]["regressions"].get<int>(), 0);
     int regressions = 0;
@@ -259,7 +224,7 @@ TEST(Scenario, BaselineRegressionIsReportedForTheRegressedNodeOnly) {
     EXPECT_TRUE(alone.summary["baseline"].is_null());
 
     // A baseline that is not a run folder is bad input, named as such.
-    const Analysis bad = analyze_with({.run_dir = after, .baseline_dir = temp.path() / "nowhere"});
+    const Analysis bad = analyze_in_process({.run_dir = after, .baseline_dir = temp.path() / "nowhere"});
     EXPECT_EQ(bad.exit_code, 2);
     EXPECT_EQ(bad.err.rfind("shakedown-analyze: --baseline: ", 0), 0u) << bad.err;
 }
@@ -269,7 +234,7 @@ TEST(Scenario, SlowNodeOnGpusShowsItsSlowCollectiveRanksAndPrices) {
     const auto run = synthetic_run(temp, "gpu-slow-node",
                                    {.ranks = 16, .ranks_per_node = 4, .tests = {"dgemm_fp64", "gemm_ladder", "nccl", "mpi_coll"},
                                     .slow_node = 1});
-    const Analysis analysis = analyze_with({.run_dir = run, .price_per_node_hour = 40.0});
+    const Analysis analysis = analyze_in_process({.run_dir = run, .price_per_node_hour = 40.0});
     EXPECT_EQ(analysis.exit_code, 1);
     EXPECT_EQ(analysis.summary["counts"]["nodes"]["fail"], 1) << analysis.out;
     bool slow_rank_named = false;
@@ -309,7 +274,7 @@ TEST(Scenario, MarkdownJunitAndHtmlOutputsCarryTheFindings) {
     const bench::SyntheticRunSpec spec{.ranks = 12, .ranks_per_node = 4, .tests = every_test, .slow_node = 2,
                                        .throttled_gpu = bench::SyntheticRunSpec::ThrottledGpu{0, 1, 0.83}};
     const auto run = synthetic_run(temp, "outputs", spec);
-    const Analysis markdown = analyze_with({.run_dir = run, .confirmation_dir = synthetic_run(temp, "outputs-again", spec),
+    const Analysis markdown = analyze_in_process({.run_dir = run, .confirmation_dir = synthetic_run(temp, "outputs-again", spec),
                                             .format = ReportFormat::markdown});
     EXPECT_NE(markdown.out.find("confirmation run "), std::string::npos) << markdown.out;
     EXPECT_EQ(markdown.out.rfind("## shakedown run synthetic: FAIL", 0), 0u) << markdown.out;

@@ -9,8 +9,8 @@
 namespace shakedown::analysis {
 namespace {
 
-constexpr std::array<std::string_view, 7> sections{"fleet",       "baseline", "telemetry",    "links",
-                                                   "collectives", "price",    "port_counters"};
+constexpr std::array<std::string_view, 8> sections{"fleet",       "baseline", "telemetry",     "links",
+                                                   "collectives", "price",    "port_counters", "gpu_health"};
 
 // One key of one section: how to read it into the settings.
 struct SettingKey {
@@ -103,6 +103,12 @@ const std::vector<SettingKey>& setting_keys() {
                  s.port_counter_allowances[counter] = allowed;
              }
          }},
+        {"gpu_health", "enabled",
+         [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
+             s.gpu_health_enabled = fields.choice(node, what, {"true", "false"}) == "true";
+         }},
+        {"gpu_health", "pcie_replay_fail_rise", positive_in(&AnalysisSettings::pcie_replay_fail_rise)},
+        {"gpu_health", "nvlink_expected_links", positive_in(&AnalysisSettings::nvlink_expected_links)},
     };
     return keys;
 }
@@ -160,6 +166,9 @@ void AnalysisSettings::merge(const AnalysisSettings& other) {
     }
     take(currency, other.currency);
     take(port_counters_enabled, other.port_counters_enabled);
+    take(gpu_health_enabled, other.gpu_health_enabled);
+    take(pcie_replay_fail_rise, other.pcie_replay_fail_rise);
+    take(nvlink_expected_links, other.nvlink_expected_links);
     // Counter by counter: a user file naming symbol_error keeps the other allowances.
     for (const auto& [counter, allowed] : other.port_counter_allowances) port_counter_allowances[counter] = allowed;
 }

@@ -62,6 +62,12 @@ struct AnalysisSettings {
     // error counter (sysfs name) may rise over the whole run before the node FAILs; 0 when unnamed.
     std::optional<bool> port_counters_enabled;
     std::map<std::string, double> port_counter_allowances;
+    // gpu_health: {enabled: true, pcie_replay_fail_rise: 1000, nvlink_expected_links: 18} — the
+    // hidden-fault rule (rules/hidden_fault_rule.hpp): a PCIe replay rise above the first FAILs
+    // (any rise WARNs); fewer active NVLink links than the second FAILs (unset: the links NVML reports).
+    std::optional<bool> gpu_health_enabled;
+    std::optional<double> pcie_replay_fail_rise;
+    std::optional<double> nvlink_expected_links;
 
     int min_peers() const { return fleet_min_peers.value_or(3); }
     bool fleet_rule_enabled() const { return fleet_enabled.value_or(true); }
@@ -77,6 +83,8 @@ struct AnalysisSettings {
     double rank_fail_ratio() const { return slow_rank_fail_ratio.value_or(3.0); }
     std::string currency_text() const { return currency.value_or(""); }
     bool port_counter_rule_enabled() const { return port_counters_enabled.value_or(true); }
+    bool gpu_health_rule_enabled() const { return gpu_health_enabled.value_or(true); }
+    double pcie_replay_fail_rise_or_default() const { return pcie_replay_fail_rise.value_or(1000.0); }
     double allowed_increase(const std::string& counter) const;
 
     // The node price per hour, if any (a month is 730 hours: 8760 / 12).
@@ -89,7 +97,7 @@ struct AnalysisSettings {
 inline constexpr double hours_per_month = 730.0;
 
 // Whether `key` is a settings section (fleet, baseline, telemetry, links, collectives, price,
-// port_counters).
+// port_counters, gpu_health).
 bool is_settings_section(std::string_view key);
 // Reads one settings section into `settings`; unknown keys and bad values are rejected.
 void parse_settings_section(const YamlFields& fields, const std::string& section, const YAML::Node& node,

@@ -2,6 +2,7 @@
 
 #include "analysis/rules/confirmation.hpp"
 #include "analysis/rules/credibility_rule.hpp"
+#include "analysis/rules/hidden_fault_rule.hpp"
 #include "analysis/rules/port_counter_rule.hpp"
 #include "analysis/rules/profile_rule.hpp"
 #include "analysis/rules/scheduler_rule.hpp"
@@ -58,6 +59,7 @@ AnalysisResult apply_rules(const Observations& observations, const Thresholds& t
     }
     append(findings, slow_rank_findings(observations, settings));
     append(findings, port_counter_findings(observations, settings));
+    append(findings, hidden_fault_findings(observations, settings));
     append(findings, credibility_findings(observations));
     append(findings, stall_findings(observations));
     append(findings, scheduler_findings(observations));

@@ -26,6 +26,7 @@ std::string_view to_string(FindingSource source) {
         case FindingSource::credibility: return "credibility";
         case FindingSource::stall: return "stall";
         case FindingSource::scheduler: return "scheduler";
+        case FindingSource::hidden_faults: return "hidden_faults";
     }
     return "unknown";
 }

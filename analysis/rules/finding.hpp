@@ -21,8 +21,10 @@ std::string_view to_string(Level level);
 // rule, the baseline comparison, link localization, the collective's slow-rank figures, or the
 // whole-run RDMA port error counters, a physical bound a figure cannot pass (credibility), or the
 // rank that stopped while the others waited for it (stall), or a node Slurm marked down during
-// the job (scheduler).
-enum class FindingSource { threshold, fleet, baseline, links, collective, port_counters, credibility, stall, scheduler };
+// the job (scheduler), or a GPU health counter or Xid event (hidden_faults: rules/hidden_fault_rule.hpp).
+enum class FindingSource {
+    threshold, fleet, baseline, links, collective, port_counters, credibility, stall, scheduler, hidden_faults
+};
 std::string_view to_string(FindingSource source);
 
 // What a finding rests on. A figure below what healthy hardware gives (a rate, a latency, a

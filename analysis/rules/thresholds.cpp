@@ -22,7 +22,7 @@ namespace {
 
 constexpr std::string_view rule_keys =
     "fail_below, warn_below, fail_above, warn_above, fraction_of_nominal, fleet_outlier, above_nominal";
-constexpr std::string_view top_level_keys = "metrics, fleet, baseline, telemetry, links, collectives, price, port_counters";
+constexpr std::string_view top_level_keys = "metrics, fleet, baseline, telemetry, links, collectives, price, port_counters, gpu_health";
 
 bool is_glob_pattern(std::string_view key) { return key.find_first_of("*?[") != std::string_view::npos; }
 

@@ -154,7 +154,7 @@ TEST(Thresholds, UnknownKeysAreRejectedWithTheirLine) {
               "my.yaml:3: stream.triad_gbs: unknown key 'fail_belw' (expected fail_below, warn_below, fail_above, "
               "warn_above, fraction_of_nominal, fleet_outlier, above_nominal)");
     EXPECT_EQ(parse_error("metric:\n  a: {}\n"),
-              "my.yaml:1: unknown key 'metric' (expected metrics, fleet, baseline, telemetry, links, collectives, price, port_counters)");
+              "my.yaml:1: unknown key 'metric' (expected metrics, fleet, baseline, telemetry, links, collectives, price, port_counters, gpu_health)");
     EXPECT_EQ(parse_error("metrics:\n  a:\n    fraction_of_nominal: {warn: 0.8, fial: 0.6}\n"),
               "my.yaml:3: a.fraction_of_nominal: unknown key 'fial' (expected warn, fail)");
 }

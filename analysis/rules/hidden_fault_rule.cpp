@@ -1,0 +1,280 @@
+#include "analysis/rules/hidden_fault_rule.hpp"
+
+#include "analysis/rules/xid_catalogue.hpp"
+#include "core/clock.hpp"
+#include "telemetry/telemetry_columns.hpp"
+#include "trace/trace_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <optional>
+#include <string_view>
+
+namespace shakedown::analysis {
+namespace {
+
+namespace col = telemetry_columns::gpu_health;
+
+std::string clock_time(double utc) { return std::isfinite(utc) ? format_utc(utc).substr(11, 8) : "?"; }
+
+// The finite readings of one column, in time order, with their times.
+struct Series {
+    std::vector<double> t;
+    std::vector<double> value;
+    bool empty() const { return value.empty(); }
+    double first() const { return value.front(); }
+    double last() const { return value.back(); }
+    // Forward steps only: a counter reset (driver reload) is not a negative rise.
+    double rise() const {
+        double total = 0;
+        for (std::size_t i = 1; i < value.size(); ++i)
+            if (value[i] > value[i - 1]) total += value[i] - value[i - 1];
+        return total;
+    }
+    double max() const {
+        double most = value.front();
+        for (double v : value) most = std::max(most, v);
+        return most;
+    }
+    double min() const {
+        double least = value.front();
+        for (double v : value) least = std::min(least, v);
+        return least;
+    }
+};
+
+Series series(const SampleTable& table, std::string_view name) {
+    Series out;
+    const auto column = table.column_index(name);
+    const auto time = table.column_index(col::counters_time) ? table.column_index(col::counters_time) : table.column_index("t");
+    if (!column || !time) return out;
+    for (const auto& row : table.rows()) {
+        if (!std::isfinite(row[*column])) continue;
+        out.t.push_back(row[*time]);
+        out.value.push_back(row[*column]);
+    }
+    return out;
+}
+
+// The GPU a health table describes, and the rank bound to it (else the leader, without a GPU).
+struct HealthGpu {
+    const RankIdentity* who = nullptr;
+    std::optional<int> gpu;
+    std::string uuid;
+    std::string label;  // "GPU-xxxx (health_gpu0, 00000000:19:00.0)"
+};
+
+HealthGpu gpu_of(const Observations& observations, const NodeRow& node, const std::string& table,
+                 const std::map<std::string, std::string>& facts) {
+    HealthGpu gpu;
+    const auto uuid = facts.find(std::string(col::gpu_uuid_attribute));
+    if (uuid != facts.end()) gpu.uuid = uuid->second;
+    gpu.who = observations.rank(node.leader->rank);
+    gpu.gpu = std::nullopt;
+    for (int rank : node.ranks) {
+        const RankIdentity* identity = observations.rank(rank);
+        if (identity != nullptr && !gpu.uuid.empty() && identity->gpu_uuid == gpu.uuid) {
+            gpu.who = identity;
+            gpu.gpu = identity->gpu;
+            break;
+        }
+    }
+    const auto bus = facts.find("pci_bus_id");
+    gpu.label = fmt::format("{} ({}{}{})", gpu.uuid.empty() ? table : gpu.uuid, table, bus != facts.end() ? ", " : "",
+                            bus != facts.end() ? bus->second : "");
+    return gpu;
+}
+
+class Judge {
+public:
+    Judge(const HealthGpu& gpu, const AnalysisSettings& settings, std::vector<Finding>& findings)
+        : gpu_(gpu), settings_(settings), findings_(findings) {}
+
+    void add(Level level, const std::string& rule, std::string_view counter, std::optional<double> before,
+             std::optional<double> after, const std::string& what) {
+        if (gpu_.who == nullptr) return;
+        Finding finding = make_finding(*gpu_.who, gpu_health_check, level,
+                                       fmt::format("{}: {} [rule {}]", gpu_.label, what, rule), FindingSource::hidden_faults);
+        finding.gpu = gpu_.gpu;
+        finding.gpu_uuid = gpu_.uuid;
+        finding.metric = std::string(counter);
+        finding.value = after;
+        finding.reference = before;
+        finding.unit = counter == "xid" ? "Xid" : "count";
+        finding.cause = Cause::hardware;
+        finding.evidence = Evidence::fault;
+        findings_.push_back(std::move(finding));
+    }
+
+    // A counter's rise over the run: `level` when it rose at all.
+    void rise(const SampleTable& table, std::string_view counter, const std::string& rule, Level level,
+              std::string_view words) {
+        const Series s = series(table, counter);
+        if (s.value.size() < 2 || s.rise() <= 0) return;
+        add(level, rule, counter, s.first(), s.last(),
+            fmt::format("{} {} {} -> {} (+{}) during the run ({}-{})", words, counter, format_number(s.first()),
+                        format_number(s.last()), format_number(s.rise()), clock_time(s.t.front()), clock_time(s.t.back())));
+    }
+
+    // A 0/1 state that was 1 at any reading.
+    void flag(const SampleTable& table, std::string_view column, const std::string& rule, const std::string& words) {
+        const Series s = series(table, column);
+        if (s.empty() || s.max() < 1) return;
+        std::size_t at = 0;
+        while (s.value[at] < 1) ++at;
+        add(Level::fail, rule, column, s.first(), s.last(), fmt::format("{} ({} = 1 at {})", words, column, clock_time(s.t[at])));
+    }
+
+    const AnalysisSettings& settings() const { return settings_; }
+
+private:
+    const HealthGpu& gpu_;
+    const AnalysisSettings& settings_;
+    std::vector<Finding>& findings_;
+};
+
+std::string down_links(double mask) {
+    std::string text;
+    const auto bits = static_cast<unsigned long long>(mask);
+    for (unsigned link = 0; link < 64; ++link)
+        if ((bits >> link) & 1ull) text += (text.empty() ? "" : ", ") + std::to_string(link);
+    return text;
+}
+
+void judge_table(const SampleTable& table, Judge& judge) {
+    judge.flag(table, col::remap_pending, "remap_pending", "a row remap is pending: reset the GPU to apply it");
+    judge.flag(table, col::remap_failure, "remap_failure", "a row remap failed: the GPU is out of spare rows");
+    judge.flag(table, col::retired_pages_pending, "retired_pages_pending",
+               "a page retirement is pending: reset the GPU to apply it");
+    judge.rise(table, col::ecc_dbe_volatile, "ecc_dbe_rise", Level::fail, "uncorrected (double-bit) ECC");
+    judge.rise(table, col::remap_uncorrected, "remap_uncorrected_rise", Level::fail, "rows remapped for uncorrected errors");
+    judge.rise(table, col::ecc_sbe_volatile, "ecc_sbe_rise", Level::warn, "corrected (single-bit) ECC");
+    judge.rise(table, col::remap_corrected, "remap_corrected_rise", Level::warn, "rows remapped for corrected errors");
+    judge.rise(table, col::retired_pages_sbe, "retired_pages_rise", Level::warn, "retired pages (single-bit)");
+    judge.rise(table, col::retired_pages_dbe, "retired_pages_rise", Level::warn, "retired pages (double-bit)");
+
+    if (const Series replay = series(table, col::pcie_replay); replay.value.size() >= 2 && replay.rise() > 0) {
+        const double limit = judge.settings().pcie_replay_fail_rise_or_default();
+        const bool large = replay.rise() > limit;
+        judge.add(large ? Level::fail : Level::warn, "pcie_replay_rise", col::pcie_replay, replay.first(), replay.last(),
+                  fmt::format("PCIe replay counter {} -> {} (+{}) during the run ({}-{}); {} above +{}",
+                              format_number(replay.first()), format_number(replay.last()), format_number(replay.rise()),
+                              clock_time(replay.t.front()), clock_time(replay.t.back()), large ? "fail" : "fail only",
+                              format_number(limit)));
+    }
+
+    const Series links = series(table, col::nvlink_links);
+    const Series up = series(table, col::nvlink_links_up);
+    if (!links.empty() && !up.empty()) {
+        const double expected = judge.settings().nvlink_expected_links.value_or(links.max());
+        const Series mask = series(table, col::nvlink_down_mask);
+        if (up.min() < expected) {
+            std::size_t at = 0;
+            while (up.value[at] >= expected) ++at;
+            const std::string which = !mask.empty() && mask.max() > 0 ? fmt::format(" (inactive: link {})", down_links(mask.max())) : "";
+            judge.add(Level::fail, "nvlink_down", col::nvlink_links_up, up.first(), up.last(),
+                      fmt::format("{} of {} NVLink links active at {}{}, expected {}", format_number(up.value[at]),
+                                  format_number(links.max()), clock_time(up.t[at]), which, format_number(expected)));
+        }
+    }
+    judge.rise(table, col::nvlink_crc, "nvlink_error_rise", Level::warn, "NVLink CRC errors");
+    judge.rise(table, col::nvlink_replay, "nvlink_error_rise", Level::warn, "NVLink replays");
+    judge.rise(table, col::nvlink_recovery, "nvlink_error_rise", Level::warn, "NVLink recoveries");
+
+    if (const Series state = series(table, col::fabric_state); !state.empty() && state.last() != 3) {
+        judge.add(Level::fail, "fabric_state", col::fabric_state, state.first(), state.last(),
+                  fmt::format("GPU fabric registration not completed at the end of the run (state {}: {})",
+                              format_number(state.last()),
+                              state.last() == 1 ? "not started" : state.last() == 2 ? "in progress" : "unknown"));
+    }
+    if (const Series status = series(table, col::fabric_status); !status.empty() && status.max() != 0) {
+        judge.add(Level::fail, "fabric_status", col::fabric_status, status.first(), status.last(),
+                  fmt::format("GPU fabric registration completed with error status {} (an nvmlReturn_t)",
+                              format_number(status.max())));
+    }
+}
+
+// "nvml_xid health_gpu0 GPU-... xid=79" -> {table, xid}.
+struct XidEvent {
+    std::string table;
+    unsigned xid = 0;
+};
+
+std::optional<XidEvent> xid_of(const Event& event) {
+    if (!std::string_view(event.text).starts_with(col::xid_event_prefix)) return std::nullopt;
+    const std::string rest = event.text.substr(col::xid_event_prefix.size());
+    const auto space = rest.find(' ');
+    const auto at = rest.rfind("xid=");
+    if (space == std::string::npos || at == std::string::npos) return std::nullopt;
+    try {
+        return XidEvent{rest.substr(0, space), static_cast<unsigned>(std::stoul(rest.substr(at + 4)))};
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+}  // namespace
+
+std::vector<Finding> hidden_fault_findings(const Observations& observations, const NodeRow& node,
+                                           const std::map<std::string, SampleTable>& telemetry,
+                                           const std::map<std::string, std::map<std::string, std::string>>& attributes,
+                                           const std::vector<Event>& events, const AnalysisSettings& settings) {
+    std::vector<Finding> findings;
+    if (node.leader == nullptr) return findings;
+    static const std::map<std::string, std::string> no_facts;
+    const auto facts_of = [&](const std::string& table) -> const std::map<std::string, std::string>& {
+        const auto found = attributes.find(table);
+        return found != attributes.end() ? found->second : no_facts;
+    };
+    for (const auto& [name, table] : telemetry) {
+        if (!name.starts_with(telemetry_columns::gpu_health_table_prefix)) continue;
+        const HealthGpu gpu = gpu_of(observations, node, name, facts_of(name));
+        Judge judge(gpu, settings, findings);
+        judge_table(table, judge);
+    }
+    for (const Event& event : events) {
+        const auto xid = xid_of(event);
+        if (!xid) continue;
+        const HealthGpu gpu = gpu_of(observations, node, xid->table, facts_of(xid->table));
+        Judge judge(gpu, settings, findings);
+        const auto entry = xid_entry(xid->xid);
+        const std::string rule = "xid";
+        if (entry)
+            judge.add(entry->level, rule, "xid", std::nullopt, xid->xid,
+                      fmt::format("Xid {} ({}) at {}: {}", xid->xid, entry->meaning, clock_time(event.t), entry->action));
+        else
+            judge.add(Level::warn, rule, "xid", std::nullopt, xid->xid,
+                      fmt::format("Xid {} at {}: not in shakedown's Xid table; look it up in NVIDIA's Xid catalogue",
+                                  xid->xid, clock_time(event.t)));
+    }
+    return findings;
+}
+
+std::vector<Finding> hidden_fault_findings(const Observations& observations, const AnalysisSettings& settings) {
+    std::vector<Finding> findings;
+    if (!settings.gpu_health_rule_enabled()) return findings;
+    for (const NodeRow& node : observations.nodes()) {
+        if (node.leader == nullptr) continue;
+        std::map<std::string, SampleTable> health;
+        std::map<std::string, std::map<std::string, std::string>> attributes;
+        std::vector<Event> events;
+        try {
+            Trace trace = read_trace(node.leader->trace_path, {.samples = false, .telemetry = true, .inventory = false,
+                                                               .config = false, .events = true});
+            for (auto& [name, table] : trace.telemetry)
+                if (name.starts_with(telemetry_columns::gpu_health_table_prefix)) {
+                    health.emplace(name, std::move(table));
+                    attributes[name] = trace.telemetry_attributes[name];
+                }
+            events = std::move(trace.events);
+        } catch (const std::exception&) {  // an unreadable trace is already a rank problem (incomplete run)
+            continue;
+        }
+        auto mine = hidden_fault_findings(observations, node, health, attributes, events, settings);
+        std::move(mine.begin(), mine.end(), std::back_inserter(findings));
+    }
+    return findings;
+}
+
+}  // namespace shakedown::analysis

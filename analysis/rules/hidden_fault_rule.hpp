@@ -1,0 +1,49 @@
+// Hidden faults: what no throughput figure shows, from each node leader's NVML health tables
+// ("health_gpu<N>", telemetry/gpu_health_telemetry.hpp) and Xid events, judged over the whole
+// run (first to last reading). Every finding is filed under the pseudo-test "gpu_health", cause
+// hardware, evidence fault (a counter or an event drains at once), with the counter's name as
+// its metric, the last reading as its value and the first as its reference, and the rule's name
+// in the reason:
+//   xid                     an Xid event: its level and action from rules/xid_catalogue.hpp;
+//                           an Xid not in the catalogue WARNs naming it
+//   remap_pending           a row remap pending (any reading)                      FAIL
+//   remap_failure           a row remap failed (any reading)                       FAIL
+//   retired_pages_pending   a page retirement pending (any reading)                FAIL
+//   ecc_dbe_rise            volatile uncorrected (double-bit) ECC count rose       FAIL
+//   remap_uncorrected_rise  rows remapped for uncorrected errors rose             FAIL
+//   ecc_sbe_rise            volatile corrected (single-bit) ECC count rose         WARN
+//   remap_corrected_rise    rows remapped for corrected errors rose               WARN
+//   retired_pages_rise      retired pages rose                                     WARN
+//   pcie_replay_rise        PCIe replay counter rose: WARN; above
+//                           gpu_health.pcie_replay_fail_rise (default 1000)        FAIL
+//   nvlink_down             NVLink links inactive of those NVML reports
+//                           (or of gpu_health.nvlink_expected_links when set)      FAIL
+//   nvlink_error_rise       NVLink CRC, replay or recovery counts rose             WARN
+//   fabric_state            fabric registration not completed at the end         FAIL
+//   fabric_status           fabric registration completed with an error status    FAIL
+// A counter that is NaN throughout (not available) gives no finding: the trace says why.
+#pragma once
+
+#include "analysis/load/observations.hpp"
+#include "analysis/rules/analysis_settings.hpp"
+#include "analysis/rules/finding.hpp"
+#include "core/result.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace shakedown::analysis {
+
+inline constexpr const char* gpu_health_check = "gpu_health";
+
+// Findings for one node from its leader's health tables, their attributes and the events.
+std::vector<Finding> hidden_fault_findings(const Observations& observations, const NodeRow& node,
+                                           const std::map<std::string, SampleTable>& telemetry,
+                                           const std::map<std::string, std::map<std::string, std::string>>& attributes,
+                                           const std::vector<Event>& events, const AnalysisSettings& settings);
+
+// Every node of the run (one leader trace at a time) unless gpu_health.enabled is false.
+std::vector<Finding> hidden_fault_findings(const Observations& observations, const AnalysisSettings& settings);
+
+}  // namespace shakedown::analysis

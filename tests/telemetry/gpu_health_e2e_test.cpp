@@ -1,0 +1,265 @@
+// End to end with the fake libnvidia-ml (this machine has no GPU): the real driver under the real
+// mpirun loads tests/telemetry/fake_nvml.cpp as libnvidia-ml.so.1 (LD_LIBRARY_PATH), the fake
+// shows the fault its environment names, and shakedown-analyze must give the stated verdict with
+// the rule, the counter and its readings in the finding and the drain line. A healthy fake gives
+// no finding; an old driver's NVML (no health symbols) or an unsupported function is recorded as
+// not available with the reason, never as a zero, and gives no finding either.
+#include "e2e_support.hpp"
+#include "trace/trace_reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace shakedown::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string stream_params = R"(
+params:
+  stream: {array_mib: 8, repetitions: 20}
+)";
+
+struct Outcome {
+    ProcessResult run;
+    ProcessResult analysis;
+    fs::path folder;
+    nlohmann::json summary;
+    std::string drain;
+};
+
+// One run of the stream test with the fake NVML (`library`: which build of it) and the fake's
+// environment `fake_env` ("NAME=value" words), then the analyzer.
+Outcome run_with_fake(const ScratchFolder& scratch, const std::vector<std::string>& fake_env,
+                      const char* library = SHAKEDOWN_FAKE_NVML_PATH) {
+    const fs::path lib = scratch.path() / "nvml-lib";
+    fs::create_directories(lib);
+    fs::create_symlink(library, lib / "libnvidia-ml.so.1");
+    const auto config = scratch.write("config.yaml", stream_params);
+    const auto thresholds = scratch.write("thresholds.yaml", speed_rules_off);
+    std::vector<std::string> command{"env", "LD_LIBRARY_PATH=" + lib.string()};
+    command.insert(command.end(), fake_env.begin(), fake_env.end());
+    const auto launch = mpirun(2, {SHAKEDOWN_DRIVER, "run", "--tests", "stream", "--config", config.string(), "--out",
+                                   scratch.path().string(), "--name", "run"});
+    command.insert(command.end(), launch.begin(), launch.end());
+    Outcome outcome;
+    outcome.run = run_process(command);
+    outcome.folder = scratch.path() / "run";
+    outcome.analysis = run_process({SHAKEDOWN_ANALYZER, outcome.folder.string(), "--thresholds", thresholds.string()});
+    if (fs::exists(outcome.folder / "summary.json")) outcome.summary = read_json(outcome.folder / "summary.json");
+    std::ifstream drain(outcome.folder / "drain.txt");
+    std::stringstream text;
+    text << drain.rdbuf();
+    outcome.drain = text.str();
+    return outcome;
+}
+
+// The node's findings from the health rule, as summary.json lists them.
+std::vector<nlohmann::json> health_findings(const Outcome& outcome) {
+    std::vector<nlohmann::json> found;
+    if (!outcome.summary.contains("nodes")) return found;
+    for (const auto& finding : outcome.summary["nodes"][0]["findings"])
+        if (finding["source"] == "hidden_faults") found.push_back(finding);
+    return found;
+}
+
+std::string drain_lines(const std::string& drain) {
+    std::string lines;
+    std::istringstream in(drain);
+    for (std::string line; std::getline(in, line);)
+        if (line.starts_with("scontrol")) lines += line + "\n";
+    return lines;
+}
+
+TEST(EndToEndFakeNvml, HealthyFakeGpusGiveNoFinding) {
+    const ScratchFolder scratch("gpu-health-healthy");
+    const auto outcome = run_with_fake(scratch, {});
+    ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+    const Trace leader = read_trace(outcome.folder / "rank-00000.h5");
+    ASSERT_TRUE(leader.telemetry.contains("health_gpu0")) << "no health table in the leader's trace";
+    const SampleTable& table = leader.telemetry.at("health_gpu0");
+    EXPECT_EQ(table.column("nvlink_links_up").back(), 18.0);
+    EXPECT_EQ(table.column("remap_pending").back(), 0.0);
+    EXPECT_EQ(table.column("fabric_state").back(), 3.0);
+    EXPECT_EQ(leader.telemetry_attributes.at("health_gpu0").at("gpu_uuid"), "GPU-00000000-1111-2222-3333-444444444444");
+    // The PCIe card (GPU 1) has no ECC: not available with the return code, never zero.
+    EXPECT_TRUE(std::isnan(leader.telemetry.at("health_gpu1").column("ecc_dbe_volatile").back()));
+    EXPECT_EQ(leader.telemetry_attributes.at("health_gpu1").at("not_available.ecc_dbe_volatile"),
+              "nvmlDeviceGetTotalEccErrors returned 3 (fake error)");
+    EXPECT_EQ(outcome.analysis.exit_code, 0) << outcome.analysis.output;
+    EXPECT_TRUE(health_findings(outcome).empty()) << outcome.summary.dump(2);
+    EXPECT_EQ(drain_lines(outcome.drain), "");
+}
+
+TEST(EndToEndFakeNvml, Xid79FailsAndDrains) {
+    const ScratchFolder scratch("gpu-health-xid79");
+    const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_XID=79"});
+    ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+    bool event = false;
+    for (const auto& e : read_trace(outcome.folder / "rank-00000.h5").events) event = event || e.text.ends_with("xid=79");
+    EXPECT_TRUE(event) << "the Xid is not in /events";
+    EXPECT_EQ(outcome.analysis.exit_code, 1) << outcome.analysis.output;
+    EXPECT_EQ(outcome.summary["nodes"][0]["verdict"], "fail");
+    const auto findings = health_findings(outcome);
+    ASSERT_EQ(findings.size(), 1u) << outcome.summary.dump(2);
+    EXPECT_EQ(findings[0]["level"], "fail");
+    EXPECT_EQ(findings[0]["evidence"], "fault");
+    EXPECT_EQ(findings[0]["cause"], "hardware");
+    EXPECT_EQ(findings[0]["metric"], "xid");
+    EXPECT_EQ(findings[0]["value"], 79.0);
+    EXPECT_EQ(findings[0]["gpu_uuid"], "GPU-00000000-1111-2222-3333-444444444444");
+    EXPECT_NE(drain_lines(outcome.drain).find("Xid 79 (GPU has fallen off the bus)"), std::string::npos) << outcome.drain;
+}
+
+TEST(EndToEndFakeNvml, UnknownXidWarnsNamingIt) {
+    const ScratchFolder scratch("gpu-health-xid-unknown");
+    const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_XID=4242"});
+    ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+    EXPECT_EQ(outcome.analysis.exit_code, 0) << outcome.analysis.output;
+    EXPECT_EQ(outcome.summary["nodes"][0]["verdict"], "warn");
+    const auto findings = health_findings(outcome);
+    ASSERT_EQ(findings.size(), 1u) << outcome.summary.dump(2);
+    EXPECT_EQ(findings[0]["level"], "warn");
+    EXPECT_NE(findings[0]["reason"].get<std::string>().find("Xid 4242 at"), std::string::npos) << findings[0].dump();
+    EXPECT_NE(findings[0]["reason"].get<std::string>().find("not in shakedown's Xid table"), std::string::npos);
+    EXPECT_EQ(drain_lines(outcome.drain), "");
+}
+
+TEST(EndToEndFakeNvml, PendingRowRemapFailsAndDrains) {
+    const ScratchFolder scratch("gpu-health-remap");
+    const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_REMAP_PENDING=1"});
+    ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+    EXPECT_EQ(outcome.analysis.exit_code, 1) << outcome.analysis.output;
+    const auto findings = health_findings(outcome);
+    ASSERT_EQ(findings.size(), 1u) << outcome.summary.dump(2);
+    EXPECT_EQ(findings[0]["level"], "fail");
+    EXPECT_EQ(findings[0]["metric"], "remap_pending");
+    EXPECT_EQ(findings[0]["value"], 1.0);
+    EXPECT_NE(drain_lines(outcome.drain).find("a row remap is pending"), std::string::npos) << outcome.drain;
+    EXPECT_NE(outcome.analysis.output.find("[rule remap_pending]"), std::string::npos) << outcome.analysis.output;
+}
+
+TEST(EndToEndFakeNvml, PcieReplayRiseWarnsAndALargeOneFails) {
+    {
+        const ScratchFolder scratch("gpu-health-replay-small");
+        const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_REPLAY_STEP=1"});
+        ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+        const auto findings = health_findings(outcome);
+        ASSERT_EQ(findings.size(), 1u) << outcome.summary.dump(2);
+        EXPECT_EQ(findings[0]["level"], "warn");
+        EXPECT_EQ(findings[0]["metric"], "pcie_replay");
+        EXPECT_EQ(findings[0]["reference"], 2.0);  // the first reading
+        EXPECT_GT(findings[0]["value"].get<double>(), 2.0);
+        EXPECT_EQ(drain_lines(outcome.drain), "");
+    }
+    {
+        const ScratchFolder scratch("gpu-health-replay-large");
+        const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_REPLAY_STEP=5000"});
+        ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+        EXPECT_EQ(outcome.analysis.exit_code, 1) << outcome.analysis.output;
+        const auto findings = health_findings(outcome);
+        ASSERT_EQ(findings.size(), 1u) << outcome.summary.dump(2);
+        EXPECT_EQ(findings[0]["level"], "fail");
+        EXPECT_NE(drain_lines(outcome.drain).find("PCIe replay counter 2 -> "), std::string::npos) << outcome.drain;
+    }
+}
+
+TEST(EndToEndFakeNvml, NvlinkLinkDownFailsAndDrains) {
+    const ScratchFolder scratch("gpu-health-nvlink-down");
+    const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_NVLINK_DOWN=5"});
+    ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+    EXPECT_EQ(outcome.analysis.exit_code, 1) << outcome.analysis.output;
+    const auto findings = health_findings(outcome);
+    ASSERT_EQ(findings.size(), 1u) << outcome.summary.dump(2);
+    EXPECT_EQ(findings[0]["metric"], "nvlink_links_up");
+    EXPECT_EQ(findings[0]["value"], 17.0);
+    const std::string drain = drain_lines(outcome.drain);
+    EXPECT_NE(drain.find("17 of 18 NVLink links active"), std::string::npos) << drain;
+    EXPECT_NE(drain.find("(inactive: link 5)"), std::string::npos) << drain;
+}
+
+TEST(EndToEndFakeNvml, NvlinkCrcRiseWarns) {
+    const ScratchFolder scratch("gpu-health-crc");
+    const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_CRC_STEP=7"});
+    ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+    EXPECT_EQ(outcome.analysis.exit_code, 0) << outcome.analysis.output;
+    const auto findings = health_findings(outcome);
+    ASSERT_EQ(findings.size(), 1u) << outcome.summary.dump(2);
+    EXPECT_EQ(findings[0]["level"], "warn");
+    EXPECT_EQ(findings[0]["metric"], "nvlink_crc");
+    EXPECT_EQ(findings[0]["reference"], 0.0);
+    EXPECT_NE(findings[0]["reason"].get<std::string>().find("[rule nvlink_error_rise]"), std::string::npos);
+}
+
+TEST(EndToEndFakeNvml, DoubleBitEccRiseFailsAndSingleBitRiseWarns) {
+    const ScratchFolder scratch("gpu-health-ecc");
+    const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_DBE_STEP=1", "SHAKEDOWN_FAKE_NVML_SBE_STEP=2"});
+    ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+    EXPECT_EQ(outcome.analysis.exit_code, 1) << outcome.analysis.output;
+    const auto findings = health_findings(outcome);
+    ASSERT_EQ(findings.size(), 2u) << outcome.summary.dump(2);
+    std::map<std::string, std::string> level_of;
+    for (const auto& finding : findings) level_of[finding["metric"]] = finding["level"];
+    EXPECT_EQ(level_of["ecc_dbe_volatile"], "fail");
+    EXPECT_EQ(level_of["ecc_sbe_volatile"], "warn");
+    EXPECT_NE(drain_lines(outcome.drain).find("uncorrected (double-bit) ECC ecc_dbe_volatile 0 -> "), std::string::npos)
+        << outcome.drain;
+}
+
+TEST(EndToEndFakeNvml, FabricNotRegisteredFails) {
+    const ScratchFolder scratch("gpu-health-fabric");
+    const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_FABRIC_STATE=2"});
+    ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+    EXPECT_EQ(outcome.analysis.exit_code, 1) << outcome.analysis.output;
+    const auto findings = health_findings(outcome);
+    ASSERT_EQ(findings.size(), 1u) << outcome.summary.dump(2);
+    EXPECT_EQ(findings[0]["metric"], "fabric_state");
+    EXPECT_NE(findings[0]["reason"].get<std::string>().find("state 2: in progress"), std::string::npos) << findings[0].dump();
+}
+
+TEST(EndToEndFakeNvml, FabricErrorStatusFails) {
+    const ScratchFolder scratch("gpu-health-fabric-status");
+    const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_FABRIC_STATUS=999"});
+    ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+    const auto findings = health_findings(outcome);
+    ASSERT_EQ(findings.size(), 1u) << outcome.summary.dump(2);
+    EXPECT_EQ(findings[0]["level"], "fail");
+    EXPECT_EQ(findings[0]["metric"], "fabric_status");
+    EXPECT_EQ(findings[0]["value"], 999.0);
+}
+
+TEST(EndToEndFakeNvml, OldDriverWithoutHealthSymbolsIsNotAvailableNotZero) {
+    const ScratchFolder scratch("gpu-health-old-driver");
+    const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_XID=79"}, SHAKEDOWN_FAKE_NVML_OLD_PATH);
+    ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+    const Trace leader = read_trace(outcome.folder / "rank-00000.h5");
+    const SampleTable& table = leader.telemetry.at("health_gpu0");
+    for (const char* column : {"pcie_replay", "remap_pending", "nvlink_crc", "fabric_state", "xid_count"}) {
+        for (double value : table.column(column)) EXPECT_TRUE(std::isnan(value)) << column;
+    }
+    const auto& facts = leader.telemetry_attributes.at("health_gpu0");
+    EXPECT_EQ(facts.at("not_available.pcie_replay"), "nvmlDeviceGetPcieReplayCounter: symbol not in this driver's NVML");
+    EXPECT_EQ(facts.at("not_available.xid_count"), "nvmlEventSetCreate: symbol not in this driver's NVML");
+    EXPECT_EQ(table.column("ecc_sbe_volatile").back(), 3.0);  // what the old driver has is still read
+    EXPECT_EQ(outcome.analysis.exit_code, 0) << outcome.analysis.output;
+    EXPECT_TRUE(health_findings(outcome).empty()) << outcome.summary.dump(2);
+}
+
+TEST(EndToEndFakeNvml, UnsupportedFunctionRecordsItsReturnCode) {
+    const ScratchFolder scratch("gpu-health-unsupported");
+    const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_UNSUPPORTED=nvmlDeviceGetRemappedRows",
+                                                 "SHAKEDOWN_FAKE_NVML_REMAP_PENDING=1"});
+    ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+    const Trace leader = read_trace(outcome.folder / "rank-00000.h5");
+    EXPECT_EQ(leader.telemetry_attributes.at("health_gpu0").at("not_available.remap_pending"),
+              "nvmlDeviceGetRemappedRows returned 3 (fake error)");
+    EXPECT_TRUE(std::isnan(leader.telemetry.at("health_gpu0").column("remap_pending").back()));
+    EXPECT_TRUE(health_findings(outcome).empty()) << outcome.summary.dump(2);  // unreadable: no verdict either way
+}
+
+}  // namespace
+}  // namespace shakedown::testing

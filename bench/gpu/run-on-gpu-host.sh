@@ -16,6 +16,9 @@
 #                                                 Needs a bundle made with SHAKEDOWN_KOKKOS_ROOT=/opt/kokkos-cuda)
 #                                               | cg (cg_fp64 beside stream on 1 GPU, a planted halo corruption,
 #                                                 2 GPUs with halo_path auto (nccl) and host)
+#                                               | fp64 (1 GPU: the FP64 tests of the full suite together, dgemm_fp64,
+#                                                 lu_fp64, cg_fp64, gemm_ladder with the emulated rungs, analysed
+#                                                 with the FP64 capability section as markdown; lu_fp64 at n 48384)
 # Figures and logs go to $OUT (the device tool's output folder) or ./gpu-out.
 # Never changes clocks, power limits or modes; NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 set -uo pipefail
@@ -136,6 +139,11 @@ if [[ $parts == *" cg "* ]]; then
     run_job cg-2gpu 2 --tests cg_fp64
     run_job cg-2gpu-halo-host 2 --tests cg_fp64 --config "$here/bench/gpu/cg-halo-host.yaml"
   fi
+fi
+if [[ $parts == *" fp64 "* ]]; then
+  run_job fp64-1gpu 1 --suite full --tests dgemm_fp64,lu_fp64,cg_fp64,gemm_ladder
+  shakedown-analyze "$runs/fp64-1gpu" --format markdown >"$out/fp64-1gpu.md" 2>&1
+  run_job lu-large 1 --tests dgemm_fp64,lu_fp64 --config "$here/bench/gpu/lu-large.yaml"
 fi
 if [[ $parts == *" kokkos "* ]]; then  # Kokkos on the GPU against the native CUDA, same binary, interleaved
   shakedown inventory 2>/dev/null | grep -i kokkos >>"$out/log.txt"

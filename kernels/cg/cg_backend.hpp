@@ -79,6 +79,29 @@ public:
     // a value received from a neighbour where there is one (the middle of the first such face),
     // else the boundary value beyond the low x face (restored before the step after).
     virtual void corrupt_next_halo(double amount) = 0;
+
+    // Optional, for a rank alone in its communicator (no allreduce): the whole iteration with
+    // its scalars (p.q, alpha, r.r, beta) kept on the backend, so the solver queues iterations
+    // without waiting on them. Same arithmetic and stops as the host-driven loop: an iteration
+    // whose p.q is not positive does nothing and stops the solve (a breakdown, not counted);
+    // one whose r.r reaches the tolerance ends after its p update (counted).
+    struct QueuedState {
+        std::int64_t iterations = 0;  // done (exact)
+        double rr = 0.0;              // r.r after the last one done
+        bool stopped = false;         // a breakdown or the tolerance: later iterations do nothing
+        bool breakdown = false;
+        double breakdown_pq = 0.0;    // p.q of the iteration that broke down
+    };
+    virtual bool queues_iterations() const { return false; }
+    // r.r := bb, no iteration done, nothing stopped; tolerance > 0: stop once sqrt(r.r/bb) <= it.
+    virtual void queue_start(double /*bb*/, double /*tolerance*/) {}
+    // After a step (q = A p): p.q, alpha = r.r/p.q, the x, r update with the new r.r,
+    // beta = new/old r.r, p := r + beta p; queued only.
+    virtual void queue_iteration() {}
+    // Waits for the queued work and reads the state.
+    virtual QueuedState queued_state() { return {}; }
+    // Ends queued iterations: steps compute q again unconditionally.
+    virtual void queue_end() {}
 };
 
 std::unique_ptr<CgBackend> make_host_cg(const LocalExtent& local);

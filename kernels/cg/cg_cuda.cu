@@ -1,7 +1,9 @@
 // The CG on a CUDA GPU. Every vector is a device field in FieldLayout (one halo layer, no
-// padding); everything runs in order on one stream, because each iteration waits for its two
-// dot products anyway (alpha and beta are needed on the host for the next kernels), so there is
-// no pipelining across iterations to gain.
+// padding); everything runs in order on one stream. With several ranks each iteration waits for
+// its two dot products (the host sums them with MPI_Allreduce and passes alpha and beta back).
+// A rank alone queues whole iterations (queue_iteration): p.q, alpha, r.r and beta stay in a
+// device Scalars struct, written by the last block of each reduction (one thread) and read by
+// the next kernels on the same stream, so the host waits only at the end of the solve.
 // - SpMV: one thread per cell over 128-wide rows of x (coalesced), the interior
 //   (interior_box with the neighbour faces held back) and the shell slabs, as stencil3d's step.
 // - Dot products: each thread sums 8 planes, per-block tree sums in shared memory into a partials array, then one block
@@ -93,8 +95,55 @@ __global__ void sum_cells_kernel(Op op, FieldLayout layout, Box box, double* par
             shared[0];
 }
 
-// One block: partials[0..count) -> *total, in a fixed order.
-__global__ void sum_partials_kernel(const double* partials, std::int64_t count, double* total) {
+// The scalars of queued iterations (queue_iteration), in device memory. stop: 0 running; 2 the
+// tolerance reached in this iteration (its p update still runs); 1 stopped (nothing runs).
+struct Scalars {
+    double rr, bb, tolerance, pq, alpha, beta;
+    long long iterations;
+    int stop, breakdown;
+};
+
+__global__ void start_scalars_kernel(Scalars* s, double bb, double tolerance) {
+    *s = Scalars{bb, bb, tolerance, 0.0, 0.0, 0.0, 0, 0, 0};
+}
+
+// What the reduction's last thread does with the total.
+struct StoreTotal {
+    double* total;
+    __device__ void operator()(double sum) const { *total = sum; }
+};
+// p.q -> alpha = r.r / p.q, as the solver's host loop (which stops at a p.q not positive).
+struct FinishPq {
+    Scalars* s;
+    __device__ void operator()(double pq) const {
+        if (s->stop != 0) {
+            s->stop = 1;
+            return;
+        }
+        s->pq = pq;
+        if (!(pq > 0.0)) {
+            s->stop = 1;
+            s->breakdown = 1;
+            return;
+        }
+        s->alpha = s->rr / pq;
+    }
+};
+// The new r.r -> beta = new / old, r.r := new, one more iteration, the tolerance stop.
+struct FinishRr {
+    Scalars* s;
+    __device__ void operator()(double next) const {
+        if (s->stop != 0) return;
+        s->beta = next / s->rr;
+        s->rr = next;
+        ++s->iterations;
+        if (s->tolerance > 0.0 && sqrt(s->rr / s->bb) <= s->tolerance) s->stop = 2;
+    }
+};
+
+// One block: partials[0..count) -> finish(total), in a fixed order.
+template <class Finish>
+__global__ void sum_partials_kernel(const double* partials, std::int64_t count, Finish finish) {
     __shared__ double shared[sum_threads];
     double sum = 0.0;
     for (std::int64_t n = threadIdx.x; n < count; n += sum_threads) sum += partials[n];
@@ -104,14 +153,16 @@ __global__ void sum_partials_kernel(const double* partials, std::int64_t count, 
         if (static_cast<int>(threadIdx.x) < half) shared[threadIdx.x] += shared[threadIdx.x + half];
         __syncthreads();
     }
-    if (threadIdx.x == 0) *total = shared[0];
+    if (threadIdx.x == 0) finish(shared[0]);
 }
 
 struct Spmv {
     const double* p;
     double* q;
     std::int64_t sy, sz;
+    const Scalars* gate;  // queued iterations: nothing once stopped; else nullptr
     __device__ void operator()(std::int64_t c) const {
+        if (gate != nullptr && gate->stop != 0) return;
         q[c] = apply_laplacian(p[c], p[c - 1], p[c + 1], p[c - sy], p[c + sy], p[c - sz], p[c + sz]);
     }
 };
@@ -154,6 +205,35 @@ struct UpdateP {
     const double* r;
     double* p;
     __device__ void operator()(std::int64_t c) const { p[c] = r[c] + beta * p[c]; }
+};
+// The queued iterations' forms of p.q and the updates: the same arithmetic, alpha and beta
+// read from the device scalars, nothing done once stopped.
+struct QueuedDot {
+    const Scalars* s;
+    const double *u, *v;
+    __device__ double operator()(std::int64_t c) const { return s->stop != 0 ? 0.0 : u[c] * v[c]; }
+};
+struct QueuedUpdateXR {
+    const Scalars* s;
+    const double *p, *q;
+    double *x, *r;
+    __device__ double operator()(std::int64_t c) const {
+        if (s->stop != 0) return 0.0;
+        const double alpha = s->alpha;
+        x[c] += alpha * p[c];
+        const double next = r[c] - alpha * q[c];
+        r[c] = next;
+        return next * next;
+    }
+};
+struct QueuedUpdateP {
+    const Scalars* s;
+    const double* r;
+    double* p;
+    __device__ void operator()(std::int64_t c) const {
+        if (s->stop == 1) return;
+        p[c] = r[c] + s->beta * p[c];
+    }
 };
 
 // Face cells (a, b) <-> a face buffer, one thread per cell (face_index: cg_backend.hpp).
@@ -244,8 +324,10 @@ public:
 
     void unpack(const FaceMask& faces) override {
         gpu::DeviceSelection select(device_);
+        bool any = false;
         for (int face = 0; face < 6; ++face) {
             if (!faces[face]) continue;
+            any = true;
             if (!on_device_)
                 SHAKEDOWN_CUDA(cudaMemcpyAsync(device_receive_[face].get(), receive_[face].get(), receive_[face].bytes(),
                                                cudaMemcpyHostToDevice, stream_.get()));
@@ -258,8 +340,9 @@ public:
                 pending_.reset();
             }
         }
-        // The receive buffers are reused by the next step's MPI_Irecv: the copies must be done.
-        if (!on_device_) stream_.synchronize();
+        // The receive buffers are reused by the next step's MPI_Irecv: the copies must be done
+        // (none without a neighbour: a rank alone queues its steps without waiting).
+        if (any && !on_device_) stream_.synchronize();
     }
 
     void finish_step() override {
@@ -337,11 +420,33 @@ public:
     }
     void corrupt_next_halo(double amount) override { pending_ = amount; }
 
+    bool queues_iterations() const override { return true; }
+    void queue_start(double bb, double tolerance) override {
+        gpu::DeviceSelection select(device_);
+        start_scalars_kernel<<<1, 1, 0, stream_.get()>>>(scalars_.get(), bb, tolerance);
+        SHAKEDOWN_CUDA_LAUNCH("cg scalars launch");
+        queued_ = true;
+    }
+    void queue_iteration() override {
+        Scalars* s = scalars_.get();
+        queue_sum(QueuedDot{s, p_.get(), q_.get()}, FinishPq{s});
+        queue_sum(QueuedUpdateXR{s, p_.get(), q_.get(), x_.get(), r_.get()}, FinishRr{s});
+        for_cells(QueuedUpdateP{s, r_.get(), p_.get()});
+    }
+    QueuedState queued_state() override {
+        gpu::DeviceSelection select(device_);
+        SHAKEDOWN_CUDA(cudaMemcpyAsync(host_scalars_.get(), scalars_.get(), sizeof(Scalars), cudaMemcpyDeviceToHost, stream_.get()));
+        stream_.synchronize();
+        const Scalars& s = *host_scalars_.get();
+        return {static_cast<std::int64_t>(s.iterations), s.rr, s.stop != 0, s.breakdown != 0, s.pq};
+    }
+    void queue_end() override { queued_ = false; }
+
 private:
     void spmv(const CellBox& cells) {
         if (cells.empty()) return;
         const Box box = to_box(cells);
-        const Spmv op{p_.get(), q_.get(), layout_.nx + 2, (layout_.nx + 2) * (layout_.ny + 2)};
+        const Spmv op{p_.get(), q_.get(), layout_.nx + 2, (layout_.nx + 2) * (layout_.ny + 2), queued_ ? scalars_.get() : nullptr};
         for_cells_kernel<<<grid_of(box), row_threads, 0, stream_.get()>>>(op, layout_, box);
         SHAKEDOWN_CUDA_LAUNCH("cg spmv launch");
     }
@@ -353,16 +458,22 @@ private:
         SHAKEDOWN_CUDA_LAUNCH("cg vector launch");
     }
 
-    // This rank's sum over its cells; waits for it (the host needs it for the next kernels).
-    template <class Op>
-    double sum_cells(const Op& op) {
+    // This rank's sum over its cells handed to finish (on the device), queued only.
+    template <class Op, class Finish>
+    void queue_sum(const Op& op, const Finish& finish) {
         gpu::DeviceSelection select(device_);
         const dim3 grid = sum_grid_of(cells_);
         sum_cells_kernel<<<grid, row_threads, 0, stream_.get()>>>(op, layout_, cells_, partials_.get());
         SHAKEDOWN_CUDA_LAUNCH("cg reduction launch");
-        sum_partials_kernel<<<1, sum_threads, 0, stream_.get()>>>(partials_.get(), static_cast<std::int64_t>(partials_.size()),
-                                                                  total_.get());
+        sum_partials_kernel<<<1, sum_threads, 0, stream_.get()>>>(partials_.get(), static_cast<std::int64_t>(partials_.size()), finish);
         SHAKEDOWN_CUDA_LAUNCH("cg reduction launch");
+    }
+
+    // This rank's sum over its cells; waits for it (the host needs it for the next kernels).
+    template <class Op>
+    double sum_cells(const Op& op) {
+        gpu::DeviceSelection select(device_);
+        queue_sum(op, StoreTotal{total_.get()});
         SHAKEDOWN_CUDA(cudaMemcpyAsync(host_total_.get(), total_.get(), sizeof(double), cudaMemcpyDeviceToHost, stream_.get()));
         stream_.synchronize();
         return *host_total_.get();
@@ -386,6 +497,9 @@ private:
     gpu::DeviceBuffer<double> partials_;
     gpu::DeviceBuffer<double> total_{1};
     gpu::PinnedBuffer<double> host_total_{1};
+    gpu::DeviceBuffer<Scalars> scalars_{1};
+    gpu::PinnedBuffer<Scalars> host_scalars_{1};
+    bool queued_ = false;  // between queue_start and queue_end: the SpMV stops with the scalars
     std::array<gpu::DeviceBuffer<double>, 6> device_send_, device_receive_;
     std::array<gpu::PinnedBuffer<double>, 6> send_, receive_;
     gpu::CudaStream stream_;

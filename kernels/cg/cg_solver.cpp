@@ -19,6 +19,39 @@ void sum_over_ranks(double* values, int count, MPI_Comm comm, double& seconds) {
     seconds += watch.seconds();
 }
 
+// With a tolerance, the queued loop reads the backend's state every this many iterations to
+// stop queueing once the solve has stopped (the count stays exact: later ones do nothing).
+constexpr std::int64_t queued_poll_iterations = 32;
+
+// One rank alone and a backend that keeps the scalars: every iteration is only queued, the
+// host waits once at the end (and every queued_poll_iterations with a tolerance).
+SolveOutcome solve_queued(CgBackend& backend, HaloExchange& halos, MPI_Comm comm, const SolveOptions& options, double bb) {
+    SolveOutcome outcome;
+    backend.queue_start(bb, options.tolerance);
+    MPI_Barrier(comm);
+    const Stopwatch wall;
+    for (std::int64_t k = 0; k < options.iterations; ++k) {
+        if (options.corrupt && k == 0) backend.corrupt_next_halo(std::sqrt(bb));
+        {
+            const Stopwatch step;
+            halos.step(backend);
+            outcome.timing.halo_step_s += step.seconds();
+        }
+        backend.queue_iteration();
+        if (options.delay_s > 0.0) std::this_thread::sleep_for(std::chrono::duration<double>(options.delay_s));
+        if (options.tolerance > 0.0 && (k + 1) % queued_poll_iterations == 0 && backend.queued_state().stopped) break;
+    }
+    const CgBackend::QueuedState state = backend.queued_state();
+    outcome.timing.total_s = wall.seconds();
+    backend.queue_end();
+    outcome.iterations = state.iterations;
+    if (state.breakdown)
+        outcome.breakdown = fmt::format("p.q = {:.3g} in iteration {} (A is positive definite: p.q > 0)", state.breakdown_pq,
+                                        state.iterations);
+    outcome.recursive_residual = bb > 0.0 ? std::sqrt(state.rr / bb) : 0.0;
+    return outcome;
+}
+
 }  // namespace
 
 SolveOutcome solve(CgBackend& backend, HaloExchange& halos, MPI_Comm comm, const SolveOptions& options) {
@@ -26,6 +59,9 @@ SolveOutcome solve(CgBackend& backend, HaloExchange& halos, MPI_Comm comm, const
     double setup_s = 0.0;
     double bb = backend.start_solve();
     sum_over_ranks(&bb, 1, comm, setup_s);
+    int ranks = 0;
+    MPI_Comm_size(comm, &ranks);
+    if (ranks == 1 && backend.queues_iterations()) return solve_queued(backend, halos, comm, options, bb);
     double rr = bb;
     MPI_Barrier(comm);
     const Stopwatch wall;

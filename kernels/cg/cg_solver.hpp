@@ -2,7 +2,11 @@
 // iteration: one halo exchange of p with the SpMV q = A p (stencil3d's HaloExchange), the local
 // p.q and one MPI_Allreduce, the fused x, r update with the local r.r and a second
 // MPI_Allreduce, and p = r + beta p. Every decomposition does the same arithmetic up to the
-// order of the two sums, so 1, 2 or 4 ranks give the same answer to rounding.
+// order of the two sums, so 1, 2 or 4 ranks give the same answer to rounding. A rank alone in
+// comm with a backend that queues iterations (CgBackend::queues_iterations: the GPU) needs no
+// allreduce: the same iteration runs on the backend's scalars and the host only queues it,
+// reading the state at the end (and every 32 iterations with a tolerance, to stop queueing).
+// allreduce_s is then 0 and halo_step_s the host's launch time.
 #pragma once
 
 #include "kernels/cg/cg_backend.hpp"

@@ -17,7 +17,9 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
 
 namespace shakedown::testing {
 namespace {
@@ -30,7 +32,8 @@ std::string params(const std::string& extra = "") {
 
 // CG on `comm`'s decomposition of the global_n cube with `make` backends (host or GPU).
 template <class Make>
-kernels::cg::SolutionCheck solve_on(MPI_Comm comm, std::int64_t iterations, bool corrupt, const Make& make) {
+kernels::cg::SolutionCheck solve_on(MPI_Comm comm, std::int64_t iterations, bool corrupt, const Make& make, double tolerance = 0.0,
+                                    kernels::cg::SolveOutcome* outcome = nullptr) {
     const kernels::StencilGeometry geometry(comm, {global_n, global_n, global_n});
     kernels::HaloExchange halos(geometry);
     auto backend = make(geometry.local());
@@ -50,13 +53,102 @@ kernels::cg::SolutionCheck solve_on(MPI_Comm comm, std::int64_t iterations, bool
     kernels::cg::SolveOptions options;
     options.iterations = iterations;
     options.corrupt = corrupt;
-    kernels::cg::solve(*backend, halos, geometry.cart(), options);
+    options.tolerance = tolerance;
+    const kernels::cg::SolveOutcome solved = kernels::cg::solve(*backend, halos, geometry.cart(), options);
+    if (outcome != nullptr) *outcome = solved;
     return kernels::cg::check_solution(*backend, halos, geometry.cart());
 }
 
 // The same problem on this rank alone, the same backend code: what every split must reproduce.
 kernels::cg::SolutionCheck serial_solve(std::int64_t iterations) {
     return solve_on(MPI_COMM_SELF, iterations, false, [](const kernels::LocalExtent& local) { return kernels::cg::make_host_cg(local); });
+}
+
+// The host backend with the queued-iteration interface done on the host the way cg_cuda.cu
+// does it on the device (the scalars kept by the backend, an iteration after a stop does
+// nothing): the solver's queued loop must give the host-driven loop's answer and count.
+class QueuedHostCg final : public kernels::cg::CgBackend {
+public:
+    explicit QueuedHostCg(const kernels::LocalExtent& local) : inner_(kernels::cg::make_host_cg(local)) {}
+    std::string name() const override { return inner_->name(); }
+    void load(const std::vector<double>& field) override { inner_->load(field); }
+    kernels::FaceBufferView send_buffer(int face) override { return inner_->send_buffer(face); }
+    kernels::FaceBufferView receive_buffer(int face) override { return inner_->receive_buffer(face); }
+    void pack(const kernels::FaceMask& faces) override { inner_->pack(faces); }
+    void start_interior() override { inner_->start_interior(); }
+    void unpack(const kernels::FaceMask& faces) override { inner_->unpack(faces); }
+    void finish_step() override { inner_->finish_step(); }
+    std::vector<double> field() const override { return inner_->field(); }
+    void corrupt(std::size_t i, std::size_t j, std::size_t k) override { inner_->corrupt(i, j, k); }
+    void take_rhs() override { inner_->take_rhs(); }
+    double start_solve() override { return inner_->start_solve(); }
+    double dot_pq() override { return inner_->dot_pq(); }
+    double update_xr(double alpha) override { return inner_->update_xr(alpha); }
+    void update_p(double beta) override { inner_->update_p(beta); }
+    void p_from_x() override { inner_->p_from_x(); }
+    std::array<double, 2> residual_sums() override { return inner_->residual_sums(); }
+    std::array<double, 2> error_sums() override { return inner_->error_sums(); }
+    void corrupt_next_halo(double amount) override { inner_->corrupt_next_halo(amount); }
+
+    bool queues_iterations() const override { return true; }
+    void queue_start(double bb, double tolerance) override {
+        state_ = {};
+        state_.rr = bb;
+        bb_ = bb;
+        tolerance_ = tolerance;
+    }
+    void queue_iteration() override {
+        ++queued_;
+        if (state_.stopped) return;
+        const double pq = inner_->dot_pq();
+        if (!(pq > 0.0)) {
+            state_.stopped = state_.breakdown = true;
+            state_.breakdown_pq = pq;
+            return;
+        }
+        const double next = inner_->update_xr(state_.rr / pq);
+        const double beta = next / state_.rr;
+        state_.rr = next;
+        ++state_.iterations;
+        inner_->update_p(beta);
+        if (tolerance_ > 0.0 && std::sqrt(state_.rr / bb_) <= tolerance_) state_.stopped = true;
+    }
+    QueuedState queued_state() override { return state_; }
+
+    std::int64_t queued() const { return queued_; }
+
+private:
+    std::unique_ptr<kernels::cg::CgBackend> inner_;
+    QueuedState state_;
+    double bb_ = 0.0, tolerance_ = 0.0;
+    std::int64_t queued_ = 0;
+};
+
+TEST(CgFp64, TheQueuedLoopOfARankAloneMatchesTheHostDrivenOne) {
+    const auto host = [](const kernels::LocalExtent& local) { return kernels::cg::make_host_cg(local); };
+    QueuedHostCg* queued_backend = nullptr;
+    const auto queued = [&](const kernels::LocalExtent& local) {
+        auto backend = std::make_unique<QueuedHostCg>(local);
+        queued_backend = backend.get();
+        return backend;
+    };
+    for (const double tolerance : {0.0, 1e-4, 1e-9}) {
+        kernels::cg::SolveOutcome plain_outcome, queued_outcome;
+        const auto plain = solve_on(MPI_COMM_SELF, 200, false, host, tolerance, &plain_outcome);
+        const auto alone = solve_on(MPI_COMM_SELF, 200, false, queued, tolerance, &queued_outcome);
+        EXPECT_EQ(queued_outcome.iterations, plain_outcome.iterations) << tolerance;
+        EXPECT_EQ(queued_outcome.recursive_residual, plain_outcome.recursive_residual) << tolerance;
+        EXPECT_EQ(alone.relative_error, plain.relative_error) << tolerance;
+        EXPECT_EQ(alone.relative_residual, plain.relative_residual) << tolerance;
+        EXPECT_TRUE(queued_outcome.breakdown.empty());
+        if (tolerance == 0.0) {
+            EXPECT_EQ(queued_outcome.iterations, 200);
+        } else {
+            EXPECT_LT(queued_outcome.iterations, 200);
+            // Queueing stops at the first poll (every 32 iterations) after the stop.
+            EXPECT_EQ(queued_backend->queued(), std::min<std::int64_t>(200, (queued_outcome.iterations + 31) / 32 * 32));
+        }
+    }
 }
 
 TEST(CgFp64, HostCgOnEveryDecompositionConvergesWithinTheBound) {
@@ -111,6 +203,18 @@ TEST(CgFp64, TheCudaBackendMatchesTheHostOnEveryDecomposition) {
     const kernels::cg::SolutionCheck corrupted = solve_on(MPI_COMM_WORLD, 200, world_rank() == world_size() - 1, gpu);
     EXPECT_GT(corrupted.relative_error, 1e-3);
     EXPECT_GT(corrupted.relative_residual, 1e-3);
+    // A rank alone queues its iterations with the scalars on the GPU (no host round trip): a
+    // tolerance stop is exact, within one iteration of the host's (the sums' order may differ).
+    kernels::cg::SolveOutcome host_outcome, device_outcome;
+    const auto host_stop = solve_on(MPI_COMM_SELF, 200, false, [](const kernels::LocalExtent& local) { return kernels::cg::make_host_cg(local); },
+                                    1e-6, &host_outcome);
+    const auto device_stop = solve_on(MPI_COMM_SELF, 200, false, gpu, 1e-6, &device_outcome);
+    EXPECT_LT(device_outcome.iterations, 200);
+    EXPECT_LE(std::abs(device_outcome.iterations - host_outcome.iterations), 1);
+    EXPECT_LE(device_outcome.recursive_residual, 1e-6);
+    EXPECT_TRUE(device_outcome.breakdown.empty());
+    EXPECT_LT(device_stop.relative_residual, 1e-5);
+    EXPECT_LT(host_stop.relative_residual, 1e-5);
 }
 
 TEST(CgFp64, RatesCarryTheTriadBound) {

@@ -109,6 +109,7 @@ const std::vector<SettingKey>& setting_keys() {
          }},
         {"gpu_health", "pcie_replay_fail_rise", positive_in(&AnalysisSettings::pcie_replay_fail_rise)},
         {"gpu_health", "nvlink_expected_links", positive_in(&AnalysisSettings::nvlink_expected_links)},
+        {"gpu_health", "aer_correctable_warn_rise", positive_in(&AnalysisSettings::aer_correctable_warn_rise)},
     };
     return keys;
 }
@@ -169,6 +170,7 @@ void AnalysisSettings::merge(const AnalysisSettings& other) {
     take(gpu_health_enabled, other.gpu_health_enabled);
     take(pcie_replay_fail_rise, other.pcie_replay_fail_rise);
     take(nvlink_expected_links, other.nvlink_expected_links);
+    take(aer_correctable_warn_rise, other.aer_correctable_warn_rise);
     // Counter by counter: a user file naming symbol_error keeps the other allowances.
     for (const auto& [counter, allowed] : other.port_counter_allowances) port_counter_allowances[counter] = allowed;
 }

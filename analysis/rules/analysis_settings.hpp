@@ -68,6 +68,9 @@ struct AnalysisSettings {
     std::optional<bool> gpu_health_enabled;
     std::optional<double> pcie_replay_fail_rise;
     std::optional<double> nvlink_expected_links;
+    // gpu_health.aer_correctable_warn_rise: PCIe AER correctable errors a device may gain in a run
+    // before it WARNs (fatal: any rise FAILs; non-fatal: any rise WARNs).
+    std::optional<double> aer_correctable_warn_rise;
 
     int min_peers() const { return fleet_min_peers.value_or(3); }
     bool fleet_rule_enabled() const { return fleet_enabled.value_or(true); }
@@ -85,6 +88,7 @@ struct AnalysisSettings {
     bool port_counter_rule_enabled() const { return port_counters_enabled.value_or(true); }
     bool gpu_health_rule_enabled() const { return gpu_health_enabled.value_or(true); }
     double pcie_replay_fail_rise_or_default() const { return pcie_replay_fail_rise.value_or(1000.0); }
+    double aer_correctable_warn_rise_or_default() const { return aer_correctable_warn_rise.value_or(100.0); }
     double allowed_increase(const std::string& counter) const;
 
     // The node price per hour, if any (a month is 730 hours: 8760 / 12).

@@ -214,6 +214,43 @@ std::optional<XidEvent> xid_of(const Event& event) {
     }
 }
 
+// PCIe AER totals (telemetry/pcie_aer_telemetry.hpp): "<bdf>.aer_<kind>" columns of "pcie_aer".
+void judge_aer(const RankIdentity& leader, const SampleTable& table, const std::map<std::string, std::string>& facts,
+               const AnalysisSettings& settings, std::vector<Finding>& findings) {
+    const double correctable_limit = settings.aer_correctable_warn_rise_or_default();
+    for (const auto& column : table.columns()) {
+        const auto dot = column.name.rfind(".aer_");
+        if (dot == std::string::npos) continue;
+        const std::string bdf = column.name.substr(0, dot);
+        const std::string kind = column.name.substr(dot + 5);
+        const Series s = series(table, column.name);
+        if (s.value.size() < 2 || s.rise() <= 0) continue;
+        Level level = Level::pass;
+        std::string rule;
+        if (kind == "fatal") level = Level::fail, rule = "aer_fatal_rise";
+        else if (kind == "nonfatal") level = Level::warn, rule = "aer_nonfatal_rise";
+        else if (kind == "correctable" && s.rise() > correctable_limit) level = Level::warn, rule = "aer_correctable_rise";
+        if (level == Level::pass) continue;
+        const auto role = facts.find("role." + bdf);
+        Finding finding = make_finding(
+            leader, pcie_aer_check, level,
+            fmt::format("PCIe {} {}: AER {} errors {} -> {} (+{}) during the run ({}-{}){} [rule {}]",
+                        role != facts.end() ? role->second : "device", bdf, kind, format_number(s.first()),
+                        format_number(s.last()), format_number(s.rise()), clock_time(s.t.front()), clock_time(s.t.back()),
+                        kind == "correctable" ? fmt::format("; warn above +{}", format_number(correctable_limit)) : "", rule),
+            FindingSource::hidden_faults);
+        finding.gpu.reset();
+        finding.gpu_uuid.clear();
+        finding.metric = column.name;
+        finding.value = s.last();
+        finding.reference = s.first();
+        finding.unit = "count";
+        finding.cause = Cause::hardware;
+        finding.evidence = Evidence::fault;
+        findings.push_back(std::move(finding));
+    }
+}
+
 }  // namespace
 
 std::vector<Finding> hidden_fault_findings(const Observations& observations, const NodeRow& node,
@@ -233,6 +270,9 @@ std::vector<Finding> hidden_fault_findings(const Observations& observations, con
         Judge judge(gpu, settings, findings);
         judge_table(table, judge);
     }
+    if (const auto aer = telemetry.find(pcie_aer_table_name); aer != telemetry.end())
+        if (const RankIdentity* leader = observations.rank(node.leader->rank))
+            judge_aer(*leader, aer->second, facts_of(pcie_aer_table_name), settings, findings);
     for (const Event& event : events) {
         const auto xid = xid_of(event);
         if (!xid) continue;
@@ -263,7 +303,7 @@ std::vector<Finding> hidden_fault_findings(const Observations& observations, con
             Trace trace = read_trace(node.leader->trace_path, {.samples = false, .telemetry = true, .inventory = false,
                                                                .config = false, .events = true});
             for (auto& [name, table] : trace.telemetry)
-                if (name.starts_with(telemetry_columns::gpu_health_table_prefix)) {
+                if (name.starts_with(telemetry_columns::gpu_health_table_prefix) || name == pcie_aer_table_name) {
                     health.emplace(name, std::move(table));
                     attributes[name] = trace.telemetry_attributes[name];
                 }

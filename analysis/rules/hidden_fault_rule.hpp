@@ -21,6 +21,11 @@
 //   nvlink_error_rise       NVLink CRC, replay or recovery counts rose             WARN
 //   fabric_state            fabric registration not completed at the end         FAIL
 //   fabric_status           fabric registration completed with an error status    FAIL
+// and, from the node's "pcie_aer" table (telemetry/pcie_aer_telemetry.hpp), under "pcie_aer":
+//   aer_fatal_rise          a device's or bridge's fatal AER count rose            FAIL
+//   aer_nonfatal_rise       non-fatal AER count rose                               WARN
+//   aer_correctable_rise    correctable AER count rose above
+//                           gpu_health.aer_correctable_warn_rise (default 100)     WARN
 // A counter that is NaN throughout (not available) gives no finding: the trace says why.
 #pragma once
 
@@ -36,6 +41,8 @@
 namespace shakedown::analysis {
 
 inline constexpr const char* gpu_health_check = "gpu_health";
+inline constexpr const char* pcie_aer_check = "pcie_aer";
+inline constexpr const char* pcie_aer_table_name = "pcie_aer";  // as telemetry/pcie_aer_telemetry.hpp names it
 
 // Findings for one node from its leader's health tables, their attributes and the events.
 std::vector<Finding> hidden_fault_findings(const Observations& observations, const NodeRow& node,

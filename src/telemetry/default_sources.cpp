@@ -1,6 +1,7 @@
 #include "telemetry/gpu_health_telemetry.hpp"
 #include "telemetry/gpu_telemetry.hpp"
 #include "telemetry/host_telemetry.hpp"
+#include "telemetry/pcie_aer_telemetry.hpp"
 #include "telemetry/rdma_port_telemetry.hpp"
 #include "telemetry/telemetry_source.hpp"
 
@@ -20,6 +21,8 @@ std::vector<std::unique_ptr<TelemetrySource>> default_telemetry_sources(const st
     }
     // One source per RDMA port; no /sys/class/infiniband (no HCA, no driver) means none.
     for (auto& port : rdma_port_sources(infiniband_sysfs_root)) sources.push_back(std::move(port));
+    // PCIe AER of the GPUs, HCAs, NVMe drives and their bridges; none without such devices.
+    if (auto aer = pcie_aer_source(pci_sysfs_root())) sources.push_back(std::move(aer));
     return sources;
 }
 

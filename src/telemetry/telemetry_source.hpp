@@ -33,8 +33,9 @@ public:
     virtual std::vector<Event> take_events() { return {}; }
 };
 
-// The host, one source per GPU that NVML reports (none when NVML does not load) and one per RDMA
-// port under `infiniband_sysfs_root` (config telemetry.infiniband_sysfs_root; none when absent).
+// The host, two sources per GPU that NVML reports (its state and its health; none when NVML does
+// not load), one per RDMA port under `infiniband_sysfs_root` (config telemetry.infiniband_sysfs_root;
+// none when absent) and the PCIe AER counters (telemetry/pcie_aer_telemetry.hpp; none without devices).
 std::vector<std::unique_ptr<TelemetrySource>> default_telemetry_sources(
     const std::filesystem::path& infiniband_sysfs_root = "/sys/class/infiniband");
 

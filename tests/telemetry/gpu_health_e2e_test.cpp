@@ -9,7 +9,10 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <thread>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -259,6 +262,118 @@ TEST(EndToEndFakeNvml, UnsupportedFunctionRecordsItsReturnCode) {
               "nvmlDeviceGetRemappedRows returned 3 (fake error)");
     EXPECT_TRUE(std::isnan(leader.telemetry.at("health_gpu0").column("remap_pending").back()));
     EXPECT_TRUE(health_findings(outcome).empty()) << outcome.summary.dump(2);  // unreadable: no verdict either way
+}
+
+// PCIe AER on a fake sysfs tree (SHAKEDOWN_PCI_SYSFS_ROOT): a GPU below a root port, an NVMe
+// drive whose aer_dev_fatal cannot be read; a thread bumps one counter every 100 ms during the run.
+class FakeSysfsAer {
+public:
+    explicit FakeSysfsAer(const fs::path& top) : top_(top) {
+        device("pci0000:00/0000:00:01.0", "0x060400");
+        device("pci0000:00/0000:00:01.0/0000:19:00.0", "0x030200");
+        device("pci0000:00/0000:00:03.0/0000:5e:00.0", "0x010802");
+        fs::remove(top_ / "devices/pci0000:00/0000:00:03.0/0000:5e:00.0/aer_dev_fatal");
+        fs::create_directories(top_ / "devices/pci0000:00/0000:00:03.0/0000:5e:00.0/aer_dev_fatal");  // unreadable
+    }
+    fs::path root() const { return top_ / "bus/pci/devices"; }
+    void write(const std::string& device, const std::string& kind, int total) const {
+        const char* upper = kind == "fatal" ? "FATAL" : kind == "nonfatal" ? "NONFATAL" : "COR";
+        std::ofstream(top_ / "devices" / device / ("aer_dev_" + kind)) << "RxErr 0\nTOTAL_ERR_" << upper << " " << total << "\n";
+    }
+
+private:
+    void device(const std::string& path, const char* pci_class) {
+        const fs::path dir = top_ / "devices" / path;
+        fs::create_directories(dir);
+        std::ofstream(dir / "class") << pci_class << "\n";
+        for (const char* kind : {"correctable", "nonfatal", "fatal"}) write(path, kind, 0);
+        fs::create_directories(root());
+        fs::create_directory_symlink(dir, root() / dir.filename());
+    }
+    fs::path top_;
+};
+
+class AerBumper {
+public:
+    AerBumper(const FakeSysfsAer& sysfs, std::string device, std::string kind)
+        : thread_([this, &sysfs, device, kind] {
+              int value = 0;
+              while (!stop_) {
+                  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                  sysfs.write(device, kind, ++value);
+              }
+          }) {}
+    ~AerBumper() {
+        stop_ = true;
+        thread_.join();
+    }
+
+private:
+    std::atomic<bool> stop_{false};
+    std::thread thread_;
+};
+
+Outcome run_with_fake_aer(const ScratchFolder& scratch, const FakeSysfsAer& sysfs) {
+    const auto config = scratch.write("config.yaml", "params:\n  stream: {array_mib: 32, repetitions: 60}\n");
+    const auto thresholds = scratch.write("thresholds.yaml", speed_rules_off);
+    std::vector<std::string> command{"env", "SHAKEDOWN_PCI_SYSFS_ROOT=" + sysfs.root().string()};
+    const auto launch = mpirun(2, {SHAKEDOWN_DRIVER, "run", "--tests", "stream", "--config", config.string(), "--out",
+                                   scratch.path().string(), "--name", "run"});
+    command.insert(command.end(), launch.begin(), launch.end());
+    Outcome outcome;
+    outcome.run = run_process(command);
+    outcome.folder = scratch.path() / "run";
+    outcome.analysis = run_process({SHAKEDOWN_ANALYZER, outcome.folder.string(), "--thresholds", thresholds.string()});
+    if (fs::exists(outcome.folder / "summary.json")) outcome.summary = read_json(outcome.folder / "summary.json");
+    std::ifstream drain(outcome.folder / "drain.txt");
+    std::stringstream text;
+    text << drain.rdbuf();
+    outcome.drain = text.str();
+    return outcome;
+}
+
+TEST(EndToEndFakeSysfsAer, FatalAerRiseFailsAndDrains) {
+    const ScratchFolder scratch("aer-fatal");
+    const FakeSysfsAer sysfs(scratch.path() / "sys");
+    Outcome outcome;
+    {
+        const AerBumper bumper(sysfs, "pci0000:00/0000:00:01.0", "fatal");  // the GPU's root port
+        outcome = run_with_fake_aer(scratch, sysfs);
+    }
+    ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+    const Trace leader = read_trace(outcome.folder / "rank-00000.h5");
+    ASSERT_TRUE(leader.telemetry.contains("pcie_aer"));
+    EXPECT_GT(leader.telemetry.at("pcie_aer").column("0000:00:01.0.aer_fatal").back(), 0.0);
+    EXPECT_EQ(outcome.analysis.exit_code, 1) << outcome.analysis.output;
+    const auto findings = health_findings(outcome);
+    ASSERT_EQ(findings.size(), 1u) << outcome.summary.dump(2);
+    EXPECT_EQ(findings[0]["test"], "pcie_aer");
+    EXPECT_EQ(findings[0]["level"], "fail");
+    EXPECT_EQ(findings[0]["metric"], "0000:00:01.0.aer_fatal");
+    const std::string drain = drain_lines(outcome.drain);
+    EXPECT_NE(drain.find("pcie_aer: PCIe bridge 0000:00:01.0: AER fatal errors "), std::string::npos) << drain;
+    EXPECT_NE(drain.find("[rule aer_fatal_rise]"), std::string::npos) << drain;
+}
+
+TEST(EndToEndFakeSysfsAer, SmallCorrectableRiseAndUnreadableFileGiveNoFinding) {
+    const ScratchFolder scratch("aer-correctable");
+    const FakeSysfsAer sysfs(scratch.path() / "sys");
+    Outcome outcome;
+    {
+        const AerBumper bumper(sysfs, "pci0000:00/0000:00:01.0/0000:19:00.0", "correctable");
+        outcome = run_with_fake_aer(scratch, sysfs);
+    }
+    ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+    const Trace leader = read_trace(outcome.folder / "rank-00000.h5");
+    const auto& table = leader.telemetry.at("pcie_aer");
+    const double rise = table.column("0000:19:00.0.aer_correctable").back() - table.column("0000:19:00.0.aer_correctable").front();
+    ASSERT_GT(rise, 0.0);
+    ASSERT_LE(rise, 100.0) << "the run was long enough to pass the default warn rise";
+    for (double value : table.column("0000:5e:00.0.aer_fatal")) EXPECT_TRUE(std::isnan(value));
+    EXPECT_NE(leader.telemetry_attributes.at("pcie_aer").at("not_available.0000:5e:00.0.aer_fatal").find("aer_dev_fatal"),
+              std::string::npos);
+    EXPECT_EQ(outcome.analysis.exit_code, 0) << outcome.analysis.output;
+    EXPECT_TRUE(health_findings(outcome).empty()) << outcome.summary.dump(2);
 }
 
 }  // namespace

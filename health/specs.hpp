@@ -10,5 +10,6 @@ const TestSpec& h2d_bandwidth_spec();
 const TestSpec& burnin_spec();
 const TestSpec& storage_spec();
 const TestSpec& network_mtu_spec();
+const TestSpec& gpu_memtest_spec();
 
 }  // namespace shakedown::health

@@ -19,6 +19,9 @@
 #                                               | fp64 (1 GPU: the FP64 tests of the full suite together, dgemm_fp64,
 #                                                 lu_fp64, cg_fp64, gemm_ladder with the emulated rungs, analysed
 #                                                 with the FP64 capability section as markdown; lu_fp64 at n 48384)
+#                                               | health2 (NVML health sources and PCIe AER read for real, every value
+#                                                 or the NVML return code; gpu_memtest over 90 % of free HBM, 2 GPUs,
+#                                                 rank 1 with a planted flipped bit)
 # Figures and logs go to $OUT (the device tool's output folder) or ./gpu-out.
 # Never changes clocks, power limits or modes; NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 set -uo pipefail
@@ -162,6 +165,12 @@ fi
 if [[ $parts == *" health "* ]]; then
   run_job health-2gpu 2 --config "$here/health/configs/h200-health.yaml"
   run_job health-corrupt 2 --config "$here/health/configs/h200-burnin-corruption.yaml"
+fi
+if [[ $parts == *" health2 "* ]]; then  # passive health read for real (every NVML value or its return code, the
+  # PCIe AER counters), then gpu_memtest over 90 % of free HBM on 2 GPUs, rank 1 with one planted flipped bit
+  "$bin/telemetry_tests" --gtest_filter='RealNvml.*:RealSysfs.*' 2>&1 | tee "$out/health2-sources.txt" | tee -a "$out/log.txt"
+  RUN_TIMEOUT_S=600 run_job gpu-memtest 2 --config "$here/health/configs/h200-gpu-memtest.yaml"
+  run_job health2-quick 1 --suite quick  # the health tables of a real run: shakedown-analyze's hidden-fault rule on them
 fi
 tar -C "$runs" -czf "$out/runs.tgz" .
 log "done"

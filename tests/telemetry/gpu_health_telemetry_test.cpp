@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 
 namespace shakedown {
 namespace {
@@ -154,6 +155,36 @@ TEST_F(FakeNvmlHealth, FaultsTheFakeIsToldToShow) {
     EXPECT_EQ(column(health, second, "nvlink_down_mask"), 8.0);
     EXPECT_EQ(column(health, second, "fabric_state"), 2.0);
     EXPECT_TRUE(std::isnan(column(health, second, "fabric_status")));
+}
+
+// On a GPU host (bench/gpu/run-on-gpu-host.sh health2): every health value of every GPU printed,
+// or why it is not available (the symbol, or NVML's return code). Each column is either read or
+// says why, and what is read is plausible; skipped where no NVML loads.
+TEST(RealNvml, HealthSourcesReadEveryValueOrSayWhy) {
+    std::string why;
+    const auto nvml = Nvml::load(Nvml::default_library, &why);
+    if (!nvml || nvml->device_count() == 0) GTEST_SKIP() << "no CUDA device (NVML: " << why << ")";
+    std::cout << "NVML driver " << nvml->driver_version().value_or("?") << "\n";
+    for (unsigned index = 0; index < nvml->device_count(); ++index) {
+        GpuHealthTelemetry health(nvml, *nvml->device(index), std::chrono::milliseconds(0));
+        const auto row = health.sample();
+        const auto facts = health.attributes();
+        std::cout << health.device() << " " << facts.at("gpu_uuid") << " " << facts.at("pci_bus_id") << "\n";
+        const auto columns = health.columns();
+        for (std::size_t i = 2; i < columns.size(); ++i) {
+            const auto missing = facts.find(std::string(col::not_available_prefix) + columns[i].name);
+            if (std::isfinite(row[i])) {
+                std::cout << "  " << columns[i].name << " = " << row[i] << " " << columns[i].unit << "\n";
+                EXPECT_GE(row[i], 0.0) << columns[i].name;
+            } else if (missing != facts.end()) {
+                std::cout << "  " << columns[i].name << ": not available: " << missing->second << "\n";
+            } else {
+                EXPECT_EQ(columns[i].name, "xid_last") << "NaN without a reason";  // NaN until the first Xid
+                std::cout << "  " << columns[i].name << ": no event yet\n";
+            }
+        }
+        for (const Event& event : health.take_events()) std::cout << "  event: " << event.text << "\n";
+    }
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 
 namespace shakedown {
 namespace {
@@ -103,6 +104,26 @@ TEST(PcieAer, TotalLineElseSum) {
     EXPECT_EQ(aer_total("RxErr 1\nBadTLP 2\n"), 3.0);
     EXPECT_FALSE(aer_total("garbage\n"));
     EXPECT_FALSE(aer_total(""));
+}
+
+// This machine's own PCI tree (on the GPU host: bench/gpu/run-on-gpu-host.sh health2): every AER
+// total printed, or why it is not available; each column is read or says why.
+TEST(RealSysfs, PcieAerReadsEveryValueOrSaysWhy) {
+    const auto source = pcie_aer_source(default_pci_sysfs_root);
+    if (!source) GTEST_SKIP() << "no GPU, HCA or NVMe under " << default_pci_sysfs_root;
+    const auto row = source->sample();
+    const auto facts = source->attributes();
+    const auto columns = source->columns();
+    for (const auto& [key, value] : facts)
+        if (key.starts_with("role.")) std::cout << key.substr(5) << " " << value << "\n";
+    for (std::size_t i = 2; i < columns.size(); ++i) {
+        if (std::isfinite(row[i])) {
+            std::cout << "  " << columns[i].name << " = " << row[i] << "\n";
+        } else {
+            ASSERT_TRUE(facts.contains("not_available." + columns[i].name)) << columns[i].name << " NaN without a reason";
+            std::cout << "  " << columns[i].name << ": not available: " << facts.at("not_available." + columns[i].name) << "\n";
+        }
+    }
 }
 
 }  // namespace

@@ -292,6 +292,12 @@ std::string html_report(const ReportModel& model, const Thresholds& thresholds, 
     const std::vector<const Finding*> findings = top_findings(model, options.findings_per_node, total);
     findings_table(html, findings, total, options.max_findings, options.findings_per_node);
     localization_section(html, model);
+    if (!model.hidden_fault_lines.empty()) {
+        html += "<h2>Hidden faults</h2>\n<ul>\n";
+        for (std::size_t i = 0; i < model.hidden_fault_lines.size() && i < 200; ++i)
+            html += "<li>" + escape_markup(model.hidden_fault_lines[i]) + "</li>\n";
+        html += "</ul>\n";
+    }
     bars_section(html, model, thresholds, options.max_bar_charts);
     timelines_section(html, findings, *model.observations, thresholds, details, options.max_timelines);
     fleet_section(html, result);

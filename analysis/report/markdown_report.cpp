@@ -80,6 +80,7 @@ std::string markdown_report(const ReportModel& model, std::size_t max_findings) 
     if (findings.size() > max_findings) md += fmt::format("- ... and {} more in summary.json\n", findings.size() - max_findings);
     list_section(md, "Incomplete run", model.incomplete_lines);
     list_section(md, "Links", model.localization_lines);
+    list_section(md, "Hidden faults", model.hidden_fault_lines);
     list_section(md, "Confirm before drain", model.confirmation_lines);
     if (model.baseline_line) list_section(md, "Baseline", {*model.baseline_line});
     fp64_section(md, model);

@@ -48,6 +48,18 @@ std::vector<std::string> confirmation_lines(const AnalysisResult& result, const 
     return lines;
 }
 
+// Hidden faults: every health counter rise, state and Xid event a rule judged, per node and GPU,
+// with the rule (in the reason), so an engineer sees all of them in one place and not only the
+// node's worst line.
+std::vector<std::string> hidden_fault_lines(const Judgement& judgement) {
+    std::vector<std::string> lines;
+    for (const NodeVerdict& node : judgement.nodes)
+        for (const Finding& finding : node.findings)
+            if (finding.source == FindingSource::hidden_faults)
+                lines.push_back(fmt::format("{} {}: {}", node.node, upper(to_string(finding.level)), finding.reason));
+    return lines;
+}
+
 std::vector<std::string> localization_lines(const AnalysisResult& result) {
     std::vector<std::string> lines;
     if (!result.links) return lines;
@@ -270,6 +282,7 @@ ReportModel make_report_model(const Observations& observations, const AnalysisRe
             fmt::format("; run incomplete ({} of {} ranks judged)", judgement.ranks_judged, judgement.ranks_expected);
     for (const std::string& error : judgement.errors) model.fix_lines.insert(model.fix_lines.begin(), error);
     model.localization_lines = localization_lines(result);
+    model.hidden_fault_lines = hidden_fault_lines(judgement);
     model.confirmation_lines = confirmation_lines(result, run);
     model.waiver_lines = waiver_lines(judgement);
     model.incomplete_lines = judgement.incomplete;

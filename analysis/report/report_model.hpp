@@ -66,6 +66,7 @@ struct ReportModel {
     std::vector<const Finding*> warnings;
     std::vector<std::string> fix_lines;    // "configuration: node0001 rank 3 stream: ..." per to_fix finding
     std::vector<std::string> localization_lines;
+    std::vector<std::string> hidden_fault_lines;  // per node: each health counter, state or Xid a rule judged
     // Confirm before drain: what awaits a confirmation run and how to make it, or what the
     // confirmation run confirmed and did not reproduce.
     std::vector<std::string> confirmation_lines;

@@ -93,6 +93,7 @@ void print_terminal_report(std::ostream& out, const ReportModel& model, const st
         print_findings(out, "Failures", model, Level::fail, options.max_listed, options.max_per_node);
         print_findings(out, "Warnings", model, Level::warn, options.max_listed, options.max_per_node);
         print_section(out, "Localization", model.localization_lines, options.max_listed);
+        print_section(out, "Hidden faults", model.hidden_fault_lines, options.max_listed);
         print_section(out, "Confirm before drain", model.confirmation_lines, options.max_listed);
         if (model.baseline_line) print_section(out, "Baseline", {*model.baseline_line}, options.max_listed);
         print_section(out, "FP64 capability", model.fp64_lines, options.max_listed);

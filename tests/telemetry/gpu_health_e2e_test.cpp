@@ -97,6 +97,7 @@ TEST(EndToEndFakeNvml, HealthyFakeGpusGiveNoFinding) {
     EXPECT_EQ(outcome.analysis.exit_code, 0) << outcome.analysis.output;
     EXPECT_TRUE(health_findings(outcome).empty()) << outcome.summary.dump(2);
     EXPECT_EQ(drain_lines(outcome.drain), "");
+    EXPECT_EQ(outcome.analysis.output.find("Hidden faults"), std::string::npos) << outcome.analysis.output;
 }
 
 TEST(EndToEndFakeNvml, Xid79FailsAndDrains) {
@@ -117,6 +118,9 @@ TEST(EndToEndFakeNvml, Xid79FailsAndDrains) {
     EXPECT_EQ(findings[0]["value"], 79.0);
     EXPECT_EQ(findings[0]["gpu_uuid"], "GPU-00000000-1111-2222-3333-444444444444");
     EXPECT_NE(drain_lines(outcome.drain).find("Xid 79 (GPU has fallen off the bus)"), std::string::npos) << outcome.drain;
+    // The report's hidden-faults section lists it with its node and level.
+    EXPECT_NE(outcome.analysis.output.find("Hidden faults (1):"), std::string::npos) << outcome.analysis.output;
+    EXPECT_NE(outcome.analysis.output.find(" FAIL: "), std::string::npos) << outcome.analysis.output;
 }
 
 TEST(EndToEndFakeNvml, UnknownXidWarnsNamingIt) {

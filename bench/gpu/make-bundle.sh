@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds shakedown for Hopper (sm_90) here and packs the driver, the analyzer, the GPU-facing
 # test binaries and the GPU tuning probes (bench/gpu/*_probe.cu: shakedown_kernel_probe,
-# shakedown_stencil_probe, shakedown_gemm_probe) with their runtime into .device-rt/rt.tar.xz
-# for the GPU host (../shared/device/bundle-runtime.sh does the packing; binaries land in
-# /tmp/rt/bin there).
+# shakedown_stencil_probe, shakedown_gemm_probe; with a CUDA Kokkos also bench/gpu/kokkos_probe.cpp:
+# shakedown_kokkos_probe) with their runtime into .device-rt/rt.tar.xz for the GPU host
+# (../shared/device/bundle-runtime.sh does the packing; binaries land in /tmp/rt/bin there).
 #
 # SHAKEDOWN_KOKKOS_ROOT=PREFIX (a Kokkos + Kokkos Kernels with the CUDA backend, as
 # bench/gpu/build-kokkos-cuda.sh installs into /opt/kokkos-cuda) builds against that Kokkos
@@ -29,6 +29,10 @@ summary=$(cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUD
   -DSHAKEDOWN_WITH_CUDA=ON -DSHAKEDOWN_WITH_NCCL=ON "${kokkos[@]}")
 grep -E '^--   (CUDA|KOKKOS) ' <<<"$summary" || true
 probes=(shakedown_kernel_probe shakedown_stencil_probe shakedown_gemm_probe)
+# The Kokkos probe (bench/gpu/kokkos_probe.cpp) exists only when the Kokkos found has CUDA.
+if grep -Eq '^--   KOKKOS +ON .*devices: [^ ]*CUDA' <<<"$summary"; then
+  probes+=(shakedown_kokkos_probe)
+fi
 cmake --build "$build" -j "${SHAKEDOWN_BUILD_JOBS:-$(nproc)}" --target shakedown shakedown-analyze inventory_tests telemetry_tests shakedown_fake_nvml \
   "${probes[@]}"
 mkdir -p .device-rt

@@ -14,6 +14,9 @@
 #                                               | kokkos (1 GPU: stream, stencil3d, dgemm_fp64 with backend native
 #                                                 and backend kokkos, alternating, 3 rounds; a kokkos/native table.
 #                                                 Needs a bundle made with SHAKEDOWN_KOKKOS_ROOT=/opt/kokkos-cuda)
+#                                               | kokkos-probe (1 GPU, < 60 s: Kokkos STREAM launch variants and
+#                                                 stencil MDRange tiles / policies against a plain CUDA triad,
+#                                                 bench/gpu/kokkos_probe.cpp; same bundle as kokkos)
 #                                               | cg (cg_fp64 beside stream on 1 GPU, a planted halo corruption,
 #                                                 2 GPUs with halo_path auto (nccl) and host)
 #                                               | fp64 (1 GPU: the FP64 tests of the full suite together, dgemm_fp64,
@@ -156,6 +159,9 @@ if [[ $parts == *" kokkos "* ]]; then  # Kokkos on the GPU against the native CU
     run_job "kokkos-kokkos-$i" 1 --tests stream,stencil3d,dgemm_fp64 --config "$here/bench/gpu/kokkos-backend-kokkos.yaml"
   done
   python3 "$here/bench/gpu/kokkos_ratios.py" "$runs" "$rounds" 2>&1 | tee "$out/kokkos-ratios.txt" | tee -a "$out/log.txt"
+fi
+if [[ $parts == *" kokkos-probe "* ]]; then  # why Kokkos copy/scale and the Kokkos stencil fall short (issue 17)
+  run_probe kokkos-probe shakedown_kokkos_probe -- 512 20
 fi
 if [[ $parts == *" comm "* || $parts == *" all "* ]]; then
   run_job nccl-reference 2 --config "$here/mpi/configs/nccl-h200-reference.yaml"

@@ -206,8 +206,10 @@ void apply_yaml(Config& config, const YAML::Node& root, const YamlReader& reader
     if (root["name"]) config.run_name = reader.text(root["name"], "name");
 
     if (const auto telemetry = root["telemetry"]) {
-        reader.expect_map(telemetry, "telemetry", {"enabled", "rate_hz", "infiniband_sysfs_root"});
+        reader.expect_map(telemetry, "telemetry", {"enabled", "rate_hz", "infiniband_sysfs_root", "passive_health"});
         if (telemetry["enabled"]) config.telemetry_enabled = reader.boolean(telemetry["enabled"], "telemetry.enabled");
+        if (telemetry["passive_health"])
+            config.passive_health = reader.boolean(telemetry["passive_health"], "telemetry.passive_health");
         if (telemetry["rate_hz"]) config.telemetry_rate_hz = real_setting(reader, telemetry["rate_hz"], setting::rate_hz(), "telemetry.rate_hz");
         if (const auto root = telemetry["infiniband_sysfs_root"]) {
             config.infiniband_sysfs_root = reader.text(root, "telemetry.infiniband_sysfs_root");
@@ -390,7 +392,8 @@ std::string Config::resolved_yaml() const {
     if (run_name) out << YAML::Key << "name" << YAML::Value << *run_name;
     out << YAML::Key << "telemetry" << YAML::Value << YAML::BeginMap << YAML::Key << "enabled" << YAML::Value
         << telemetry_enabled << YAML::Key << "rate_hz" << YAML::Value << telemetry_rate_hz << YAML::Key
-        << "infiniband_sysfs_root" << YAML::Value << infiniband_sysfs_root.string() << YAML::EndMap;
+        << "infiniband_sysfs_root" << YAML::Value << infiniband_sysfs_root.string() << YAML::Key << "passive_health"
+        << YAML::Value << passive_health << YAML::EndMap;
     out << YAML::Key << "watchdog" << YAML::Value << YAML::BeginMap;
     if (deadline_s) out << YAML::Key << "deadline_s" << YAML::Value << *deadline_s;
     out << YAML::Key << "grace_s" << YAML::Value << watchdog_grace_s;

@@ -50,6 +50,9 @@ struct Config {
     // Where the RDMA port counters are read (telemetry.infiniband_sysfs_root): the kernel's folder,
     // or a fake tree in tests. A folder that does not exist means no port telemetry, not an error.
     std::filesystem::path infiniband_sysfs_root = "/sys/class/infiniband";
+    // The GPU health counters, Xid events and PCIe AER (telemetry.passive_health): on unless a
+    // run measures what reading them costs.
+    bool passive_health = true;
     ProgressStyle progress = ProgressStyle::automatic;
 
     std::optional<double> deadline_s;        // overrides every test's default deadline

@@ -139,7 +139,7 @@ int run_selected_tests(const Config& config, const std::optional<std::string>& p
     });
     std::optional<TelemetrySampler> sampler;
     if (config.telemetry_enabled && session.identity().is_leader())
-        sampler.emplace(config.telemetry_rate_hz, default_telemetry_sources(config.infiniband_sysfs_root));
+        sampler.emplace(config.telemetry_rate_hz, default_telemetry_sources(config.infiniband_sysfs_root, config.passive_health));
 
     Watchdog watchdog(session.world_rank(), session.identity().node_name, config.watchdog_grace_s, session.activity(),
                       [&trace](const std::string& message, const ActivitySnapshot& stood, double late_s) {

@@ -36,7 +36,8 @@ public:
 // The host, two sources per GPU that NVML reports (its state and its health; none when NVML does
 // not load), one per RDMA port under `infiniband_sysfs_root` (config telemetry.infiniband_sysfs_root;
 // none when absent) and the PCIe AER counters (telemetry/pcie_aer_telemetry.hpp; none without devices).
+// Without `passive_health` neither the GPU health sources nor AER (to measure what they cost).
 std::vector<std::unique_ptr<TelemetrySource>> default_telemetry_sources(
-    const std::filesystem::path& infiniband_sysfs_root = "/sys/class/infiniband");
+    const std::filesystem::path& infiniband_sysfs_root = "/sys/class/infiniband", bool passive_health = true);
 
 }  // namespace shakedown

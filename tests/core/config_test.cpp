@@ -136,7 +136,16 @@ TEST(Config, InfinibandSysfsRootDefaultsToTheKernelsAndCanPointAtAFakeTree) {
     EXPECT_EQ(error_of("telemetry: {infiniband_sysfs_root: \"\"}"),
               "test.yaml:1: 'telemetry.infiniband_sysfs_root' must name a folder");
     EXPECT_EQ(error_of("telemetry: {infiniband_root: /x}"),
-              "test.yaml:1: unknown key 'infiniband_root' in telemetry (allowed: enabled, infiniband_sysfs_root, rate_hz)");
+              "test.yaml:1: unknown key 'infiniband_root' in telemetry (allowed: enabled, infiniband_sysfs_root, passive_health, "
+              "rate_hz)");
+}
+
+TEST(Config, PassiveHealthIsOnUnlessTurnedOff) {
+    EXPECT_TRUE(parse("suite: quick\n").passive_health);
+    const Config config = parse("telemetry: {passive_health: false}\n");
+    EXPECT_FALSE(config.passive_health);
+    EXPECT_FALSE(parse(config.resolved_yaml()).passive_health);
+    EXPECT_EQ(error_of("telemetry: {passive_health: maybe}").find("test.yaml:1: "), 0u);
 }
 
 TEST(Config, MalformedYamlNamesFileAndLine) {

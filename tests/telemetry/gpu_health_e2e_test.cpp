@@ -39,11 +39,11 @@ struct Outcome {
 // One run of the stream test with the fake NVML (`library`: which build of it) and the fake's
 // environment `fake_env` ("NAME=value" words), then the analyzer.
 Outcome run_with_fake(const ScratchFolder& scratch, const std::vector<std::string>& fake_env,
-                      const char* library = SHAKEDOWN_FAKE_NVML_PATH) {
+                      const char* library = SHAKEDOWN_FAKE_NVML_PATH, const std::string& more_config = "") {
     const fs::path lib = scratch.path() / "nvml-lib";
     fs::create_directories(lib);
     fs::create_symlink(library, lib / "libnvidia-ml.so.1");
-    const auto config = scratch.write("config.yaml", stream_params);
+    const auto config = scratch.write("config.yaml", stream_params + more_config);
     const auto thresholds = scratch.write("thresholds.yaml", speed_rules_off);
     std::vector<std::string> command{"env", "LD_LIBRARY_PATH=" + lib.string()};
     command.insert(command.end(), fake_env.begin(), fake_env.end());
@@ -98,6 +98,20 @@ TEST(EndToEndFakeNvml, HealthyFakeGpusGiveNoFinding) {
     EXPECT_TRUE(health_findings(outcome).empty()) << outcome.summary.dump(2);
     EXPECT_EQ(drain_lines(outcome.drain), "");
     EXPECT_EQ(outcome.analysis.output.find("Hidden faults"), std::string::npos) << outcome.analysis.output;
+}
+
+// telemetry.passive_health: false (to measure what the sources cost) reads none of them: no health
+// table, no AER table, no finding, while the GPU's state telemetry stays.
+TEST(EndToEndFakeNvml, PassiveHealthOffReadsNoHealthSource) {
+    const ScratchFolder scratch("gpu-health-off");
+    const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_XID=79"}, SHAKEDOWN_FAKE_NVML_PATH,
+                                       "telemetry: {passive_health: false}\n");
+    ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+    const Trace leader = read_trace(outcome.folder / "rank-00000.h5");
+    EXPECT_FALSE(leader.telemetry.contains("health_gpu0"));
+    EXPECT_FALSE(leader.telemetry.contains("pcie_aer"));
+    EXPECT_FALSE(leader.telemetry.empty());
+    EXPECT_TRUE(health_findings(outcome).empty()) << outcome.summary.dump(2);
 }
 
 TEST(EndToEndFakeNvml, Xid79FailsAndDrains) {

@@ -22,6 +22,8 @@
 #                                               | fp64 (1 GPU: the FP64 tests of the full suite together, dgemm_fp64,
 #                                                 lu_fp64, cg_fp64, gemm_ladder with the emulated rungs, analysed
 #                                                 with the FP64 capability section as markdown; lu_fp64 at n 48384)
+#                                               | health2-1gpu (the same on one GPU: memtest healthy and planted, then
+#                                                 the quick suite with and without telemetry.passive_health)
 #                                               | health2 (NVML health sources and PCIe AER read for real, every value
 #                                                 or the NVML return code; gpu_memtest over 90 % of free HBM, 2 GPUs,
 #                                                 rank 1 with a planted flipped bit)
@@ -171,6 +173,15 @@ fi
 if [[ $parts == *" health "* ]]; then
   run_job health-2gpu 2 --config "$here/health/configs/h200-health.yaml"
   run_job health-corrupt 2 --config "$here/health/configs/h200-burnin-corruption.yaml"
+fi
+if [[ $parts == *" health2-1gpu "* ]]; then  # the same on a 1-GPU host, and what the sources cost
+  "$bin/telemetry_tests" --gtest_filter='RealNvml.*:RealSysfs.*' 2>&1 | tee "$out/health2-sources.txt" | tee -a "$out/log.txt"
+  run_job gpu-memtest-1gpu 1 --config "$here/health/configs/h200-gpu-memtest-1gpu.yaml"
+  run_job gpu-memtest-1gpu-corrupt 1 --config "$here/health/configs/h200-gpu-memtest-1gpu-corrupt.yaml"  # FAIL expected
+  run_job quick-health-on 1 --suite quick
+  run_job quick-health-off 1 --suite quick --config "$here/bench/gpu/passive-health-off.yaml"
+  python3 "$here/bench/gpu/compare_runs.py" "$runs/quick-health-on" "$runs/quick-health-off" 2>&1 |
+    tee "$out/health-overhead.txt" | tee -a "$out/log.txt"
 fi
 if [[ $parts == *" health2 "* ]]; then  # passive health read for real (every NVML value or its return code, the
   # PCIe AER counters), then gpu_memtest over 90 % of free HBM on 2 GPUs, rank 1 with one planted flipped bit

@@ -178,7 +178,7 @@ if [[ $parts == *" health2-1gpu "* ]]; then  # the same on a 1-GPU host, and wha
   "$bin/telemetry_tests" --gtest_filter='RealNvml.*:RealSysfs.*' 2>&1 | tee "$out/health2-sources.txt" | tee -a "$out/log.txt"
   run_job gpu-memtest-1gpu 1 --config "$here/health/configs/h200-gpu-memtest-1gpu.yaml"
   run_job gpu-memtest-1gpu-corrupt 1 --config "$here/health/configs/h200-gpu-memtest-1gpu-corrupt.yaml"  # FAIL expected
-  run_job quick-health-on 1 --suite quick
+  run_job quick-health-on 1 --suite quick --config "$here/bench/gpu/passive-health-on.yaml"
   run_job quick-health-off 1 --suite quick --config "$here/bench/gpu/passive-health-off.yaml"
   python3 "$here/bench/gpu/compare_runs.py" "$runs/quick-health-on" "$runs/quick-health-off" 2>&1 |
     tee "$out/health-overhead.txt" | tee -a "$out/log.txt"

@@ -24,6 +24,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace shakedown::kernels::cg {
 
@@ -102,6 +105,20 @@ public:
     virtual QueuedState queued_state() { return {}; }
     // Ends queued iterations: steps compute q again unconditionally.
     virtual void queue_end() {}
+
+    // Diagnostic (kernel_timing; only the CUDA backend has one, the host backends return
+    // nothing): `iterations` extra iterations after the solves and their checks, each kernel
+    // launch between its own event pair. alpha = beta = 0 (x += 0 p, r -= 0 q, p := r): x and r
+    // keep their values, p and q are overwritten; the halos are not exchanged (the face kernels
+    // run on what the buffers hold). Call only once no solve follows.
+    struct KernelTimes {
+        std::vector<std::string> names;            // in launch order
+        std::vector<double> bytes;                 // each kernel's minimal bytes moved
+        std::vector<std::vector<double>> seconds;  // [kernel][iteration]
+        std::vector<double> span_s;                // [iteration] first kernel's start to last one's end
+        double back_to_back_s = 0.0;               // per iteration, the same launches with no events between
+    };
+    virtual std::optional<KernelTimes> time_kernels(int /*iterations*/) { return std::nullopt; }
 };
 
 std::unique_ptr<CgBackend> make_host_cg(const LocalExtent& local);

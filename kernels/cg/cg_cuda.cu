@@ -24,9 +24,12 @@
 #include "gpu/nccl_communicator.hpp"
 #endif
 
+#include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
+#include <vector>
 
 namespace shakedown::kernels::cg {
 namespace {
@@ -250,6 +253,7 @@ __global__ void face_kernel(double* field, double* buffer, FieldLayout layout, i
         buffer[slot] = field[cell];
 }
 
+__global__ void set_scalars_kernel(Scalars* s, Scalars value) { *s = value; }
 __global__ void add_kernel(double* field, std::int64_t cell, double amount) { field[cell] += amount; }
 __global__ void set_kernel(double* field, std::int64_t cell, double value) { field[cell] = value; }
 
@@ -442,11 +446,105 @@ public:
     }
     void queue_end() override { queued_ = false; }
 
+    // ---- Diagnostic: each kernel of one queued iteration timed alone (kernel_timing) ----------
+    // The queued iterations' kernels (gated SpMV, QueuedDot, QueuedUpdateXR, QueuedUpdateP) on
+    // scratch scalars that say alpha = beta = 0 and never stop; the finishing kernels store their
+    // total (FinishPq/FinishRr would change alpha). One warm-up iteration first (lazy loading of
+    // the new instantiations), then `iterations` with an event pair around every launch (each
+    // behind an untimed one), then as many back to back under one pair. < 50 ms at 256^3.
+    std::optional<KernelTimes> time_kernels(int iterations) override {
+        gpu::DeviceSelection select(device_);
+        const Scalars* s = diag_scalars_.get();
+        const Scalars fixed{1.0, 1.0, 0.0, 1.0, 0.0, 0.0, 0, 0, 0};  // rr, bb, tolerance, pq, alpha, beta, ...
+        set_scalars_kernel<<<1, 1, 0, stream_.get()>>>(diag_scalars_.get(), fixed);
+        SHAKEDOWN_CUDA_LAUNCH("cg timing scalars launch");
+
+        const auto volume = [](const CellBox& b) {
+            return b.empty() ? 0.0 : static_cast<double>(b.hi[0] - b.lo[0]) * static_cast<double>(b.hi[1] - b.lo[1]) *
+                                         static_cast<double>(b.hi[2] - b.lo[2]);
+        };
+        const double cells = static_cast<double>(layout_.nx) * static_cast<double>(layout_.ny) * static_cast<double>(layout_.nz);
+        const double partial_bytes = 8.0 * static_cast<double>(partials_.size());
+        double face_cells = 0.0;
+        for (int face = 0; face < 6; ++face)
+            if (neighbours_[face]) face_cells += static_cast<double>(layout_.face_cells(face));
+        const CellBox interior = interior_box(local_, neighbours_);
+        const std::array<CellBox, 6> shell = shell_boxes(local_, neighbours_);
+        double shell_cells = 0.0;
+        for (const CellBox& box : shell) shell_cells += volume(box);
+
+        struct Launch {
+            const char* name;
+            double bytes;
+            std::function<void()> run;
+        };
+        std::vector<Launch> launches;
+        const FaceMask faces = neighbours_;
+        if (face_cells > 0.0) {  // a face cell: 8 bytes read, 8 written, each way
+            launches.push_back({"halo_pack", 16.0 * face_cells, [this, faces] {
+                                    for (int face = 0; face < 6; ++face)
+                                        if (faces[face]) launch_face(face, /*to_halo=*/false);
+                                }});
+            launches.push_back({"halo_unpack", 16.0 * face_cells, [this, faces] {
+                                    for (int face = 0; face < 6; ++face)
+                                        if (faces[face]) launch_face(face, /*to_halo=*/true);
+                                }});
+        }
+        launches.push_back({"spmv", 16.0 * volume(interior), [this, interior, s] { spmv_gated(interior, s); }});  // p in, q out
+        if (shell_cells > 0.0)
+            launches.push_back({"spmv_shell", 16.0 * shell_cells, [this, shell, s] {
+                                    for (const CellBox& box : shell) spmv_gated(box, s);
+                                }});
+        launches.push_back({"dot_pq", 16.0 * cells, [this, s] { launch_partials(QueuedDot{s, p_.get(), q_.get()}); }});
+        launches.push_back({"dot_pq_finish", partial_bytes, [this] { launch_finish(StoreTotal{total_.get()}); }});
+        launches.push_back({"update_xr", 48.0 * cells, [this, s] {  // x, p, r, q in; x, r out
+                                launch_partials(QueuedUpdateXR{s, p_.get(), q_.get(), x_.get(), r_.get()});
+                            }});
+        launches.push_back({"update_xr_finish", partial_bytes, [this] { launch_finish(StoreTotal{total_.get()}); }});
+        launches.push_back({"update_p", 24.0 * cells, [this, s] {  // r, p in; p out
+                                for_cells(QueuedUpdateP{s, r_.get(), p_.get()});
+                            }});
+
+        KernelTimes times;
+        for (const Launch& launch : launches) {
+            times.names.emplace_back(launch.name);
+            times.bytes.push_back(launch.bytes);
+        }
+        times.seconds.resize(launches.size());
+        for (const Launch& launch : launches) launch.run();  // warm-up (loads the new instantiations)
+        stream_.synchronize();
+        std::vector<std::unique_ptr<gpu::CudaEvent>> starts, stops;
+        for (std::size_t n = 0; n < launches.size(); ++n) {
+            starts.push_back(std::make_unique<gpu::CudaEvent>());
+            stops.push_back(std::make_unique<gpu::CudaEvent>());
+        }
+        for (int iteration = 0; iteration < iterations; ++iteration) {
+            // An untimed iteration queued ahead keeps the GPU busy while the timed one is queued,
+            // so the first timed kernel does not include its launch latency.
+            for (const Launch& launch : launches) launch.run();
+            for (std::size_t n = 0; n < launches.size(); ++n) {
+                starts[n]->record(stream_.get());
+                launches[n].run();
+                stops[n]->record(stream_.get());
+            }
+            for (std::size_t n = 0; n < launches.size(); ++n) times.seconds[n].push_back(stops[n]->seconds_since(*starts[n]));
+            times.span_s.push_back(stops.back()->seconds_since(*starts.front()));
+        }
+        gpu::EventTimer timer(stream_.get());
+        timer.start();
+        for (int iteration = 0; iteration < iterations; ++iteration)
+            for (const Launch& launch : launches) launch.run();
+        times.back_to_back_s = timer.stop_seconds() / std::max(iterations, 1);
+        stream_.synchronize();
+        return times;
+    }
+
 private:
-    void spmv(const CellBox& cells) {
+    void spmv(const CellBox& cells) { spmv_gated(cells, queued_ ? scalars_.get() : nullptr); }
+    void spmv_gated(const CellBox& cells, const Scalars* gate) {
         if (cells.empty()) return;
         const Box box = to_box(cells);
-        const Spmv op{p_.get(), q_.get(), layout_.nx + 2, (layout_.nx + 2) * (layout_.ny + 2), queued_ ? scalars_.get() : nullptr};
+        const Spmv op{p_.get(), q_.get(), layout_.nx + 2, (layout_.nx + 2) * (layout_.ny + 2), gate};
         for_cells_kernel<<<grid_of(box), row_threads, 0, stream_.get()>>>(op, layout_, box);
         SHAKEDOWN_CUDA_LAUNCH("cg spmv launch");
     }
@@ -462,9 +560,16 @@ private:
     template <class Op, class Finish>
     void queue_sum(const Op& op, const Finish& finish) {
         gpu::DeviceSelection select(device_);
-        const dim3 grid = sum_grid_of(cells_);
-        sum_cells_kernel<<<grid, row_threads, 0, stream_.get()>>>(op, layout_, cells_, partials_.get());
+        launch_partials(op);
+        launch_finish(finish);
+    }
+    template <class Op>
+    void launch_partials(const Op& op) {
+        sum_cells_kernel<<<sum_grid_of(cells_), row_threads, 0, stream_.get()>>>(op, layout_, cells_, partials_.get());
         SHAKEDOWN_CUDA_LAUNCH("cg reduction launch");
+    }
+    template <class Finish>
+    void launch_finish(const Finish& finish) {
         sum_partials_kernel<<<1, sum_threads, 0, stream_.get()>>>(partials_.get(), static_cast<std::int64_t>(partials_.size()), finish);
         SHAKEDOWN_CUDA_LAUNCH("cg reduction launch");
     }
@@ -499,6 +604,7 @@ private:
     gpu::PinnedBuffer<double> host_total_{1};
     gpu::DeviceBuffer<Scalars> scalars_{1};
     gpu::PinnedBuffer<Scalars> host_scalars_{1};
+    gpu::DeviceBuffer<Scalars> diag_scalars_{1};  // time_kernels' fixed alpha = beta = 0
     bool queued_ = false;  // between queue_start and queue_end: the SpMV stops with the scalars
     std::array<gpu::DeviceBuffer<double>, 6> device_send_, device_receive_;
     std::array<gpu::PinnedBuffer<double>, 6> send_, receive_;

@@ -48,6 +48,9 @@ const TestSpec& cg_fp64_spec() {
                 ParamSpec::choice("halo_path", "auto", {"auto", "host", "nccl"},
                                   "how p's halos travel between ranks: host (host buffers and MPI), nccl (GPU to GPU, built "
                                   "with NCCL), or auto: nccl where 2 or more ranks each run on a GPU of their own, else host"),
+                ParamSpec::flag("kernel_timing", true,
+                                "GPU only (ignored on the host): after the timed solves, 20 untimed iterations with an event pair "
+                                "around each kernel; per-kernel seconds and GB/s as result parameters (kernel_gbs, ...)"),
             },
         .metrics =
             {

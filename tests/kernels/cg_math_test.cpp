@@ -1,10 +1,13 @@
 // cg_fp64's arithmetic beside the solver: the work counted per iteration, the operator and its
 // spectrum (checked against the operator itself), the CG bounds and the manufactured solution.
+#include "kernels/cg/cg_kernel_timing.hpp"
 #include "kernels/cg/cg_math.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
+#include <string>
 #include <numbers>
 #include <set>
 #include <vector>
@@ -114,6 +117,27 @@ TEST(CgMath, TheManufacturedSolutionIsAFunctionOfTheGlobalCellInMinusOneToOne) {
             }
     EXPECT_EQ(values.size(), 512u);      // no two cells alike
     EXPECT_LT(std::abs(sum / 512), 0.1);  // centred
+}
+
+// kernel_timing's parameters: medians per kernel, GB/s from each kernel's own bytes, the median
+// of the per-iteration sums (not the sum of the medians) beside the iteration times.
+TEST(CgKernelTiming, MediansAndBandwidthPerKernelInLaunchOrder) {
+    CgBackend::KernelTimes times;
+    times.names = {"spmv", "dot_pq"};
+    times.bytes = {4e9, 2e9};
+    times.seconds = {{1.0, 3.0, 2.0}, {0.5, 0.5, 4.0}};
+    times.span_s = {2.0, 4.0, 7.0};
+    times.back_to_back_s = 2.25;
+    std::map<std::string, std::string> p;
+    add_kernel_timing(times, 2.5, p);
+    EXPECT_EQ(p.at("kernel_bytes"), "spmv 4000000000, dot_pq 2000000000");
+    EXPECT_EQ(p.at("kernel_seconds"), "spmv 2, dot_pq 0.5");
+    EXPECT_EQ(p.at("kernel_gbs"), "spmv 2, dot_pq 4");
+    EXPECT_EQ(p.at("kernel_sum_s"), "3.5");  // sums 1.5, 3.5, 6
+    EXPECT_EQ(p.at("kernel_span_s"), "4");
+    EXPECT_EQ(p.at("kernel_back_to_back_s"), "2.25");
+    EXPECT_EQ(p.at("solve_iteration_s"), "2.5");
+    EXPECT_EQ(p.at("kernel_timing_iterations"), "3");
 }
 
 }  // namespace

@@ -158,6 +158,8 @@ TEST(CgFp64, HostCgOnEveryDecompositionConvergesWithinTheBound) {
     EXPECT_EQ(result.parameters.at("decomposition"), decompositions.at(world_size()));
     EXPECT_EQ(result.parameters.at("global_cells"), "13x13x13");
     EXPECT_EQ(result.parameters.at("halo_path"), "host");
+    EXPECT_EQ(result.parameters.at("kernel_timing"), "ignored on the host");  // the host backends have no kernel timing
+    EXPECT_EQ(result.parameters.count("kernel_gbs"), 0u);
     // auto iterations: where the bound reaches 1e-8 for this kappa.
     const auto spectrum = kernels::cg::laplacian_spectrum({global_n, global_n, global_n});
     const std::int64_t iterations = kernels::cg::iterations_for(spectrum.kappa(), 1e-8);
@@ -267,6 +269,7 @@ TEST(CgFp64, ValuesThatCannotBeAreRefusedFirst) {
     expect_refused("cg_fp64", "params: {cg_fp64: {tolerance: 2}}\n", "tolerance");
     expect_refused("cg_fp64", "params: {cg_fp64: {iterations: 0}}\n", "iterations");
     expect_refused("cg_fp64", "params: {cg_fp64: {halo_path: mpi}}\n", "halo_path");
+    expect_refused("cg_fp64", "params: {cg_fp64: {kernel_timing: maybe}}\n", "kernel_timing");
     if (kernels::device_halo_exchange_built())
         EXPECT_EQ(input_error_of("cg_fp64", "params: {cg_fp64: {device: host, halo_path: nccl}}\n"),
                   "cg_fp64: halo_path nccl exchanges GPU memory, but device host runs the host backend (use halo_path: host "

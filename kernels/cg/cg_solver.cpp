@@ -23,6 +23,15 @@ void sum_over_ranks(double* values, int count, MPI_Comm comm, double& seconds) {
 // stop queueing once the solve has stopped (the count stays exact: later ones do nothing).
 constexpr std::int64_t queued_poll_iterations = 32;
 
+// Iteration k's halo exchange, timed; the planted corruption goes into the first one.
+void exchange_halos(CgBackend& backend, HaloExchange& halos, const SolveOptions& options, double bb, std::int64_t k,
+                    SolveOutcome& outcome) {
+    if (options.corrupt && k == 0) backend.corrupt_next_halo(std::sqrt(bb));
+    const Stopwatch step;
+    halos.step(backend);
+    outcome.timing.halo_step_s += step.seconds();
+}
+
 // One rank alone and a backend that keeps the scalars: every iteration is only queued, the
 // host waits once at the end (and every queued_poll_iterations with a tolerance).
 SolveOutcome solve_queued(CgBackend& backend, HaloExchange& halos, MPI_Comm comm, const SolveOptions& options, double bb) {
@@ -31,12 +40,7 @@ SolveOutcome solve_queued(CgBackend& backend, HaloExchange& halos, MPI_Comm comm
     MPI_Barrier(comm);
     const Stopwatch wall;
     for (std::int64_t k = 0; k < options.iterations; ++k) {
-        if (options.corrupt && k == 0) backend.corrupt_next_halo(std::sqrt(bb));
-        {
-            const Stopwatch step;
-            halos.step(backend);
-            outcome.timing.halo_step_s += step.seconds();
-        }
+        exchange_halos(backend, halos, options, bb, k, outcome);
         backend.queue_iteration();
         if (options.delay_s > 0.0) std::this_thread::sleep_for(std::chrono::duration<double>(options.delay_s));
         if (options.tolerance > 0.0 && (k + 1) % queued_poll_iterations == 0 && backend.queued_state().stopped) break;
@@ -66,12 +70,7 @@ SolveOutcome solve(CgBackend& backend, HaloExchange& halos, MPI_Comm comm, const
     MPI_Barrier(comm);
     const Stopwatch wall;
     for (std::int64_t k = 0; k < options.iterations; ++k) {
-        if (options.corrupt && k == 0) backend.corrupt_next_halo(std::sqrt(bb));
-        {
-            const Stopwatch step;
-            halos.step(backend);
-            outcome.timing.halo_step_s += step.seconds();
-        }
+        exchange_halos(backend, halos, options, bb, k, outcome);
         double pq = backend.dot_pq();
         sum_over_ranks(&pq, 1, comm, outcome.timing.allreduce_s);
         if (!(pq > 0.0)) {  // every rank sees the same sum: all stop together

@@ -156,6 +156,38 @@ TEST(AnalyzeCli, UsageErrorsAreOneLineAndExitTwo) {
     EXPECT_EQ(line_count(result.err), 1u) << result.err;
 }
 
+// Subcommands sit beside the default `RUN [options]` form: a subcommand name is taken as the
+// command, anything else as RUN.
+TEST(AnalyzeCli, ExportIsASubcommandBesideTheRunForm) {
+    TempDir temp;
+    CommandResult result = run_analyzer(temp, "export --help");
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_NE(result.out.find("--format"), std::string::npos) << result.out;
+    EXPECT_NE(result.out.find("openmetrics"), std::string::npos) << result.out;
+    EXPECT_EQ(result.out.find("--drain-apply"), std::string::npos) << "the export help, not the main one";
+
+    result = run_analyzer(temp, "--help");
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_NE(result.out.find("export"), std::string::npos) << result.out;
+
+    const auto run = write_run(temp.path() / "run", healthy_traces(1, 1));
+    result = run_analyzer(temp, "export " + run.string() + " --format xml");
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(line_count(result.err), 1u) << result.err;
+    EXPECT_NE(result.err.find("--format"), std::string::npos) << result.err;
+    EXPECT_FALSE(std::filesystem::exists(run / "summary.json")) << "export is not the analysis";
+
+    // RUN is what the bare form needs: without it (and without a command) one line, exit 2.
+    result = run_analyzer(temp, "--quiet");
+    EXPECT_EQ(result.exit_code, 2);
+    EXPECT_EQ(result.err, "shakedown-analyze: RUN is required: give a run folder, or a command (see --help)\n");
+
+    // The old form is unchanged, and a run folder is never taken for a command.
+    result = run_analyzer(temp, run.string() + " --quiet --no-html");
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_TRUE(std::filesystem::exists(run / "summary.json"));
+}
+
 TEST(AnalyzeCli, UnwritableSummaryIsExitTwoAfterTheReport) {
     TempDir temp;
     const auto run = write_run(temp.path() / "run", healthy_traces(1, 1));

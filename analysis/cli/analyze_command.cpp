@@ -1,0 +1,104 @@
+#include "analysis/cli/analyze_command.hpp"
+
+#include "analysis/analyzer.hpp"
+#include "core/errors.hpp"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace shakedown::analysis::cli {
+namespace {
+
+// What the command line gave; held by the run callback (CLI11 writes into it while parsing).
+struct AnalyzeArguments {
+    std::string run_dir;
+    std::string thresholds_file;
+    std::string summary_path;
+    std::string junit_path;
+    std::string html_path;
+    std::string drain_path;
+    std::string baseline_dir;
+    std::string topology_file;
+    std::string profile_file;
+    std::string confirmation_dir;
+    bool confirm = false;
+    std::string format = "text";
+    double price_hour = 0.0;
+    double price_month = 0.0;
+    bool no_html = false;
+    bool drain_apply = false;
+    bool quiet = false;
+};
+
+std::optional<std::filesystem::path> path_if(const std::string& text) {
+    return text.empty() ? std::nullopt : std::optional<std::filesystem::path>(text);
+}
+
+}  // namespace
+
+Command add_analyze_command(CLI::App& app) {
+    auto args = std::make_shared<AnalyzeArguments>();
+    app.add_option("RUN", args->run_dir, "run folder (holds run.json and rank-NNNNN.h5)");
+    app.add_option("--thresholds", args->thresholds_file, "YAML file overriding the built-in thresholds and settings");
+    app.add_option("--baseline", args->baseline_dir, "an earlier run folder: report regressions beyond the tolerance");
+    app.add_option("--topology", args->topology_file, "Slurm topology.conf: name the switch of a slow group of nodes");
+    app.add_option("--profile", args->profile_file, "expected profile (YAML): what every node must have and run "
+                                                    "(default: the one the run recorded)");
+    app.add_option("--confirmation", args->confirmation_dir,
+                   "a run that measured this run's figure FAILs again (the tests --confirm names, on its nodes): "
+                   "only FAILs it measured again drain; the others are WARN 'not reproduced'");
+    app.add_flag("--confirm", args->confirm, "end with two lines for a job script: the tests and nodes a confirmation "
+                                             "run must measure again (confirm-tests: A,B / confirm-nodes: N1,N2; empty: none)");
+    auto* hour = app.add_option("--price-per-node-hour", args->price_hour,
+                                "node price per hour: price per usable TFLOP/s, GB/s");
+    auto* month = app.add_option("--price-per-node-month", args->price_month, "node price per month (730 hours)");
+    hour->excludes(month);
+    app.add_option("--format", args->format, "terminal report: text or markdown (for a ticket)")
+        ->check(CLI::IsMember({"text", "markdown"}));
+    app.add_option("--summary", args->summary_path, "where to write summary.json (default RUN/summary.json)");
+    app.add_option("--junit", args->junit_path, "where to write junit.xml (default RUN/junit.xml)");
+    auto* html = app.add_option("--html", args->html_path, "where to write report.html (default RUN/report.html)");
+    app.add_flag("--no-html", args->no_html, "do not write report.html")->excludes(html);
+    app.add_option("--drain", args->drain_path, "where to write drain.txt (default RUN/drain.txt)");
+    app.add_flag("--drain-apply", args->drain_apply, "run drain.txt's scontrol commands (never done without this flag)");
+    app.add_flag("--quiet,-q", args->quiet, "print only the verdict line and the paths");
+
+    CLI::App* main_app = &app;
+    auto run = [args, main_app, hour, month](std::ostream& out, std::ostream& err) {
+        if (args->run_dir.empty() && main_app->count("RUN") == 0) {
+            err << "shakedown-analyze: RUN is required: give a run folder, or a command (see --help)\n";
+            return exit_code::bad_input;
+        }
+        // A path option given empty (an unset shell variable) would silently mean the default file.
+        for (const char* option : {"--thresholds", "--baseline", "--topology", "--profile", "--confirmation",
+                                   "--summary", "--junit", "--html", "--drain"})
+            if (main_app->count(option) > 0 && (*main_app)[option]->as<std::string>().empty()) {
+                err << "shakedown-analyze: " << option << " is empty: give a path, or leave " << option << " out\n";
+                return exit_code::bad_input;
+            }
+
+        AnalyzeOptions options;
+        options.run_dir = args->run_dir;
+        options.quiet = args->quiet;
+        options.drain_apply = args->drain_apply;
+        options.write_html = !args->no_html;
+        options.format = args->format == "markdown" ? ReportFormat::markdown : ReportFormat::text;
+        options.thresholds_file = path_if(args->thresholds_file);
+        options.summary_path = path_if(args->summary_path);
+        options.junit_path = path_if(args->junit_path);
+        options.html_path = path_if(args->html_path);
+        options.drain_path = path_if(args->drain_path);
+        options.baseline_dir = path_if(args->baseline_dir);
+        options.topology_file = path_if(args->topology_file);
+        options.profile_file = path_if(args->profile_file);
+        options.confirmation_dir = path_if(args->confirmation_dir);
+        options.print_confirmation_plan = args->confirm;
+        if (*hour) options.price_per_node_hour = args->price_hour;
+        if (*month) options.price_per_node_month = args->price_month;
+        return analyze(options, out, err);
+    };
+    return Command{&app, run};
+}
+
+}  // namespace shakedown::analysis::cli

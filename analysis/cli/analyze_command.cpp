@@ -1,6 +1,7 @@
 #include "analysis/cli/analyze_command.hpp"
 
 #include "analysis/analyzer.hpp"
+#include "analysis/rules/default_thresholds.hpp"
 #include "core/errors.hpp"
 
 #include <memory>
@@ -29,6 +30,7 @@ struct AnalyzeArguments {
     bool no_html = false;
     bool drain_apply = false;
     bool quiet = false;
+    bool print_thresholds = false;
 };
 
 std::optional<std::filesystem::path> path_if(const std::string& text) {
@@ -63,9 +65,16 @@ Command add_analyze_command(CLI::App& app) {
     app.add_option("--drain", args->drain_path, "where to write drain.txt (default RUN/drain.txt)");
     app.add_flag("--drain-apply", args->drain_apply, "run drain.txt's scontrol commands (never done without this flag)");
     app.add_flag("--quiet,-q", args->quiet, "print only the verdict line and the paths");
+    app.add_flag("--print-thresholds", args->print_thresholds,
+                 "print the built-in thresholds and settings (a file --thresholds accepts) and exit");
 
     CLI::App* main_app = &app;
     auto run = [args, main_app, hour, month](std::ostream& out, std::ostream& err) {
+        // The built-in file itself, comments included: the reference a site edits a copy of.
+        if (args->print_thresholds) {
+            out << default_thresholds_yaml();
+            return exit_code::ok;
+        }
         if (args->run_dir.empty() && main_app->count("RUN") == 0) {
             err << "shakedown-analyze: RUN is required: give a run folder, or a command (see --help)\n";
             return exit_code::bad_input;

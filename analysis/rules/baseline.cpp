@@ -56,6 +56,8 @@ BaselineComparison compare_with_baseline(const Observations& run, const Observat
                         comparison.baseline_run_id, row.who->local_rank, comparison.tolerance * 100),
             FindingSource::baseline);
         finding.reference = old_value;
+        const double allowed = comparison.tolerance * std::fabs(old_value);
+        finding.bound = metric.better == Better::higher ? old_value - allowed : old_value + allowed;
         finding.evidence = Evidence::figure;
         comparison.findings.push_back(std::move(finding));
     }

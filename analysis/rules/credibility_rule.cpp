@@ -45,6 +45,7 @@ std::vector<Finding> credibility_findings(const Observations& observations) {
             FindingSource::credibility);
         finding.cause = Cause::software;
         finding.reference = bound->second;
+        finding.bound = bound->second;
         findings.push_back(std::move(finding));
     }
     for (const MetricRow& row : observations.metrics()) {
@@ -62,6 +63,7 @@ std::vector<Finding> credibility_findings(const Observations& observations) {
             FindingSource::credibility);
         finding.cause = Cause::software;
         finding.reference = *capacity;
+        finding.bound = *capacity * network_bound_tolerance;
         findings.push_back(std::move(finding));
     }
     return findings;

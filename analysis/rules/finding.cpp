@@ -31,6 +31,21 @@ std::string_view to_string(FindingSource source) {
     return "unknown";
 }
 
+ReasonCode reason_code_of(FindingSource source) {
+    switch (source) {
+        case FindingSource::fleet: return ReasonCode::fleet_outlier;
+        case FindingSource::baseline: return ReasonCode::baseline_regression;
+        case FindingSource::links: return ReasonCode::slow_link;
+        case FindingSource::collective: return ReasonCode::slow_rank;
+        case FindingSource::port_counters: return ReasonCode::port_counter_rise;
+        case FindingSource::credibility: return ReasonCode::not_credible;
+        case FindingSource::stall: return ReasonCode::rank_stalled;
+        case FindingSource::scheduler: return ReasonCode::node_down;
+        case FindingSource::hidden_faults: return ReasonCode::gpu_health_fault;
+        default: return ReasonCode::unclassified;  // threshold: every check there sets its own
+    }
+}
+
 std::string_view to_string(Evidence evidence) {
     switch (evidence) {
         case Evidence::fault: return "fault";
@@ -64,6 +79,7 @@ Finding make_finding(const RankIdentity& who, std::string test, Level level, std
     finding.level = level;
     finding.reason = std::move(reason);
     finding.source = source;
+    finding.code = reason_code_of(source);
     return finding;
 }
 

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "analysis/load/observations.hpp"
+#include "analysis/rules/reason_code.hpp"
 #include "core/cause.hpp"
 
 #include <optional>
@@ -60,6 +61,10 @@ struct Finding {
     Cause cause = Cause::hardware;
     std::string reason;  // one line with the numbers: "stream.triad_gbs 4.1 GB/s is 0.52 of nominal 7.9 (fail below 0.60)"
     FindingSource source = FindingSource::threshold;
+    ReasonCode code = ReasonCode::unclassified;  // what kind of check it failed, for machines
+    // The edge of the band the value crossed, in the value's unit (a fraction of nominal or of the
+    // fleet median turned into GB/s, ...): the figure the value had to reach at this finding's level.
+    std::optional<double> bound;
     std::optional<double> reference;    // the fleet median or the baseline value the finding compares with
     std::string explanation;            // what the telemetry showed in the test's window ("" when nothing known)
     bool telemetry_coincided = false;   // the explanation names something abnormal (else: "looks normal")
@@ -82,7 +87,11 @@ struct Finding {
     std::optional<double> usable_fraction() const;  // value / nominal when both are known and nominal > 0
 };
 
-// A finding about `who` (node, rank and GPU identity from the observations).
+// The code of a finding whose rule sets none of its own: the one its source stands for.
+ReasonCode reason_code_of(FindingSource source);
+
+// A finding about `who` (node, rank and GPU identity from the observations); its code is its
+// source's (reason_code_of), a rule with finer codes sets its own.
 Finding make_finding(const RankIdentity& who, std::string test, Level level, std::string reason,
                      FindingSource source = FindingSource::threshold);
 // The same with the metric's name, value, unit and nominal.

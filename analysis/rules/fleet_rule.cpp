@@ -128,6 +128,9 @@ std::vector<Finding> outlier_findings(const FleetReference& reference, const Met
         finding.unit = population.unit;
         finding.nominal = unit.nominal;
         finding.reference = median;
+        finding.code = ReasonCode::fleet_outlier;
+        const double edge = level == Level::fail ? *band.fail_deviation : band.warn_deviation;
+        finding.bound = lower_is_better ? median * (1.0 + edge) : median * (1.0 - edge);
         finding.evidence = Evidence::figure;
         findings.push_back(std::move(finding));
     }

@@ -169,14 +169,19 @@ LinkLocalization localize_links(const SampleTable& matrix, const Observations& o
 
 std::vector<Finding> link_findings(const LinkLocalization& localization, const Observations& observations) {
     std::vector<Finding> findings;
-    auto add = [&](const std::string& node, Level level, std::string_view metric, double value, double ratio,
-                   std::string reason, std::vector<std::string> peers) {
+    // `edge`: the band's fraction of the reference at this level (the noise margin aside).
+    auto add = [&](const std::string& node, Level level, ReasonCode code, double edge, std::string_view metric,
+                   double value, double ratio, std::string reason, std::vector<std::string> peers) {
         Finding finding = make_finding(first_rank_of(observations, node), "allpairs", level, std::move(reason),
                                        FindingSource::links);
+        finding.code = code;
         finding.metric = std::string(metric);
         finding.value = value;
         finding.unit = "GB/s";
-        if (ratio > 0) finding.reference = value / ratio;
+        if (ratio > 0) {
+            finding.reference = value / ratio;
+            finding.bound = *finding.reference * edge;
+        }
         finding.evidence = Evidence::figure;
         finding.peers = std::move(peers);
         findings.push_back(std::move(finding));
@@ -192,19 +197,22 @@ std::vector<Finding> link_findings(const LinkLocalization& localization, const O
     };
     const LinkBands& bands = localization.bands;
     for (const SlowNode& slow : localization.slow_nodes)
-        add(slow.node, slow.level, node_link_metric, slow.median_gbs, slow.ratio, slow_node_reason(slow, bands),
-            far_ends(slow.node, slow.evidence));
+        add(slow.node, slow.level, ReasonCode::slow_node_links,
+            slow.level == Level::fail ? bands.node_fail : bands.node_warn, node_link_metric, slow.median_gbs, slow.ratio,
+            slow_node_reason(slow, bands), far_ends(slow.node, slow.evidence));
     for (const SlowLink& slow : localization.slow_links) {
         const std::string reason = slow_link_reason(slow, bands);
         for (const std::string* end : {&slow.link.a, &slow.link.b})
-            add(*end, slow.level, link_fault_metric, slow.link.bandwidth_gbs, slow.link.ratio, reason,
+            add(*end, slow.level, ReasonCode::slow_link, slow.level == Level::fail ? bands.link_fail : bands.link_warn,
+                link_fault_metric, slow.link.bandwidth_gbs, slow.link.ratio, reason,
                 {end == &slow.link.a ? slow.link.b : slow.link.a});
     }
     for (const SlowGroup& group : localization.slow_groups) {
         const std::string reason = slow_group_reason(group, bands);
         for (const std::string& node : group.nodes)
-            add(node, group.level, node_link_metric, group.cross_median_gbs, group.ratio, reason,
-                far_ends(node, group.evidence));
+            add(node, group.level, ReasonCode::slow_switch_group,
+                group.level == Level::fail ? bands.node_fail : bands.node_warn, node_link_metric, group.cross_median_gbs,
+                group.ratio, reason, far_ends(node, group.evidence));
     }
     return findings;
 }

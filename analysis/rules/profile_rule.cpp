@@ -16,6 +16,7 @@ namespace {
 Finding node_finding(const RankIdentity& who, const std::string& test, std::string reason, Cause cause) {
     Finding finding = make_finding(who, test, Level::fail, std::move(reason));
     finding.cause = cause;
+    finding.code = ReasonCode::profile_mismatch;
     return finding;
 }
 

@@ -41,6 +41,7 @@ std::vector<Finding> slow_rank_findings(const Observations& observations, const 
         finding.value = *ratio;
         finding.unit = "ratio";
         finding.reference = 1.0;
+        finding.bound = finding.level == Level::fail ? settings.rank_fail_ratio() : settings.rank_ratio();
         finding.evidence = Evidence::figure;
         std::string evidence;
         if (slowest_rank && slowest_ratio)

@@ -14,7 +14,15 @@ struct CheckResult {
     Level level = Level::pass;
     std::string reason;
     std::optional<double> reference;  // the calibrated healthy figure it was compared with
+    ReasonCode code = ReasonCode::unclassified;
+    std::optional<double> bound;  // the band's edge in the metric's unit
 };
+
+// The value at which `relative` (value / healthy, or healthy / value when lower is better)
+// reaches `limit`: the band's edge in the metric's own unit.
+double edge_in_unit(const Metric& metric, double healthy, double limit) {
+    return metric.better == Better::lower ? healthy / limit : healthy * limit;
+}
 
 void keep_worst(CheckResult& worst, CheckResult candidate) {
     if (candidate.level > worst.level) worst = std::move(candidate);
@@ -24,13 +32,16 @@ CheckResult check_fraction(const Metric& metric, const FractionBand& band) {
     if (!metric.nominal || *metric.nominal <= 0.0) return {};  // nothing to compare with
     const std::string head = fmt::format("{} {}", metric.name, with_unit(metric.value, metric.unit));
     if (metric.better == Better::lower && metric.value <= 0.0)
-        return {Level::fail, fmt::format("{} is not positive: cannot be compared with nominal {}", head,
-                                         format_number(*metric.nominal))};
+        return {Level::fail,
+                fmt::format("{} is not positive: cannot be compared with nominal {}", head, format_number(*metric.nominal)),
+                std::nullopt, ReasonCode::below_nominal_fraction};
     const double fraction = *metric.usable_fraction();
     const char* how = metric.better == Better::lower ? "nominal/value, lower is better; " : "";
     auto verdict = [&](Level level, const char* band_name, double limit) {
-        return CheckResult{level, fmt::format("{} is {:.2f} of nominal {} ({}{} below {:.2f})", head, fraction,
-                                              format_number(*metric.nominal), how, band_name, limit)};
+        return CheckResult{level,
+                           fmt::format("{} is {:.2f} of nominal {} ({}{} below {:.2f})", head, fraction,
+                                       format_number(*metric.nominal), how, band_name, limit),
+                           std::nullopt, ReasonCode::below_nominal_fraction, edge_in_unit(metric, *metric.nominal, limit)};
     };
     if (band.fail && fraction < *band.fail) return verdict(Level::fail, "fail", *band.fail);
     if (band.warn && fraction < *band.warn) return verdict(Level::warn, "warn", *band.warn);
@@ -51,14 +62,16 @@ CheckResult check_calibrated(const Metric& metric, const CalibratedReference& re
         healthy = *reference.healthy_value;
         healthy_text = "measured on healthy hardware";
     }
-    if (metric.value <= 0.0) return {Level::fail, fmt::format("{} is {}: not a rate", metric.name, metric.value)};
+    if (metric.value <= 0.0)
+        return {Level::fail, fmt::format("{} is {}: not a rate", metric.name, metric.value), std::nullopt,
+                ReasonCode::below_calibrated};
     const double relative = metric.better == Better::higher ? metric.value / *healthy : *healthy / metric.value;
     auto verdict = [&](Level level, const char* band_name, double limit) {
         return CheckResult{level,
                            fmt::format("{} {} is {:.3g} of a healthy {}'s {} (calibrated: {}; {} below {:.2f} of it)",
                                        metric.name, with_unit(metric.value, metric.unit), relative, gpu_name,
                                        with_unit(*healthy, metric.unit), healthy_text, band_name, limit),
-                           healthy};
+                           healthy, ReasonCode::below_calibrated, edge_in_unit(metric, *healthy, limit)};
     };
     if (relative < bands.fail_below) return verdict(Level::fail, "fail", bands.fail_below);
     if (relative < bands.warn_below) return verdict(Level::warn, "warn", bands.warn_below);
@@ -71,7 +84,8 @@ CheckResult check_bound(const Metric& metric, const std::optional<double>& bound
     if (!violated) return {};
     return {level, fmt::format("{} {} is {} the {} bound {}", metric.name, with_unit(metric.value, metric.unit),
                                below ? "below" : "above", level == Level::fail ? "fail" : "warn",
-                               with_unit(*bound, metric.unit))};
+                               with_unit(*bound, metric.unit)),
+            std::nullopt, below ? ReasonCode::below_bound : ReasonCode::above_bound, *bound};
 }
 
 // Rules looked up once per metric name: a run repeats the same few dozen names on every rank.
@@ -94,7 +108,8 @@ private:
 MetricJudgment judge_metric(const Metric& metric, const MetricRule* rule, const CalibratedReference* calibrated,
                             const CalibrationBands& bands) {
     if (!std::isfinite(metric.value))
-        return {Level::fail, fmt::format("{} is {}: the measurement produced no number", metric.name, metric.value)};
+        return {Level::fail, fmt::format("{} is {}: the measurement produced no number", metric.name, metric.value),
+                std::nullopt, std::nullopt, ReasonCode::not_a_number};
     if (rule == nullptr) return {};
     CheckResult worst;
     if (rule->fraction_of_nominal) {
@@ -108,12 +123,13 @@ MetricJudgment judge_metric(const Metric& metric, const MetricRule* rule, const 
                             "undercounts this part (its clock or its FMA units); fix the nominal before judging by it",
                             metric.name, with_unit(metric.value, metric.unit), metric.value / *metric.nominal,
                             with_unit(*metric.nominal, metric.unit), *rule->above_nominal_warns_at),
-                std::nullopt, Cause::configuration};
+                std::nullopt, Cause::configuration, ReasonCode::nominal_not_credible,
+                *rule->above_nominal_warns_at * *metric.nominal};
     keep_worst(worst, check_bound(metric, rule->fail_below, Level::fail, /*below=*/true));
     keep_worst(worst, check_bound(metric, rule->fail_above, Level::fail, /*below=*/false));
     keep_worst(worst, check_bound(metric, rule->warn_below, Level::warn, /*below=*/true));
     keep_worst(worst, check_bound(metric, rule->warn_above, Level::warn, /*below=*/false));
-    return {worst.level, std::move(worst.reason), worst.reference};
+    return {worst.level, std::move(worst.reason), worst.reference, std::nullopt, worst.code, worst.bound};
 }
 
 std::vector<Finding> test_status_findings(const Observations& observations) {
@@ -125,6 +141,7 @@ std::vector<Finding> test_status_findings(const Observations& observations) {
                                        fmt::format("{} {}: {}", row.test->key, what,
                                                    row.test->reason.empty() ? "no reason given" : row.test->reason));
         finding.cause = cause_of(*row.test).value_or(Cause::hardware);
+        finding.code = row.test->status == Status::error ? ReasonCode::test_errored : ReasonCode::test_failed;
         findings.push_back(std::move(finding));
     }
     return findings;
@@ -143,6 +160,7 @@ std::vector<Finding> missing_result_findings(const Observations& observations) {
                 Finding finding = make_finding(*observations.rank(record.rank), key, Level::fail,
                                                fmt::format("{}: no result recorded although the run listed it", key));
                 finding.cause = Cause::software;
+                finding.code = ReasonCode::no_result;
                 findings.push_back(std::move(finding));
             }
     }
@@ -179,6 +197,8 @@ std::vector<Finding> threshold_findings(const Observations& observations, const 
             Finding finding = make_metric_finding(*row.who, row.test->key, *row.metric, judgment.level, std::move(judgment.reason));
             finding.reference = judgment.reference;
             if (judgment.cause) finding.cause = *judgment.cause;
+            finding.code = judgment.code;
+            finding.bound = judgment.bound;
             // A figure outside its band is re-measured before it drains; a NaN or infinite one
             // is a wrong answer, not a slow one.
             if (std::isfinite(row.metric->value)) finding.evidence = Evidence::figure;

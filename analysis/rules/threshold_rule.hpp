@@ -17,6 +17,8 @@ struct MetricJudgment {
     std::string reason;               // empty on pass
     std::optional<double> reference;  // the calibrated healthy figure, when one was used
     std::optional<Cause> cause;       // set when it is not the hardware's (a nominal not credible)
+    ReasonCode code = ReasonCode::unclassified;
+    std::optional<double> bound;      // the band's edge in the metric's unit (Finding::bound)
 };
 
 // One metric against its rule (nullptr: no rule, only a non-finite value is judged). With a

@@ -2,6 +2,7 @@
 #include "analysis_fixtures.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <sys/wait.h>
 
@@ -186,6 +187,45 @@ TEST(AnalyzeCli, ExportIsASubcommandBesideTheRunForm) {
     result = run_analyzer(temp, run.string() + " --quiet --no-html");
     EXPECT_EQ(result.exit_code, 0) << result.err;
     EXPECT_TRUE(std::filesystem::exists(run / "summary.json"));
+}
+
+// --print-thresholds prints YAML that --thresholds accepts, judging exactly as the built-in ones do.
+TEST(AnalyzeCli, PrintedThresholdsFedBackGiveTheSameVerdict) {
+    TempDir temp;
+    CommandResult printed = run_analyzer(temp, "--print-thresholds");
+    ASSERT_EQ(printed.exit_code, 0) << printed.err;
+    EXPECT_NE(printed.out.find("stream.triad_gbs:"), std::string::npos);
+    EXPECT_NE(printed.out.find("baseline:"), std::string::npos) << "the settings too";
+    const auto file = temp.path() / "printed.yaml";
+    std::ofstream(file) << printed.out;
+
+    auto traces = healthy_traces(3, 1);
+    testing::metric_named(traces[1], "stream.triad_gbs").value = 4.1;   // 0.52 of nominal: FAIL
+    testing::metric_named(traces[2], "stream.triad_gbs").value = 6.0;   // 0.76 of nominal: WARN
+    const auto run = write_run(temp.path() / "run", traces);
+    const auto built_in_summary = temp.path() / "built_in.json";
+    const auto printed_summary = temp.path() / "printed.json";
+    const CommandResult built_in = run_analyzer(temp, run.string() + " --no-html --summary " + built_in_summary.string());
+    const CommandResult fed_back = run_analyzer(
+        temp, run.string() + " --no-html --thresholds " + file.string() + " --summary " + printed_summary.string());
+    EXPECT_EQ(built_in.exit_code, 1) << built_in.err;
+    EXPECT_EQ(fed_back.exit_code, built_in.exit_code) << fed_back.err;
+    const auto a = nlohmann::json::parse(read_text(built_in_summary));
+    const auto b = nlohmann::json::parse(read_text(printed_summary));
+    EXPECT_EQ(a["verdict"], "fail");
+    EXPECT_EQ(b["verdict"], a["verdict"]);
+    ASSERT_EQ(b["nodes"].size(), 3u);
+    for (std::size_t node = 0; node < 3; ++node) {
+        EXPECT_EQ(b["nodes"][node]["verdict"], a["nodes"][node]["verdict"]) << node;
+        ASSERT_EQ(b["nodes"][node]["findings"].size(), a["nodes"][node]["findings"].size()) << node;
+        for (std::size_t i = 0; i < a["nodes"][node]["findings"].size(); ++i) {
+            EXPECT_EQ(b["nodes"][node]["findings"][i]["reason"], a["nodes"][node]["findings"][i]["reason"]);
+            EXPECT_EQ(b["nodes"][node]["findings"][i]["bound"], a["nodes"][node]["findings"][i]["bound"]);
+        }
+    }
+    EXPECT_EQ(a["nodes"][1]["verdict"], "fail");
+    EXPECT_EQ(a["nodes"][2]["verdict"], "warn");
+    EXPECT_EQ(a["nodes"][0]["verdict"], "pass");
 }
 
 TEST(AnalyzeCli, UnwritableSummaryIsExitTwoAfterTheReport) {

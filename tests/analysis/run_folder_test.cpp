@@ -2,6 +2,7 @@
 // damaged on purpose (missing, cut in half, not HDF5, unfinished, aborted, foreign).
 #include "analysis/analyzer.hpp"
 #include "analysis_fixtures.hpp"
+#include "analysis_outcome.hpp"
 #include "bench/run_folder_writer.hpp"
 #include "bench/synthetic_run.hpp"
 
@@ -69,7 +70,7 @@ TEST(RunFolder, HealthyRunPassesAndWritesSummaryLeavingEverythingElseAlone) {
     EXPECT_EQ(snapshot(run), before);
 
     const auto summary = summary_of(run);
-    EXPECT_EQ(summary["schema_version"], "1.4");
+    EXPECT_EQ(summary["schema_version"], "1.5");
     EXPECT_EQ(summary["run_id"], testing::test_run_id);
     EXPECT_EQ(summary["verdict"], "pass");
     EXPECT_EQ(summary["exit_code"], 0);
@@ -114,10 +115,51 @@ TEST(RunFolder, FailedTestAndSlowMetricAppearInSummaryWithReasons) {
     EXPECT_EQ(finding["unit"], "GB/s");
     EXPECT_DOUBLE_EQ(finding["nominal"].get<double>(), 7.9);
     EXPECT_EQ(finding["level"], "fail");
+    // The bound in the metric's unit (0.60 of nominal 7.9), the reason code, the cause class.
+    EXPECT_NEAR(finding["bound"].get<double>(), 0.6 * 7.9, 1e-9);
+    EXPECT_EQ(finding["code"], "below_nominal_fraction");
+    EXPECT_EQ(finding["cause"], "hardware");
     const auto& test_finding = summary["nodes"][0]["findings"][0];
     EXPECT_TRUE(test_finding["metric"].is_null());
     EXPECT_TRUE(test_finding["value"].is_null());
+    EXPECT_TRUE(test_finding["bound"].is_null());
+    EXPECT_EQ(test_finding["code"], "test_failed");
+    EXPECT_EQ(test_finding["cause"], "hardware");
     EXPECT_EQ(test_finding["reason"], "mpi_pingpong failed: payload mismatch at byte 17");
+}
+
+// An error (a library's, not the node's) carries its own code and cause class; an absolute bound
+// comes back as the bound the thresholds file wrote.
+TEST(RunFolder, FindingsCarryCodeBoundAndCauseOfEachKind) {
+    TempDir temp;
+    auto traces = healthy_traces(3, 1);
+    TestResult& errored = test_named(traces[0], "mpi_pingpong");
+    errored.status = Status::error;
+    errored.reason = "MPI_Send returned MPI_ERR_TRUNCATE";
+    metric_named(traces[1], "mpi_pingpong.latency_us").value = 2500.0;
+    const auto run = write_run(temp.path() / "run", traces);
+    const auto thresholds = temp.path() / "latency.yaml";
+    std::ofstream(thresholds) << "metrics:\n  mpi_pingpong.latency_us:\n    fail_above: 1000\n";
+    AnalyzeOptions options;
+    options.run_dir = run;
+    options.thresholds_file = thresholds;
+    options.write_html = false;
+    const auto outcome = testing::analyze_in_process(options);
+    ASSERT_FALSE(outcome.summary.is_null()) << outcome.err;
+
+    const auto errors = testing::findings_of(outcome, "node0000");
+    ASSERT_EQ(errors.size(), 1u) << outcome.summary.dump(1);
+    EXPECT_EQ(errors[0]["code"], "test_errored");
+    EXPECT_EQ(errors[0]["cause"], "software");
+    EXPECT_TRUE(errors[0]["bound"].is_null());
+
+    const auto slow = testing::findings_of(outcome, "node0001");
+    ASSERT_EQ(slow.size(), 1u) << outcome.summary.dump(1);
+    EXPECT_EQ(slow[0]["code"], "above_bound");
+    EXPECT_DOUBLE_EQ(slow[0]["bound"].get<double>(), 1000.0);
+    EXPECT_EQ(slow[0]["cause"], "hardware");
+
+    EXPECT_TRUE(testing::findings_of(outcome, "node0002").empty()) << "the healthy node is not flagged";
 }
 
 TEST(RunFolder, MissingRankFileIsIncompleteAndNamed) {

@@ -1,0 +1,148 @@
+// compare (analysis/history/run_comparison.hpp) and the node history (node_history.hpp) on real
+// run folders: a later run of the same nodes with one planted slower figure and one risen health
+// counter names exactly those, with the right delta; a healthy identical pair names nothing.
+#include "analysis/history/comparison_report.hpp"
+#include "analysis/history/history_store.hpp"
+#include "analysis/history/node_history.hpp"
+#include "analysis/history/node_history_report.hpp"
+#include "analysis/history/run_comparison.hpp"
+#include "analysis_fixtures.hpp"
+#include "core/errors.hpp"
+#include "history_fixtures.hpp"
+
+#include <gtest/gtest.h>
+
+namespace shakedown::analysis {
+namespace {
+
+using namespace testing;
+
+struct TwoRuns {
+    TempDir temp;
+    RunRecord healthy = read_run_record(
+        write_history_run(temp.path() / "before", {.run_id = "before", .run_uuid = "uuid-before", .start_utc = 1764480000}));
+    RunRecord again = read_run_record(
+        write_history_run(temp.path() / "again", {.run_id = "again", .run_uuid = "uuid-again", .start_utc = 1764490000}));
+    RunRecord planted = read_run_record(write_history_run(
+        temp.path() / "after", {.run_id = "after", .run_uuid = "uuid-after", .start_utc = 1764500000, .planted = true}));
+};
+
+TEST(CompareRuns, PlantedSlowerFigureAndRisenCounterAreExactlyWhatIsNamed) {
+    TwoRuns runs;
+    const RunComparison comparison = compare_runs(runs.healthy, runs.planted, 0.10);
+    ASSERT_EQ(comparison.count(Change::worse), 1);
+    EXPECT_EQ(comparison.count(Change::better), 0);
+    EXPECT_EQ(comparison.count(Change::added), 0);
+    EXPECT_EQ(comparison.count(Change::missing), 0);
+    EXPECT_EQ(comparison.count(Change::same), 8);
+    for (const MetricChange& row : comparison.metrics) {
+        if (row.change != Change::worse) continue;
+        EXPECT_EQ(row.node, planted_node);
+        EXPECT_EQ(row.metric, planted_metric);
+        EXPECT_EQ(row.unit, "GB/s");
+        EXPECT_DOUBLE_EQ(*row.old_value, healthy_triad(1));
+        EXPECT_DOUBLE_EQ(*row.new_value, healthy_triad(1) * planted_slowdown);
+        EXPECT_NEAR(*row.delta, -healthy_triad(1) * (1 - planted_slowdown), 1e-12);
+        EXPECT_NEAR(*row.ratio, planted_slowdown, 1e-12);
+    }
+    ASSERT_EQ(comparison.counters.size(), 1u);
+    const CounterChange& counter = comparison.counters[0];
+    EXPECT_EQ(counter.node, planted_node);
+    EXPECT_EQ(counter.device, history_gpu_uuid(1));
+    EXPECT_EQ(counter.counter, planted_counter);
+    EXPECT_EQ(counter.old_last, 2.0);
+    EXPECT_EQ(counter.new_last, 2.0 + planted_ecc_rise);
+    EXPECT_EQ(counter.rise, planted_ecc_rise);
+
+    const std::string text = comparison_text(comparison);
+    EXPECT_NE(text.find("1 worse, 0 better, 8 same (within 10 %), 0 new, 0 missing; 1 counter(s) rose"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find("node0001 stream.triad_gbs: 7.4 -> 5.92 GB/s  delta -1.48  x0.800"), std::string::npos) << text;
+    EXPECT_NE(text.find("node0001 GPU-hist-0001 ecc_sbe_volatile: 2 -> 7 (+5)"), std::string::npos) << text;
+    const nlohmann::json json = comparison_json(comparison);
+    EXPECT_EQ(json["counts"]["worse"], 1);
+    EXPECT_EQ(json["metrics"].size(), 9u);
+    EXPECT_EQ(json["counters_rose"][0]["rise"], planted_ecc_rise);
+    const std::string md = comparison_markdown(comparison);
+    EXPECT_NE(md.find("| node0001 | stream.triad\\_gbs | 7.4 | 5.92 | GB/s | -1.48 | x0.800 |"), std::string::npos) << md;
+}
+
+TEST(CompareRuns, AHealthyIdenticalPairNamesNothing) {
+    TwoRuns runs;
+    const RunComparison comparison = compare_runs(runs.healthy, runs.again, 0.10);
+    EXPECT_EQ(comparison.count(Change::same), 9);
+    EXPECT_EQ(comparison.count(Change::worse) + comparison.count(Change::better) + comparison.count(Change::added) +
+                  comparison.count(Change::missing),
+              0);
+    EXPECT_TRUE(comparison.counters.empty());
+    const std::string text = comparison_text(comparison);
+    EXPECT_EQ(text.find("Worse"), std::string::npos) << text;
+    EXPECT_EQ(text.find("Counters that rose"), std::string::npos) << text;
+}
+
+// NEW better than OLD; OLD's counter ended higher than NEW's (reset between the runs) and NEW's
+// did not rise within the run: better named, no counter.
+TEST(CompareRuns, BackwardsTheFigureIsBetterAndAResetCounterDidNotRise) {
+    TwoRuns runs;
+    const RunComparison comparison = compare_runs(runs.planted, runs.healthy, 0.10);
+    EXPECT_EQ(comparison.count(Change::better), 1);
+    EXPECT_EQ(comparison.count(Change::worse), 0);
+    EXPECT_TRUE(comparison.counters.empty());
+    // With a tolerance above the 25 % change, nothing is named.
+    EXPECT_EQ(compare_runs(runs.planted, runs.healthy, 0.30).count(Change::better), 0);
+}
+
+TEST(CompareRuns, AMetricOrNodeOnlyInOneRunIsNewOrMissing) {
+    TwoRuns runs;
+    RunRecord fewer = runs.again;
+    std::erase_if(fewer.values, [](const MeasuredValue& value) { return value.node == "node0002"; });
+    const RunComparison comparison = compare_runs(runs.healthy, fewer, 0.10);
+    EXPECT_EQ(comparison.count(Change::missing), 3);
+    EXPECT_EQ(compare_runs(fewer, runs.healthy, 0.10).count(Change::added), 3);
+}
+
+TEST(NodeHistory, BothRunsBesideTheFleetMedianAndTheRisenCounterNamed) {
+    TwoRuns runs;
+    HistoryStore store(runs.temp.path() / "history.sqlite", HistoryStore::Access::append);
+    store.append(runs.planted, "2026-12-01T00:10:00Z");  // appended out of order: listed by start time
+    store.append(runs.healthy, "2026-12-01T00:11:00Z");
+
+    const NodeHistory history = node_history(store, planted_node, std::nullopt);
+    ASSERT_EQ(history.runs.size(), 2u);
+    EXPECT_EQ(history.runs[0].header.run_id, "before");
+    EXPECT_EQ(history.runs[1].header.run_id, "after");
+    ASSERT_EQ(history.metrics.size(), 3u);
+    const MetricTrend& triad = *std::find_if(history.metrics.begin(), history.metrics.end(),
+                                             [](const MetricTrend& trend) { return trend.metric == planted_metric; });
+    ASSERT_EQ(triad.points.size(), 2u);
+    EXPECT_DOUBLE_EQ(triad.points[0].node, healthy_triad(1));
+    EXPECT_DOUBLE_EQ(triad.points[1].node, healthy_triad(1) * planted_slowdown);
+    EXPECT_DOUBLE_EQ(triad.points[0].fleet_median, healthy_triad(0));  // median of 7.5, 7.4, 7.6
+    EXPECT_DOUBLE_EQ(triad.points[1].fleet_median, healthy_triad(0));  // median of 7.5, 5.92, 7.6
+    EXPECT_EQ(triad.points[1].fleet_nodes, 3);
+
+    int rose = 0;
+    for (const CounterTrend& trend : history.counters) {
+        if (trend.total_rise() == 0) continue;
+        ++rose;
+        EXPECT_EQ(trend.counter, planted_counter);
+        EXPECT_EQ(trend.device, history_gpu_uuid(1));
+        EXPECT_EQ(trend.total_rise(), planted_ecc_rise);
+    }
+    EXPECT_EQ(rose, 1);
+    const std::string text = node_history_text(history);
+    EXPECT_NE(text.find("ROSE GPU-hist-0001 ecc_sbe_volatile: before 2, after 7 (+5 into after)"), std::string::npos) << text;
+    EXPECT_NE(text.find("stream.triad_gbs [GB/s; higher is better]"), std::string::npos) << text;
+
+    // Another node: nothing rose.
+    const NodeHistory quiet = node_history(store, "node0000", std::string(planted_metric));
+    EXPECT_EQ(quiet.metrics.size(), 1u);
+    for (const CounterTrend& trend : quiet.counters) EXPECT_EQ(trend.total_rise(), 0) << trend.counter;
+    EXPECT_EQ(node_history_text(quiet).find("ROSE"), std::string::npos);
+
+    EXPECT_THROW(node_history(store, "node0042", std::nullopt), InputError);
+    EXPECT_THROW(node_history(store, planted_node, std::string("no_such.metric")), InputError);
+}
+
+}  // namespace
+}  // namespace shakedown::analysis

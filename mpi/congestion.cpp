@@ -93,6 +93,7 @@ public:
 
         TestResult result;
         result.parameters["communicator_ranks"] = std::to_string(ctx.size());
+        result.parameters["measuring_ranks"] = std::to_string(roles.measuring);
         result.parameters["roles"] = roles.describe();
         result.parameters["measuring"] = fmt::format("{}", congests ? "no: congesting" : "yes");
         add_figures(result, ctx.rank(), placement, rows);

@@ -9,8 +9,8 @@
 namespace shakedown::analysis {
 namespace {
 
-constexpr std::array<std::string_view, 8> sections{"fleet",       "baseline", "telemetry",     "links",
-                                                   "collectives", "price",    "port_counters", "gpu_health"};
+constexpr std::array<std::string_view, 9> sections{"fleet",       "baseline", "telemetry",     "links",     "collectives",
+                                                   "price",       "port_counters", "gpu_health", "congestion"};
 
 // One key of one section: how to read it into the settings.
 struct SettingKey {
@@ -110,6 +110,8 @@ const std::vector<SettingKey>& setting_keys() {
         {"gpu_health", "pcie_replay_fail_rise", positive_in(&AnalysisSettings::pcie_replay_fail_rise)},
         {"gpu_health", "nvlink_expected_links", positive_in(&AnalysisSettings::nvlink_expected_links)},
         {"gpu_health", "aer_correctable_warn_rise", positive_in(&AnalysisSettings::aer_correctable_warn_rise)},
+        {"congestion", "warn_impact", positive_in(&AnalysisSettings::congestion_warn_impact)},
+        {"congestion", "fail_impact", positive_in(&AnalysisSettings::congestion_fail_impact)},
     };
     return keys;
 }
@@ -171,6 +173,8 @@ void AnalysisSettings::merge(const AnalysisSettings& other) {
     take(pcie_replay_fail_rise, other.pcie_replay_fail_rise);
     take(nvlink_expected_links, other.nvlink_expected_links);
     take(aer_correctable_warn_rise, other.aer_correctable_warn_rise);
+    take(congestion_warn_impact, other.congestion_warn_impact);
+    take(congestion_fail_impact, other.congestion_fail_impact);
     // Counter by counter: a user file naming symbol_error keeps the other allowances.
     for (const auto& [counter, allowed] : other.port_counter_allowances) port_counter_allowances[counter] = allowed;
 }

@@ -7,6 +7,7 @@
 
 #include "analysis/rules/yaml_fields.hpp"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -71,6 +72,10 @@ struct AnalysisSettings {
     // gpu_health.aer_correctable_warn_rise: PCIe AER correctable errors a device may gain in a run
     // before it WARNs (fatal: any rise FAILs; non-fatal: any rise WARNs).
     std::optional<double> aer_correctable_warn_rise;
+    // congestion: {warn_impact: 4, fail_impact: 10} — the congestion rule (rules/congestion_rule.hpp):
+    // a node's (or, when no node stands out, the job's) impact factor at or above them.
+    std::optional<double> congestion_warn_impact;
+    std::optional<double> congestion_fail_impact;
 
     int min_peers() const { return fleet_min_peers.value_or(3); }
     bool fleet_rule_enabled() const { return fleet_enabled.value_or(true); }
@@ -89,6 +94,9 @@ struct AnalysisSettings {
     bool gpu_health_rule_enabled() const { return gpu_health_enabled.value_or(true); }
     double pcie_replay_fail_rise_or_default() const { return pcie_replay_fail_rise.value_or(1000.0); }
     double aer_correctable_warn_rise_or_default() const { return aer_correctable_warn_rise.value_or(100.0); }
+    double congestion_fail() const { return congestion_fail_impact.value_or(10.0); }
+    // A WARN band a user file left above the FAIL band is lowered to it.
+    double congestion_warn() const { return std::min(congestion_warn_impact.value_or(4.0), congestion_fail()); }
     double allowed_increase(const std::string& counter) const;
 
     // The node price per hour, if any (a month is 730 hours: 8760 / 12).
@@ -101,7 +109,7 @@ struct AnalysisSettings {
 inline constexpr double hours_per_month = 730.0;
 
 // Whether `key` is a settings section (fleet, baseline, telemetry, links, collectives, price,
-// port_counters, gpu_health).
+// port_counters, gpu_health, congestion).
 bool is_settings_section(std::string_view key);
 // Reads one settings section into `settings`; unknown keys and bad values are rejected.
 void parse_settings_section(const YamlFields& fields, const std::string& section, const YAML::Node& node,

@@ -1,6 +1,7 @@
 #include "analysis/rules/apply_rules.hpp"
 
 #include "analysis/rules/confirmation.hpp"
+#include "analysis/rules/congestion_rule.hpp"
 #include "analysis/rules/credibility_rule.hpp"
 #include "analysis/rules/hidden_fault_rule.hpp"
 #include "analysis/rules/port_counter_rule.hpp"
@@ -58,6 +59,7 @@ AnalysisResult apply_rules(const Observations& observations, const Thresholds& t
         append(findings, link_findings(*result.links, observations));
     }
     append(findings, slow_rank_findings(observations, settings));
+    append(findings, congestion_findings(observations, settings));
     append(findings, port_counter_findings(observations, settings));
     append(findings, hidden_fault_findings(observations, settings));
     append(findings, credibility_findings(observations));

@@ -14,7 +14,11 @@ if(NOT SHAKEDOWN_WITH_CUDA STREQUAL "OFF")
   check_language(CUDA)
   if(CMAKE_CUDA_COMPILER)
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
-      set(CMAKE_CUDA_ARCHITECTURES 90)
+      # Machine code for every generation a site may take delivery of (A100 80, L40S 89,
+      # H100/H200 90, B200 100, RTX Blackwell 120) and PTX of the newest, which the driver
+      # compiles for a later part; a GPU with none of these is refused at start-up (exit 2).
+      # scripts/build.sh builds 90 only, for CI time.
+      set(CMAKE_CUDA_ARCHITECTURES 80-real 89-real 90-real 100-real 120)
     endif()
     # One CUDA runtime per process: the shared one that CUDA::cudart and the libraries use.
     set(CMAKE_CUDA_RUNTIME_LIBRARY Shared)

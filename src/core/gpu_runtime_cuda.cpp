@@ -14,6 +14,17 @@ int visible_gpu_count() {
     return count;
 }
 
+std::optional<int> gpu_compute_capability(int device) {
+    int major = 0;
+    int minor = 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess) {
+        (void)cudaGetLastError();
+        return std::nullopt;
+    }
+    return 10 * major + minor;
+}
+
 std::string gpu_runtime_version() {
     int runtime = 0;
     int driver = 0;

@@ -2,8 +2,10 @@
 
 #include "core/printable_text.hpp"
 
+#include "core/build_features.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"
+#include "core/gpu_architectures.hpp"
 #include "core/gpu_runtime.hpp"
 #include "core/registry.hpp"
 #include "core/session.hpp"
@@ -74,6 +76,22 @@ bool first_error_of_any_rank(std::string& error, MPI_Comm world) {
     return true;
 }
 
+// Collective: a GPU this binary has no code for (neither its machine code nor PTX the driver can
+// compile) would error every GPU test with "no kernel image" and get its node drained, for a
+// fault of the build. Refused on every rank before anything is written: exit 2.
+void refuse_gpu_without_code(const Session& session) {
+    std::string refusal;
+    const auto built = parse_cuda_architectures(built_cuda_architectures());
+    if (const auto device = session.gpu(); device && built) {
+        if (const auto capability = gpu_compute_capability(*device)) {
+            if (const auto why = gpu_architecture_refusal(*capability, *built))
+                refusal = fmt::format("{} (rank {}, GPU {} on {}): rebuild with CMAKE_CUDA_ARCHITECTURES naming {}", *why,
+                                      session.world_rank(), *device, session.identity().node_name, *capability);
+        }
+    }
+    if (first_error_of_any_rank(refusal, session.world())) throw InputError(refusal);
+}
+
 // Collective: a run that could not start leaves nothing behind. Each rank removes its trace (the
 // folder may be local to its node), then rank 0 the run's own files and the folder, which stays
 // only when something else was put into it. The reason is extended with what became of it.
@@ -96,6 +114,7 @@ int run_selected_tests(const Config& config, const std::optional<std::string>& p
     const double start_utc = now_utc();
     Session session(MPI_COMM_WORLD, visible_gpu_count());
     const bool is_root = session.world_rank() == 0;
+    refuse_gpu_without_code(session);
     for (const auto* test : tests) check_test_parameters(*test, config.params_for(*test), session.world_size());
     check_faults_for_world(config, session.world_size());
     const RunFolder folder = create_run_folder(config, session.world());

@@ -3,6 +3,7 @@
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "trace/hdf5_io.hpp"
+#include "trace/hdf5_threads.hpp"
 #include "trace/json_hdf5.hpp"
 #include "trace/trace_layout.hpp"
 #include "trace/trace_tables.hpp"
@@ -19,12 +20,15 @@ namespace layout = trace_layout;
 using hdf5::ErrorContext;
 
 struct TraceWriter::Impl {
-    explicit Impl(const std::filesystem::path& trace_path) : path(trace_path), context(trace_path.string()) {}
+    explicit Impl(const std::filesystem::path& trace_path)
+        : path(trace_path), context(trace_path.string()) {}
 
     const std::filesystem::path path;
     const ErrorContext context;
     hdf5::File file;
-    std::timed_mutex mutex;  // every HDF5 call on `file` happens under it
+    // Every HDF5 call of this writer happens under it; one for the process, since an HDF5 built
+    // without thread safety may not be entered by two threads even on two files (hdf5_threads.hpp).
+    std::timed_mutex& mutex = hdf5::writer_mutex();
     bool aborted = false;    // aborted is final: a later finish() keeps it
 
     // Takes the lock for one public operation (HDF5's error printing is per thread, and the

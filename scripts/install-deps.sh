@@ -13,6 +13,8 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev libyaml-cpp-dev libsqlite3-dev
   slurm-wlm slurmctld slurmd slurm-client munge libpmix2 iproute2
   chromium clang-14 libclang-rt-14-dev
+  # the tools that check the machine-readable outputs (tests/analysis/outputs/)
+  python3-jsonschema python3-yaml libxml2-utils python3-prometheus-client
   ${SHAKEDOWN_EXTRA_PACKAGES:-}
 )
 

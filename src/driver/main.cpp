@@ -62,6 +62,14 @@ int fail_input(const std::string& message) {
 int main(int argc, char** argv) {
     CLI::App app{"shakedown: acceptance tests for HPC and GPU clusters, node by node and link by link"};
     app.require_subcommand(1);
+    app.set_version_flag(
+        "--version",
+        [] {
+            std::string text = build_info();
+            if (!text.empty() && text.back() == '\n') text.pop_back();  // CLI11 ends the line itself
+            return text;
+        },
+        "print the version and what it was built with");
 
     CliOverrides cli;
     cli.command_line.assign(argv, argv + argc);
@@ -100,7 +108,7 @@ int main(int argc, char** argv) {
     auto* inventory = app.add_subcommand("inventory", "print this node's inventory");
     bool inventory_json = false;
     inventory->add_flag("--json", inventory_json, "print the inventory as JSON");
-    auto* version = app.add_subcommand("version", "print the version and the features built in");
+    auto* version = app.add_subcommand("version", "print the version and what it was built with (as --version)");
     auto* profile = app.add_subcommand("profile", "print the expected profile of a reference run (YAML)");
     profile->add_option("--from", profile_from, "the run folder of a healthy reference run")->required();
     const slurm::SlurmCommandLine slurm_commands(app);  // `shakedown slurm generate|submit`
@@ -120,6 +128,8 @@ int main(int argc, char** argv) {
         return app.exit(help);
     } catch (const CLI::CallForAllHelp& help) {
         return app.exit(help);
+    } catch (const CLI::CallForVersion& version) {
+        return app.exit(version);
     } catch (const CLI::ParseError& error) {
         return fail_input(fmt::format("{} (see 'shakedown --help')", error.what()));
     }

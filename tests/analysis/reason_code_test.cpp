@@ -1,0 +1,38 @@
+// Reason codes: one declared list (analysis/rules/reason_code.hpp), its strings unique and
+// round-tripping, and the published summary.json schema naming exactly the same codes.
+#include "analysis/rules/reason_code.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <set>
+#include <string>
+
+namespace shakedown::analysis {
+namespace {
+
+TEST(ReasonCode, StringsAreUniqueAndRoundTrip) {
+    std::set<std::string> seen;
+    for (ReasonCode code : all_reason_codes()) {
+        const std::string text(to_string(code));
+        EXPECT_TRUE(seen.insert(text).second) << text << " twice";
+        EXPECT_EQ(reason_code_from_string(text), code) << text;
+    }
+    EXPECT_EQ(seen.size(), all_reason_codes().size());
+    EXPECT_FALSE(reason_code_from_string("below_nominal").has_value());
+}
+
+TEST(ReasonCode, TheSummarySchemaListsExactlyTheDeclaredCodes) {
+    std::ifstream file(std::string(SHAKEDOWN_SOURCE_DIR) + "/analysis/schemas/summary.schema.json");
+    ASSERT_TRUE(file.good());
+    const auto schema = nlohmann::json::parse(file);
+    std::set<std::string> in_schema;
+    for (const auto& code : schema.at("$defs").at("reason_code").at("enum")) in_schema.insert(code.get<std::string>());
+    std::set<std::string> declared;
+    for (ReasonCode code : all_reason_codes()) declared.insert(std::string(to_string(code)));
+    EXPECT_EQ(in_schema, declared);
+}
+
+}  // namespace
+}  // namespace shakedown::analysis

@@ -1,19 +1,23 @@
-// Kokkos-on-CUDA tuning probe (not a test): why the product's Kokkos STREAM copy/scale and its
-// Kokkos stencil3d (MDRange, Rank<3, Left, Left>, LayoutLeft, no tile) fall short of the native
-// CUDA kernels. On one GPU it times, with Kokkos fences around a steady clock, the median of
+// Kokkos-on-CUDA tuning probe (not a test): why Kokkos STREAM copy/scale and a Kokkos stencil3d
+// written as a 3-D MDRange (Rank<3, Left, Left>, LayoutLeft, no tile: the product's first form)
+// fall short of the native CUDA kernels, and what the product's device z-march gives. On one GPU it times, with Kokkos fences around a steady clock, the median of
 // `reps` (20) after 3 warm-ups:
 //   stream: copy, scale, triad on 2^29 doubles: RangePolicy<Cuda> with size_t (the product), int64
 //           and int32 indices, LaunchBounds<128|256|512|1024>, 2 and 4 elements per thread
 //           (i, i + n/2, ...), and plain CUDA kernels (one double per thread; double2);
-//   stencil: the product's Jacobi update (kernels/stencil/stencil_update.hpp) on 512^3 (+ halo)
+//   stencil: the Jacobi update (kernels/stencil/stencil_update.hpp) on 512^3 (+ halo)
 //           as MDRange Rank<3> with Kokkos' tile (printed) and given tiles, int and size_t
-//           indices; a 2-D MDRange over (i, j) marching k; a 1-D RangePolicy over all cells.
+//           indices; a 2-D MDRange over (i, j) marching k; the product's z-march functor
+//           (stencil_march.hpp) on rows of edge + 2 and on the padded device layout, with tiles
+//           and z chunks; a 1-D RangePolicy over all cells.
 // GB/s counts the bytes each kernel must move (copy/scale 16, triad 24 per element, stencil 16
 // per cell); "/triad" is that over the plain CUDA triad measured in this process, i.e. for the
 // stencil the fraction of its memory bound. Each variant's result is checked in full (exact for
 // stream; for the stencil, every cell against a reference reduction and 6 cells against the
 // formula on the host): a wrong variant prints WRONG.
 // Usage: shakedown_kokkos_probe [edge (512)] [reps (20)]   (bench/gpu/run-on-gpu-host.sh kokkos-probe)
+#include "kernels/stencil/stencil_device_layout.hpp"
+#include "kernels/stencil/stencil_march.hpp"
 #include "kernels/stencil/stencil_update.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -301,6 +305,59 @@ StencilRow stencil_flat(const std::string& name, const Fields& f) {
     });
 }
 
+// The product's device z-march (kernels/stencil/stencil_march.hpp) over an MDRange of
+// (x from cell 1, y, z chunk), int indices. padded: on the native device layout (rows padded,
+// cell 1 on a 128-byte line: the product's Kokkos device fields), copied in before and the
+// result copied back into f.v after timing; else on f's LayoutLeft fields (rows of edge + 2).
+StencilRow stencil_march(const std::string& name, const Fields& f, std::array<int, 2> tile, int chunk, bool padded) {
+    using shakedown::kernels::DeviceLayout;
+    using shakedown::kernels::StencilMarch;
+    using Policy = Kokkos::MDRangePolicy<Exec, Kokkos::IndexType<int>, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
+    using Strided = Kokkos::View<double***, Kokkos::LayoutStride, Kokkos::CudaSpace, Kokkos::MemoryUnmanaged>;
+    const std::size_t n = f.edge, m = n + 2;
+    const DeviceLayout layout = padded ? shakedown::kernels::padded_layout(n, n, n)
+                                       : DeviceLayout{static_cast<std::int64_t>(n), static_cast<std::int64_t>(n),
+                                                      static_cast<std::int64_t>(n), static_cast<std::int64_t>(m),
+                                                      static_cast<std::int64_t>(m * m)};
+    Array pu, pv;
+    const double* in = f.u.data();
+    double* out = f.v.data();
+    if (padded) {
+        pu = Array("pu", static_cast<std::size_t>(layout.allocation()));
+        pv = Array("pv", static_cast<std::size_t>(layout.allocation()));
+        const Kokkos::LayoutStride strides(m, 1, m, static_cast<std::size_t>(layout.row), m, static_cast<std::size_t>(layout.plane));
+        const Strided su(pu.data() + DeviceLayout::lead, strides);
+        const Strided sv(pv.data() + DeviceLayout::lead, strides);
+        const Field u = f.u;
+        Kokkos::parallel_for("probe_pad", Kokkos::MDRangePolicy<Exec, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>({0, 0, 0}, {m, m, m}),
+                             KOKKOS_LAMBDA(const std::size_t i, const std::size_t j, const std::size_t k) {
+                                 su(i, j, k) = u(i, j, k);
+                                 sv(i, j, k) = u(i, j, k);
+                             });
+        Kokkos::fence();
+        in = pu.data() + DeviceLayout::lead;
+        out = pv.data() + DeviceLayout::lead;
+    }
+    const int chunks = static_cast<int>((n + chunk - 1) / chunk);
+    const StencilMarch<int> step{in, out, static_cast<int>(layout.row), static_cast<int>(layout.plane), 1, 1,
+                                 static_cast<int>(n + 1), chunk};
+    const Policy policy({1, 1, 0}, {static_cast<int>(n + 1), static_cast<int>(n + 1), chunks}, {tile[0], tile[1], 1});
+    stencil_reset(f);
+    StencilRow row{name, tile_text(tile.data(), 2) + " z" + std::to_string(chunk)};
+    row.gbs = static_cast<double>(n) * n * n * shakedown::kernels::stencil_bytes_per_cell /
+              time_it([&] { Kokkos::parallel_for("stencil_march", policy, step); }) / 1e9;
+    if (padded) {
+        const Strided sv(pv.data() + DeviceLayout::lead,
+                         Kokkos::LayoutStride(m, 1, m, static_cast<std::size_t>(layout.row), m, static_cast<std::size_t>(layout.plane)));
+        const Field v = f.v;
+        Kokkos::parallel_for("probe_unpad", Kokkos::MDRangePolicy<Exec, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>({1, 1, 1}, {n + 1, n + 1, n + 1}),
+                             KOKKOS_LAMBDA(const std::size_t i, const std::size_t j, const std::size_t k) { v(i, j, k) = sv(i, j, k); });
+        Kokkos::fence();
+    }
+    row.check = stencil_check(f);
+    return row;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -382,10 +439,14 @@ int main(int argc, char** argv) {
         const std::array<int, 2> tiles2[] = {{0, 0}, {32, 4}, {32, 8}, {64, 4}, {128, 2}, {256, 1}};
         for (const auto& t : tiles2) rows.push_back(stencil_md2<std::size_t>("MDRange2 (i,j) + k loop size_t", f, t));
         for (const auto& t : tiles2) rows.push_back(stencil_md2<int, Kokkos::IndexType<int>>("MDRange2 (i,j) + k loop int", f, t));
+        const std::array<int, 2> march_tiles[] = {{32, 8}, {32, 4}, {64, 4}, {128, 2}};
+        for (const auto& t : march_tiles) rows.push_back(stencil_march("z-march int, rows of edge+2", f, t, 8, false));
+        for (const auto& t : march_tiles) rows.push_back(stencil_march("z-march int, padded (product)", f, t, 8, true));
+        for (const int chunk : {4, 16, 64}) rows.push_back(stencil_march("z-march int, padded", f, {32, 8}, chunk, true));
         rows.push_back(stencil_flat<std::int64_t>("Range 1-D over cells int64", f));
         rows.push_back(stencil_flat<std::int32_t>("Range 1-D over cells int32", f));
         std::printf("\nstencil3d Jacobi, %zu^3 (+halo), LayoutLeft; GB/s at 16 B/cell; /triad: of the memory bound "
-                    "(plain CUDA triad %.1f GB/s); the product is 'MDRange3 size_t' with Kokkos' tile\n",
+                    "(plain CUDA triad %.1f GB/s); the product is 'z-march int, padded (product)' 32x8 z8 (before: 'MDRange3 size_t' with Kokkos' tile)\n",
                     edge, native_triad);
         std::printf("%-34s %-16s %9s %9s %7s  %s\n", "variant", "tile", "Gcell/s", "GB/s", "/triad", "check");
         for (const StencilRow& r : rows)

@@ -52,16 +52,6 @@
 namespace shakedown::kernels {
 namespace {
 
-DeviceLayout make_layout(const LocalExtent& local) {
-    DeviceLayout layout{};
-    layout.nx = static_cast<std::int64_t>(local[0]);
-    layout.ny = static_cast<std::int64_t>(local[1]);
-    layout.nz = static_cast<std::int64_t>(local[2]);
-    layout.row = (layout.nx + 2 + 15) / 16 * 16;
-    layout.plane = layout.row * (layout.ny + 2);
-    return layout;
-}
-
 __global__ void corrupt_kernel(double* u, std::int64_t c) { u[c] = -2.0 * u[c] - 1.0; }
 
 // The halo stream: highest priority, so its small kernels start as soon as an SM frees up
@@ -86,7 +76,7 @@ private:
 class CudaStencil final : public StencilBackend {
 public:
     CudaStencil(const LocalExtent& local, int device)
-        : device_(device), select_(device), local_(local), layout_(make_layout(local)),
+        : device_(device), select_(device), local_(local), layout_(padded_layout(local[0], local[1], local[2])),
           narrow_(layout_.allocation() < std::numeric_limits<int>::max()),
           u_(static_cast<std::size_t>(layout_.allocation())), v_(static_cast<std::size_t>(layout_.allocation())) {
         for (int face = 0; face < 6; ++face) {

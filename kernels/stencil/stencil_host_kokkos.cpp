@@ -1,14 +1,24 @@
-// The stencil through Kokkos, one implementation for two execution spaces: the fields in the
-// space's memory, the update as a 3-D MDRange, faces packed in that space and copied to the
-// host buffers MPI uses. The host backend runs in Kokkos' host space (also when Kokkos has
-// CUDA); `backend: kokkos` on a GPU rank runs in Kokkos::Cuda (halos staged through the host).
+// The stencil through Kokkos, one implementation for two execution spaces, faces packed in
+// that space and copied to the host buffers MPI uses. The host backend runs in Kokkos' host
+// space (also when Kokkos has CUDA), the fields as LayoutLeft views and the update as a 3-D
+// MDRange. `backend: kokkos` on a GPU rank runs in Kokkos::Cuda (halos staged through the
+// host) with the native backend's device layout (stencil_device_layout.hpp: padded rows, cell
+// 1 of a row on a 128-byte line) as strided views over one allocation per field, and the
+// update as the z-march (stencil_march.hpp) over an MDRange of (x, y, z chunk).
 #include "kernels/stencil/stencil_backend.hpp"
+#include "kernels/stencil/stencil_device_layout.hpp"
+#include "kernels/stencil/stencil_march.hpp"
 #include "kernels/stencil/stencil_update.hpp"
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 namespace shakedown::kernels {
@@ -25,20 +35,36 @@ KOKKOS_INLINE_FUNCTION void face_cell(int d, std::size_t layer, std::size_t a, s
     else { k = layer; i = a; j = b; }
 }
 
+// The device z-march: 8 planes per work item (the native backend's automatic gpu_z_chunk) in
+// 32 x 8 tiles of (x, y), one warp a row segment of whole lines.
+constexpr int march_chunk = 8;
+
 // The member functions that hold device lambdas are public: nvcc refuses extended lambdas in
 // private or protected member functions.
 template <class Exec>
 class KokkosStencil final : public StencilBackend {
 public:
     using Memory = typename Exec::memory_space;
-    using Field = Kokkos::View<double***, Kokkos::LayoutLeft, Memory>;
+    static constexpr bool on_device = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, Memory>::accessible;
+    using Storage = Kokkos::View<double*, Memory>;
+    using Field = std::conditional_t<on_device, Kokkos::View<double***, Kokkos::LayoutStride, Memory, Kokkos::MemoryUnmanaged>,
+                                     Kokkos::View<double***, Kokkos::LayoutLeft, Memory>>;
     using FaceBuffer = Kokkos::View<double*, Memory>;
     using Cells = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
+    using MarchCells = Kokkos::MDRangePolicy<Exec, Kokkos::IndexType<int>, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
     using FaceCells = Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
 
     explicit KokkosStencil(const LocalExtent& local)
-        : local_(local), u_("stencil_u", local[0] + 2, local[1] + 2, local[2] + 2),
-          v_("stencil_v", local[0] + 2, local[1] + 2, local[2] + 2) {
+        : local_(local), layout_(padded_layout(local[0], local[1], local[2])) {
+        if constexpr (on_device) {
+            u_store_ = Storage("stencil_u", static_cast<std::size_t>(layout_.allocation()));
+            v_store_ = Storage("stencil_v", static_cast<std::size_t>(layout_.allocation()));
+            u_ = strided(u_store_);
+            v_ = strided(v_store_);
+        } else {
+            u_ = Field("stencil_u", local[0] + 2, local[1] + 2, local[2] + 2);
+            v_ = Field("stencil_v", local[0] + 2, local[1] + 2, local[2] + 2);
+        }
         for (int face = 0; face < 6; ++face) {
             const int d = face / 2;
             const std::size_t cells = local_[(d + 1) % 3] * local_[(d + 2) % 3];
@@ -51,9 +77,21 @@ public:
     std::string name() const override { return std::string("kokkos-") + Exec::name(); }
 
     void load(const std::vector<double>& field) override {
-        const ConstHostField host(field.data(), local_[0] + 2, local_[1] + 2, local_[2] + 2);
-        Kokkos::deep_copy(u_, host);
-        Kokkos::deep_copy(v_, host);  // the halos of both fields start as the boundary values
+        if constexpr (on_device) {
+            // The public layout row by row into the padded image, then one contiguous copy.
+            std::vector<double> image(static_cast<std::size_t>(layout_.allocation()), 0.0);
+            const std::size_t width = local_[0] + 2;
+            for (std::size_t line = 0; line < (local_[1] + 2) * (local_[2] + 2); ++line)
+                std::copy_n(field.begin() + static_cast<std::ptrdiff_t>(line * width), width,
+                            image.begin() + DeviceLayout::lead + static_cast<std::ptrdiff_t>(line) * layout_.row);
+            const Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(image.data(), image.size());
+            Kokkos::deep_copy(u_store_, host);
+            Kokkos::deep_copy(v_store_, host);  // the halos of both fields start as the boundary values
+        } else {
+            const ConstHostField host(field.data(), local_[0] + 2, local_[1] + 2, local_[2] + 2);
+            Kokkos::deep_copy(u_, host);
+            Kokkos::deep_copy(v_, host);
+        }
     }
 
     FaceBufferView send_buffer(int face) override { return {send_[face].data(), send_[face].size()}; }
@@ -81,13 +119,24 @@ public:
         for (const CellBox& box : shell_boxes(local_)) update(box);
         Exec().fence();
         std::swap(u_, v_);
+        std::swap(u_store_, v_store_);
     }
 
     std::vector<double> field() const override {
         std::vector<double> out((local_[0] + 2) * (local_[1] + 2) * (local_[2] + 2));
-        Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(
-            out.data(), local_[0] + 2, local_[1] + 2, local_[2] + 2);
-        Kokkos::deep_copy(host, u_);
+        if constexpr (on_device) {
+            std::vector<double> image(static_cast<std::size_t>(layout_.allocation()));
+            Kokkos::deep_copy(Kokkos::View<double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(image.data(), image.size()),
+                              u_store_);
+            const std::size_t width = local_[0] + 2;
+            for (std::size_t line = 0; line < (local_[1] + 2) * (local_[2] + 2); ++line)
+                std::copy_n(image.begin() + DeviceLayout::lead + static_cast<std::ptrdiff_t>(line) * layout_.row, width,
+                            out.begin() + static_cast<std::ptrdiff_t>(line * width));
+        } else {
+            Kokkos::View<double***, Kokkos::LayoutLeft, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> host(
+                out.data(), local_[0] + 2, local_[1] + 2, local_[2] + 2);
+            Kokkos::deep_copy(host, u_);
+        }
         return out;
     }
 
@@ -100,13 +149,32 @@ public:
 
     void update(const CellBox& box) {
         if (box.empty()) return;
-        const Field u = u_, v = v_;
-        Kokkos::parallel_for(
-            "stencil_step", Cells({box.lo[0], box.lo[1], box.lo[2]}, {box.hi[0], box.hi[1], box.hi[2]}),
-            KOKKOS_LAMBDA(const std::size_t i, const std::size_t j, const std::size_t k) {
-                v(i, j, k) = jacobi_update(u(i, j, k), u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k), u(i, j + 1, k),
-                                           u(i, j, k - 1), u(i, j, k + 1));
-            });
+        if constexpr (on_device) {
+            if (layout_.allocation() < std::numeric_limits<int>::max())
+                march<int>(box);
+            else
+                march<std::int64_t>(box);
+        } else {
+            const Field u = u_, v = v_;
+            Kokkos::parallel_for(
+                "stencil_step", Cells({box.lo[0], box.lo[1], box.lo[2]}, {box.hi[0], box.hi[1], box.hi[2]}),
+                KOKKOS_LAMBDA(const std::size_t i, const std::size_t j, const std::size_t k) {
+                    v(i, j, k) = jacobi_update(u(i, j, k), u(i - 1, j, k), u(i + 1, j, k), u(i, j - 1, k),
+                                               u(i, j + 1, k), u(i, j, k - 1), u(i, j, k + 1));
+                });
+        }
+    }
+
+    template <class Index>
+    void march(const CellBox& box) {
+        const int chunks = static_cast<int>((box.hi[2] - box.lo[2] + march_chunk - 1) / march_chunk);
+        const StencilMarch<Index> step{u_.data(), v_.data(), static_cast<Index>(layout_.row),
+                                       static_cast<Index>(layout_.plane), static_cast<int>(box.lo[0]),
+                                       static_cast<int>(box.lo[2]), static_cast<int>(box.hi[2]), march_chunk};
+        Kokkos::parallel_for("stencil_march",
+                             MarchCells({1, static_cast<int>(box.lo[1]), 0},
+                                        {static_cast<int>(box.hi[0]), static_cast<int>(box.hi[1]), chunks}, {32, 8, 1}),
+                             step);
     }
 
     void copy_face(int face, bool into_buffer) {
@@ -131,7 +199,16 @@ public:
     }
 
 private:
+    // Cell (0, 0, 0) at DeviceLayout::lead of the allocation, strides 1, row, plane.
+    Field strided(const Storage& storage) const {
+        return Field(storage.data() + DeviceLayout::lead,
+                     Kokkos::LayoutStride(local_[0] + 2, 1, local_[1] + 2, static_cast<std::size_t>(layout_.row),
+                                          local_[2] + 2, static_cast<std::size_t>(layout_.plane)));
+    }
+
     LocalExtent local_;
+    DeviceLayout layout_;
+    Storage u_store_, v_store_;  // on a device: the allocations u_ and v_ view; else empty
     Field u_, v_;
     std::array<FaceBuffer, 6> faces_;
     std::array<std::vector<double>, 6> send_, receive_;

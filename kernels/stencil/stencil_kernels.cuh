@@ -4,6 +4,7 @@
 // Internal linkage (unnamed namespace): every .cu that includes this compiles its own copy.
 #pragma once
 
+#include "kernels/stencil/stencil_device_layout.hpp"
 #include "kernels/stencil/stencil_update.hpp"
 
 #include <cuda_runtime.h>
@@ -12,16 +13,6 @@
 
 namespace shakedown::kernels {
 namespace {
-
-// Where cell (i, j, k) lives on the device: base[i + row * j + plane * k], base 15 elements
-// into the allocation so that i = 1 is 128-byte aligned.
-struct DeviceLayout {
-    std::int64_t nx, ny, nz;     // interior cells
-    std::int64_t row, plane;     // pitches in elements
-    static constexpr std::int64_t lead = 15;
-    std::int64_t allocation() const { return lead + plane * (nz + 2) + 1; }
-    __host__ __device__ std::int64_t index(std::int64_t i, std::int64_t j, std::int64_t k) const { return i + row * j + plane * k; }
-};
 
 struct Box {  // cells [lo, hi) per dimension, local indices
     int lo[3];

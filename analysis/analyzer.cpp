@@ -1,5 +1,6 @@
 #include "analysis/analyzer.hpp"
 
+#include "analysis/history/history_store.hpp"
 #include "analysis/load/observations.hpp"
 #include "analysis/load/remeasured_run.hpp"
 #include "analysis/load/run_details.hpp"
@@ -107,9 +108,12 @@ struct OutputPaths {
 
 int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err) {
     Inputs inputs;
+    std::optional<HistoryStore> history;
     try {
         // Thresholds first: a typo in them should not cost the time of loading 4096 traces.
         inputs = read_inputs(options);
+        // A history that is not one (another file, a newer schema) is refused before anything is written.
+        if (options.history_file) history.emplace(*options.history_file, HistoryStore::Access::append);
     } catch (const InputError& error) {
         err << "shakedown-analyze: " << escape_control(error.what()) << '\n';
         return exit_code::bad_input;
@@ -193,6 +197,19 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
     } catch (const InputError& error) {
         err << "shakedown-analyze: " << escape_control(error.what()) << '\n';
         code = exit_code::bad_input;
+    }
+
+    if (history && outputs_written) {
+        try {
+            const auto appended = history->append(make_run_record(observations, &result.judgement, details),
+                                                  format_utc(now_utc()));
+            written.emplace_back("History", fmt::format("{} (run {} {})", history->path().string(), run.manifest.run_id,
+                                                        appended == HistoryStore::Appended::added
+                                                            ? "added" : "replaced: it was in the history already"));
+        } catch (const InputError& error) {
+            err << "shakedown-analyze: " << escape_control(error.what()) << '\n';
+            code = exit_code::bad_input;
+        }
     }
 
     if (options.format == ReportFormat::markdown) out << markdown_report(model);

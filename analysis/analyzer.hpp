@@ -29,6 +29,8 @@ struct AnalyzeOptions {
     std::optional<double> price_per_node_hour;             // override the thresholds file's price
     std::optional<double> price_per_node_month;
     ReportFormat format = ReportFormat::text;
+    // --history FILE: append the judged run to this results history (analysis/history/)
+    std::optional<std::filesystem::path> history_file;
     bool drain_apply = false;  // run the scontrol lines of drain.txt (never by default)
     bool quiet = false;
 };

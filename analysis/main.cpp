@@ -3,9 +3,13 @@
 //   [--junit PATH] [--html PATH | --no-html] [--drain PATH] [--drain-apply] [--quiet]
 //   [--confirm] [--confirmation AGAIN_RUN]
 // shakedown-analyze export RUN --format csv|openmetrics [--output FILE]
+// shakedown-analyze compare OLD NEW [--format text|markdown|json] [--tolerance X]
+// shakedown-analyze history FILE --node N [--metric M] [--format text|markdown|json]
 // Only the wiring lives here: each command's options and action are in analysis/cli/.
 #include "analysis/cli/analyze_command.hpp"
+#include "analysis/cli/compare_command.hpp"
 #include "analysis/cli/export_command.hpp"
+#include "analysis/cli/history_command.hpp"
 #include "core/errors.hpp"
 #include "core/printable_text.hpp"
 
@@ -42,7 +46,8 @@ int main(int argc, char** argv) {
 
     // The default form (RUN [options]) on the main app; each subcommand in its own file.
     const cli::Command analyze = cli::add_analyze_command(app);
-    const std::vector<cli::Command> subcommands{cli::add_export_command(app)};
+    const std::vector<cli::Command> subcommands{cli::add_export_command(app), cli::add_compare_command(app),
+                                                cli::add_history_command(app)};
     app.require_subcommand(0, 1);
 
     try {

@@ -23,6 +23,7 @@ struct AnalyzeArguments {
     std::string topology_file;
     std::string profile_file;
     std::string confirmation_dir;
+    std::string history_file;
     bool confirm = false;
     std::string format = "text";
     double price_hour = 0.0;
@@ -65,6 +66,9 @@ Command add_analyze_command(CLI::App& app) {
     app.add_option("--drain", args->drain_path, "where to write drain.txt (default RUN/drain.txt)");
     app.add_flag("--drain-apply", args->drain_apply, "run drain.txt's scontrol commands (never done without this flag)");
     app.add_flag("--quiet,-q", args->quiet, "print only the verdict line and the paths");
+    app.add_option("--history", args->history_file,
+                   "results history (SQLite; created when absent): append this run after judging it "
+                   "(the same run again replaces its entry); read by `compare` and `history`");
     app.add_flag("--print-thresholds", args->print_thresholds,
                  "print the built-in thresholds and settings (a file --thresholds accepts) and exit");
 
@@ -81,7 +85,7 @@ Command add_analyze_command(CLI::App& app) {
         }
         // A path option given empty (an unset shell variable) would silently mean the default file.
         for (const char* option : {"--thresholds", "--baseline", "--topology", "--profile", "--confirmation",
-                                   "--summary", "--junit", "--html", "--drain"})
+                                   "--summary", "--junit", "--html", "--drain", "--history"})
             if (main_app->count(option) > 0 && (*main_app)[option]->as<std::string>().empty()) {
                 err << "shakedown-analyze: " << option << " is empty: give a path, or leave " << option << " out\n";
                 return exit_code::bad_input;
@@ -102,6 +106,7 @@ Command add_analyze_command(CLI::App& app) {
         options.topology_file = path_if(args->topology_file);
         options.profile_file = path_if(args->profile_file);
         options.confirmation_dir = path_if(args->confirmation_dir);
+        options.history_file = path_if(args->history_file);
         options.print_confirmation_plan = args->confirm;
         if (*hour) options.price_per_node_hour = args->price_hour;
         if (*month) options.price_per_node_month = args->price_month;

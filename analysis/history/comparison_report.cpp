@@ -45,6 +45,9 @@ std::string counter_line(const CounterChange& row) {
                        row.old_last && row.new_last < *row.old_last ? "; reset between the runs, rise within NEW" : "");
 }
 
+// One line of terminal text: what came from traces (node names, units) made harmless.
+std::string line(std::string_view text) { return escape_control(text) + "\n"; }
+
 std::optional<double> finite(double value) { return std::isfinite(value) ? std::optional(value) : std::nullopt; }
 
 }  // namespace
@@ -62,14 +65,14 @@ std::string comparison_text(const RunComparison& comparison) {
         for (const MetricChange& row : comparison.metrics) {
             if (row.change != change) continue;
             const std::string unit = row.unit.empty() ? "" : " " + row.unit;
-            out += escape_control(fmt::format("  {} {}: {} -> {}{}  delta {}  {}\n", row.node, row.metric,
+            out += line(fmt::format("  {} {}: {} -> {}{}  delta {}  {}", row.node, row.metric,
                                               number(row.old_value), number(row.new_value), unit,
                                               signed_number(row.delta), ratio_text(row.ratio)));
         }
     }
     if (!comparison.counters.empty()) {
         out += "\nCounters that rose:\n";
-        for (const CounterChange& row : comparison.counters) out += "  " + escape_control(counter_line(row)) + "\n";
+        for (const CounterChange& row : comparison.counters) out += line("  " + counter_line(row));
     }
     return out;
 }

@@ -21,6 +21,10 @@ for file in bin/shakedown bin/shakedown-analyze \
   [ -s "$prefix/$file" ] || fail "missing $file in the installed tree"
 done
 ls "$prefix"/share/shakedown/configs/*/*.yaml >/dev/null 2>&1 || fail "no example configs under share/shakedown/configs"
+for schema in "$source_dir"/analysis/schemas/*.json; do
+  [ -e "$schema" ] || continue
+  cmp -s "$schema" "$prefix/share/shakedown/schemas/${schema##*/}" || fail "schema ${schema##*/} not installed"
+done
 if [ -f "$build/man/shakedown.1" ]; then
   for page in shakedown shakedown-analyze; do
     [ -s "$prefix/share/man/man1/$page.1" ] || fail "man page $page.1 was generated but not installed"

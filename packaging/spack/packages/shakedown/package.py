@@ -12,10 +12,10 @@ class Shakedown(CMakePackage, CudaPackage):
     tests of a suite, writes per-rank HDF5 traces, and shakedown-analyze says PASS, WARN or FAIL
     per node with the reason."""
 
-    homepage = "https://github.com/shakedown-hpc/shakedown"
-    git = "https://github.com/shakedown-hpc/shakedown.git"
-
-    license("Apache-2.0")
+    # The repository has no published address yet: a site points these at its own mirror
+    # (or builds from a checkout: spack dev-build / spack develop shakedown@main).
+    homepage = "https://example.invalid/shakedown"
+    git = "https://example.invalid/shakedown.git"
 
     version("main", branch="main")
 

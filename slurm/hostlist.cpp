@@ -75,9 +75,10 @@ NumberRange parse_range(std::string_view expression, std::string_view entry) {
     const auto lo = parse_number(expression, lo_text);
     const auto hi = parse_number(expression, hi_text);
     if (lo > hi) fail(expression, fmt::format("range '{}' runs backwards", entry));
-    // Zero padding comes from lo; a padded hi of another width is a contradiction.
-    if (hi_text.size() > 1 && hi_text.front() == '0' && hi_text.size() != lo_text.size())
-        fail(expression, fmt::format("range '{}' mixes zero paddings of different widths", entry));
+    if (hi - lo >= max_hostlist_range)
+        fail(expression, fmt::format("range '{}' has more than {} names (Slurm's limit for one range)", entry,
+                                     max_hostlist_range));
+    // The width is lo's alone, as in Slurm: n[8-010] is n8 n9 n10, n[01-2] is n01 n02.
     return {lo, hi, lo_text.size()};
 }
 
@@ -95,7 +96,6 @@ std::vector<NumberRange> parse_bracket(std::string_view expression, std::string_
 }
 
 NamePattern parse_name(std::string_view expression, std::string_view item) {
-    if (item.empty()) fail(expression, "empty name (two commas in a row, or a comma at either end)");
     NamePattern pattern;
     std::size_t position = 0;
     while (position < item.size()) {
@@ -115,6 +115,10 @@ NamePattern parse_name(std::string_view expression, std::string_view item) {
             for (const char t : text)
                 if (!is_name_character(t))
                     fail(expression, fmt::format("character '{}' is not allowed in a node name", t));
+            // Slurm refuses text after a name's last bracket group (node[1-3]x, node[1-2]-ib):
+            // literal text may only come before a bracket.
+            if (!pattern.parts.empty() && end == item.size())
+                fail(expression, fmt::format("text '{}' after the last ']' (Slurm allows none)", text));
             pattern.parts.push_back({std::string(text), {}});
             position = end;
         } else {
@@ -124,46 +128,80 @@ NamePattern parse_name(std::string_view expression, std::string_view item) {
     return pattern;
 }
 
-// Splits at the commas that are outside brackets.
+bool is_separator(char c) { return c == ',' || c == ' ' || c == '\t' || c == '\n'; }
+
+// Splits at the commas and whitespace outside brackets; empty items (`node[1-2],`, `a,,b`,
+// two spaces) are dropped, as Slurm drops them.
 std::vector<std::string_view> split_items(std::string_view expression) {
     std::vector<std::string_view> items;
     int depth = 0;
     std::size_t start = 0;
-    for (std::size_t i = 0; i < expression.size(); ++i) {
-        if (expression[i] == '[') ++depth;
-        if (expression[i] == ']') --depth;
-        if (expression[i] == ',' && depth == 0) {
-            items.push_back(expression.substr(start, i - start));
-            start = i + 1;
+    for (std::size_t i = 0; i <= expression.size(); ++i) {
+        if (i < expression.size()) {
+            if (expression[i] == '[') ++depth;
+            if (expression[i] == ']') --depth;
+            if (depth != 0 || !is_separator(expression[i])) continue;
         }
+        if (i > start) items.push_back(expression.substr(start, i - start));
+        start = i + 1;
     }
-    items.push_back(expression.substr(start));
     return items;
 }
 
 std::string format_number(std::uint64_t value, std::size_t width) { return fmt::format("{:0{}}", value, width); }
 
-void expand_pattern(const NamePattern& pattern, std::size_t part_index, std::string& prefix,
-                    std::vector<std::string>& names) {
-    if (part_index == pattern.parts.size()) {
-        names.push_back(prefix);
-        return;
+// The values of one bracket group, formatted, in the order written.
+std::vector<std::string> group_values(const NamePart& part) {
+    std::vector<std::string> values;
+    for (const auto& range : part.ranges)
+        for (auto value = range.lo;; ++value) {
+            values.push_back(format_number(value, range.width));
+            if (value == range.hi) break;
+        }
+    return values;
+}
+
+// The names of one pattern in Slurm 22.05's order (`scontrol show hostnames`): the last group
+// varies fastest; the others, from the slowest, are the second-to-last back to the first.
+// With two groups that is the plain product (a[1-2]b[3-4]: a1b3 a1b4 a2b3 a2b4); with three,
+// n[1-2]x[3-4]y[5-6] gives n1x3y5 n1x3y6 n2x3y5 n2x3y6 n1x4y5 ...
+void expand_pattern(const NamePattern& pattern, std::vector<std::string>& names) {
+    std::vector<std::size_t> groups;  // indexes into parts
+    std::vector<std::vector<std::string>> values;
+    for (std::size_t i = 0; i < pattern.parts.size(); ++i)
+        if (!pattern.parts[i].ranges.empty()) {
+            groups.push_back(i);
+            values.push_back(group_values(pattern.parts[i]));
+        }
+    // Slowest to fastest, as indexes into groups.
+    std::vector<std::size_t> significance;
+    if (!groups.empty()) {
+        for (auto g = groups.size() - 1; g-- > 0;) significance.push_back(g);
+        significance.push_back(groups.size() - 1);
     }
-    const auto& part = pattern.parts[part_index];
-    const auto kept = prefix.size();
-    if (part.ranges.empty()) {
-        prefix += part.text;
-        expand_pattern(pattern, part_index + 1, prefix, names);
-    } else {
-        for (const auto& range : part.ranges)
-            for (auto value = range.lo;; ++value) {
-                prefix += format_number(value, range.width);
-                expand_pattern(pattern, part_index + 1, prefix, names);
-                prefix.resize(kept);
-                if (value == range.hi) break;
+    std::vector<std::size_t> digit(groups.size(), 0);
+    while (true) {
+        std::string name;
+        std::size_t group = 0;
+        for (const auto& part : pattern.parts) {
+            if (part.ranges.empty()) {
+                name += part.text;
+            } else {
+                name += values[group][digit[group]];
+                ++group;
             }
+        }
+        names.push_back(std::move(name));
+        // Advance the odometer from its fastest digit.
+        auto position = significance.size();
+        while (position > 0) {
+            const auto g = significance[position - 1];
+            if (++digit[g] < values[g].size()) break;
+            digit[g] = 0;
+            --position;
+        }
+        if (position == 0) return;
     }
-    prefix.resize(kept);
 }
 
 // --- compression ---------------------------------------------------------------------
@@ -214,10 +252,13 @@ std::vector<std::string> expand_hostlist(std::string_view expression) {
     const auto first = expression.find_first_not_of(" \t\n");
     if (first == std::string_view::npos) throw InputError("invalid hostlist '': it is empty");
     const auto trimmed = expression.substr(first, expression.find_last_not_of(" \t\n") - first + 1);
+    const auto items = split_items(trimmed);
+    // Slurm expands "," to nothing; a job on no nodes is never what was meant.
+    if (items.empty()) fail(trimmed, "it names no node");
 
     std::vector<NamePattern> patterns;
     std::uint64_t total = 0;
-    for (const auto item : split_items(trimmed)) {
+    for (const auto item : items) {
         auto pattern = parse_name(trimmed, item);
         std::uint64_t count = 1;
         bool too_many = false;
@@ -237,8 +278,7 @@ std::vector<std::string> expand_hostlist(std::string_view expression) {
 
     std::vector<std::string> names;
     names.reserve(static_cast<std::size_t>(total));
-    std::string prefix;
-    for (const auto& pattern : patterns) expand_pattern(pattern, 0, prefix, names);
+    for (const auto& pattern : patterns) expand_pattern(pattern, names);
     return names;
 }
 
@@ -247,7 +287,7 @@ std::string compress_hostlist(const std::vector<std::string>& names) {
     // of node[08-10]) joins the padded group instead of starting a group of its own.
     std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> padded_widths;
     for (const auto& name : names)
-        if (const auto split = split_last_number(name); split && is_padded(split->digits))
+        if (const auto split = split_last_number(name); split && split->suffix.empty() && is_padded(split->digits))
             padded_widths[{split->prefix, split->suffix}].push_back(split->digits.size());
 
     std::vector<GroupKey> order;  // first appearance, for a stable result
@@ -258,7 +298,8 @@ std::string compress_hostlist(const std::vector<std::string>& names) {
 
     for (const auto& name : names) {
         const auto split = split_last_number(name);
-        if (!split) {
+        // Slurm allows no text after a bracket: node1-ib stays as it is.
+        if (!split || !split->suffix.empty()) {
             if (plain_position.emplace(name, plain_names.size()).second) {
                 sequence.emplace_back(false, plain_names.size());
                 plain_names.push_back(name);

@@ -3,6 +3,7 @@
 #include "core/printable_text.hpp"
 
 #include "core/errors.hpp"
+#include "slurm/analyzer_lookup.hpp"
 #include "slurm/job_script.hpp"
 #include "slurm/script_file.hpp"
 #include "slurm/slurm_nodes.hpp"
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <unistd.h>
 
@@ -31,11 +33,9 @@ std::filesystem::path this_executable() {
     return error ? std::filesystem::path("shakedown") : path;
 }
 
-// shakedown-analyze installed beside shakedown, else looked up in PATH on the node.
-std::filesystem::path default_analyzer(const std::filesystem::path& shakedown) {
-    const auto beside = shakedown.parent_path() / "shakedown-analyze";
-    return shakedown.has_parent_path() && std::filesystem::exists(beside) ? beside
-                                                                          : std::filesystem::path("shakedown-analyze");
+std::string path_variable() {
+    const char* path = std::getenv("PATH");
+    return path != nullptr ? path : "";
 }
 
 }  // namespace
@@ -77,7 +77,20 @@ void SlurmCommandLine::add_job_options(CLI::App& command) {
     command.add_option("--config", input_.config_file, "YAML configuration passed to `shakedown run`");
     command.add_option("--shakedown", input_.shakedown_binary, "shakedown binary the job runs (default: this one)");
     command.add_option("--analyzer", input_.analyzer_binary,
-                       "shakedown-analyze binary (default: beside shakedown, else from PATH)");
+                       "shakedown-analyze binary (default: beside shakedown, in its build tree, else from PATH; "
+                       "none found: refused)");
+    command.add_option("--account,-A", input_.account, "Slurm account to charge the job to");
+    command.add_option("--qos,-q", input_.qos, "Slurm quality of service");
+    command.add_option("--reservation", input_.reservation, "Slurm reservation to run in");
+    command.add_option("--constraint,-C", input_.constraint, "node features the job needs, e.g. \"a100&ib\"");
+    command.add_option("--exclude,-x", input_.exclude, "nodes to leave out, as a Slurm hostlist");
+    command.add_flag("--exclusive,!--no-exclusive", input_.exclusive,
+                     "whole nodes for the job (default; --no-exclusive shares them, and the figures with them)");
+    command.add_option("--sbatch-args", input_.sbatch_args,
+                       "further sbatch options, split at spaces, each an #SBATCH line (e.g. \"--mem=0 --gres=gpu:8\")");
+    command.add_option("--signal", input_.signal_s,
+                       "seconds before the time limit at which Slurm signals the job to stop the run and analyse "
+                       "(default: the analysis reserve; 0: none)");
 }
 
 bool SlurmCommandLine::chosen() const { return slurm_->parsed(); }
@@ -108,8 +121,19 @@ JobOptions SlurmCommandLine::job_options() const {
                                 {"--config", std::filesystem::absolute(in.config_file).lexically_normal().string()});
     }
     options.shakedown_binary = in.shakedown_binary.empty() ? this_executable() : std::filesystem::path(in.shakedown_binary);
-    options.analyzer_binary = in.analyzer_binary.empty() ? default_analyzer(options.shakedown_binary)
-                                                         : std::filesystem::path(in.analyzer_binary);
+    // Decided here, not in the job: without an analyzer the job would run every test and then
+    // fail its verdict step with "command not found".
+    options.analyzer_binary = in.analyzer_binary.empty()
+                                  ? find_analyzer(options.shakedown_binary, path_variable(), compiled_build_tree())
+                                  : check_analyzer(in.analyzer_binary, path_variable());
+    options.account = in.account;
+    options.qos = in.qos;
+    options.reservation = in.reservation;
+    options.constraint = in.constraint;
+    options.exclude = in.exclude;
+    options.exclusive = in.exclusive;
+    options.sbatch_args = split_words(in.sbatch_args);
+    options.signal_s = in.signal_s;
     return options;
 }
 

@@ -46,6 +46,14 @@ private:
         std::string config_file;
         std::string shakedown_binary;
         std::string analyzer_binary;
+        std::string account;
+        std::string qos;
+        std::string reservation;
+        std::string constraint;
+        std::optional<std::string> exclude;
+        bool exclusive = true;
+        std::string sbatch_args;
+        std::optional<long> signal_s;
         std::string script;
         bool wait = false;
         std::optional<long> wait_timeout_s;

@@ -1,6 +1,7 @@
 #include "slurm/job_script.hpp"
 
 #include "core/errors.hpp"
+#include "core/printable_text.hpp"
 #include "slurm/embedded_templates.hpp"
 #include "slurm/hostlist.hpp"
 #include "slurm/node_name.hpp"
@@ -58,6 +59,75 @@ void require_plain_arguments(const std::vector<std::string>& arguments, std::str
     for (const auto& argument : arguments)
         if (has_control_character(argument))
             throw InputError(fmt::format("{}: argument with a control character", option));
+}
+
+// Account, QOS and reservation names: what Slurm's own names are made of.
+void require_slurm_name(const std::string& value, std::string_view option) {
+    static const std::regex name(R"([A-Za-z0-9_.+-]{1,64})");
+    if (!std::regex_match(value, name))
+        throw InputError(fmt::format("invalid {} '{}': letters, digits and '_' '.' '+' '-' only, at most 64", option,
+                                     value));
+}
+
+// A feature expression (a100&ib, [rack1|rack2], knl*4): the operators Slurm knows and feature
+// names. The #SBATCH line is read by sbatch alone (bash sees a comment), so '&' and '|' there are
+// operators of Slurm's, never the shell's; quotes, '$', spaces and the rest are refused.
+void require_constraint(const std::string& value) {
+    static const std::regex expression(R"([A-Za-z0-9_.:,&|*()\[\]-]{1,256})");
+    if (!std::regex_match(value, expression))
+        throw InputError(fmt::format("invalid --constraint '{}': feature names and the operators & | [ ] * ( ) "
+                                     "only, at most 256 characters",
+                                     value));
+}
+
+// The sbatch options the generator writes itself, from its own options: given again through
+// --sbatch-args they would silently win or lose against those.
+bool owned_by_generator(std::string_view option) {
+    static constexpr std::array<std::string_view, 23> long_options = {
+        "--nodes",   "--nodelist",  "--ntasks-per-node", "--partition",  "--time",    "--gpus-per-node",
+        "--output",  "--chdir",     "--signal",          "--requeue",    "--no-requeue", "--no-kill",
+        "--job-name", "--exclusive", "--account",        "--qos",        "--reservation", "--constraint",
+        "--exclude", "--wrap",      "--kill-on-invalid-dep", "--array",  "--batch"};
+    static constexpr std::array<std::string_view, 13> short_options = {"-N", "-w", "-p", "-t", "-o", "-D", "-k",
+                                                                        "-J", "-A", "-q", "-C", "-x", "-a"};
+    const auto name = option.substr(0, option.find('='));
+    if (name.size() > 2 && name.substr(0, 2) == "--")
+        return std::find(long_options.begin(), long_options.end(), name) != long_options.end();
+    return name.size() >= 2 && std::find(short_options.begin(), short_options.end(), name.substr(0, 2)) !=
+                                   short_options.end();
+}
+
+// --sbatch-args words as #SBATCH lines: each option starts a line, a word that is not an option
+// is the value of the one before it ("--mem 0" -> "--mem 0"). Every word is letters, digits and
+// '_' '.' ',' ':' '=' '@' '/' '+' '%' '-' only: nothing a shell or sbatch's own line splitting
+// could read as anything but one word.
+std::vector<std::string> sbatch_extra_lines(const std::vector<std::string>& words) {
+    static const std::regex plain_word(R"([A-Za-z0-9_.,:=@/+%-]+)");
+    std::vector<std::string> lines;
+    for (const auto& word : words) {
+        if (!std::regex_match(word, plain_word)) {
+            const auto bad = std::find_if(word.begin(), word.end(), [](char c) {
+                return !std::regex_match(std::string(1, c), plain_word);
+            });
+            throw InputError(fmt::format("--sbatch-args: '{}' contains '{}': letters, digits and _ . , : = @ / + % - "
+                                         "only",
+                                         escape_control(word), escape_control(std::string(1, *bad))));
+        }
+        if (word.front() == '-') {
+            if (word == "-" || word == "--")
+                throw InputError(fmt::format("--sbatch-args: '{}' is not an sbatch option", word));
+            if (owned_by_generator(word))
+                throw InputError(fmt::format("--sbatch-args: '{}' is set by shakedown's own options (--nodes, --time, "
+                                             "--account, ...): give it there",
+                                             word));
+            lines.push_back(word);
+        } else {
+            if (lines.empty())
+                throw InputError(fmt::format("--sbatch-args: '{}' is not an option (they start with '-')", word));
+            lines.back() += " " + word;
+        }
+    }
+    return lines;
 }
 
 // Replaces every @NAME@ (NAME of capitals and '_') with its value; shell text such as
@@ -233,6 +303,36 @@ JobSpec validate_job_options(const JobOptions& options) {
     job.analyzer_args = options.analyzer_args;
     job.shakedown_binary = resolve_binary(options.shakedown_binary, "--shakedown");
     job.analyzer_binary = resolve_binary(options.analyzer_binary, "--analyzer");
+
+    if (!options.account.empty()) require_slurm_name(options.account, "--account");
+    if (!options.qos.empty()) require_slurm_name(options.qos, "--qos");
+    if (!options.reservation.empty()) require_slurm_name(options.reservation, "--reservation");
+    if (!options.constraint.empty()) require_constraint(options.constraint);
+    job.account = options.account;
+    job.qos = options.qos;
+    job.reservation = options.reservation;
+    job.constraint = options.constraint;
+    if (options.exclude) {
+        const auto excluded = expand_hostlist(*options.exclude);
+        for (const auto& name : excluded) require_valid_node_name(name, "node name in --exclude");
+        if (options.nodelist) {
+            const auto chosen = expand_hostlist(*options.nodelist);
+            for (const auto& name : excluded)
+                if (std::find(chosen.begin(), chosen.end(), name) != chosen.end())
+                    throw InputError(fmt::format("node '{}' is both in --nodelist and in --exclude", name));
+        }
+        job.exclude = compress_hostlist(excluded);
+    }
+    job.exclusive = options.exclusive;
+    job.sbatch_extra = sbatch_extra_lines(options.sbatch_args);
+
+    // Slurm sends the signal up to a minute early (its event loop's resolution), and one at or
+    // past the limit would come at the start: it must fall inside the job.
+    job.signal_s = options.signal_s.value_or(job.analysis_reserve_s);
+    if (job.signal_s < 0 || job.signal_s > max_signal_s || (job.signal_s > 0 && job.signal_s >= job.time_limit_s))
+        throw InputError(fmt::format("--signal {} must be 0 (none) or 1..{} seconds, below the time limit {}",
+                                     job.signal_s, std::min(max_signal_s, job.time_limit_s - 1),
+                                     format_time_limit(job.time_limit_s)));
     return job;
 }
 
@@ -256,6 +356,17 @@ std::string render_job_script(const JobSpec& job) {
     if (!job.partition.empty()) sbatch.push_back("--partition=" + job.partition);
     sbatch.push_back("--time=" + format_time_limit(job.time_limit_s));
     if (job.gpus_per_node > 0) sbatch.push_back(fmt::format("--gpus-per-node={}", job.gpus_per_node));
+    if (!job.account.empty()) sbatch.push_back("--account=" + job.account);
+    if (!job.qos.empty()) sbatch.push_back("--qos=" + job.qos);
+    if (!job.reservation.empty()) sbatch.push_back("--reservation=" + job.reservation);
+    if (!job.constraint.empty()) sbatch.push_back("--constraint=" + job.constraint);
+    if (job.exclude) sbatch.push_back("--exclude=" + *job.exclude);
+    // Figures measured beside another job's processes judge that job, not the node.
+    if (job.exclusive) sbatch.push_back("--exclusive");
+    // Before the time limit Slurm signals the batch shell alone (B:, not the ranks, whose default
+    // for USR1 is to die): its trap stops the run step and the analysis judges what ran, also
+    // when the limit was shortened after submission or the run overran its own step limit.
+    if (job.signal_s > 0) sbatch.push_back(fmt::format("--signal=B:USR1@{}", job.signal_s));
     // A requeued job runs the script again from the start: a second run in another folder, the
     // first attempt's verdict lost and `submit --wait` waiting on through the requeue. An
     // acceptance job that lost a node has its answer (that node); it is never to be restarted.
@@ -269,6 +380,7 @@ std::string render_job_script(const JobSpec& job) {
     // The job starts in the output folder (which every node must see anyway), not in whatever
     // folder sbatch was called from: that one may exist only on the submitting machine.
     sbatch.push_back(fmt::format("--chdir={}", job.out_parent.string()));
+    sbatch.insert(sbatch.end(), job.sbatch_extra.begin(), job.sbatch_extra.end());
     std::string sbatch_lines;
     for (const auto& option : sbatch) sbatch_lines += (sbatch_lines.empty() ? "" : "\n") + ("#SBATCH " + option);
 
@@ -289,6 +401,7 @@ std::string render_job_script(const JobSpec& job) {
         {"TIME_LIMIT_S", std::to_string(job.time_limit_s)},
         {"ANALYSIS_RESERVE_S", std::to_string(job.analysis_reserve_s)},
         {"KILL_AFTER_S", std::to_string(run_step_kill_after_s(job.analysis_reserve_s))},
+        {"SIGNAL_S", std::to_string(job.signal_s)},
     };
     // The body goes in first and everything is substituted once: values are never rescanned,
     // so text in a user's path or argument can never act as a placeholder.

@@ -32,6 +32,17 @@ struct JobOptions {
     std::vector<std::string> analyzer_args;  // added to shakedown-analyze, e.g. {"--thresholds", "/abs/t.yaml"}
     std::filesystem::path shakedown_binary = "shakedown";
     std::filesystem::path analyzer_binary = "shakedown-analyze";
+    // Where the job is charged and placed (#SBATCH lines; empty / none: not written).
+    std::string account;                   // -A/--account
+    std::string qos;                       // -q/--qos
+    std::string reservation;               // --reservation
+    std::string constraint;                // -C/--constraint: node features, e.g. "a100&ib"
+    std::optional<std::string> exclude;    // -x/--exclude: a hostlist
+    bool exclusive = true;                 // --exclusive (measurements on shared nodes mean nothing)
+    std::vector<std::string> sbatch_args;  // --sbatch-args: further sbatch options, split at spaces
+    // Seconds before the time limit at which Slurm signals the script (B:USR1) to stop the run
+    // step and analyse; none: the analysis reserve; 0: no signal asked for.
+    std::optional<long> signal_s;
 };
 
 // The validated job: every field checked, paths absolute (binaries given without a folder are
@@ -52,7 +63,19 @@ struct JobSpec {
     std::vector<std::string> analyzer_args;
     std::filesystem::path shakedown_binary;
     std::filesystem::path analyzer_binary;
+    std::string account;
+    std::string qos;
+    std::string reservation;
+    std::string constraint;
+    std::optional<std::string> exclude;  // compressed hostlist
+    bool exclusive = true;
+    // --sbatch-args as #SBATCH lines' text: one option with its value each ("--mem=0", "--gres gpu:2").
+    std::vector<std::string> sbatch_extra;
+    long signal_s = 0;  // 0: no --signal line
 };
+
+// Slurm's own limit for the seconds of --signal=SIG@SECONDS.
+inline constexpr long max_signal_s = 65'535;
 
 // quick, full, burnin, pairwise: the suites with a template.
 std::vector<std::string> job_suites();

@@ -26,6 +26,13 @@ protected:
         const char* path = std::getenv("PATH");
         saved_path_ = path != nullptr ? path : "";
         ::setenv("PATH", (fake_.folder().string() + ":" + saved_path_).c_str(), 1);
+        // An analyzer in PATH, so that generate finds one wherever the CLI under test lies.
+        write_executable(analyzer_in_path());
+    }
+    std::filesystem::path analyzer_in_path() const { return fake_.folder() / "shakedown-analyze"; }
+    static void write_executable(const std::filesystem::path& path) {
+        std::ofstream(path) << "#!/bin/sh\nexit 0\n";
+        std::filesystem::permissions(path, std::filesystem::perms::owner_all);
     }
     void TearDown() override { ::setenv("PATH", saved_path_.c_str(), 1); }
 
@@ -46,6 +53,46 @@ TEST_F(SlurmCli, GeneratePrintsTheScript) {
     EXPECT_TRUE(contains(result.out, "#SBATCH --nodelist=node[1-3]\n")) << result.out;
     EXPECT_TRUE(contains(result.out, "'mpirun' '--map-by' 'ppr:1:node' '--mca' 'btl' 'self,tcp'")) << result.out;
     EXPECT_TRUE(contains(result.out, "shakedown='/opt/bin/shakedown'\n"));
+    // Not beside /opt/bin/shakedown, not in a build tree: the one in PATH, by its full path.
+    EXPECT_TRUE(contains(result.out, "analyzer='" + analyzer_in_path().string() + "'\n")) << result.out;
+}
+
+// The job ran every test and failed its verdict with exit 127: now it is never generated.
+TEST_F(SlurmCli, NoAnalyzerAnywhereIsRefusedAtGenerateTime) {
+    std::filesystem::remove(analyzer_in_path());
+    ::setenv("PATH", fake_.folder().c_str(), 1);
+    const auto script = fake_.folder() / "job.sbatch";
+    const auto result = cli({"slurm", "generate", "-N", "2", "--out", out(), "--shakedown", "/opt/bin/shakedown",
+                             "--script", script.string()});
+    EXPECT_EQ(result.exit_code, 2) << result.out << result.err;
+    EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+    EXPECT_TRUE(contains(result.err, "shakedown-analyze not found (looked at /opt/bin/shakedown-analyze, PATH)"))
+        << result.err;
+    EXPECT_FALSE(std::filesystem::exists(script));
+}
+
+TEST_F(SlurmCli, AnalyzerBesideShakedownIsTheOneTheJobRuns) {
+    const auto prefix = fake_.folder() / "prefix" / "bin";
+    std::filesystem::create_directories(prefix);
+    write_executable(prefix / "shakedown");
+    write_executable(prefix / "shakedown-analyze");
+    const auto result = cli({"slurm", "generate", "-N", "2", "--out", out(), "--shakedown", (prefix / "shakedown").string()});
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_TRUE(contains(result.out, "analyzer='" + (prefix / "shakedown-analyze").string() + "'\n")) << result.out;
+}
+
+TEST_F(SlurmCli, GeneratePutsSiteOptionsIntoSbatchLines) {
+    const auto result = cli({"slurm", "generate", "-N", "2", "--out", out(), "-A", "acceptance", "-q", "high",
+                             "--reservation", "maint", "-C", "a100&ib", "-x", "node[7-8]",
+                             "--sbatch-args=--mem=0 --gres gpu:8", "--signal", "120"});
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    for (const auto* line : {"#SBATCH --account=acceptance\n", "#SBATCH --qos=high\n", "#SBATCH --reservation=maint\n",
+                             "#SBATCH --constraint=a100&ib\n", "#SBATCH --exclude=node[7-8]\n", "#SBATCH --exclusive\n",
+                             "#SBATCH --mem=0\n", "#SBATCH --gres gpu:8\n", "#SBATCH --signal=B:USR1@120\n"})
+        EXPECT_TRUE(contains(result.out, line)) << line << result.out;
+    const auto shared = cli({"slurm", "generate", "-N", "2", "--out", out(), "--no-exclusive"});
+    EXPECT_EQ(shared.exit_code, 0) << shared.err;
+    EXPECT_FALSE(contains(shared.out, "#SBATCH --exclusive")) << shared.out;
 }
 
 TEST_F(SlurmCli, GenerateWritesAFile) {
@@ -131,6 +178,12 @@ TEST_F(SlurmCli, BadInputIsOneLineAndExitCode2) {
         {{"slurm", "submit", "-N", "2", "--out", "OUT", "--wait-timeout", "60"}, "--wait-timeout requires --wait"},
         {{"slurm", "submit", "-N", "2", "--out", "OUT", "--wait", "--wait-timeout", "0"}, "--wait-timeout 0 must be at least 1 second"},
         {{"slurm", "generate", "-N", "2", "--time", "10", "--analysis-reserve", "600"}, "--analysis-reserve 600 s leaves no time"},
+        {{"slurm", "generate", "-N", "2", "--analyzer", "/nonexistent/shakedown-analyze"},
+         "--analyzer '/nonexistent/shakedown-analyze' is not an executable file"},
+        {{"slurm", "generate", "-N", "2", "--sbatch-args=--comment=$(reboot)"}, "--sbatch-args: '--comment=$(reboot)' contains '$'"},
+        {{"slurm", "generate", "-N", "2", "--sbatch-args=--time=5"}, "set by shakedown's own options"},
+        {{"slurm", "generate", "-N", "2", "--account", "a;b"}, "invalid --account 'a;b'"},
+        {{"slurm", "generate", "-N", "2", "--time", "5", "--signal", "300"}, "--signal 300 must be"},
     };
     for (auto call : calls) {
         for (auto& word : call.arguments)

@@ -42,6 +42,7 @@ protected:
                                 "  [ -e \"$out/$name\" ] && { echo \"shakedown: run folder '$out/$name' exists already\" >&2; exit 2; }\n"
                                 "  mkdir -p \"$out/$name\"\n"
                                 "fi\n"
+                                "case $name in *-confirm) [ -n \"${CONFIRM_SLEEP:-}\" ] && exec sleep \"$CONFIRM_SLEEP\" ;; esac\n"
                                 "[ -n \"${RUN_SLEEP:-}\" ] && exec sleep \"$RUN_SLEEP\"\n"
                                 "exit \"${RUN_EXIT:-0}\"\n");
         // The first analysis (--confirm) names what CONFIRM_TESTS / CONFIRM_NODES say; the final
@@ -244,6 +245,43 @@ TEST_F(JobScriptRun, SigtermFromSlurmStillAnalyses) {
     EXPECT_EQ(result.exit_code, 3) << result.log;
     EXPECT_TRUE(contains(result.log, "the job got SIGTERM from Slurm")) << result.log;
     EXPECT_EQ(note("analyzed"), (runs() / "quick-job7").string() + "\n");
+}
+
+// Slurm's warning signal (#SBATCH --signal=B:USR1@S) reaches the script while the step runs: the
+// trap stops the step at once (not when it would have ended), the analysis judges what ran, and
+// no confirmation step starts in the little time left.
+TEST_F(JobScriptRun, SlurmsWarningSignalStopsTheStepAndAnalysesWhatRan) {
+    const auto result = run("7", {"RUN_SLEEP=30", "ANALYZE_EXIT=3", "CONFIRM_TESTS=allpairs", "CONFIRM_NODES=node2"},
+                            "\"$@\" & job=$!; sleep 1; kill -USR1 $job; wait $job");
+    EXPECT_EQ(result.exit_code, 3) << result.log;
+    EXPECT_LT(result.seconds, 10) << result.log;
+    EXPECT_TRUE(contains(result.log, "Slurm signalled USR1: the time limit is 90 s away or less")) << result.log;
+    EXPECT_TRUE(contains(result.log, "the run step was stopped by Slurm's signal")) << result.log;
+    EXPECT_TRUE(contains(result.log, "no confirmation (tests allpairs on node2)")) << result.log;
+    EXPECT_EQ(note("analyzed"), (runs() / "quick-job7").string() + "\n");
+    EXPECT_EQ(note("run-names"), "quick-job7\n");
+}
+
+// Without a signal the same job runs its step to the end and confirms: the trap changes nothing.
+TEST_F(JobScriptRun, NoSignalNoStop) {
+    const auto result = run("7", {"RUN_SLEEP=2", "ANALYZE_EXIT=1", "FINAL_EXIT=1", "CONFIRM_TESTS=allpairs",
+                                  "CONFIRM_NODES=node2"});
+    EXPECT_EQ(result.exit_code, 1) << result.log;
+    EXPECT_GE(result.seconds, 2) << result.log;
+    EXPECT_FALSE(contains(result.log, "signalled")) << result.log;
+    EXPECT_TRUE(contains(result.log, "run ended with exit code 0")) << result.log;
+    EXPECT_EQ(note("run-names"), "quick-job7\nquick-job7-confirm\n");
+}
+
+// The signal during the confirmation step stops that step too; the final analysis still runs.
+TEST_F(JobScriptRun, SignalDuringTheConfirmationStopsItAndTheFinalAnalysisRuns) {
+    const auto result = run("7", {"ANALYZE_EXIT=1", "FINAL_EXIT=1", "CONFIRM_TESTS=allpairs", "CONFIRM_NODES=node2",
+                                  "CONFIRM_SLEEP=30"},
+                            "\"$@\" & job=$!; sleep 2; kill -USR1 $job; wait $job");
+    EXPECT_EQ(result.exit_code, 1) << result.log;
+    EXPECT_LT(result.seconds, 12) << result.log;
+    EXPECT_TRUE(contains(result.log, "confirmation step ended with exit code 143")) << result.log;
+    EXPECT_TRUE(contains(result.log, "final analyzer exit code 1")) << result.log;
 }
 
 }  // namespace

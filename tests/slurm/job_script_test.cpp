@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -229,7 +230,7 @@ TEST(RenderJob, RunStepEndsBeforeTheLimitToLeaveTimeForTheAnalysis) {
     EXPECT_TRUE(contains(script, "analysis_reserve_s=90\n")) << script;
     EXPECT_TRUE(contains(script, "kill_after_s=22\n")) << script;
     EXPECT_TRUE(contains(script, "run_limit_s=$((job_time_limit_s - analysis_reserve_s - SECONDS))\n")) << script;
-    EXPECT_TRUE(contains(script, "timeout --kill-after=\"${kill_after_s}\" \"$run_limit_s\" \\\n  \"${launcher[@]}\" \"$shakedown\" run"))
+    EXPECT_TRUE(contains(script, "run_step timeout --kill-after=\"${kill_after_s}\" \"$run_limit_s\" \\\n    \"${launcher[@]}\" \"$shakedown\" run"))
         << script;
     options.analysis_reserve_s = 300;
     script = render_job_script(validate_job_options(options));
@@ -302,6 +303,139 @@ TEST(RenderJob, HostileArgumentsStayLiteralWords) {
     options.run_args = {"--tag", "x'; rm -rf / #", "@SUITE@"};
     const auto script = render_job_script(validate_job_options(options));
     EXPECT_TRUE(contains(script, "'--tag' 'x'\\''; rm -rf / #' '@SUITE@'")) << script;
+}
+
+}  // namespace
+}  // namespace shakedown::slurm
+
+namespace shakedown::slurm {
+namespace {
+
+std::vector<std::string> sbatch_lines(const std::string& script) {
+    std::vector<std::string> lines;
+    std::istringstream in(script);
+    for (std::string line; std::getline(in, line);)
+        if (line.rfind("#SBATCH ", 0) == 0) lines.push_back(line.substr(8));
+    return lines;
+}
+
+bool has_line(const std::vector<std::string>& lines, const std::string& line) {
+    return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+TEST(RenderJob, AccountQosReservationConstraintExcludeAsSbatchLines) {
+    auto options = three_nodes();
+    options.nodelist.reset();
+    options.nodes = 3;
+    options.account = "acceptance";
+    options.qos = "high";
+    options.reservation = "maint_2026-12";
+    options.constraint = "[a100|h200]&ib";
+    options.exclude = "node[7-8],node10";
+    const auto lines = sbatch_lines(render_job_script(validate_job_options(options)));
+    EXPECT_TRUE(has_line(lines, "--account=acceptance"));
+    EXPECT_TRUE(has_line(lines, "--qos=high"));
+    EXPECT_TRUE(has_line(lines, "--reservation=maint_2026-12"));
+    EXPECT_TRUE(has_line(lines, "--constraint=[a100|h200]&ib"));
+    EXPECT_TRUE(has_line(lines, "--exclude=node[7-8,10]"));
+    EXPECT_TRUE(has_line(lines, "--exclusive"));
+}
+
+TEST(RenderJob, NoneOfTheOptionalLinesWhenNotGiven) {
+    const auto lines = sbatch_lines(render_job_script(validate_job_options(three_nodes())));
+    for (const auto& line : lines)
+        for (const auto* option : {"--account", "--qos", "--reservation", "--constraint", "--exclude"})
+            EXPECT_NE(line.rfind(option, 0), 0u) << line;
+    EXPECT_EQ(std::count(lines.begin(), lines.end(), "--exclusive"), 1);
+}
+
+TEST(RenderJob, NoExclusiveLeavesTheLineOut) {
+    auto options = three_nodes();
+    options.exclusive = false;
+    EXPECT_FALSE(has_line(sbatch_lines(render_job_script(validate_job_options(options))), "--exclusive"));
+}
+
+TEST(RenderJob, SbatchArgsBecomeOneLinePerOptionWithItsValue) {
+    auto options = three_nodes();
+    options.sbatch_args = {"--mem=0", "--gres", "gpu:h200:8", "--mail-user=ops@site.org", "--switches=1@10:00"};
+    const auto lines = sbatch_lines(render_job_script(validate_job_options(options)));
+    EXPECT_TRUE(has_line(lines, "--mem=0"));
+    EXPECT_TRUE(has_line(lines, "--gres gpu:h200:8"));
+    EXPECT_TRUE(has_line(lines, "--mail-user=ops@site.org"));
+    EXPECT_TRUE(has_line(lines, "--switches=1@10:00"));
+}
+
+TEST(ValidateJob, SbatchArgsWithShellCharactersOrOwnedOptionsAreRefused) {
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"--comment=$(reboot)", "contains '$'"},
+        {"--comment=a;b", "contains ';'"},
+        {"--comment=`id`", "contains '`'"},
+        {"--comment=\"x\"", "contains '\"'"},
+        {"--comment=a|b", "contains '|'"},
+        {"--comment=a\nb", "contains '\\x0a'"},
+        {"--time=5", "set by shakedown's own options"},
+        {"-t5", "set by shakedown's own options"},
+        {"--output=/tmp/x", "set by shakedown's own options"},
+        {"--signal=USR2@5", "set by shakedown's own options"},
+        {"-A", "set by shakedown's own options"},
+        {"gpu:8", "is not an option"},
+        {"--", "is not an sbatch option"},
+    };
+    for (const auto& [word, message] : cases) {
+        auto options = three_nodes();
+        options.sbatch_args = {word};
+        SCOPED_TRACE(word);
+        expect_input_error(options, message);
+    }
+}
+
+TEST(ValidateJob, AccountQosConstraintExcludeRefusedWhenMalformed) {
+    auto options = three_nodes();
+    options.account = "a b";
+    expect_input_error(options, "invalid --account 'a b'");
+    options = three_nodes();
+    options.qos = "hi$gh";
+    expect_input_error(options, "invalid --qos");
+    options = three_nodes();
+    options.reservation = "r\n1";
+    expect_input_error(options, "invalid --reservation");
+    options = three_nodes();
+    options.constraint = "a100\"&ib";
+    expect_input_error(options, "invalid --constraint");
+    options = three_nodes();
+    options.exclude = "node[3-1]";
+    expect_input_error(options, "invalid hostlist 'node[3-1]'");
+    options = three_nodes();
+    options.exclude = "node[3-4]";
+    expect_input_error(options, "node 'node3' is both in --nodelist and in --exclude");
+}
+
+TEST(RenderJob, SlurmSignalsTheBatchShellTheReserveBeforeTheLimit) {
+    auto options = three_nodes();
+    options.time_limit = "00:15:00";
+    auto job = validate_job_options(options);
+    EXPECT_EQ(job.signal_s, 90);
+    auto script = render_job_script(job);
+    EXPECT_TRUE(has_line(sbatch_lines(script), "--signal=B:USR1@90")) << script;
+    EXPECT_TRUE(contains(script, "signal_s=90\n"));
+    EXPECT_TRUE(contains(script, "' USR1\n")) << script;
+    options.signal_s = 240;
+    EXPECT_TRUE(has_line(sbatch_lines(render_job_script(validate_job_options(options))), "--signal=B:USR1@240"));
+    options.signal_s = 0;
+    const auto lines = sbatch_lines(render_job_script(validate_job_options(options)));
+    EXPECT_TRUE(std::none_of(lines.begin(), lines.end(), [](const std::string& line) { return line.rfind("--signal", 0) == 0; }));
+}
+
+TEST(ValidateJob, SignalMustFallInsideTheJob) {
+    auto options = three_nodes();
+    options.time_limit = "5";
+    options.signal_s = 300;
+    expect_input_error(options, "--signal 300 must be 0 (none) or 1..299 seconds");
+    options.signal_s = -1;
+    expect_input_error(options, "--signal -1");
+    options.time_limit = "2-00:00:00";
+    options.signal_s = 70000;
+    expect_input_error(options, "1..65535");
 }
 
 }  // namespace

@@ -74,9 +74,9 @@ FileKind kind_of(sqlite::Connection& connection) {
     };
     try {
         return {single("PRAGMA application_id"), single("PRAGMA user_version"), single("SELECT count(*) FROM sqlite_master")};
-    } catch (const InputError& error) {
+    } catch (const InputError&) {
         throw InputError(fmt::format("{}: not a shakedown results history ({}); not touched", connection.path().string(),
-                                     error.what()));
+                                     connection.error_message()));
     }
 }
 

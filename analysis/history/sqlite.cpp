@@ -44,6 +44,8 @@ void Connection::execute(std::string_view sql) {
     }
 }
 
+std::string Connection::error_message() const { return sqlite3_errmsg(db_); }
+
 std::int64_t Connection::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
 
 int Connection::changes() const { return sqlite3_changes(db_); }

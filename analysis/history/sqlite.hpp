@@ -71,6 +71,7 @@ public:
 
     // "HISTORY: <what> (<sqlite message>)": what every failure throws.
     [[noreturn]] void fail(std::string_view what) const;
+    std::string error_message() const;  // SQLite's message for the last failed call
 
     sqlite3* handle() { return db_; }
 

@@ -4,11 +4,13 @@
 // A rank alone queues whole iterations (queue_iteration): p.q, alpha, r.r and beta stay in a
 // device Scalars struct, written by the last block of each reduction (one thread) and read by
 // the next kernels on the same stream, so the host waits only at the end of the solve.
-// - SpMV: one thread per cell over 128-wide rows of x (coalesced), the interior
-//   (interior_box with the neighbour faces held back) and the shell slabs, as stencil3d's step.
+// - SpMV: a z-march as stencil3d's (threads over 128-wide rows of x, coalesced, each walking 8
+//   planes along z with the cells below, at and above it in registers, so p is read from memory
+//   once), over the interior (interior_box with the neighbour faces held back) and the shell slabs.
 // - Dot products: each thread sums 8 planes, per-block tree sums in shared memory into a partials array, then one block
 //   sums the partials in a fixed order (deterministic, no atomics), 8 bytes copied to pinned
-//   host memory; the x, r update and r.r are one pass.
+//   host memory; the x, r update and r.r are one pass, which loads all 8 planes' operands
+//   before its first store (SplitsLoads).
 // - Halos: every face is gathered by a kernel into a device buffer and scattered back the same
 //   way. halo_path host: the buffers go to and from pinned host memory, MPI moves them
 //   (HaloExchange); halo_path nccl: ncclSend/ncclRecv in one group on the stream, from and into
@@ -29,6 +31,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 namespace shakedown::kernels::cg {
@@ -76,7 +79,18 @@ dim3 sum_grid_of(const Box& box) {
     return dim3(grid.x, grid.y, static_cast<unsigned>((box.hi[2] - box.lo[2] + sum_planes - 1) / sum_planes));
 }
 
-// Each block's sum of op(cell) -> partials[block].
+// An op that stores as well as loads (the x, r update) splits into load(cell) -> Loaded and
+// store(cell, Loaded) -> term: the reduction loads every plane of a thread before its first
+// store. As one call per plane, the compiler could not move the next plane's loads of p and q
+// above the stores to x and r (they might alias), and each thread waited out a memory round
+// trip per plane: the update ran at 0.61 of triad on an H200 (kernel_timing) where the dots,
+// which only load, ran at 0.87.
+template <class Op, class = void>
+struct SplitsLoads : std::false_type {};
+template <class Op>
+struct SplitsLoads<Op, std::void_t<typename Op::Loaded>> : std::true_type {};
+
+// Each block's sum of op(cell) -> partials[block], the planes summed in order either way.
 template <class Op>
 __global__ void sum_cells_kernel(Op op, FieldLayout layout, Box box, double* partials) {
     __shared__ double shared[row_threads];
@@ -85,8 +99,19 @@ __global__ void sum_cells_kernel(Op op, FieldLayout layout, Box box, double* par
     const std::int64_t k0 = box.lo[2] + static_cast<std::int64_t>(blockIdx.z) * sum_planes;
     const std::int64_t k1 = k0 + sum_planes < box.hi[2] ? k0 + sum_planes : box.hi[2];
     double sum = 0.0;
-    if (i < box.hi[0])
-        for (std::int64_t k = k0; k < k1; ++k) sum += op(layout.index(i, j, k));
+    if (i < box.hi[0]) {
+        if constexpr (SplitsLoads<Op>::value) {
+            typename Op::Loaded loaded[sum_planes];
+#pragma unroll
+            for (int n = 0; n < sum_planes; ++n)
+                if (k0 + n < k1) loaded[n] = op.load(layout.index(i, j, k0 + n));
+#pragma unroll
+            for (int n = 0; n < sum_planes; ++n)
+                if (k0 + n < k1) sum += op.store(layout.index(i, j, k0 + n), loaded[n]);
+        } else {
+            for (std::int64_t k = k0; k < k1; ++k) sum += op(layout.index(i, j, k));
+        }
+    }
     shared[threadIdx.x] = sum;
     __syncthreads();
     for (int half = row_threads / 2; half > 0; half /= 2) {
@@ -159,16 +184,28 @@ __global__ void sum_partials_kernel(const double* partials, std::int64_t count, 
     if (threadIdx.x == 0) finish(shared[0]);
 }
 
-struct Spmv {
-    const double* p;
-    double* q;
-    std::int64_t sy, sz;
-    const Scalars* gate;  // queued iterations: nothing once stopped; else nullptr
-    __device__ void operator()(std::int64_t c) const {
-        if (gate != nullptr && gate->stop != 0) return;
-        q[c] = apply_laplacian(p[c], p[c - 1], p[c + 1], p[c - sy], p[c + sy], p[c - sz], p[c + sz]);
+// q = A p over a box: the reductions' grid (sum_grid_of), each thread marching its planes
+// along z with p below, at and above its cell in registers. gate: queued iterations do nothing
+// once stopped; else nullptr.
+__global__ void spmv_kernel(const double* __restrict__ p, double* __restrict__ q, FieldLayout layout, Box box,
+                            const Scalars* gate) {
+    if (gate != nullptr && gate->stop != 0) return;
+    const std::int64_t i = box.lo[0] + static_cast<std::int64_t>(blockIdx.x) * row_threads + threadIdx.x;
+    if (i >= box.hi[0]) return;
+    const std::int64_t j = box.lo[1] + blockIdx.y;
+    const std::int64_t k0 = box.lo[2] + static_cast<std::int64_t>(blockIdx.z) * sum_planes;
+    const std::int64_t k1 = k0 + sum_planes < box.hi[2] ? k0 + sum_planes : box.hi[2];
+    const std::int64_t sy = layout.nx + 2, sz = sy * (layout.ny + 2);
+    std::int64_t c = layout.index(i, j, k0);
+    double below = p[c - sz], at = p[c];
+    for (std::int64_t k = k0; k < k1; ++k) {
+        const double above = p[c + sz];
+        q[c] = apply_laplacian(at, p[c - 1], p[c + 1], p[c - sy], p[c + sy], below, above);
+        below = at;
+        at = above;
+        c += sz;
     }
-};
+}
 struct Copy {
     const double* from;
     double* to;
@@ -192,13 +229,19 @@ struct SquaredDifference {
     const double *u, *v;
     __device__ double operator()(std::int64_t c) const { return (u[c] - v[c]) * (u[c] - v[c]); }
 };
+// x += alpha p, r -= alpha q, r.r (SplitsLoads: loads first, then the stores).
+struct XrOperands {
+    double p, q, x, r;
+};
 struct UpdateXR {
+    using Loaded = XrOperands;
     double alpha;
     const double *p, *q;
     double *x, *r;
-    __device__ double operator()(std::int64_t c) const {
-        x[c] += alpha * p[c];
-        const double next = r[c] - alpha * q[c];
+    __device__ Loaded load(std::int64_t c) const { return {p[c], q[c], x[c], r[c]}; }
+    __device__ double store(std::int64_t c, const Loaded& v) const {
+        x[c] = v.x + alpha * v.p;
+        const double next = v.r - alpha * v.q;
         r[c] = next;
         return next * next;
     }
@@ -217,14 +260,16 @@ struct QueuedDot {
     __device__ double operator()(std::int64_t c) const { return s->stop != 0 ? 0.0 : u[c] * v[c]; }
 };
 struct QueuedUpdateXR {
+    using Loaded = XrOperands;
     const Scalars* s;
     const double *p, *q;
     double *x, *r;
-    __device__ double operator()(std::int64_t c) const {
+    __device__ Loaded load(std::int64_t c) const { return {p[c], q[c], x[c], r[c]}; }
+    __device__ double store(std::int64_t c, const Loaded& v) const {
         if (s->stop != 0) return 0.0;
         const double alpha = s->alpha;
-        x[c] += alpha * p[c];
-        const double next = r[c] - alpha * q[c];
+        x[c] = v.x + alpha * v.p;
+        const double next = v.r - alpha * v.q;
         r[c] = next;
         return next * next;
     }
@@ -544,8 +589,7 @@ private:
     void spmv_gated(const CellBox& cells, const Scalars* gate) {
         if (cells.empty()) return;
         const Box box = to_box(cells);
-        const Spmv op{p_.get(), q_.get(), layout_.nx + 2, (layout_.nx + 2) * (layout_.ny + 2), gate};
-        for_cells_kernel<<<grid_of(box), row_threads, 0, stream_.get()>>>(op, layout_, box);
+        spmv_kernel<<<sum_grid_of(box), row_threads, 0, stream_.get()>>>(p_.get(), q_.get(), layout_, box, gate);
         SHAKEDOWN_CUDA_LAUNCH("cg spmv launch");
     }
 

@@ -6,7 +6,7 @@ depends_on() calls and runs its cmake_args() on made-up specs. Checked:
   - every shakedown_option(NAME) of cmake/ShakedownOptions.cmake is a variant (cuda through
     CudaPackage) and every variant is an option;
   - cmake_args() sets SHAKEDOWN_WITH_<NAME> ON exactly when +name, for every option;
-  - every required find_package / pkg_check_modules of CMakeLists.txt is an unconditional
+  - every required find_package / pkg_check_modules of any CMakeLists.txt is an unconditional
     dependency, every optional feature's libraries are dependencies when +feature, and the
     package depends on nothing else.
 Each check is also run on a planted mismatch (an option only in CMake, a variant only in the
@@ -31,6 +31,7 @@ REQUIRED_DEPENDENCIES = {
     "hwloc": "hwloc",
     "GTest": "googletest",
     "Python3": None,
+    "SQLite3": "sqlite",
 }
 # Optional feature -> the Spack packages it needs (CUDA's come with CudaPackage).
 FEATURE_DEPENDENCIES = {
@@ -175,7 +176,9 @@ def check(options_text, cmake_texts, package_text):
 def main():
     source = pathlib.Path(sys.argv[1])
     options_text = (source / "cmake/ShakedownOptions.cmake").read_text()
-    cmake_texts = [(source / "CMakeLists.txt").read_text(), (source / "tests/CMakeLists.txt").read_text()]
+    # Every CMakeLists.txt of the source tree (a build folder inside it excluded).
+    cmake_texts = [path.read_text() for path in sorted(source.rglob("CMakeLists.txt"))
+                   if not any(part.startswith(("build", ".")) for part in path.relative_to(source).parts[:-1])]
     package_text = (source / "packaging/spack/packages/shakedown/package.py").read_text()
 
     failed = False

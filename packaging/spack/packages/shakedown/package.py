@@ -1,7 +1,7 @@
 # Spack package for shakedown. Use it from this repository:
 #   spack repo add packaging/spack && spack install shakedown +cuda cuda_arch=90
 # Its variants are the CMake options of cmake/ShakedownOptions.cmake, one for one, and its
-# dependencies those of CMakeLists.txt and cmake/ShakedownOptionalDeps.cmake;
+# dependencies those of the CMakeLists.txt files and cmake/ShakedownOptionalDeps.cmake;
 # tests/install/spack_package_test.py checks both, so a new option cannot be left out here.
 
 from spack.package import *
@@ -39,6 +39,7 @@ class Shakedown(CMakePackage, CudaPackage):
     depends_on("nlohmann-json@3.10:")
     depends_on("fmt")
     depends_on("hwloc")
+    depends_on("sqlite")  # the analyzer's results history (--history)
 
     depends_on("nccl", when="+nccl")
     depends_on("kokkos", when="+kokkos")

@@ -1,6 +1,7 @@
 // The executable end to end on real run folders: `RUN --history FILE` appends each analyzed run
 // (once), `history FILE --node N` shows both runs, `compare OLD NEW` names exactly the planted
 // figure and counter, and a file that is not a history is refused with one line, untouched.
+#include "analysis/history/history_store.hpp"
 #include "analysis_fixtures.hpp"
 #include "history_fixtures.hpp"
 
@@ -53,6 +54,20 @@ TEST(HistoryCli, EveryAnalyzedRunIsAppendedOnceAndTheNodeHistoryShowsBoth) {
     EXPECT_NE(second.out.find("(run after added)"), std::string::npos) << second.out << second.err;
     const CommandResult again = run_analyzer(runs.temp, runs.before.string() + " --no-html --history " + runs.history.string());
     EXPECT_NE(again.out.find("(run before replaced: it was in the history already)"), std::string::npos) << again.out;
+
+    // Each value carries its level from the judgement: the planted figure's finding, the others pass.
+    {
+        HistoryStore store(runs.history, HistoryStore::Access::read);
+        const auto stored = store.runs();
+        ASSERT_EQ(stored.size(), 2u);
+        const RunRecord after = store.read(stored[1]);
+        ASSERT_EQ(after.values.size(), 9u);
+        for (const MeasuredValue& value : after.values) {
+            const bool planted = value.node == planted_node && value.metric == planted_metric;
+            EXPECT_EQ(value.level == "pass", !planted) << value.node << " " << value.metric << " " << value.level;
+        }
+        EXPECT_EQ(store.read(stored[0]).nodes.at(1).verdict, "pass");
+    }
 
     const CommandResult shown =
         run_analyzer(runs.temp, "history " + runs.history.string() + " --node " + planted_node + " --format json");

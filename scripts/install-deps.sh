@@ -15,6 +15,7 @@ packages=(
   chromium clang-14 libclang-rt-14-dev
   # the tools that check the machine-readable outputs (tests/analysis/outputs/)
   python3-jsonschema python3-yaml libxml2-utils python3-prometheus-client
+  help2man
   ${SHAKEDOWN_EXTRA_PACKAGES:-}
 )
 

@@ -82,6 +82,12 @@ for line in '^  MPI  ' '^  HDF5  ' '^  CUDA code  '; do
 done
 [ "$("${clean[@]}" shakedown version)" = "$version" ] || fail "'shakedown version' and --version differ"
 
+# A Slurm job generated from the install runs the installed programs, not a build tree's.
+"${clean[@]}" shakedown slurm generate --nodes 1 --out "$work/jobs" --script job.sbatch ||
+  fail "shakedown slurm generate from the install exited $?"
+grep -qxF "shakedown='$prefix/bin/shakedown'" job.sbatch || fail "the generated job does not run PREFIX/bin/shakedown"
+grep -qxF "analyzer='$prefix/bin/shakedown-analyze'" job.sbatch || fail "the generated job does not run PREFIX/bin/shakedown-analyze"
+
 set +e
 "${clean[@]}" "$mpiexec" -np 2 --oversubscribe --allow-run-as-root --mca btl self,vader,tcp \
   "$prefix/bin/shakedown" run --suite quick --config small.yaml --out runs --name installed --progress lines \

@@ -103,6 +103,15 @@ const std::vector<SettingKey>& setting_keys() {
                  s.port_counter_allowances[counter] = allowed;
              }
          }},
+        {"port_counters", "warn_counters",
+         [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
+             if (!node.IsSequence())
+                 fields.reject(node, fmt::format("{}: expected a list of counter names (link_error_recovery, ...), got {}",
+                                                 what, YamlFields::shown(node)));
+             std::vector<std::string> counters;
+             for (const auto& item : node) counters.push_back(fields.key(item, what));
+             s.port_counter_warn_counters = std::move(counters);
+         }},
         {"gpu_health", "enabled",
          [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
              s.gpu_health_enabled = fields.choice(node, what, {"true", "false"}) == "true";
@@ -121,6 +130,12 @@ const std::vector<SettingKey>& setting_keys() {
 double AnalysisSettings::allowed_increase(const std::string& counter) const {
     const auto found = port_counter_allowances.find(counter);
     return found == port_counter_allowances.end() ? 0.0 : found->second;
+}
+
+bool AnalysisSettings::port_counter_warns(const std::string& counter) const {
+    const auto& warns = port_counter_warn_counters;
+    if (!warns) return counter == "link_error_recovery";  // as default.yaml declares it
+    return std::find(warns->begin(), warns->end(), counter) != warns->end();
 }
 
 LinkBands AnalysisSettings::link_bands() const {
@@ -169,6 +184,7 @@ void AnalysisSettings::merge(const AnalysisSettings& other) {
     }
     take(currency, other.currency);
     take(port_counters_enabled, other.port_counters_enabled);
+    take(port_counter_warn_counters, other.port_counter_warn_counters);
     take(gpu_health_enabled, other.gpu_health_enabled);
     take(pcie_replay_fail_rise, other.pcie_replay_fail_rise);
     take(nvlink_expected_links, other.nvlink_expected_links);

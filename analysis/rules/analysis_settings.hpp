@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace shakedown::analysis {
 
@@ -63,6 +64,9 @@ struct AnalysisSettings {
     // error counter (sysfs name) may rise over the whole run before the node FAILs; 0 when unnamed.
     std::optional<bool> port_counters_enabled;
     std::map<std::string, double> port_counter_allowances;
+    // port_counters.warn_counters: [link_error_recovery] — error counters whose rise above the
+    // allowance WARNs instead of FAILing (a link that retrained but stayed up).
+    std::optional<std::vector<std::string>> port_counter_warn_counters;
     // gpu_health: {enabled: true, pcie_replay_fail_rise: 1000, nvlink_expected_links: 18} — the
     // hidden-fault rule (rules/hidden_fault_rule.hpp): a PCIe replay rise above the first FAILs
     // (any rise WARNs); fewer active NVLink links than the second FAILs (unset: the links NVML reports).
@@ -98,6 +102,7 @@ struct AnalysisSettings {
     // A WARN band a user file left above the FAIL band is lowered to it.
     double congestion_warn() const { return std::min(congestion_warn_impact.value_or(4.0), congestion_fail()); }
     double allowed_increase(const std::string& counter) const;
+    bool port_counter_warns(const std::string& counter) const;
 
     // The node price per hour, if any (a month is 730 hours: 8760 / 12).
     std::optional<double> node_hour_price() const;

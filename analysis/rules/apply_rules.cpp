@@ -4,6 +4,7 @@
 #include "analysis/rules/congestion_rule.hpp"
 #include "analysis/rules/credibility_rule.hpp"
 #include "analysis/rules/hidden_fault_rule.hpp"
+#include "analysis/rules/pkey_rule.hpp"
 #include "analysis/rules/port_counter_rule.hpp"
 #include "analysis/rules/profile_rule.hpp"
 #include "analysis/rules/scheduler_rule.hpp"
@@ -62,6 +63,7 @@ AnalysisResult apply_rules(const Observations& observations, const Thresholds& t
     append(findings, congestion_findings(observations, settings));
     append(findings, port_counter_findings(observations, settings));
     append(findings, hidden_fault_findings(observations, settings));
+    if (settings.port_counter_rule_enabled()) append(findings, pkey_findings(observations));
     append(findings, credibility_findings(observations));
     append(findings, stall_findings(observations));
     append(findings, scheduler_findings(observations));

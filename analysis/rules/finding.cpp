@@ -27,6 +27,7 @@ std::string_view to_string(FindingSource source) {
         case FindingSource::stall: return "stall";
         case FindingSource::scheduler: return "scheduler";
         case FindingSource::hidden_faults: return "hidden_faults";
+        case FindingSource::pkeys: return "pkeys";
     }
     return "unknown";
 }

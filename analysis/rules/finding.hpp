@@ -24,7 +24,8 @@ std::string_view to_string(Level level);
 // rank that stopped while the others waited for it (stall), or a node Slurm marked down during
 // the job (scheduler), or a GPU health counter or Xid event (hidden_faults: rules/hidden_fault_rule.hpp).
 enum class FindingSource {
-    threshold, fleet, baseline, links, collective, port_counters, credibility, stall, scheduler, hidden_faults
+    threshold, fleet, baseline, links, collective, port_counters, credibility, stall, scheduler, hidden_faults,
+    pkeys  // the RDMA ports' PKey tables compared across nodes (rules/pkey_rule.hpp)
 };
 std::string_view to_string(FindingSource source);
 

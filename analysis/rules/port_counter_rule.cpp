@@ -45,7 +45,9 @@ struct Drop {
 // step backwards (a reset or wrap: the counts lost there are unknown, so never a negative delta).
 struct CounterHistory {
     double rise = 0.0;
-    double peak = 0.0;  // the highest reading
+    double peak = 0.0;   // the highest reading
+    double first = 0.0;  // the first and last readings
+    double last = 0.0;
     int readings = 0;
     std::vector<Drop> drops;
 };
@@ -56,6 +58,8 @@ CounterHistory history_of(const SampleTable& table, std::size_t column, std::siz
     for (const auto& row : table.rows()) {
         const double value = row[column];
         if (!std::isfinite(value)) continue;  // a read that failed or raced a rewrite
+        if (history.readings == 0) history.first = value;
+        history.last = value;
         ++history.readings;
         history.peak = std::max(history.peak, value);
         if (previous) {
@@ -89,6 +93,34 @@ std::optional<double> counter_ceiling(std::string_view counter) {
         if (name == counter) return std::ldexp(1.0, bits) - 1.0;
     return std::nullopt;
 }
+
+// InfiniBand link flaps, each its own finding with its rule: link_downed counts the times the
+// link training failed and the link went down (and came back: a flap the state column can miss
+// between two readings); link_error_recovery counts successful retrainings after errors, the
+// link stayed up. Their levels come from port_counters.warn_counters (default.yaml: recovery WARNs).
+struct LinkFlapRule {
+    std::string_view counter;
+    std::string_view name;
+    std::string_view meaning;
+};
+
+constexpr std::array<LinkFlapRule, 2> link_flap_rules{{
+    {"link_downed", "link_flap", "the link went down and came back"},
+    {"link_error_recovery", "link_error_recovery", "the link retrained after errors without going down"},
+}};
+
+const LinkFlapRule* link_flap_rule(std::string_view counter) {
+    for (const LinkFlapRule& rule : link_flap_rules)
+        if (rule.counter == counter) return &rule;
+    return nullptr;
+}
+
+struct LinkFlap {
+    const LinkFlapRule* rule;
+    std::string column;
+    std::string rise;
+    CounterHistory history;
+};
 
 // The port's state as the kernel names it (sysfs "4: ACTIVE"), for the state column's codes.
 std::string state_name(double code) {
@@ -149,6 +181,7 @@ void judge_port(const RankIdentity& leader, const PortName& port, const SampleTa
     const std::string where = fmt::format("{} port {}", port.device, port.port);
 
     std::vector<std::string> risen;
+    std::vector<LinkFlap> flaps;
     std::vector<std::string> dropped;
     std::vector<std::string> saturated;
     const auto& columns = table.columns();
@@ -158,10 +191,13 @@ void judge_port(const RankIdentity& leader, const PortName& port, const SampleTa
         const CounterHistory history = history_of(table, index, *time_column);
         if (history.readings < 2) continue;  // a run shorter than one reading period: nothing to compare
         const double allowed = settings.allowed_increase(counter);
-        if (history.rise > allowed)
-            risen.push_back(allowed > 0 ? fmt::format("{} +{} (allowed {})", counter, format_number(history.rise),
-                                                      format_number(allowed))
-                                        : fmt::format("{} +{}", counter, format_number(history.rise)));
+        const std::string rise_text = allowed > 0 ? fmt::format("{} +{} (allowed {})", counter, format_number(history.rise),
+                                                                format_number(allowed))
+                                                  : fmt::format("{} +{}", counter, format_number(history.rise));
+        if (history.rise > allowed) {
+            if (const LinkFlapRule* rule = link_flap_rule(counter)) flaps.push_back({rule, columns[index].name, rise_text, history});
+            else risen.push_back(rise_text);
+        }
         for (const Drop& drop : history.drops)
             dropped.push_back(fmt::format("{} went backwards from {} to {} at {}", counter, format_number(drop.from),
                                           format_number(drop.to), clock_time(drop.t)));
@@ -175,10 +211,24 @@ void judge_port(const RankIdentity& leader, const PortName& port, const SampleTa
         return text;
     };
     const auto report = [&](Level level, const std::string& what) {
-        findings.push_back(make_finding(leader, port_counter_check, level, fmt::format("{}: {} {}", where, what, window),
-                                        FindingSource::port_counters));
+        // "[rule X]" stays the reason's last word, after the window.
+        const auto tag = what.rfind(" [rule ");
+        const std::string text = tag == std::string::npos ? fmt::format("{}: {} {}", where, what, window)
+                                                          : fmt::format("{}: {} {}{}", where, what.substr(0, tag), window,
+                                                                        what.substr(tag));
+        findings.push_back(make_finding(leader, port_counter_check, level, text, FindingSource::port_counters));
     };
     if (!risen.empty()) report(Level::fail, join(risen) + " during the run");
+    for (const LinkFlap& flap : flaps) {
+        const std::string counter(rdma_counter_of_column(flap.column));
+        report(settings.port_counter_warns(counter) ? Level::warn : Level::fail,
+               fmt::format("{} during the run: {} [rule {}]", flap.rise, flap.rule->meaning, flap.rule->name));
+        Finding& finding = findings.back();
+        finding.metric = flap.column;
+        finding.value = flap.history.last;
+        finding.reference = flap.history.first;
+        finding.unit = "count";
+    }
     if (const auto changes = state_changes(table, *time_column)) report(Level::fail, "the port left ACTIVE during the run: " + *changes);
     if (!saturated.empty())
         report(Level::warn, join(saturated) + ": errors beyond it cannot show (clear the port counters before an acceptance run)");

@@ -18,6 +18,12 @@ inline constexpr std::string_view rdma_port_table_infix = "_port";
 // When the counters in a row were last read from sysfs (rows in between repeat that reading).
 inline constexpr std::string_view rdma_counters_time_column = "counters_t";
 
+// Attributes of a port table: its valid PKeys as read when the source started
+// ("0x7fff,0xffff", "none"), or why they could not be read (telemetry/rdma_pkeys.hpp).
+inline constexpr std::string_view rdma_pkeys_attribute = "pkeys";
+inline constexpr std::string_view rdma_pkeys_not_available_attribute = "not_available.pkeys";
+inline constexpr std::string_view rdma_link_layer_attribute = "link_layer";
+
 inline std::string rdma_port_table_name(std::string_view device, int port) {
     return std::string(device) + std::string(rdma_port_table_infix) + std::to_string(port);
 }

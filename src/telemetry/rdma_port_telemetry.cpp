@@ -87,6 +87,7 @@ RdmaPortTelemetry::RdmaPortTelemetry(std::string rdma_device, int port, const st
       port_(port),
       device_(rdma_port_table_name(rdma_device_, port)),
       link_layer_(first_line(port_dir / "link_layer")),
+      pkeys_(read_pkey_table(port_dir)),
       state_((port_dir / "state").string()),
       phys_state_((port_dir / "phys_state").string()),
       rate_((port_dir / "rate").string()),
@@ -140,7 +141,9 @@ std::vector<double> RdmaPortTelemetry::sample() {
 
 std::map<std::string, std::string> RdmaPortTelemetry::attributes() const {
     std::map<std::string, std::string> facts{{"rdma_device", rdma_device_}, {"port", std::to_string(port_)}};
-    if (!link_layer_.empty()) facts["link_layer"] = link_layer_;
+    if (!link_layer_.empty()) facts[std::string(rdma_link_layer_attribute)] = link_layer_;
+    if (pkeys_.not_available) facts[std::string(rdma_pkeys_not_available_attribute)] = *pkeys_.not_available;
+    else facts[std::string(rdma_pkeys_attribute)] = format_pkeys(pkeys_.valid);
     return facts;
 }
 

@@ -1,11 +1,12 @@
 // The counters and link state of one RDMA port (InfiniBand or RoCE) over time, read from sysfs
-// (<root>/<device>/ports/<n>/counters, hw_counters, state, phys_state, rate): no verbs, no MADs of
+// (<root>/<device>/ports/<n>/counters, hw_counters, state, phys_state, rate; pkeys once): no verbs, no MADs of
 // our own, so it works wherever the kernel exposes the port, and costs nothing where it does not.
 // One table per port, named "mlx5_0_port1"; error counters are columns "error_<sysfs name>"
 // (telemetry/rdma_port_names.hpp), so the analyzer can judge their increase over the whole run.
 #pragma once
 
 #include "telemetry/kernel_file.hpp"
+#include "telemetry/rdma_pkeys.hpp"
 #include "telemetry/telemetry_source.hpp"
 
 #include <array>
@@ -57,6 +58,7 @@ private:
     int port_ = 0;
     std::string device_;
     std::string link_layer_;  // "InfiniBand" or "Ethernet" (RoCE), read once
+    PkeyTable pkeys_;         // read once: the subnet manager programs it, the analyzer compares nodes
     KernelFile state_;        // "4: ACTIVE"
     KernelFile phys_state_;   // "5: LinkUp"
     KernelFile rate_;         // "200 Gb/sec (4X HDR)"

@@ -8,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <set>
+#include <vector>
 
 namespace shakedown::analysis {
 namespace {
@@ -49,8 +51,10 @@ TEST(GpuHealthThresholds, KeysParseMergeAndReject) {
 }
 
 // A link that flapped: link_downed and link_error_recovery rose, as the fake-sysfs port source
-// records them. Any rise of either FAILs the node (allowance 0), naming the counter.
-TEST(LinkFlapFakeSysfs, LinkDownedAndRecoveryRisesFailNamingTheCounters) {
+// records them. link_downed FAILs and drains (rule link_flap); link_error_recovery (retrained, the
+// link stayed up) WARNs (rule link_error_recovery, port_counters.warn_counters). Each its own
+// finding naming the counter with its first and last readings.
+SampleTable flap_table(std::vector<std::array<double, 2>> downed_recovery) {
     SampleTable table({{"t", "s"},
                        {"counters_t", "s"},
                        {"state", "1"},
@@ -59,20 +63,51 @@ TEST(LinkFlapFakeSysfs, LinkDownedAndRecoveryRisesFailNamingTheCounters) {
                        {"error_link_downed", "1"},
                        {"error_link_error_recovery", "1"}});
     const double t0 = 1764480000.5;
-    table.add_row({t0, t0, 4, 5, 400, 1, 3});
-    table.add_row({t0 + 1, t0 + 1, 4, 5, 400, 2, 5});
-    table.add_row({t0 + 2, t0 + 2, 4, 5, 400, 2, 5});
+    for (std::size_t i = 0; i < downed_recovery.size(); ++i)
+        table.add_row({t0 + i, t0 + i, 4, 5, 400, downed_recovery[i][0], downed_recovery[i][1]});
+    return table;
+}
+
+TEST(LinkFlapFakeSysfs, LinkDownedFailsAndDrainsRecoveryWarns) {
     const RankIdentity leader{.rank = 0, .node = "node0003"};
+    const auto findings = port_counter_findings(leader, {{"mlx5_1_port1", flap_table({{1, 3}, {2, 5}, {2, 5}})}},
+                                                Thresholds::built_in().settings());
+    ASSERT_EQ(findings.size(), 2u);
+    EXPECT_EQ(findings[0].level, Level::fail);
+    EXPECT_EQ(findings[0].reason,
+              "mlx5_1 port 1: link_downed +1 during the run: the link went down and came back (05:20:00-05:20:02) "
+              "[rule link_flap]");
+    EXPECT_EQ(findings[0].metric, "error_link_downed");
+    EXPECT_EQ(findings[0].reference, 1.0);
+    EXPECT_EQ(findings[0].value, 2.0);
+    EXPECT_TRUE(findings[0].drains());
+    EXPECT_EQ(findings[1].level, Level::warn);
+    EXPECT_EQ(findings[1].metric, "error_link_error_recovery");
+    EXPECT_NE(findings[1].reason.find("link_error_recovery +2 during the run"), std::string::npos) << findings[1].reason;
+    EXPECT_NE(findings[1].reason.find("[rule link_error_recovery]"), std::string::npos) << findings[1].reason;
+    EXPECT_FALSE(findings[1].drains());
+}
+
+TEST(LinkFlapFakeSysfs, SteadyCountersGiveNoFinding) {
+    const RankIdentity leader{.rank = 0, .node = "node0003"};
+    EXPECT_TRUE(port_counter_findings(leader, {{"mlx5_1_port1", flap_table({{2, 5}, {2, 5}, {2, 5}})}},
+                                      Thresholds::built_in().settings())
+                    .empty());
+}
+
+TEST(LinkFlapThresholds, WarnCountersAreDeclaredAndOverridable) {
+    EXPECT_TRUE(Thresholds::built_in().settings().port_counter_warns("link_error_recovery"));
+    EXPECT_FALSE(Thresholds::built_in().settings().port_counter_warns("link_downed"));
+    // A site that wants recoveries to fail too lists none.
+    const auto strict = Thresholds::built_in().overridden_by(
+        Thresholds::parse("metrics:\nport_counters: {warn_counters: []}\n", "u.yaml"));
+    EXPECT_FALSE(strict.settings().port_counter_warns("link_error_recovery"));
+    const RankIdentity leader{.rank = 0, .node = "n"};
     const auto findings =
-        port_counter_findings(leader, {{"mlx5_1_port1", table}}, Thresholds::built_in().settings());
+        port_counter_findings(leader, {{"mlx5_1_port1", flap_table({{2, 3}, {2, 5}})}}, strict.settings());
     ASSERT_EQ(findings.size(), 1u);
     EXPECT_EQ(findings[0].level, Level::fail);
-    EXPECT_EQ(findings[0].reason, "mlx5_1 port 1: link_downed +1, link_error_recovery +2 during the run (05:20:00-05:20:02)");
-    EXPECT_TRUE(findings[0].drains());
-
-    SampleTable quiet(table.columns());
-    for (int i = 0; i < 3; ++i) quiet.add_row({t0 + i, t0 + i, 4, 5, 400, 2, 5});
-    EXPECT_TRUE(port_counter_findings(leader, {{"mlx5_1_port1", quiet}}, Thresholds::built_in().settings()).empty());
+    EXPECT_THROW(Thresholds::parse("metrics:\nport_counters: {warn_counters: link_downed}\n", "u.yaml"), std::exception);
 }
 
 }  // namespace

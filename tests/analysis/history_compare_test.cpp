@@ -67,6 +67,22 @@ TEST(CompareRuns, PlantedSlowerFigureAndRisenCounterAreExactlyWhatIsNamed) {
     EXPECT_NE(md.find("| node0001 | stream.triad\\_gbs | 7.4 | 5.92 | GB/s | -1.48 | x0.800 |"), std::string::npos) << md;
 }
 
+// The node's PCIe AER totals are counters too: a fatal count that rose is named by the device's
+// address; the correctable count that stayed is not.
+TEST(CompareRuns, ARisenAerCountIsNamedByItsDevice) {
+    TwoRuns runs;
+    const RunRecord aer = read_run_record(write_history_run(
+        runs.temp.path() / "aer", {.run_id = "aer", .run_uuid = "uuid-aer", .start_utc = 1764510000, .aer_fatal_rise = 2}));
+    const RunComparison comparison = compare_runs(runs.healthy, aer, 0.10);
+    EXPECT_EQ(comparison.count(Change::worse), 0);
+    ASSERT_EQ(comparison.counters.size(), 1u);
+    EXPECT_EQ(comparison.counters[0].node, planted_node);
+    EXPECT_EQ(comparison.counters[0].device, aer_device);
+    EXPECT_EQ(comparison.counters[0].counter, "aer_fatal");
+    EXPECT_EQ(comparison.counters[0].old_last, 0.0);
+    EXPECT_EQ(comparison.counters[0].rise, 2.0);
+}
+
 TEST(CompareRuns, AHealthyIdenticalPairNamesNothing) {
     TwoRuns runs;
     const RunComparison comparison = compare_runs(runs.healthy, runs.again, 0.10);

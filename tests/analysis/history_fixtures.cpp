@@ -58,6 +58,14 @@ std::filesystem::path write_history_run(const std::filesystem::path& dir, const 
         const std::string table = telemetry_columns::gpu_health_table(0);
         trace.telemetry[table] = health_table(spec.start_utc, planted);
         trace.telemetry_attributes[table] = {{std::string(health::gpu_uuid_attribute), history_gpu_uuid(node)}};
+        if (name == planted_node) {
+            SampleTable aer({{std::string(telemetry_columns::time), "s"},
+                             {fmt::format("{}.aer_correctable", aer_device), "count"},
+                             {fmt::format("{}.aer_fatal", aer_device), "count"}});
+            aer.add_row({spec.start_utc, 3, 0});
+            aer.add_row({spec.start_utc + 2, 3, spec.aer_fatal_rise});
+            trace.telemetry["pcie_aer"] = aer;
+        }
         node_of_rank.push_back(name);
         bench::write_trace_file(dir / default_trace_file_name(node), trace);
     }

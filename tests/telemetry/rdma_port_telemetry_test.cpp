@@ -1,6 +1,7 @@
 // RdmaPortTelemetry on a fake sysfs tree in a temp folder: this machine has no RDMA device, so
 // the tree mocks what mlx5 exposes under /sys/class/infiniband (counters, hw_counters, state).
 #include "core/clock.hpp"
+#include "telemetry/rdma_pkeys.hpp"
 #include "telemetry/rdma_port_names.hpp"
 #include "telemetry/rdma_port_telemetry.hpp"
 #include "telemetry/sampler.hpp"
@@ -140,6 +141,37 @@ TEST_F(RdmaPortTelemetryFakeSysfs, FinalSampleReadsSysfsAfresh) {
     write("mlx5_0/ports/1/counters/symbol_error", "9\n");
     EXPECT_DOUBLE_EQ(column(port, port.sample(), "error_symbol_error"), 7.0);  // within the period: cached
     EXPECT_DOUBLE_EQ(column(port, port.final_sample(), "error_symbol_error"), 9.0);
+}
+
+// PKeys: the valid entries sorted (membership bit kept), "none" for a table of empty entries,
+// and "not available" naming the file for anything unreadable: never an empty set.
+TEST_F(RdmaPortTelemetryFakeSysfs, PkeyTableAsReadOrNotAvailable) {
+    write("mlx5_0/ports/1/pkeys/0", "0xffff\n");
+    write("mlx5_0/ports/1/pkeys/1", "0x0000\n");
+    write("mlx5_0/ports/1/pkeys/2", "0x8001\n");
+    write("mlx5_0/ports/1/pkeys/10", "0x7fff\n");
+    write("mlx5_0/ports/1/pkeys/12", "0x8000\n");  // membership bit alone: not a PKey
+    const PkeyTable table = read_pkey_table(root_ / "mlx5_0/ports/1");
+    ASSERT_FALSE(table.not_available) << *table.not_available;
+    EXPECT_EQ(format_pkeys(table.valid), "0x7fff,0x8001,0xffff");
+    const auto sources = rdma_port_sources(root_);
+    EXPECT_EQ(sources.front()->attributes().at(std::string(rdma_pkeys_attribute)), "0x7fff,0x8001,0xffff");
+
+    write("mlx5_1/ports/1/pkeys/0", "0x0000\n");
+    EXPECT_EQ(format_pkeys(read_pkey_table(root_ / "mlx5_1/ports/1").valid), "none");
+    EXPECT_FALSE(read_pkey_table(root_ / "mlx5_1/ports/1").not_available);
+
+    const auto absent = read_pkey_table(root_ / "mlx5_1/ports/2");  // no pkeys folder
+    ASSERT_TRUE(absent.not_available);
+    EXPECT_NE(absent.not_available->find("pkeys: absent"), std::string::npos) << *absent.not_available;
+    EXPECT_TRUE(rdma_port_sources(root_).back()->attributes().contains(std::string(rdma_pkeys_not_available_attribute)));
+    EXPECT_FALSE(rdma_port_sources(root_).back()->attributes().contains(std::string(rdma_pkeys_attribute)));
+
+    write("mlx5_0/ports/1/pkeys/3", "garbage\n");
+    const auto bad = read_pkey_table(root_ / "mlx5_0/ports/1");
+    ASSERT_TRUE(bad.not_available);
+    EXPECT_NE(bad.not_available->find("pkeys/3: not a PKey ('garbage')"), std::string::npos) << *bad.not_available;
+    EXPECT_TRUE(bad.valid.empty());
 }
 
 TEST(RdmaPortTelemetryNoSysfs, NoTreeMeansNoSources) {

@@ -62,7 +62,7 @@ AnalysisResult apply_rules(const Observations& observations, const Thresholds& t
     append(findings, slow_rank_findings(observations, settings));
     append(findings, congestion_findings(observations, settings));
     append(findings, port_counter_findings(observations, settings));
-    append(findings, hidden_fault_findings(observations, settings));
+    append(findings, hidden_fault_findings(observations, settings, profile));
     if (settings.port_counter_rule_enabled()) append(findings, pkey_findings(observations));
     append(findings, credibility_findings(observations));
     append(findings, stall_findings(observations));

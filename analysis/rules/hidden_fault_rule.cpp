@@ -2,6 +2,7 @@
 
 #include "analysis/rules/xid_catalogue.hpp"
 #include "core/clock.hpp"
+#include "hardware/gpu_spec_table.hpp"
 #include "telemetry/telemetry_columns.hpp"
 #include "trace/trace_reader.hpp"
 
@@ -86,10 +87,38 @@ HealthGpu gpu_of(const Observations& observations, const NodeRow& node, const st
     return gpu;
 }
 
+// How many active NVLink links the GPU must have, and who says so: the node's class in the
+// profile (gpu.nvlinks), else gpu_health.nvlink_expected_links, else the spec table's count for
+// the part (by the table's gpu_name), else as many as NVML answers for (`reported`).
+struct ExpectedLinks {
+    double links = 0;
+    std::string source;
+};
+
+ExpectedLinks expected_links(const profile::Profile* profile, const std::string& node,
+                             const std::map<std::string, std::string>& facts, const AnalysisSettings& settings,
+                             double reported) {
+    if (profile != nullptr)
+        if (const profile::NodeClass* expected = profile->class_of(node); expected != nullptr && expected->gpu.nvlinks)
+            return {static_cast<double>(*expected->gpu.nvlinks), "profile gpu.nvlinks"};
+    if (settings.nvlink_expected_links) return {*settings.nvlink_expected_links, "gpu_health.nvlink_expected_links"};
+    if (const auto name = facts.find(std::string(col::gpu_name_attribute)); name != facts.end())
+        if (const auto part = hardware::part_nvlinks(name->second))
+            return {static_cast<double>(part->links), "spec table: " + part->part};
+    return {reported, "as NVML reports for the GPU"};
+}
+
 class Judge {
 public:
-    Judge(const HealthGpu& gpu, const AnalysisSettings& settings, std::vector<Finding>& findings)
-        : gpu_(gpu), settings_(settings), findings_(findings) {}
+    Judge(const HealthGpu& gpu, const AnalysisSettings& settings, std::vector<Finding>& findings,
+          const profile::Profile* profile = nullptr, std::string node = {},
+          const std::map<std::string, std::string>* facts = nullptr)
+        : gpu_(gpu), settings_(settings), findings_(findings), profile_(profile), node_(std::move(node)), facts_(facts) {}
+
+    ExpectedLinks expected_links(double reported) const {
+        static const std::map<std::string, std::string> none;
+        return analysis::expected_links(profile_, node_, facts_ != nullptr ? *facts_ : none, settings_, reported);
+    }
 
     void add(Level level, const std::string& rule, std::string_view counter, std::optional<double> before,
              std::optional<double> after, const std::string& what) {
@@ -126,12 +155,26 @@ public:
         add(Level::fail, rule, column, s.first(), s.last(), fmt::format("{} ({} = 1 at {})", words, column, clock_time(s.t[at])));
     }
 
+    // Row remapper banks in a histogram bin (a count of banks) above zero at any reading.
+    void banks(const SampleTable& table, std::string_view column, const std::string& rule, Level level,
+               const std::string& words) {
+        const Series s = series(table, column);
+        if (s.empty() || s.max() < 1) return;
+        const Series all = series(table, col::remap_bank_max);
+        add(level, rule, column, s.first(), s.max(),
+            fmt::format("{} = {}: {}{}", column, format_number(s.max()), words,
+                        all.empty() ? "" : fmt::format("; {} banks with all", format_number(all.last()))));
+    }
+
     const AnalysisSettings& settings() const { return settings_; }
 
 private:
     const HealthGpu& gpu_;
     const AnalysisSettings& settings_;
     std::vector<Finding>& findings_;
+    const profile::Profile* profile_;
+    std::string node_;
+    const std::map<std::string, std::string>* facts_;
 };
 
 std::string down_links(double mask) {
@@ -147,6 +190,10 @@ void judge_table(const SampleTable& table, Judge& judge) {
     judge.flag(table, col::remap_failure, "remap_failure", "a row remap failed: the GPU is out of spare rows");
     judge.flag(table, col::retired_pages_pending, "retired_pages_pending",
                "a page retirement is pending: reset the GPU to apply it");
+    // Short reasons: the drain line's reason is cut at Slurm's length.
+    judge.banks(table, col::remap_bank_none, "remap_bank_none", Level::fail,
+                "memory banks without a spare row (a failing row there cannot be remapped)");
+    judge.banks(table, col::remap_bank_low, "remap_bank_low", Level::warn, "memory banks with few spare rows left");
     judge.rise(table, col::ecc_dbe_volatile, "ecc_dbe_rise", Level::fail, "uncorrected (double-bit) ECC");
     judge.rise(table, col::remap_uncorrected, "remap_uncorrected_rise", Level::fail, "rows remapped for uncorrected errors");
     judge.rise(table, col::ecc_sbe_volatile, "ecc_sbe_rise", Level::warn, "corrected (single-bit) ECC");
@@ -167,15 +214,24 @@ void judge_table(const SampleTable& table, Judge& judge) {
     const Series links = series(table, col::nvlink_links);
     const Series up = series(table, col::nvlink_links_up);
     if (!links.empty() && !up.empty()) {
-        const double expected = judge.settings().nvlink_expected_links.value_or(links.max());
+        const ExpectedLinks expected = judge.expected_links(links.max());
         const Series mask = series(table, col::nvlink_down_mask);
-        if (up.min() < expected) {
+        if (up.min() < expected.links) {
             std::size_t at = 0;
-            while (up.value[at] >= expected) ++at;
-            const std::string which = !mask.empty() && mask.max() > 0 ? fmt::format(" (inactive: link {})", down_links(mask.max())) : "";
+            while (up.value[at] >= expected.links) ++at;
+            // The missing link ids: those NVML answers for as inactive (the mask), and those past
+            // the last link it answers for, up to the expected count.
+            std::string which = !mask.empty() && mask.max() > 0 ? fmt::format(" (inactive: link {})", down_links(mask.max())) : "";
+            if (links.max() < expected.links) {
+                std::string absent;
+                for (double link = links.max(); link < expected.links; ++link)
+                    absent += (absent.empty() ? "" : ", ") + format_number(link);
+                which += fmt::format(" (not reported by NVML: link {})", absent);
+            }
             judge.add(Level::fail, "nvlink_down", col::nvlink_links_up, up.first(), up.last(),
-                      fmt::format("{} of {} NVLink links active at {}{}, expected {}", format_number(up.value[at]),
-                                  format_number(links.max()), clock_time(up.t[at]), which, format_number(expected)));
+                      fmt::format("{} of {} NVLink links active at {}{}, expected {} ({})", format_number(up.value[at]),
+                                  format_number(links.max()), clock_time(up.t[at]), which, format_number(expected.links),
+                                  expected.source));
         }
     }
     judge.rise(table, col::nvlink_crc, "nvlink_error_rise", Level::warn, "NVLink CRC errors");
@@ -256,7 +312,8 @@ void judge_aer(const RankIdentity& leader, const SampleTable& table, const std::
 std::vector<Finding> hidden_fault_findings(const Observations& observations, const NodeRow& node,
                                            const std::map<std::string, SampleTable>& telemetry,
                                            const std::map<std::string, std::map<std::string, std::string>>& attributes,
-                                           const std::vector<Event>& events, const AnalysisSettings& settings) {
+                                           const std::vector<Event>& events, const AnalysisSettings& settings,
+                                           const profile::Profile* profile) {
     std::vector<Finding> findings;
     if (node.leader == nullptr) return findings;
     static const std::map<std::string, std::string> no_facts;
@@ -267,7 +324,7 @@ std::vector<Finding> hidden_fault_findings(const Observations& observations, con
     for (const auto& [name, table] : telemetry) {
         if (!name.starts_with(telemetry_columns::gpu_health_table_prefix)) continue;
         const HealthGpu gpu = gpu_of(observations, node, name, facts_of(name));
-        Judge judge(gpu, settings, findings);
+        Judge judge(gpu, settings, findings, profile, node.name, &facts_of(name));
         judge_table(table, judge);
     }
     if (const auto aer = telemetry.find(pcie_aer_table_name); aer != telemetry.end())
@@ -291,7 +348,8 @@ std::vector<Finding> hidden_fault_findings(const Observations& observations, con
     return findings;
 }
 
-std::vector<Finding> hidden_fault_findings(const Observations& observations, const AnalysisSettings& settings) {
+std::vector<Finding> hidden_fault_findings(const Observations& observations, const AnalysisSettings& settings,
+                                           const profile::Profile* profile) {
     std::vector<Finding> findings;
     if (!settings.gpu_health_rule_enabled()) return findings;
     for (const NodeRow& node : observations.nodes()) {
@@ -311,7 +369,7 @@ std::vector<Finding> hidden_fault_findings(const Observations& observations, con
         } catch (const std::exception&) {  // an unreadable trace is already a rank problem (incomplete run)
             continue;
         }
-        auto mine = hidden_fault_findings(observations, node, health, attributes, events, settings);
+        auto mine = hidden_fault_findings(observations, node, health, attributes, events, settings, profile);
         std::move(mine.begin(), mine.end(), std::back_inserter(findings));
     }
     return findings;

@@ -7,6 +7,8 @@
 //   xid                     an Xid event: its level and action from rules/xid_catalogue.hpp;
 //                           an Xid not in the catalogue WARNs naming it
 //   remap_pending           a row remap pending (any reading)                      FAIL
+//   remap_bank_none         row remapper banks without a spare row (any reading)   FAIL
+//   remap_bank_low          row remapper banks with few spare rows (any reading)   WARN
 //   remap_failure           a row remap failed (any reading)                       FAIL
 //   retired_pages_pending   a page retirement pending (any reading)                FAIL
 //   ecc_dbe_rise            volatile uncorrected (double-bit) ECC count rose       FAIL
@@ -16,8 +18,11 @@
 //   retired_pages_rise      retired pages rose                                     WARN
 //   pcie_replay_rise        PCIe replay counter rose: WARN; above
 //                           gpu_health.pcie_replay_fail_rise (default 1000)        FAIL
-//   nvlink_down             NVLink links inactive of those NVML reports
-//                           (or of gpu_health.nvlink_expected_links when set)      FAIL
+//   nvlink_down             fewer active NVLink links than expected: the node's
+//                           profile class (gpu.nvlinks), else
+//                           gpu_health.nvlink_expected_links, else the spec
+//                           table's count for the part, else as many as NVML
+//                           answers for; the missing link ids named               FAIL
 //   nvlink_error_rise       NVLink CRC, replay or recovery counts rose             WARN
 //   fabric_state            fabric registration not completed at the end         FAIL
 //   fabric_status           fabric registration completed with an error status    FAIL
@@ -33,6 +38,7 @@
 #include "analysis/rules/analysis_settings.hpp"
 #include "analysis/rules/finding.hpp"
 #include "core/result.hpp"
+#include "profile/profile.hpp"
 
 #include <map>
 #include <string>
@@ -48,9 +54,12 @@ inline constexpr const char* pcie_aer_table_name = "pcie_aer";  // as telemetry/
 std::vector<Finding> hidden_fault_findings(const Observations& observations, const NodeRow& node,
                                            const std::map<std::string, SampleTable>& telemetry,
                                            const std::map<std::string, std::map<std::string, std::string>>& attributes,
-                                           const std::vector<Event>& events, const AnalysisSettings& settings);
+                                           const std::vector<Event>& events, const AnalysisSettings& settings,
+                                           const profile::Profile* profile = nullptr);
 
-// Every node of the run (one leader trace at a time) unless gpu_health.enabled is false.
-std::vector<Finding> hidden_fault_findings(const Observations& observations, const AnalysisSettings& settings);
+// Every node of the run (one leader trace at a time) unless gpu_health.enabled is false;
+// `profile`, when the run has one, says how many NVLink links each node class's GPUs must have.
+std::vector<Finding> hidden_fault_findings(const Observations& observations, const AnalysisSettings& settings,
+                                           const profile::Profile* profile = nullptr);
 
 }  // namespace shakedown::analysis

@@ -10,12 +10,6 @@
 namespace shakedown::hardware {
 namespace {
 
-std::string lower(std::string_view text) {
-    std::string out(text);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char ch) { return std::tolower(ch); });
-    return out;
-}
-
 // FP32 and FP64 FMA lanes per SM and clock by compute capability (CUDA programming guide,
 // "arithmetic instructions" throughput table); the tensor-core rates are not derivable
 // this simply, so a derived nominal leaves them out.
@@ -61,12 +55,8 @@ GpuNominal derive_gpu_nominal(const gpu::GpuFacts& facts) {
 
 GpuNominal gpu_nominal(const gpu::GpuFacts& facts, std::string_view table_yaml) {
     const YAML::Node table = YAML::Load(std::string(table_yaml));
-    const std::string name = lower(facts.name);
-    for (const auto& entry : table["gpus"]) {
-        bool matched = false;
-        for (const auto& pattern : entry["match"])
-            matched = matched || name.find(pattern.as<std::string>()) != std::string::npos;
-        if (!matched) continue;
+    if (const auto found = matching_gpu_entry(table, facts.name)) {
+        const YAML::Node& entry = *found;
         GpuNominal nominal;
         nominal.part = entry["part"].as<std::string>();
         nominal.source = entry["source"].as<std::string>();

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "gpu/gpu_facts.hpp"
+#include "hardware/gpu_spec_table.hpp"
 
 #include <map>
 #include <optional>
@@ -20,9 +21,6 @@ struct GpuNominal {
 
     std::optional<double> tflops_for(std::string_view precision) const;
 };
-
-// The table text as embedded at build time.
-std::string_view embedded_gpu_specs_yaml();
 
 // Looks `facts.name` up in `table_yaml`; derives when no entry matches.
 GpuNominal gpu_nominal(const gpu::GpuFacts& facts, std::string_view table_yaml);

@@ -132,6 +132,22 @@ void GpuHealthTelemetry::read_counters(double t) {
         reads[col::remap_pending] = of(pending);
         reads[col::remap_failure] = of(failure);
     }
+    if (api.device_get_row_remapper_histogram == nullptr) {
+        for (auto name : {col::remap_bank_max, col::remap_bank_high, col::remap_bank_partial, col::remap_bank_low,
+                          col::remap_bank_none})
+            reads[name] = missing("nvmlDeviceGetRowRemapperHistogram");
+    } else {
+        nvml_abi::RowRemapperHistogramValues banks{};
+        const Return code = api.device_get_row_remapper_histogram(handle, &banks);
+        const std::string why =
+            code == nvml_abi::success ? "" : "nvmlDeviceGetRowRemapperHistogram " + return_text(nvml, code);
+        const auto of = [&](unsigned value) { return why.empty() ? Read{static_cast<double>(value), {}} : Read{not_available, why}; };
+        reads[col::remap_bank_max] = of(banks.max);
+        reads[col::remap_bank_high] = of(banks.high);
+        reads[col::remap_bank_partial] = of(banks.partial);
+        reads[col::remap_bank_low] = of(banks.low);
+        reads[col::remap_bank_none] = of(banks.none);
+    }
     reads[col::pcie_replay] =
         call<unsigned>(nvml, "nvmlDeviceGetPcieReplayCounter", api.device_get_pcie_replay_counter, handle);
 
@@ -257,6 +273,7 @@ std::vector<double> GpuHealthTelemetry::final_sample() {
 std::map<std::string, std::string> GpuHealthTelemetry::attributes() const {
     std::map<std::string, std::string> facts{{"nvml_index", std::to_string(device_.index())}};
     if (!uuid_.empty()) facts[std::string(col::gpu_uuid_attribute)] = uuid_;
+    if (auto name = device_.name()) facts[std::string(col::gpu_name_attribute)] = *name;
     if (auto pci = device_.pci_info()) facts["pci_bus_id"] = pci->bus_id;
     for (const auto& [column, why] : unavailable_) facts[std::string(col::not_available_prefix) + column] = why;
     return facts;

@@ -1,5 +1,6 @@
 // One GPU's passive health through NVML: ECC single/double-bit counts (volatile and aggregate),
-// retired pages (per cause, pending), row remapping (corrected, uncorrected, pending, failure),
+// retired pages (per cause, pending), row remapping (corrected, uncorrected, pending, failure,
+// and the bank histogram by spare rows left),
 // the PCIe replay counter, NVLink link state and error counters (replay, recovery, CRC) summed
 // over the links, the fabric state and status, and Xid critical-error events. Columns:
 // telemetry_columns::gpu_health; table "health_gpu<NVML index>".

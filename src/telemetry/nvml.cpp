@@ -58,6 +58,8 @@ Nvml::Api resolve(const DynamicLibrary& lib) {
     api.device_get_retired_pages_pending_status =
         lib.function<nvml_abi::DeviceGetRetiredPagesPendingFn>("nvmlDeviceGetRetiredPagesPendingStatus");
     api.device_get_remapped_rows = lib.function<nvml_abi::DeviceGetRemappedRowsFn>("nvmlDeviceGetRemappedRows");
+    api.device_get_row_remapper_histogram =
+        lib.function<nvml_abi::DeviceGetRowRemapperHistogramFn>("nvmlDeviceGetRowRemapperHistogram");
     api.device_get_pcie_replay_counter = lib.function<nvml_abi::DeviceGetUintFn>("nvmlDeviceGetPcieReplayCounter");
     api.device_get_nvlink_error_counter =
         lib.function<nvml_abi::DeviceGetNvLinkErrorCounterFn>("nvmlDeviceGetNvLinkErrorCounter");

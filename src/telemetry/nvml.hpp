@@ -120,6 +120,7 @@ public:
         nvml_abi::DeviceGetRetiredPagesV1Fn device_get_retired_pages = nullptr;
         nvml_abi::DeviceGetRetiredPagesPendingFn device_get_retired_pages_pending_status = nullptr;
         nvml_abi::DeviceGetRemappedRowsFn device_get_remapped_rows = nullptr;
+        nvml_abi::DeviceGetRowRemapperHistogramFn device_get_row_remapper_histogram = nullptr;
         nvml_abi::DeviceGetUintFn device_get_pcie_replay_counter = nullptr;
         nvml_abi::DeviceGetNvLinkErrorCounterFn device_get_nvlink_error_counter = nullptr;
         nvml_abi::DeviceGetGpuFabricInfoFn device_get_gpu_fabric_info = nullptr;

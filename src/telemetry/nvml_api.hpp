@@ -121,6 +121,17 @@ struct GpuFabricInfo {
 };
 static_assert(sizeof(GpuFabricInfo) == 28, "nvmlGpuFabricInfo_t layout changed");
 
+// nvmlRowRemapperHistogramValues_t as nvmlDeviceGetRowRemapperHistogram fills it: the memory banks
+// by how many spare rows each has left (max: all, none: no spare row left).
+struct RowRemapperHistogramValues {
+    unsigned int max;
+    unsigned int high;
+    unsigned int partial;
+    unsigned int low;
+    unsigned int none;
+};
+static_assert(sizeof(RowRemapperHistogramValues) == 20, "nvmlRowRemapperHistogramValues_t layout changed");
+
 // Events (nvmlEventSet_t is an opaque handle; nvmlEventData_t as nvmlEventSetWait_v2 fills it).
 using EventSet = struct nvmlEventSet_st*;
 inline constexpr unsigned long long event_type_xid_critical_error = 0x8;  // nvmlEventTypeXidCriticalError
@@ -161,6 +172,7 @@ using DeviceGetRetiredPagesFn = Return (*)(Device, PageRetirementCause, unsigned
 using DeviceGetRetiredPagesV1Fn = Return (*)(Device, PageRetirementCause, unsigned int*, unsigned long long*);  // nvmlDeviceGetRetiredPages
 using DeviceGetRetiredPagesPendingFn = Return (*)(Device, EnableState*);  // nvmlDeviceGetRetiredPagesPendingStatus
 using DeviceGetRemappedRowsFn = Return (*)(Device, unsigned int*, unsigned int*, unsigned int*, unsigned int*);  // nvmlDeviceGetRemappedRows
+using DeviceGetRowRemapperHistogramFn = Return (*)(Device, RowRemapperHistogramValues*);  // nvmlDeviceGetRowRemapperHistogram
 using DeviceGetNvLinkErrorCounterFn = Return (*)(Device, unsigned int, NvLinkErrorCounter, unsigned long long*);  // nvmlDeviceGetNvLinkErrorCounter
 using DeviceGetGpuFabricInfoFn = Return (*)(Device, GpuFabricInfo*);  // nvmlDeviceGetGpuFabricInfo
 using EventSetCreateFn = Return (*)(EventSet*);                       // nvmlEventSetCreate

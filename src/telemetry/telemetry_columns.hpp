@@ -70,6 +70,13 @@ inline constexpr std::string_view remap_corrected = "remap_corrected";
 inline constexpr std::string_view remap_uncorrected = "remap_uncorrected";
 inline constexpr std::string_view remap_pending = "remap_pending";
 inline constexpr std::string_view remap_failure = "remap_failure";
+// The row remapper's bank histogram: memory banks by spare rows left (all, high, partial, low,
+// none). A bank at "none" cannot remap another failing row.
+inline constexpr std::string_view remap_bank_max = "remap_bank_max";
+inline constexpr std::string_view remap_bank_high = "remap_bank_high";
+inline constexpr std::string_view remap_bank_partial = "remap_bank_partial";
+inline constexpr std::string_view remap_bank_low = "remap_bank_low";
+inline constexpr std::string_view remap_bank_none = "remap_bank_none";
 inline constexpr std::string_view pcie_replay = "pcie_replay";
 inline constexpr std::string_view nvlink_links = "nvlink_links";        // links NVML answers for
 inline constexpr std::string_view nvlink_links_up = "nvlink_links_up";  // of those, active
@@ -105,13 +112,20 @@ inline std::vector<SampleTable::Column> columns() {
             {std::string(nvlink_crc), "count"},
             {std::string(fabric_state), "1"},
             {std::string(fabric_status), "1"},
-            {std::string(xid_count), "count"},
+            {std::string(remap_bank_max), "banks"},
+            {std::string(remap_bank_high), "banks"},
+            {std::string(remap_bank_partial), "banks"},
+            {std::string(remap_bank_low), "banks"},
+            {std::string(remap_bank_none), "banks"},
+            {std::string(xid_count), "count"},  // the Xid columns stay last (GpuHealthTelemetry::sample)
             {std::string(xid_last), "1"}};
 }
 
 // Attribute names of a health table: the GPU (not "uuid": that names the GPU's own table) and,
 // per column that could not be read, why.
 inline constexpr std::string_view gpu_uuid_attribute = "gpu_uuid";
+// The GPU's name as NVML gives it ("NVIDIA H200"): what the spec table's expected NVLink count matches.
+inline constexpr std::string_view gpu_name_attribute = "gpu_name";
 inline constexpr std::string_view not_available_prefix = "not_available.";
 // Trace events of an Xid: "nvml_xid health_gpu0 GPU-... xid=79" (severity error).
 inline constexpr std::string_view xid_event_prefix = "nvml_xid ";

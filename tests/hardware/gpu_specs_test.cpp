@@ -51,5 +51,20 @@ TEST(GpuSpecs, UnknownPartIsDerivedFromTheDevice) {
     EXPECT_FALSE(nominal.tflops_for("fp8").has_value());
 }
 
+// The NVLink links a part has (what the analyzer's nvlink_down rule expects without a profile):
+// SXM parts by their NVML names; none for PCIe cards and NVL parts, whose bridges vary.
+TEST(GpuSpecTable, NvlinkCountsOfSxmPartsOnly) {
+    ASSERT_TRUE(part_nvlinks("NVIDIA H200"));
+    EXPECT_EQ(part_nvlinks("NVIDIA H200")->links, 18);
+    EXPECT_EQ(part_nvlinks("NVIDIA H200")->part, "NVIDIA H200 SXM");
+    EXPECT_EQ(part_nvlinks("NVIDIA H100 80GB HBM3")->links, 18);
+    EXPECT_EQ(part_nvlinks("NVIDIA A100-SXM4-80GB")->links, 12);
+    EXPECT_FALSE(part_nvlinks("NVIDIA H200 NVL"));
+    EXPECT_FALSE(part_nvlinks("NVIDIA H100 PCIe"));
+    EXPECT_FALSE(part_nvlinks("NVIDIA L40S"));
+    EXPECT_FALSE(part_nvlinks("Unknown GPU"));
+    EXPECT_EQ(gpu_nominal({"NVIDIA H200 NVL", 132, 9, 0, 1785.0, 3201.0, 6016, 150'000'000'000ull}).part, "NVIDIA H200 NVL");
+}
+
 }  // namespace
 }  // namespace shakedown::hardware

@@ -6,10 +6,12 @@
 // environment of the process that loads it says otherwise (all on GPU 0):
 //   SHAKEDOWN_FAKE_NVML_XID=79,13          these Xid events, delivered on the first event polls
 //   SHAKEDOWN_FAKE_NVML_REMAP_PENDING=1    a pending row remap; ..._REMAP_FAILURE=1 a failed one
+//   SHAKEDOWN_FAKE_NVML_REMAP_BANK_LOW=N, ..._REMAP_BANK_NONE=N   banks with few / no spare rows left
 //   SHAKEDOWN_FAKE_NVML_REPLAY_STEP=N      the PCIe replay counter rises by N per read
 //   SHAKEDOWN_FAKE_NVML_CRC_STEP=N         NVLink link 0's CRC flit counter rises by N per read
 //   SHAKEDOWN_FAKE_NVML_SBE_STEP=N, ..._DBE_STEP=N   volatile ECC counts rise by N per read
 //   SHAKEDOWN_FAKE_NVML_NVLINK_DOWN=k      link k inactive
+//   SHAKEDOWN_FAKE_NVML_NVLINK_COUNT=n     only links 0..n-1 answer (18 by default)
 //   SHAKEDOWN_FAKE_NVML_FABRIC_STATE=s, ..._FABRIC_STATUS=r   the fabric registration (default 3, 0)
 //   SHAKEDOWN_FAKE_NVML_UNSUPPORTED=nvmlDeviceGetPcieReplayCounter,...  those answer NOT_SUPPORTED
 // Built a second time with FAKE_NVML_OLD_DRIVER: a driver whose NVML lacks every health symbol.
@@ -187,6 +189,7 @@ abi::Return nvmlDeviceGetNvLinkState(abi::Device device, unsigned link, abi::Ena
     if (link >= abi::nvlink_max_links) return abi::error_invalid_argument;
     *state = link < 18 ? abi::feature_enabled : abi::feature_disabled;
 #ifndef FAKE_NVML_OLD_DRIVER
+    if (static_cast<long>(link) >= env_number("SHAKEDOWN_FAKE_NVML_NVLINK_COUNT", 18)) return abi::error_invalid_argument;
     if (static_cast<long>(link) == env_number("SHAKEDOWN_FAKE_NVML_NVLINK_DOWN", -1)) *state = abi::feature_disabled;
 #endif
     return abi::success;
@@ -218,6 +221,17 @@ abi::Return nvmlDeviceGetRemappedRows(abi::Device device, unsigned* corrected, u
     return abi::success;
 }
 
+// 1536 banks (made up), all with every spare row unless the environment says otherwise.
+abi::Return nvmlDeviceGetRowRemapperHistogram(abi::Device device, abi::RowRemapperHistogramValues* banks) {
+    if (!gpu(device)->has_ecc_and_nvlink || unsupported("nvmlDeviceGetRowRemapperHistogram")) return abi::error_not_supported;
+    banks->low = static_cast<unsigned>(env_number("SHAKEDOWN_FAKE_NVML_REMAP_BANK_LOW", 0));
+    banks->none = static_cast<unsigned>(env_number("SHAKEDOWN_FAKE_NVML_REMAP_BANK_NONE", 0));
+    banks->partial = 0;
+    banks->high = 0;
+    banks->max = 1536 - banks->low - banks->none;
+    return abi::success;
+}
+
 abi::Return nvmlDeviceGetPcieReplayCounter(abi::Device device, unsigned* value) {
     if (unsupported("nvmlDeviceGetPcieReplayCounter")) return abi::error_not_supported;
     static std::atomic<long> reads{0};
@@ -229,7 +243,8 @@ abi::Return nvmlDeviceGetPcieReplayCounter(abi::Device device, unsigned* value) 
 abi::Return nvmlDeviceGetNvLinkErrorCounter(abi::Device device, unsigned link, abi::NvLinkErrorCounter counter,
                                             unsigned long long* value) {
     if (!gpu(device)->has_ecc_and_nvlink || unsupported("nvmlDeviceGetNvLinkErrorCounter")) return abi::error_not_supported;
-    if (link >= abi::nvlink_max_links) return abi::error_invalid_argument;
+    if (link >= abi::nvlink_max_links || static_cast<long>(link) >= env_number("SHAKEDOWN_FAKE_NVML_NVLINK_COUNT", 18))
+        return abi::error_invalid_argument;
     static std::atomic<long> reads{0};
     *value = 0;
     if (link == 0 && counter == abi::nvlink_error_dl_crc_flit)

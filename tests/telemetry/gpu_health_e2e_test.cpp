@@ -39,7 +39,8 @@ struct Outcome {
 // One run of the stream test with the fake NVML (`library`: which build of it) and the fake's
 // environment `fake_env` ("NAME=value" words), then the analyzer.
 Outcome run_with_fake(const ScratchFolder& scratch, const std::vector<std::string>& fake_env,
-                      const char* library = SHAKEDOWN_FAKE_NVML_PATH, const std::string& more_config = "") {
+                      const char* library = SHAKEDOWN_FAKE_NVML_PATH, const std::string& more_config = "",
+                      const std::vector<std::string>& run_args = {}) {
     const fs::path lib = scratch.path() / "nvml-lib";
     fs::create_directories(lib);
     fs::create_symlink(library, lib / "libnvidia-ml.so.1");
@@ -47,8 +48,10 @@ Outcome run_with_fake(const ScratchFolder& scratch, const std::vector<std::strin
     const auto thresholds = scratch.write("thresholds.yaml", speed_rules_off);
     std::vector<std::string> command{"env", "LD_LIBRARY_PATH=" + lib.string()};
     command.insert(command.end(), fake_env.begin(), fake_env.end());
-    const auto launch = mpirun(2, {SHAKEDOWN_DRIVER, "run", "--tests", "stream", "--config", config.string(), "--out",
-                                   scratch.path().string(), "--name", "run"});
+    std::vector<std::string> driver{SHAKEDOWN_DRIVER, "run", "--tests", "stream", "--config", config.string(), "--out",
+                                    scratch.path().string(), "--name", "run"};
+    driver.insert(driver.end(), run_args.begin(), run_args.end());
+    const auto launch = mpirun(2, driver);
     command.insert(command.end(), launch.begin(), launch.end());
     Outcome outcome;
     outcome.run = run_process(command);
@@ -90,6 +93,13 @@ TEST(EndToEndFakeNvml, HealthyFakeGpusGiveNoFinding) {
     EXPECT_EQ(table.column("remap_pending").back(), 0.0);
     EXPECT_EQ(table.column("fabric_state").back(), 3.0);
     EXPECT_EQ(leader.telemetry_attributes.at("health_gpu0").at("gpu_uuid"), "GPU-00000000-1111-2222-3333-444444444444");
+    EXPECT_EQ(leader.telemetry_attributes.at("health_gpu0").at("gpu_name"), "Fake H200");
+    // The row remapper's bank histogram: every bank with all its spare rows.
+    EXPECT_EQ(table.column("remap_bank_max").back(), 1536.0);
+    EXPECT_EQ(table.column("remap_bank_low").back(), 0.0);
+    EXPECT_EQ(table.column("remap_bank_none").back(), 0.0);
+    EXPECT_EQ(leader.telemetry_attributes.at("health_gpu1").at("not_available.remap_bank_none"),
+              "nvmlDeviceGetRowRemapperHistogram returned 3 (fake error)");
     // The PCIe card (GPU 1) has no ECC: not available with the return code, never zero.
     EXPECT_TRUE(std::isnan(leader.telemetry.at("health_gpu1").column("ecc_dbe_volatile").back()));
     EXPECT_EQ(leader.telemetry_attributes.at("health_gpu1").at("not_available.ecc_dbe_volatile"),
@@ -204,6 +214,79 @@ TEST(EndToEndFakeNvml, NvlinkLinkDownFailsAndDrains) {
     EXPECT_NE(drain.find("(inactive: link 5)"), std::string::npos) << drain;
 }
 
+TEST(EndToEndFakeNvml, RemapperBanksWithoutSpareRowsFailAndDrain) {
+    const ScratchFolder scratch("gpu-health-banks-none");
+    const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_REMAP_BANK_NONE=2"});
+    ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+    EXPECT_EQ(outcome.analysis.exit_code, 1) << outcome.analysis.output;
+    const auto findings = health_findings(outcome);
+    ASSERT_EQ(findings.size(), 1u) << outcome.summary.dump(2);
+    EXPECT_EQ(findings[0]["level"], "fail");
+    EXPECT_EQ(findings[0]["metric"], "remap_bank_none");
+    EXPECT_EQ(findings[0]["value"], 2.0);
+    const std::string drain = drain_lines(outcome.drain);
+    EXPECT_NE(drain.find("remap_bank_none = 2: memory banks without a spare row"), std::string::npos) << drain;
+    const std::string reason = findings[0]["reason"];
+    EXPECT_NE(reason.find("; 1534 banks with all [rule remap_bank_none]"), std::string::npos) << reason;
+}
+
+TEST(EndToEndFakeNvml, RemapperBanksLowOnSpareRowsWarn) {
+    const ScratchFolder scratch("gpu-health-banks-low");
+    const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_REMAP_BANK_LOW=3"});
+    ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+    EXPECT_EQ(outcome.analysis.exit_code, 0) << outcome.analysis.output;
+    EXPECT_EQ(outcome.summary["nodes"][0]["verdict"], "warn");
+    const auto findings = health_findings(outcome);
+    ASSERT_EQ(findings.size(), 1u) << outcome.summary.dump(2);
+    EXPECT_EQ(findings[0]["level"], "warn");
+    EXPECT_EQ(findings[0]["metric"], "remap_bank_low");
+    EXPECT_NE(findings[0]["reason"].get<std::string>().find("[rule remap_bank_low]"), std::string::npos);
+    EXPECT_EQ(drain_lines(outcome.drain), "");
+}
+
+// NVML answers for 16 links only (all active) on a part the spec table gives 18: links 16 and 17
+// are missing. A profile saying 16 is what the site bought: no finding.
+TEST(EndToEndFakeNvml, FewerNvlinkLinksThanThePartHasFailNamingTheMissingOnes) {
+    const ScratchFolder scratch("gpu-health-nvlink-count");
+    const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_NVLINK_COUNT=16"});
+    ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+    EXPECT_EQ(outcome.analysis.exit_code, 1) << outcome.analysis.output;
+    const auto findings = health_findings(outcome);
+    ASSERT_EQ(findings.size(), 1u) << outcome.summary.dump(2);
+    EXPECT_EQ(findings[0]["metric"], "nvlink_links_up");
+    EXPECT_EQ(findings[0]["value"], 16.0);
+    const std::string drain = drain_lines(outcome.drain);
+    EXPECT_NE(drain.find("GPU-00000000-1111-2222-3333-444444444444"), std::string::npos) << drain;
+    EXPECT_NE(drain.find("16 of 16 NVLink links active"), std::string::npos) << drain;
+    EXPECT_NE(drain.find("(not reported by NVML: link 16, 17)"), std::string::npos) << drain;
+    // The drain line's reason is cut at Slurm's length: the whole one is in summary.json.
+    const std::string reason = findings[0]["reason"];
+    EXPECT_NE(reason.find("expected 18 (spec table: NVIDIA H200 SXM) [rule nvlink_down]"), std::string::npos) << reason;
+}
+
+TEST(EndToEndFakeNvml, ProfileNvlinkCountIsWhatTheGpusMustHave) {
+    const ScratchFolder scratch("gpu-health-nvlink-profile");
+    const auto profile = scratch.write("site.yaml", "classes:\n  - nodes: all\n    gpu: {nvlinks: 16}\n");
+    const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_NVLINK_COUNT=16"}, SHAKEDOWN_FAKE_NVML_PATH, "",
+                                       {"--profile", profile.string()});
+    ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
+    EXPECT_TRUE(health_findings(outcome).empty()) << outcome.summary.dump(2);
+    // The profile rule names the fake's PCIe card (no NVLink at all) at the start: its business,
+    // not the whole-run health rule's, which has no NVLink reading of that GPU to judge.
+    EXPECT_EQ(drain_lines(outcome.drain).find("gpu_health:"), std::string::npos) << outcome.drain;
+    // The same profile with the planted link down: 15 of the 16 the profile expects.
+    const ScratchFolder down("gpu-health-nvlink-profile-down");
+    const auto down_profile = down.write("site.yaml", "classes:\n  - nodes: all\n    gpu: {nvlinks: 16}\n");
+    const auto failed = run_with_fake(down, {"SHAKEDOWN_FAKE_NVML_NVLINK_COUNT=16", "SHAKEDOWN_FAKE_NVML_NVLINK_DOWN=3"},
+                                      SHAKEDOWN_FAKE_NVML_PATH, "", {"--profile", down_profile.string()});
+    ASSERT_EQ(failed.run.exit_code, 0) << failed.run.output;
+    const auto findings = health_findings(failed);
+    ASSERT_EQ(findings.size(), 1u) << failed.summary.dump(2);
+    EXPECT_NE(findings[0]["reason"].get<std::string>().find("(inactive: link 3), expected 16 (profile gpu.nvlinks)"),
+              std::string::npos)
+        << findings[0].dump();
+}
+
 TEST(EndToEndFakeNvml, NvlinkCrcRiseWarns) {
     const ScratchFolder scratch("gpu-health-crc");
     const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_CRC_STEP=7"});
@@ -266,6 +349,8 @@ TEST(EndToEndFakeNvml, OldDriverWithoutHealthSymbolsIsNotAvailableNotZero) {
     const auto& facts = leader.telemetry_attributes.at("health_gpu0");
     EXPECT_EQ(facts.at("not_available.pcie_replay"), "nvmlDeviceGetPcieReplayCounter: symbol not in this driver's NVML");
     EXPECT_EQ(facts.at("not_available.xid_count"), "nvmlEventSetCreate: symbol not in this driver's NVML");
+    EXPECT_EQ(facts.at("not_available.remap_bank_none"), "nvmlDeviceGetRowRemapperHistogram: symbol not in this driver's NVML");
+    for (double value : table.column("remap_bank_none")) EXPECT_TRUE(std::isnan(value));
     EXPECT_EQ(table.column("ecc_sbe_volatile").back(), 3.0);  // what the old driver has is still read
     EXPECT_EQ(outcome.analysis.exit_code, 0) << outcome.analysis.output;
     EXPECT_TRUE(health_findings(outcome).empty()) << outcome.summary.dump(2);

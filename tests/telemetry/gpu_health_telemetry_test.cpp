@@ -63,6 +63,9 @@ TEST_F(FakeNvmlHealth, HealthyGpuReadsEveryCounter) {
     EXPECT_EQ(column(health, row, "remap_corrected"), 1.0);
     EXPECT_EQ(column(health, row, "remap_pending"), 0.0);
     EXPECT_EQ(column(health, row, "remap_failure"), 0.0);
+    EXPECT_EQ(column(health, row, "remap_bank_max"), 1536.0);
+    EXPECT_EQ(column(health, row, "remap_bank_low"), 0.0);
+    EXPECT_EQ(column(health, row, "remap_bank_none"), 0.0);
     EXPECT_EQ(column(health, row, "pcie_replay"), 2.0);
     EXPECT_EQ(column(health, row, "nvlink_links"), 18.0);
     EXPECT_EQ(column(health, row, "nvlink_links_up"), 18.0);
@@ -74,6 +77,7 @@ TEST_F(FakeNvmlHealth, HealthyGpuReadsEveryCounter) {
     EXPECT_TRUE(std::isnan(column(health, row, "xid_last")));
     const auto facts = health.attributes();
     EXPECT_EQ(facts.at("gpu_uuid"), "GPU-00000000-1111-2222-3333-444444444444");
+    EXPECT_EQ(facts.at("gpu_name"), "Fake H200");
     EXPECT_FALSE(facts.contains("uuid")) << "'uuid' names the GPU's own table for the analyzer";
     for (const auto& [key, text] : facts) EXPECT_FALSE(key.starts_with(col::not_available_prefix)) << key << ": " << text;
     EXPECT_TRUE(health.take_events().empty());

@@ -1,0 +1,23 @@
+#include "hardware/gpu_spec_table.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace shakedown::hardware {
+
+std::optional<YAML::Node> matching_gpu_entry(const YAML::Node& table, std::string_view device_name) {
+    std::string name(device_name);
+    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return std::tolower(ch); });
+    for (const auto& entry : table["gpus"])
+        for (const auto& pattern : entry["match"])
+            if (name.find(pattern.as<std::string>()) != std::string::npos) return entry;
+    return std::nullopt;
+}
+
+std::optional<PartNvlinks> part_nvlinks(std::string_view device_name, std::string_view table_yaml) {
+    const auto entry = matching_gpu_entry(YAML::Load(std::string(table_yaml)), device_name);
+    if (!entry || !(*entry)["nvlinks"]) return std::nullopt;
+    return PartNvlinks{(*entry)["part"].as<std::string>(), (*entry)["nvlinks"].as<int>()};
+}
+
+}  // namespace shakedown::hardware

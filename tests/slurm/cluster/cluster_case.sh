@@ -6,7 +6,7 @@
 #
 #   cluster_case.sh CASE   with CASE one of: quick-srun, quick-mpirun, rank-killed, rate-limited,
 #                          two-slow-links, mtu-mismatch, testbed-refuses-foreign, dead-node,
-#                          stopped-rank
+#                          stopped-rank, time-limit, account-qos
 # The testbed has 4 nodes; the cases run on node[1-3] unless they say otherwise (NODES=4).
 # Environment (set by tests/slurm/CMakeLists.txt): TESTBED, SLURM_CLI, SHAKEDOWN, ANALYZER.
 #
@@ -322,6 +322,77 @@ YAML
       fail "drain.txt does not drain node3: $(cat "$run_folder/drain.txt")"
     [ "$(grep -c '^scontrol' "$run_folder/drain.txt")" -eq 1 ] || fail "drain.txt drains more than node3: $(cat "$run_folder/drain.txt")"
     check "node3 rank 2 named as stopped in $job_seconds s, node3 alone in drain.txt"
+    ;;
+
+  time-limit)
+    # The job's time limit is cut to 2 minutes while rank 2 hangs in mpi_pingpong (its watchdog
+    # would wait 10 minutes): the step limit the script was generated with (10 min less the
+    # reserve) no longer helps, but Slurm's warning signal (#SBATCH --signal=B:USR1@60) reaches
+    # the script's trap, which stops the step; the analyzer judges what ran (exit 3, stream
+    # readable as pass) before Slurm's limit would have ended the job TIMEOUT (submit: 4).
+    cat >"$out/hang.yaml" <<'YAML'
+watchdog: {deadline_s: 600, grace_s: 5}
+faults:
+  - {kind: hang, test: mpi_pingpong, rank: 2}
+YAML
+    use_ompi_tcp_environment
+    started=$SECONDS
+    "$SLURM_CLI" slurm submit --wait --nodes 3 --nodelist 'node[1-3]' --partition debug --time 10 --suite quick \
+      --out "$out" --launcher srun --shakedown "$SHAKEDOWN" --analyzer "$ANALYZER" \
+      --analyzer-args "--thresholds $THRESHOLDS" --config "$out/hang.yaml" --run-args "--tests stream,mpi_pingpong" \
+      >"$out/submit.log" 2>&1 &
+    submit_pid=$!
+    job_id=
+    for _ in $(seq 100); do
+      job_id=$(sed -n 's/.*submitted job \([0-9]*\).*/\1/p' "$out/submit.log")
+      [ -n "$job_id" ] && [ "$(squeue -h -j "$job_id" -o %T 2>/dev/null)" = RUNNING ] && break
+      sleep 0.5
+    done
+    [ -n "$job_id" ] || fail "no job id: $(cat "$out/submit.log")"
+    scontrol update JobId="$job_id" TimeLimit=2 || fail "scontrol could not shorten job $job_id's limit"
+    check "job $job_id's time limit cut to 2 minutes while it runs"
+    set +e
+    wait "$submit_pid"
+    job_status=$?
+    set -e
+    job_seconds=$((SECONDS - started))
+    cat "$out/submit.log"
+    run_folder=$out/quick-job$job_id
+    job_log=$out/slurm-shakedown-quick-$job_id.out
+    echo "--- job $job_id log ($job_seconds s, exit $job_status):"
+    cat "$job_log" || true
+    echo "---"
+    [ "$job_status" -eq 3 ] || fail "job exit code $job_status, expected the analyzer's 3 (4: Slurm ended it TIMEOUT first)"
+    [ "$job_seconds" -lt 125 ] || fail "the job took $job_seconds s, past its 2-minute limit"
+    grep -q "Slurm signalled USR1" "$job_log" || fail "the job's trap never saw Slurm's USR1"
+    grep -q "the run step was stopped by Slurm's signal" "$job_log" || fail "the step was not stopped by the signal"
+    grep -q "analyzer exit code 3" "$job_log" || fail "no analysis in the job's log"
+    [ -s "$run_folder/summary.json" ] || fail "no summary.json"
+    for rank in 0 1 2; do
+      h5dump -a /tests/stream/status "$run_folder/rank-0000$rank.h5" | grep -q '"pass"' ||
+        fail "rank $rank's finished stream test is not readable as pass"
+    done
+    check "Slurm's USR1 stopped the hung step after $job_seconds s, the analyzer judged it (exit 3), stream pass on every rank"
+    ;;
+
+  account-qos)
+    # -A and --qos reach Slurm as #SBATCH lines. The virtual cluster has no accounting
+    # (AccountingStorageType=accounting_storage/none, no slurmdbd), so Slurm checks neither
+    # against associations, and keeps no QOS at all (scontrol shows QOS=(null)): this shows that
+    # sbatch accepted the script with those lines, that the controller recorded the account, and
+    # that the job ran to its verdict, not that an account or QOS limit was enforced.
+    use_ompi_tcp_environment
+    submit quick srun -A acceptance --qos normal --run-args "--tests stream"
+    script=$(sed -n 's/.*script \([^,]*\),.*/\1/p' <<<"$submit_output")
+    grep -qx '#SBATCH --account=acceptance' "$script" || fail "no #SBATCH --account line in $script"
+    grep -qx '#SBATCH --qos=normal' "$script" || fail "no #SBATCH --qos line in $script"
+    [ "$job_status" -eq 0 ] || fail "job exit code $job_status, expected 0"
+    [ -s "$run_folder/summary.json" ] || fail "no summary.json"
+    account=$(scontrol show job -o "$job_id" 2>/dev/null | sed -n 's/.* Account=\([^ ]*\).*/\1/p')
+    qos=$(scontrol show job -o "$job_id" 2>/dev/null | sed -n 's/.* QOS=\([^ ]*\).*/\1/p')
+    echo "scontrol: Account=${account:-?} QOS=${qos:-?}"
+    [ "$account" = acceptance ] || fail "Slurm recorded account '$account', not acceptance"
+    check "sbatch accepted --account=acceptance --qos=normal, Slurm recorded Account=$account QOS=${qos:-?}, verdict 0"
     ;;
 
   *) fail "unknown case '$case_name'" ;;

@@ -11,5 +11,6 @@ const TestSpec& burnin_spec();
 const TestSpec& storage_spec();
 const TestSpec& network_mtu_spec();
 const TestSpec& gpu_memtest_spec();
+const TestSpec& sdc_dgemm_spec();
 
 }  // namespace shakedown::health

@@ -69,7 +69,8 @@ struct AnalysisSettings {
     std::optional<std::vector<std::string>> port_counter_warn_counters;
     // gpu_health: {enabled: true, pcie_replay_fail_rise: 1000, nvlink_expected_links: 18} — the
     // hidden-fault rule (rules/hidden_fault_rule.hpp): a PCIe replay rise above the first FAILs
-    // (any rise WARNs); fewer active NVLink links than the second FAILs (unset: the links NVML reports).
+    // (any rise WARNs); fewer active NVLink links than the second FAILs where the profile sets no
+    // gpu.nvlinks (unset: the spec table's count for the part, else the links NVML reports).
     std::optional<bool> gpu_health_enabled;
     std::optional<double> pcie_replay_fail_rise;
     std::optional<double> nvlink_expected_links;

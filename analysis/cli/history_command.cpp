@@ -27,7 +27,9 @@ Command add_history_command(CLI::App& app) {
     CLI::App* history = app.add_subcommand(
         "history", "a node's figures over the runs of a results history (--history FILE) beside each run's fleet "
                    "median, and its health counters run by run (the ones that rose named)");
-    history->add_option("FILE", args->file, "the results history (SQLite) that `shakedown-analyze RUN --history FILE` appends to")
+    history
+        ->add_option("FILE", args->file,
+                     "the results history (SQLite) that `shakedown-analyze RUN --history FILE` appends to")
         ->required();
     history->add_option("--node", args->node, "the node")->required();
     auto* metric = history->add_option("--metric", args->metric, "only this metric (e.g. dgemm_fp64.tflops)");
@@ -39,8 +41,8 @@ Command add_history_command(CLI::App& app) {
             if (args->node.empty()) throw InputError("--node is empty: give a node name");
             if (*metric && args->metric.empty()) throw InputError("--metric is empty: give a metric, or leave --metric out");
             HistoryStore store(args->file, HistoryStore::Access::read);
-            const NodeHistory node = node_history(store, args->node,
-                                                  *metric ? std::optional<std::string>(args->metric) : std::nullopt);
+            const NodeHistory node =
+                node_history(store, args->node, *metric ? std::optional<std::string>(args->metric) : std::nullopt);
             if (args->format == "json") out << node_history_json(node).dump(2) << '\n';
             else if (args->format == "markdown") out << node_history_markdown(node);
             else out << node_history_text(node);

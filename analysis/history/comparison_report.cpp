@@ -16,11 +16,11 @@ constexpr Change listed[] = {Change::worse, Change::better, Change::added, Chang
 
 std::string heading(Change change) {
     switch (change) {
-        case Change::worse: return "Worse";
-        case Change::better: return "Better";
-        case Change::added: return "New (not in OLD)";
-        case Change::missing: return "Missing (in OLD, not in NEW)";
-        case Change::same: break;
+    case Change::worse: return "Worse";
+    case Change::better: return "Better";
+    case Change::added: return "New (not in OLD)";
+    case Change::missing: return "Missing (in OLD, not in NEW)";
+    case Change::same: break;
     }
     return "Same";
 }
@@ -35,8 +35,7 @@ std::string signed_number(const std::optional<double>& value) {
 std::string ratio_text(const std::optional<double>& ratio) { return ratio ? fmt::format("x{:.3f}", *ratio) : "-"; }
 
 std::string run_line(const RunRecord& run) {
-    return fmt::format("{} ({}{}{})", run.run_id, format_utc(run.start_utc), run.verdict.empty() ? "" : ", ",
-                       run.verdict);
+    return fmt::format("{} ({}{}{})", run.run_id, format_utc(run.start_utc), run.verdict.empty() ? "" : ", ", run.verdict);
 }
 
 std::string counter_line(const CounterChange& row) {
@@ -65,9 +64,8 @@ std::string comparison_text(const RunComparison& comparison) {
         for (const MetricChange& row : comparison.metrics) {
             if (row.change != change) continue;
             const std::string unit = row.unit.empty() ? "" : " " + row.unit;
-            out += line(fmt::format("  {} {}: {} -> {}{}  delta {}  {}", row.node, row.metric,
-                                              number(row.old_value), number(row.new_value), unit,
-                                              signed_number(row.delta), ratio_text(row.ratio)));
+            out += line(fmt::format("  {} {}: {} -> {}{}  delta {}  {}", row.node, row.metric, number(row.old_value),
+                                    number(row.new_value), unit, signed_number(row.delta), ratio_text(row.ratio)));
         }
     }
     if (!comparison.counters.empty()) {
@@ -88,7 +86,8 @@ std::string comparison_markdown(const RunComparison& comparison) {
                       comparison.counters.size());
     for (Change change : listed) {
         if (comparison.count(change) == 0) continue;
-        md += "\n### " + heading(change) + "\n\n| node | metric | OLD | NEW | unit | delta | ratio |\n|---|---|---|---|---|---|---|\n";
+        md += "\n### " + heading(change) +
+              "\n\n| node | metric | OLD | NEW | unit | delta | ratio |\n|---|---|---|---|---|---|---|\n";
         for (const MetricChange& row : comparison.metrics)
             if (row.change == change)
                 md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", escape_markdown(row.node),
@@ -96,7 +95,8 @@ std::string comparison_markdown(const RunComparison& comparison) {
                                   escape_markdown(row.unit), signed_number(row.delta), ratio_text(row.ratio));
     }
     if (!comparison.counters.empty()) {
-        md += "\n### Counters that rose\n\n| node | device | counter | OLD end | NEW end | rise |\n|---|---|---|---|---|---|\n";
+        md += "\n### Counters that rose\n\n| node | device | counter | OLD end | NEW end | rise "
+              "|\n|---|---|---|---|---|---|\n";
         for (const CounterChange& row : comparison.counters)
             md += fmt::format("| {} | {} | {} | {} | {} | +{} |\n", escape_markdown(row.node), escape_markdown(row.device),
                               escape_markdown(row.counter), number(row.old_last), format_number(row.new_last),
@@ -107,8 +107,10 @@ std::string comparison_markdown(const RunComparison& comparison) {
 
 nlohmann::json comparison_json(const RunComparison& comparison) {
     auto run_json = [](const RunRecord& run) {
-        return nlohmann::json{{"run_id", run.run_id},   {"identity", run.identity},
-                              {"start_utc", format_utc(run.start_utc)}, {"verdict", run.verdict.empty() ? nlohmann::json() : nlohmann::json(run.verdict)},
+        return nlohmann::json{{"run_id", run.run_id},
+                              {"identity", run.identity},
+                              {"start_utc", format_utc(run.start_utc)},
+                              {"verdict", run.verdict.empty() ? nlohmann::json() : nlohmann::json(run.verdict)},
                               {"dir", run.run_dir}};
     };
     auto optional_number = [](const std::optional<double>& value) {

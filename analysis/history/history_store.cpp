@@ -73,7 +73,8 @@ FileKind kind_of(sqlite::Connection& connection) {
         return statement.integer(0);
     };
     try {
-        return {single("PRAGMA application_id"), single("PRAGMA user_version"), single("SELECT count(*) FROM sqlite_master")};
+        return {single("PRAGMA application_id"), single("PRAGMA user_version"),
+                single("SELECT count(*) FROM sqlite_master")};
     } catch (const InputError&) {
         throw InputError(fmt::format("{}: not a shakedown results history ({}); not touched", connection.path().string(),
                                      connection.error_message()));
@@ -96,19 +97,19 @@ Better better_of(const std::string& text) { return better_from_string(text).valu
 }  // namespace
 
 HistoryStore::HistoryStore(const std::filesystem::path& path, Access access, int busy_timeout_ms)
-    : connection_([&] {
-          std::error_code error;
-          if (access == Access::read && !std::filesystem::exists(path, error))
-              throw InputError(fmt::format("{}: no such results history", path.string()));
-          if (std::filesystem::is_symlink(path, error))
-              throw InputError(fmt::format("{}: the results history is a symbolic link; not touched", path.string()));
-          if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error))
-              throw InputError(fmt::format("{}: the results history is not a regular file; not touched", path.string()));
-          return path;
-      }(),
-                  access == Access::read ? sqlite::Connection::Mode::read_only
-                                         : sqlite::Connection::Mode::read_write_create,
-                  busy_timeout_ms) {
+    : connection_(
+          [&] {
+              std::error_code error;
+              if (access == Access::read && !std::filesystem::exists(path, error))
+                  throw InputError(fmt::format("{}: no such results history", path.string()));
+              if (std::filesystem::is_symlink(path, error))
+                  throw InputError(fmt::format("{}: the results history is a symbolic link; not touched", path.string()));
+              if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error))
+                  throw InputError(fmt::format("{}: the results history is not a regular file; not touched", path.string()));
+              return path;
+          }(),
+          access == Access::read ? sqlite::Connection::Mode::read_only : sqlite::Connection::Mode::read_write_create,
+          busy_timeout_ms) {
     create_or_check(access);
 }
 
@@ -148,9 +149,9 @@ HistoryStore::Appended HistoryStore::append(const RunRecord& run, const std::str
         earlier.bind(1, run.identity).run();
         if (connection_.changes() > 0) appended = Appended::replaced;
     }
-    sqlite::Statement insert_run(connection_,
-                                 "INSERT INTO runs (identity, run_id, run_uuid, start_utc, end_utc, suite, shakedown_version, "
-                                 "status, verdict, run_dir, appended_utc) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+    sqlite::Statement insert_run(
+        connection_, "INSERT INTO runs (identity, run_id, run_uuid, start_utc, end_utc, suite, shakedown_version, "
+                     "status, verdict, run_dir, appended_utc) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
     insert_run.bind(1, run.identity).bind(2, run.run_id).bind(3, run.run_uuid).bind(4, run.start_utc).bind(5, run.end_utc);
     insert_run.bind(6, run.suite).bind(7, run.shakedown_version).bind(8, run.status).bind(9, run.verdict);
     insert_run.bind(10, run.run_dir).bind(11, appended_utc).run();
@@ -159,18 +160,17 @@ HistoryStore::Appended HistoryStore::append(const RunRecord& run, const std::str
     sqlite::Statement insert_node(connection_, "INSERT INTO nodes (run, node, verdict) VALUES (?1, ?2, ?3)");
     for (const NodeRecord& node : run.nodes) insert_node.bind(1, id).bind(2, node.node).bind(3, node.verdict).run();
 
-    sqlite::Statement insert_value(connection_,
-                                   "INSERT INTO measurements (run, node, rank, local_rank, gpu, gpu_uuid, test, metric, unit, "
-                                   "value, nominal, better, level) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
+    sqlite::Statement insert_value(
+        connection_, "INSERT INTO measurements (run, node, rank, local_rank, gpu, gpu_uuid, test, metric, unit, "
+                     "value, nominal, better, level) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
     for (const MeasuredValue& value : run.values) {
         insert_value.bind(1, id).bind(2, value.node).bind(3, value.rank).bind(4, value.local_rank).bind(5, value.gpu);
         insert_value.bind(6, value.gpu_uuid).bind(7, value.test).bind(8, value.metric).bind(9, value.unit);
         insert_value.bind(10, value.value).bind(11, value.nominal).bind(12, to_string(value.better)).bind(13, value.level);
         insert_value.run();
     }
-    sqlite::Statement insert_counter(connection_,
-                                     "INSERT INTO counters (run, node, device, counter, unit, first, last) "
-                                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+    sqlite::Statement insert_counter(connection_, "INSERT INTO counters (run, node, device, counter, unit, first, last) "
+                                                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
     for (const CounterReading& counter : run.counters) {
         insert_counter.bind(1, id).bind(2, counter.node).bind(3, counter.device).bind(4, counter.counter);
         insert_counter.bind(5, counter.unit).bind(6, counter.first).bind(7, counter.last).run();
@@ -213,10 +213,10 @@ RunRecord HistoryStore::read(const StoredRun& run, const std::optional<std::stri
     if (node) nodes.bind(2, *node);
     while (nodes.step()) record.nodes.push_back({nodes.text(0), nodes.text(1)});
 
-    sqlite::Statement values(connection_,
-                             "SELECT node, rank, local_rank, gpu, gpu_uuid, test, metric, unit, value, nominal, better, level "
-                             "FROM measurements WHERE run = ?1 AND (?2 IS NULL OR node = ?2) AND (?3 IS NULL OR metric = ?3) "
-                             "ORDER BY rowid");
+    sqlite::Statement values(
+        connection_, "SELECT node, rank, local_rank, gpu, gpu_uuid, test, metric, unit, value, nominal, better, level "
+                     "FROM measurements WHERE run = ?1 AND (?2 IS NULL OR node = ?2) AND (?3 IS NULL OR metric = ?3) "
+                     "ORDER BY rowid");
     values.bind(1, run.id);
     if (node) values.bind(2, *node);
     if (metric) values.bind(3, *metric);

@@ -27,8 +27,8 @@ NodeHistory node_history(HistoryStore& store, const std::string& node, const std
     for (const StoredRun& stored : store.runs()) {
         // The whole fleet's values of the run (of one metric, when given) for its medians.
         const RunRecord run = store.read(stored, std::nullopt, metric);
-        const auto verdict = std::find_if(run.nodes.begin(), run.nodes.end(),
-                                          [&](const NodeRecord& entry) { return entry.node == node; });
+        const auto verdict =
+            std::find_if(run.nodes.begin(), run.nodes.end(), [&](const NodeRecord& entry) { return entry.node == node; });
         if (verdict == run.nodes.end()) continue;
         const std::size_t index = history.runs.size();
         history.runs.push_back({stored.header, verdict->verdict});

@@ -49,8 +49,8 @@ struct CounterTrend {
 struct NodeHistory {
     std::string node;
     std::optional<std::string> metric;
-    std::vector<HistoryRunEntry> runs;  // the runs that had the node, oldest first
-    std::vector<MetricTrend> metrics;   // metric name order
+    std::vector<HistoryRunEntry> runs;   // the runs that had the node, oldest first
+    std::vector<MetricTrend> metrics;    // metric name order
     std::vector<CounterTrend> counters;  // device, then counter order
 };
 

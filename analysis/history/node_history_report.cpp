@@ -21,7 +21,8 @@ std::string ratio(double node, double fleet) {
 std::string readings(const NodeHistory& history, const CounterTrend& trend) {
     std::string text;
     for (const CounterTrendPoint& point : trend.points)
-        text += fmt::format("{}{} {}", text.empty() ? "" : ", ", history.runs[point.run].header.run_id, format_number(point.last));
+        text += fmt::format("{}{} {}", text.empty() ? "" : ", ", history.runs[point.run].header.run_id,
+                            format_number(point.last));
     return text;
 }
 
@@ -46,15 +47,15 @@ std::string node_history_text(const NodeHistory& history) {
     std::string out = line(fmt::format("history of {}: {} run(s)", history.node, history.runs.size()));
     for (const HistoryRunEntry& run : history.runs)
         out += line(fmt::format("  {}  {}  node {}, run {}", run.header.run_id, when(run.header),
-                                          run.node_verdict.empty() ? "-" : run.node_verdict,
-                                          run.header.verdict.empty() ? "-" : run.header.verdict));
+                                run.node_verdict.empty() ? "-" : run.node_verdict,
+                                run.header.verdict.empty() ? "-" : run.header.verdict));
     for (const MetricTrend& trend : history.metrics) {
         out += "\n" + line(fmt::format("{} [{}; {}]", trend.metric, trend.unit, better_words(trend.better)));
         out += fmt::format("  {:<24} {:>12} {:>14} {:>10}\n", "run", "node", "fleet median", "node/fleet");
         for (const MetricTrendPoint& point : trend.points)
             out += line(fmt::format("  {:<24} {:>12} {:>14} {:>10}", history.runs[point.run].header.run_id,
-                                              format_number(point.node), format_number(point.fleet_median),
-                                              ratio(point.node, point.fleet_median)));
+                                    format_number(point.node), format_number(point.fleet_median),
+                                    ratio(point.node, point.fleet_median)));
     }
     out += "\nCounters:\n";
     if (history.counters.empty()) out += "  none recorded\n";
@@ -63,7 +64,7 @@ std::string node_history_text(const NodeHistory& history) {
         if (trend.total_rise() > 0) {
             ++rose;
             out += line(fmt::format("  ROSE {} {}: {} ({})", trend.device, trend.counter, readings(history, trend),
-                                              rises(history, trend)));
+                                    rises(history, trend)));
         }
     const std::size_t flat = history.counters.size() - static_cast<std::size_t>(rose);
     if (flat > 0) out += fmt::format("  {} other counter(s) did not rise\n", flat);
@@ -71,8 +72,9 @@ std::string node_history_text(const NodeHistory& history) {
 }
 
 std::string node_history_markdown(const NodeHistory& history) {
-    std::string md = fmt::format("## History of {}\n\n| run | start (UTC) | node verdict | run verdict |\n|---|---|---|---|\n",
-                                 escape_markdown(history.node));
+    std::string md =
+        fmt::format("## History of {}\n\n| run | start (UTC) | node verdict | run verdict |\n|---|---|---|---|\n",
+                    escape_markdown(history.node));
     for (const HistoryRunEntry& run : history.runs)
         md += fmt::format("| {} | {} | {} | {} |\n", escape_markdown(run.header.run_id), when(run.header),
                           escape_markdown(run.node_verdict), escape_markdown(run.header.verdict));
@@ -113,8 +115,10 @@ nlohmann::json node_history_json(const NodeHistory& history) {
                               {"node", number(point.node)},
                               {"fleet_median", number(point.fleet_median)},
                               {"fleet_nodes", point.fleet_nodes}});
-        metrics.push_back(
-            {{"metric", trend.metric}, {"unit", trend.unit}, {"better", to_string(trend.better)}, {"runs", std::move(points)}});
+        metrics.push_back({{"metric", trend.metric},
+                           {"unit", trend.unit},
+                           {"better", to_string(trend.better)},
+                           {"runs", std::move(points)}});
     }
     nlohmann::json counters = nlohmann::json::array();
     for (const CounterTrend& trend : history.counters) {

@@ -35,11 +35,11 @@ using CounterKey = std::tuple<std::string, std::string, std::string>;  // node, 
 
 std::string_view to_string(Change change) {
     switch (change) {
-        case Change::worse: return "worse";
-        case Change::better: return "better";
-        case Change::same: return "same";
-        case Change::added: return "new";
-        case Change::missing: return "missing";
+    case Change::worse: return "worse";
+    case Change::better: return "better";
+    case Change::same: return "same";
+    case Change::added: return "new";
+    case Change::missing: return "missing";
     }
     return "?";
 }
@@ -91,11 +91,12 @@ RunComparison compare_runs(const RunRecord& old_run, const RunRecord& new_run, d
     });
 
     std::map<CounterKey, double> old_last;
-    for (const CounterReading& counter : old_run.counters) old_last[{counter.node, counter.device, counter.counter}] = counter.last;
+    for (const CounterReading& counter : old_run.counters)
+        old_last[{counter.node, counter.device, counter.counter}] = counter.last;
     for (const CounterReading& counter : new_run.counters) {
         const auto old = old_last.find({counter.node, counter.device, counter.counter});
-        CounterChange row{counter.node, counter.device, counter.counter, counter.unit, std::nullopt, counter.first,
-                          counter.last, 0.0};
+        CounterChange row{counter.node, counter.device, counter.counter, counter.unit,
+                          std::nullopt, counter.first,  counter.last,    0.0};
         if (old != old_last.end()) {
             row.old_last = old->second;
             row.rise = counter_rise(old->second, counter);

@@ -23,8 +23,8 @@ struct MetricChange {
     Better better = Better::higher;
     std::optional<double> old_value;  // the node's figure (median over its ranks); none: not in OLD
     std::optional<double> new_value;
-    std::optional<double> delta;      // new - old
-    std::optional<double> ratio;      // new / old, when old is not 0
+    std::optional<double> delta;  // new - old
+    std::optional<double> ratio;  // new / old, when old is not 0
     Change change = Change::same;
 };
 
@@ -43,7 +43,7 @@ struct RunComparison {
     RunRecord old_run;  // headers only (identity, run id, times, suite, verdict)
     RunRecord new_run;
     double tolerance = 0.0;
-    std::vector<MetricChange> metrics;   // every (node, metric) of either run, node then metric order
+    std::vector<MetricChange> metrics;    // every (node, metric) of either run, node then metric order
     std::vector<CounterChange> counters;  // only the counters that rose
     int count(Change change) const;
 };

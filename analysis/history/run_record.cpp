@@ -19,12 +19,22 @@ namespace health = telemetry_columns::gpu_health;
 
 // The health table's columns that count something (or flag a state) and so can rise from one run
 // to the next; the link counts and fabric state are states the rule judges within a run.
-constexpr std::string_view gpu_counters[] = {
-    health::ecc_sbe_volatile,  health::ecc_dbe_volatile,  health::ecc_sbe_aggregate, health::ecc_dbe_aggregate,
-    health::retired_pages_sbe, health::retired_pages_dbe, health::retired_pages_pending,
-    health::remap_corrected,   health::remap_uncorrected, health::remap_pending,     health::remap_failure,
-    health::pcie_replay,       health::nvlink_replay,     health::nvlink_recovery,   health::nvlink_crc,
-    health::xid_count};
+constexpr std::string_view gpu_counters[] = {health::ecc_sbe_volatile,
+                                             health::ecc_dbe_volatile,
+                                             health::ecc_sbe_aggregate,
+                                             health::ecc_dbe_aggregate,
+                                             health::retired_pages_sbe,
+                                             health::retired_pages_dbe,
+                                             health::retired_pages_pending,
+                                             health::remap_corrected,
+                                             health::remap_uncorrected,
+                                             health::remap_pending,
+                                             health::remap_failure,
+                                             health::pcie_replay,
+                                             health::nvlink_replay,
+                                             health::nvlink_recovery,
+                                             health::nvlink_crc,
+                                             health::xid_count};
 
 constexpr std::string_view aer_column_infix = ".aer_";  // "<bdf>.aer_<kind>" (telemetry/pcie_aer_telemetry.hpp)
 
@@ -104,7 +114,8 @@ RunRecord make_run_record(const Observations& observations, const Judgement* jud
     record.status = manifest.status;
     if (judgement != nullptr) {
         record.verdict = std::string(to_string(judgement->overall));
-        for (const NodeVerdict& node : judgement->nodes) record.nodes.push_back({node.node, std::string(to_string(node.verdict))});
+        for (const NodeVerdict& node : judgement->nodes)
+            record.nodes.push_back({node.node, std::string(to_string(node.verdict))});
     } else {
         for (const NodeRow& node : observations.nodes()) record.nodes.push_back({node.name, ""});
     }
@@ -115,7 +126,8 @@ RunRecord make_run_record(const Observations& observations, const Judgement* jud
         // A finding on the metric, or on the test itself (it failed, errored): the worse of them.
         Level level = Level::pass;
         for (const std::string& name : {metric, std::string()})
-            if (const auto found = levels.find({rank, test, name}); found != levels.end()) level = std::max(level, found->second);
+            if (const auto found = levels.find({rank, test, name}); found != levels.end())
+                level = std::max(level, found->second);
         return std::string(to_string(level));
     };
     for (const MetricRow& row : observations.metrics()) {

@@ -42,8 +42,8 @@ public:
     void reset();
 
     bool is_null(int column) const;
-    std::string text(int column) const;     // "" for NULL
-    double real(int column) const;          // NaN for NULL
+    std::string text(int column) const;  // "" for NULL
+    double real(int column) const;       // NaN for NULL
     std::optional<double> optional_real(int column) const;
     std::int64_t integer(int column) const;
     std::optional<int> optional_int(int column) const;

@@ -28,8 +28,8 @@ struct CommandResult {
 CommandResult run_analyzer(const TempDir& temp, const std::string& arguments) {
     const auto out = temp.path() / "stdout.txt";
     const auto err = temp.path() / "stderr.txt";
-    const std::string command =
-        std::string("'") + SHAKEDOWN_ANALYZE_EXE + "' " + arguments + " >'" + out.string() + "' 2>'" + err.string() + "'";
+    const std::string command = std::string("'") + SHAKEDOWN_ANALYZE_EXE + "' " + arguments + " >'" + out.string() +
+                                "' 2>'" + err.string() + "'";
     const int status = std::system(command.c_str());
     return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, read_text(out), read_text(err)};
 }
@@ -47,12 +47,15 @@ struct Runs {
 
 TEST(HistoryCli, EveryAnalyzedRunIsAppendedOnceAndTheNodeHistoryShowsBoth) {
     Runs runs;
-    const CommandResult first = run_analyzer(runs.temp, runs.before.string() + " --no-html --history " + runs.history.string());
+    const CommandResult first =
+        run_analyzer(runs.temp, runs.before.string() + " --no-html --history " + runs.history.string());
     EXPECT_EQ(first.exit_code, 0) << first.out << first.err;
     EXPECT_NE(first.out.find("History: " + runs.history.string() + " (run before added)"), std::string::npos) << first.out;
-    const CommandResult second = run_analyzer(runs.temp, runs.after.string() + " --no-html --history " + runs.history.string());
+    const CommandResult second =
+        run_analyzer(runs.temp, runs.after.string() + " --no-html --history " + runs.history.string());
     EXPECT_NE(second.out.find("(run after added)"), std::string::npos) << second.out << second.err;
-    const CommandResult again = run_analyzer(runs.temp, runs.before.string() + " --no-html --history " + runs.history.string());
+    const CommandResult again =
+        run_analyzer(runs.temp, runs.before.string() + " --no-html --history " + runs.history.string());
     EXPECT_NE(again.out.find("(run before replaced: it was in the history already)"), std::string::npos) << again.out;
 
     // Each value carries its level from the judgement: the planted figure's finding, the others pass.
@@ -117,14 +120,14 @@ TEST(HistoryCli, CompareNamesThePlantedFigureAndCounterAndNothingForAHealthyPair
     EXPECT_EQ(json["counters_rose"].size(), 1u);
 
     const auto healthy = write_history_run(runs.temp.path() / "again", {.run_id = "again", .run_uuid = "uuid-again"});
-    const CommandResult quiet = run_analyzer(runs.temp, "compare " + runs.before.string() + " " + healthy.string() +
-                                                            " --format markdown");
+    const CommandResult quiet =
+        run_analyzer(runs.temp, "compare " + runs.before.string() + " " + healthy.string() + " --format markdown");
     EXPECT_EQ(quiet.exit_code, 0);
     EXPECT_NE(quiet.out.find("0 worse, 0 better, 9 same"), std::string::npos) << quiet.out;
     EXPECT_EQ(quiet.out.find("###"), std::string::npos) << quiet.out;  // no section: nothing changed
 
-    const CommandResult missing = run_analyzer(runs.temp, "compare " + runs.before.string() + " " +
-                                                              (runs.temp.path() / "nothing").string());
+    const CommandResult missing =
+        run_analyzer(runs.temp, "compare " + runs.before.string() + " " + (runs.temp.path() / "nothing").string());
     EXPECT_EQ(missing.exit_code, 2);
     EXPECT_EQ(lines(missing.err), 1u) << missing.err;
     EXPECT_NE(missing.err.find("NEW: "), std::string::npos) << missing.err;
@@ -148,7 +151,8 @@ TEST(HistoryCli, AFileThatIsNotAHistoryIsRefusedWithOneLineAndLeftUntouched) {
     EXPECT_EQ(empty.exit_code, 2);
     EXPECT_NE(empty.err.find("--history is empty"), std::string::npos) << empty.err;
 
-    const CommandResult absent = run_analyzer(runs.temp, "history " + (runs.temp.path() / "none.sqlite").string() + " --node n");
+    const CommandResult absent =
+        run_analyzer(runs.temp, "history " + (runs.temp.path() / "none.sqlite").string() + " --node n");
     EXPECT_EQ(absent.exit_code, 2);
     EXPECT_EQ(lines(absent.err), 1u);
     EXPECT_FALSE(std::filesystem::exists(runs.temp.path() / "none.sqlite"));

@@ -147,7 +147,8 @@ TEST(NodeHistory, BothRunsBesideTheFleetMedianAndTheRisenCounterNamed) {
     }
     EXPECT_EQ(rose, 1);
     const std::string text = node_history_text(history);
-    EXPECT_NE(text.find("ROSE GPU-hist-0001 ecc_sbe_volatile: before 2, after 7 (+5 into after)"), std::string::npos) << text;
+    EXPECT_NE(text.find("ROSE GPU-hist-0001 ecc_sbe_volatile: before 2, after 7 (+5 into after)"), std::string::npos)
+        << text;
     EXPECT_NE(text.find("stream.triad_gbs [GB/s; higher is better]"), std::string::npos) << text;
 
     // Another node: nothing rose.

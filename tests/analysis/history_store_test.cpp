@@ -16,8 +16,8 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <functional>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 namespace shakedown::analysis {
@@ -212,7 +212,8 @@ TEST(HistoryStore, TwoAnalyzersAppendingAtOnceLoseNothingAndCorruptNothing) {
                 run.identity = fmt::format("p{}-{}", process, i);
                 run.run_id = run.identity;
                 // A few hundred rows per append, so the two writers' transactions overlap.
-                for (int copy = 0; copy < 40; ++copy) run.values.insert(run.values.end(), base.values.begin(), base.values.end());
+                for (int copy = 0; copy < 40; ++copy)
+                    run.values.insert(run.values.end(), base.values.begin(), base.values.end());
                 store.append(run, "2026-12-01T00:00:00Z");
             }
             return true;

@@ -18,7 +18,9 @@ namespace {
 namespace health = telemetry_columns::gpu_health;
 
 // The health table's columns that count something (or flag a state) and so can rise from one run
-// to the next; the link counts and fabric state are states the rule judges within a run.
+// to the next, each rise for the worse; the link counts and fabric state are states the rule
+// judges within a run, and of the remap bank histogram only the banks with little or no spare
+// rows left count (the others fall as banks use up their spares).
 constexpr std::string_view gpu_counters[] = {health::ecc_sbe_volatile,
                                              health::ecc_dbe_volatile,
                                              health::ecc_sbe_aggregate,
@@ -30,6 +32,8 @@ constexpr std::string_view gpu_counters[] = {health::ecc_sbe_volatile,
                                              health::remap_uncorrected,
                                              health::remap_pending,
                                              health::remap_failure,
+                                             health::remap_bank_low,
+                                             health::remap_bank_none,
                                              health::pcie_replay,
                                              health::nvlink_replay,
                                              health::nvlink_recovery,

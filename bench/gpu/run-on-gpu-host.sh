@@ -27,6 +27,8 @@
 #                                               | health2 (NVML health sources and PCIe AER read for real, every value
 #                                                 or the NVML return code; gpu_memtest over 90 % of free HBM, 2 GPUs,
 #                                                 rank 1 with a planted flipped bit)
+#                                               | sdc (sdc_dgemm on 1 GPU healthy and with a planted flipped bit,
+#                                                 then on every GPU of the host: the node's checksums compared)
 # Figures and logs go to $OUT (the device tool's output folder) or ./gpu-out.
 # Never changes clocks, power limits or modes; NVLink multicast stays off (NCCL_NVLS_ENABLE=0).
 set -uo pipefail
@@ -188,6 +190,11 @@ if [[ $parts == *" health2 "* ]]; then  # passive health read for real (every NV
   "$bin/telemetry_tests" --gtest_filter='RealNvml.*:RealSysfs.*' 2>&1 | tee "$out/health2-sources.txt" | tee -a "$out/log.txt"
   RUN_TIMEOUT_S=600 run_job gpu-memtest 2 --config "$here/health/configs/h200-gpu-memtest.yaml"
   run_job health2-quick 1 --suite quick  # the health tables of a real run: shakedown-analyze's hidden-fault rule on them
+fi
+if [[ $parts == *" sdc "* ]]; then  # silent data corruption: the same DGEMM twice per GPU, bit for bit
+  run_job sdc-1gpu 1 --config "$here/health/configs/h200-sdc-dgemm.yaml"
+  run_job sdc-1gpu-corrupt 1 --config "$here/health/configs/h200-sdc-dgemm-corrupt.yaml"  # FAIL expected
+  [ "${gpus:-0}" -ge 2 ] && run_job sdc-all-gpus "$gpus" --config "$here/health/configs/h200-sdc-dgemm.yaml"
 fi
 tar -C "$runs" -czf "$out/runs.tgz" .
 log "done"

@@ -44,6 +44,7 @@ TraceHeader make_header(const Session& session, const RunFolder& folder, double 
     header.node = session.identity().node_name;
     header.local_rank = session.identity().local_rank;
     header.start_utc = start_utc;
+    header.binding = current_rank_binding(session.gpu());
     return header;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/activity.hpp"
+#include "core/rank_binding.hpp"
 #include "core/result.hpp"
 
 #include <nlohmann/json.hpp>
@@ -41,6 +42,9 @@ struct TraceHeader {
     std::string node;
     int local_rank = 0;
     double start_utc = 0.0;
+    // CPUs, GPUs and Slurm placement of the rank (root attributes cpu_affinity, gpu_ordinal,
+    // cuda_visible_devices, SLURM_*); absent from traces written before they were added.
+    RankBinding binding;
 };
 
 // Where a rank stood when the watchdog or a termination signal ended it (the /stalled group).

@@ -13,6 +13,10 @@ inline constexpr const char* rank = "rank";
 inline constexpr const char* world_size = "world_size";
 inline constexpr const char* node = "node";
 inline constexpr const char* local_rank = "local_rank";
+// The rank's binding (core/rank_binding.hpp); the SLURM_* variables are attributes of their own names.
+inline constexpr const char* cpu_affinity = "cpu_affinity";
+inline constexpr const char* gpu_ordinal = "gpu_ordinal";
+inline constexpr const char* cuda_visible_devices = "cuda_visible_devices";  // absent: unset
 inline constexpr const char* status = "status";
 // Times are float64 seconds since the Unix epoch (UTC); the *_iso twin is the same instant
 // as ISO 8601 text for people reading h5dump. The reader uses the float64 one.

@@ -94,6 +94,19 @@ TraceHeader read_header(hid_t root, const ErrorContext& context) {
     if (header.rank >= header.world_size)
         context.fail(fmt::format("rank {} is not below world_size {}", header.rank, header.world_size));
     header.start_utc = hdf5::require_double(root, layout::start_utc, context);
+    // The binding: each attribute optional (older traces have none of them).
+    auto& binding = header.binding;
+    if (hdf5::open_attribute(root, layout::cpu_affinity, context))
+        binding.cpu_affinity = hdf5::require_string(root, layout::cpu_affinity, context);
+    if (hdf5::open_attribute(root, layout::gpu_ordinal, context))
+        binding.gpu_ordinal = require_int(root, layout::gpu_ordinal, -1, context, input_limits::max_world_size);
+    if (hdf5::open_attribute(root, layout::cuda_visible_devices, context))
+        binding.cuda_visible_devices = hdf5::require_string(root, layout::cuda_visible_devices, context);
+    for (const auto name : slurm_binding_variables) {
+        const std::string attribute(name);
+        if (hdf5::open_attribute(root, attribute, context))
+            binding.slurm.emplace(attribute, hdf5::require_string(root, attribute, context));
+    }
     return header;
 }
 

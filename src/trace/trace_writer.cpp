@@ -116,6 +116,12 @@ void TraceWriter::Impl::create(const TraceHeader& header, const std::string& con
     hdf5::write_attribute(root, layout::world_size, std::int64_t{header.world_size}, context);
     hdf5::write_attribute(root, layout::node, header.node, context);
     hdf5::write_attribute(root, layout::local_rank, std::int64_t{header.local_rank}, context);
+    const auto& binding = header.binding;
+    hdf5::write_attribute(root, layout::cpu_affinity, binding.cpu_affinity, context);
+    hdf5::write_attribute(root, layout::gpu_ordinal, std::int64_t{binding.gpu_ordinal}, context);
+    if (binding.cuda_visible_devices)
+        hdf5::write_attribute(root, layout::cuda_visible_devices, *binding.cuda_visible_devices, context);
+    for (const auto& [name, value] : binding.slurm) hdf5::write_attribute(root, name, value, context);
     write_times(root, header.start_utc, 0.0);
     write_status(TraceStatus::running, 0.0);
 

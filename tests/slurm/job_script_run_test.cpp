@@ -264,10 +264,10 @@ TEST_F(JobScriptRun, SlurmsWarningSignalStopsTheStepAndAnalysesWhatRan) {
 
 // Without a signal the same job runs its step to the end and confirms: the trap changes nothing.
 TEST_F(JobScriptRun, NoSignalNoStop) {
-    const auto result = run("7", {"RUN_SLEEP=2", "ANALYZE_EXIT=1", "FINAL_EXIT=1", "CONFIRM_TESTS=allpairs",
+    const auto result = run("7", {"RUN_SLEEP=1", "ANALYZE_EXIT=1", "FINAL_EXIT=1", "CONFIRM_TESTS=allpairs",
                                   "CONFIRM_NODES=node2"});
     EXPECT_EQ(result.exit_code, 1) << result.log;
-    EXPECT_GE(result.seconds, 2) << result.log;
+    EXPECT_GE(result.seconds, 1) << result.log;
     EXPECT_FALSE(contains(result.log, "signalled")) << result.log;
     EXPECT_TRUE(contains(result.log, "run ended with exit code 0")) << result.log;
     EXPECT_EQ(note("run-names"), "quick-job7\nquick-job7-confirm\n");

@@ -28,6 +28,26 @@ double incast(MPI_Comm comm, int me, int size, int targets, Buffers& b, std::siz
 
 }  // namespace
 
+StopSignal::StopSignal(MPI_Comm congesting, MPI_Comm world, int stop_from) : congesting_(congesting) {
+    int me = 0;
+    MPI_Comm_rank(congesting, &me);
+    leader_ = me == 0;
+    if (leader_) MPI_Irecv(&word_, 1, MPI_INT, stop_from, congestor_stop_tag, world, &request_);
+}
+
+StopSignal::~StopSignal() {
+    if (request_ == MPI_REQUEST_NULL) return;  // completed (MPI_Test resets it)
+    MPI_Cancel(&request_);
+    MPI_Request_free(&request_);
+}
+
+bool StopSignal::arrived() {
+    int stopped = 0;
+    if (leader_ && request_ != MPI_REQUEST_NULL) MPI_Test(&request_, &stopped, MPI_STATUS_IGNORE);
+    MPI_Bcast(&stopped, 1, MPI_INT, 0, congesting_);
+    return stopped != 0;
+}
+
 CongestorWork run_congestors(MPI_Comm congesting, MPI_Comm world, int stop_from, const CongestorSpec& spec) {
     int me = 0, size = 1;
     MPI_Comm_rank(congesting, &me);
@@ -37,11 +57,9 @@ CongestorWork run_congestors(MPI_Comm congesting, MPI_Comm world, int stop_from,
     b.alltoall_in.resize(b.alltoall_out.size());
     b.message.assign(spec.message_bytes, 'm');
     b.incast_in.resize(spec.message_bytes);
-    MPI_Request stop = MPI_REQUEST_NULL;
-    int stop_word = 0;
-    if (me == 0) MPI_Irecv(&stop_word, 1, MPI_INT, stop_from, congestor_stop_tag, world, &stop);
+    StopSignal stop(congesting, world, stop_from);
     CongestorWork work;
-    for (int stopped = 0; !stopped;) {
+    for (bool stopped = false; !stopped;) {
         for (const std::string& kind : spec.kinds) {
             if (size < 2) break;  // nobody to congest with
             if (kind == "alltoall") {
@@ -57,8 +75,7 @@ CongestorWork run_congestors(MPI_Comm congesting, MPI_Comm world, int stop_from,
             }
         }
         ++work.rounds;
-        if (me == 0) MPI_Test(&stop, &stopped, MPI_STATUS_IGNORE);
-        MPI_Bcast(&stopped, 1, MPI_INT, 0, congesting);
+        stopped = stop.arrived();
     }
     return work;
 }

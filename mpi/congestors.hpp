@@ -24,9 +24,25 @@ struct CongestorWork {
     double bytes_sent = 0.0;
 };
 
-// Collective over `congesting`; returns once the world rank `stop_from` sent the stop message
-// (tag congestor_stop_tag on `world`). Between rounds the congesting ranks agree, through their
-// rank 0, whether it came, so all of them leave after the same round.
+// The measuring ranks' "finished" as the congesting ranks see it: their rank 0 listens for the
+// message from `stop_from` (a rank of `world`), and between rounds all of them agree, through
+// it, whether it came, so every congesting rank leaves after the same round.
+class StopSignal {
+public:
+    StopSignal(MPI_Comm congesting, MPI_Comm world, int stop_from);
+    ~StopSignal();
+    StopSignal(const StopSignal&) = delete;
+    StopSignal& operator=(const StopSignal&) = delete;
+    bool arrived();  // collective over `congesting`
+
+private:
+    MPI_Comm congesting_;
+    MPI_Request request_ = MPI_REQUEST_NULL;
+    int word_ = 0;
+    bool leader_ = false;
+};
+
+// Collective over `congesting`; returns once the StopSignal from `stop_from` arrived.
 CongestorWork run_congestors(MPI_Comm congesting, MPI_Comm world, int stop_from, const CongestorSpec& spec);
 
 // Sent by the measuring ranks' leader to the congesting ranks' rank 0 (`to`, a world rank).

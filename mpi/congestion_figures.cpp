@@ -1,0 +1,78 @@
+#include "mpi/congestion_figures.hpp"
+
+#include "stats/summary.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+namespace shakedown::mpi {
+namespace {
+
+enum Field { measures, base_p50, base_p99, base_bw, cong_p50, cong_p99, cong_bw, rounds, field_count };
+using Row = std::array<double, field_count>;
+
+constexpr std::array<std::string_view, 3> statistics = {"latency_p50", "latency_p99", "bandwidth"};
+
+// The median of each figure over `rows`, and the impact of each statistic from them.
+std::array<double, 3> impact(const std::vector<const Row*>& rows, Row& medians) {
+    for (int f = base_p50; f <= cong_bw; ++f) {
+        std::vector<double> values;
+        for (const Row* row : rows) values.push_back((*row)[static_cast<std::size_t>(f)]);
+        medians[static_cast<std::size_t>(f)] = stats::median(values);
+    }
+    return {medians[cong_p50] / medians[base_p50], medians[cong_p99] / medians[base_p99], medians[base_bw] / medians[cong_bw]};
+}
+
+}  // namespace
+
+void add_congestion_figures(TestResult& result, const TestSpec& spec, MPI_Comm comm,
+                            const std::vector<comm::RankPlacement>& placement, const RankFigures& mine) {
+    const Row own{mine.measures ? 1.0 : 0.0,           mine.baseline.latency_p50_us,  mine.baseline.latency_p99_us,
+                  mine.baseline.bandwidth_gbs,          mine.congested.latency_p50_us, mine.congested.latency_p99_us,
+                  mine.congested.bandwidth_gbs,         mine.congestor_rounds};
+    std::vector<Row> rows(placement.size());
+    MPI_Allgather(own.data(), field_count, MPI_DOUBLE, rows.data(), field_count, MPI_DOUBLE, comm);
+    int me = 0;
+    MPI_Comm_rank(comm, &me);
+
+    std::vector<const Row*> measuring;
+    std::map<int, std::vector<const Row*>> by_node;
+    std::map<int, int> first_measuring_of_node;
+    double most_rounds = 0.0;
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+        most_rounds = std::max(most_rounds, rows[r][rounds]);
+        if (rows[r][measures] == 0.0) continue;
+        measuring.push_back(&rows[r]);
+        by_node[placement[r].node_index].push_back(&rows[r]);
+        first_measuring_of_node.emplace(placement[r].node_index, static_cast<int>(r));
+    }
+    const auto name = [&](std::string_view quantity) { return fmt::format("{}.{}", spec.key, quantity); };
+    const int node = placement[static_cast<std::size_t>(me)].node_index;
+    if (const auto first = first_measuring_of_node.find(node); first != first_measuring_of_node.end() && first->second == me) {
+        Row medians{};
+        const auto factors = impact(by_node[node], medians);
+        for (std::size_t s = 0; s < statistics.size(); ++s)
+            result.add_metric(name(fmt::format("node_{}_impact", statistics[s])), factors[s]);
+    }
+    result.samples = SampleTable(spec.samples);  // rows on rank 0 only
+    if (me != 0) return;
+    Row medians{};
+    const auto factors = impact(measuring, medians);
+    for (std::size_t s = 0; s < statistics.size(); ++s) result.add_metric(name(fmt::format("{}_impact", statistics[s])), factors[s]);
+    result.add_metric(name("baseline_latency_p50_us"), medians[base_p50]);
+    result.add_metric(name("baseline_latency_p99_us"), medians[base_p99]);
+    result.add_metric(name("baseline_bandwidth_gbs"), medians[base_bw]);
+    result.add_metric(name("congested_latency_p50_us"), medians[cong_p50]);
+    result.add_metric(name("congested_latency_p99_us"), medians[cong_p99]);
+    result.add_metric(name("congested_bandwidth_gbs"), medians[cong_bw]);
+    result.parameters["congestor_rounds"] = fmt::format("{:.0f}", most_rounds);
+    for (std::size_t r = 0; r < rows.size(); ++r)
+        if (rows[r][measures] != 0.0)
+            result.samples.add_row({static_cast<double>(placement[r].world_rank), static_cast<double>(placement[r].node_index),
+                                    rows[r][base_p50], rows[r][base_p99], rows[r][base_bw], rows[r][cong_p50],
+                                    rows[r][cong_p99], rows[r][cong_bw]});
+}
+
+}  // namespace shakedown::mpi

@@ -1,0 +1,39 @@
+// The congestion tests' figures from every rank's two phases (the MPI test and its NCCL variant
+// report the same quantities under their own key): the impact factor per statistic, congested
+// over baseline (bandwidth: baseline over congested), from the median over the measuring ranks,
+// job-wide on rank 0 and per node on the node's first measuring rank.
+#pragma once
+
+#include "comm/pairs.hpp"
+#include "core/result.hpp"
+#include "core/test_spec.hpp"
+
+#include <mpi.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace shakedown::mpi {
+
+struct PhaseSummary {
+    double latency_p50_us = 0.0;
+    double latency_p99_us = 0.0;
+    double bandwidth_gbs = 0.0;
+};
+
+// This rank's part: measuring ranks give both phases, congesting ones how many rounds they ran.
+struct RankFigures {
+    bool measures = false;
+    PhaseSummary baseline;
+    PhaseSummary congested;
+    double congestor_rounds = 0.0;
+};
+
+// Collective over `comm` (whose ranks `placement` describes): gathers every rank's figures and
+// adds `<key>.*_impact`, `<key>.node_*_impact`, the phases' figures, the samples (`spec`'s
+// columns) and the congestor_rounds parameter to `result`.
+void add_congestion_figures(TestResult& result, const TestSpec& spec, MPI_Comm comm,
+                            const std::vector<comm::RankPlacement>& placement, const RankFigures& mine);
+
+}  // namespace shakedown::mpi

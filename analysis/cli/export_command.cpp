@@ -1,5 +1,6 @@
 #include "analysis/cli/export_command.hpp"
 
+#include "analysis/export/export_run.hpp"
 #include "core/errors.hpp"
 
 #include <memory>
@@ -12,6 +13,7 @@ struct ExportArguments {
     std::string run_dir;
     std::string format;
     std::string output;
+    std::string thresholds_file;
 };
 
 }  // namespace
@@ -25,9 +27,22 @@ Command add_export_command(CLI::App& app) {
         ->required()
         ->check(CLI::IsMember({"csv", "openmetrics"}));
     export_app->add_option("--output", args->output, "file to write (default: standard output)");
-    auto run = [args](std::ostream&, std::ostream& err) {
-        err << "shakedown-analyze: export is not built yet\n";
-        return exit_code::bad_input;
+    export_app->add_option("--thresholds", args->thresholds_file,
+                           "YAML file overriding the built-in thresholds (the levels, as the analysis judges them)");
+    auto run = [args, export_app](std::ostream& out, std::ostream& err) {
+        // A path option given empty (an unset shell variable) would silently mean the default.
+        for (const char* option : {"--output", "--thresholds"})
+            if (export_app->count(option) > 0 && (*export_app)[option]->as<std::string>().empty()) {
+                err << "shakedown-analyze: export " << option << " is empty: give a path, or leave " << option
+                    << " out\n";
+                return exit_code::bad_input;
+            }
+        ExportOptions options;
+        options.run_dir = args->run_dir;
+        options.format = args->format == "openmetrics" ? ExportFormat::openmetrics : ExportFormat::csv;
+        if (!args->output.empty()) options.output = args->output;
+        if (!args->thresholds_file.empty()) options.thresholds_file = args->thresholds_file;
+        return export_run(options, out, err);
     };
     return Command{export_app, run};
 }

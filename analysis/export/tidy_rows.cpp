@@ -1,0 +1,31 @@
+#include "analysis/export/tidy_rows.hpp"
+
+#include <algorithm>
+#include <map>
+#include <utility>
+
+namespace shakedown::analysis {
+
+std::vector<TidyRow> tidy_rows(const Observations& observations, const Judgement& judgement) {
+    // A metric's level: its findings' worst (threshold, fleet, calibrated, ...), by rank and name.
+    std::map<std::pair<int, std::string>, Level> levels;
+    for (const NodeVerdict& node : judgement.nodes)
+        for (const Finding& finding : node.findings) {
+            if (finding.metric.empty()) continue;
+            Level& level = levels[{finding.rank, finding.metric}];
+            level = std::max(level, finding.level);
+        }
+    std::vector<TidyRow> rows;
+    rows.reserve(observations.metrics().size());
+    const std::string& run_id = observations.run().manifest.run_id;
+    for (const MetricRow& row : observations.metrics()) {
+        TidyRow tidy{run_id,           row.who->node,    row.who->rank,      row.who->gpu_uuid, row.test->key,
+                     row.metric->name, row.metric->unit, row.metric->value,  row.metric->nominal};
+        if (const auto found = levels.find({row.who->rank, row.metric->name}); found != levels.end())
+            tidy.level = found->second;
+        rows.push_back(std::move(tidy));
+    }
+    return rows;
+}
+
+}  // namespace shakedown::analysis

@@ -98,6 +98,7 @@ public:
     FaceBufferView receive_buffer(int face) override { return {receive_[face].data(), receive_[face].size()}; }
 
     void pack(const FaceMask& faces) override {
+        neighbours_ = faces;
         for (int face = 0; face < 6; ++face) {
             if (!faces[face]) continue;
             copy_face(face, /*into_buffer=*/true);
@@ -105,7 +106,9 @@ public:
         }
     }
 
-    void start_interior() override { update(interior_box(local_)); }
+    // The interior reaches every face without a neighbour (its halo is the fixed boundary), so
+    // a rank alone updates its block in one launch, as the native backend does.
+    void start_interior() override { update(interior_box(local_, neighbours_)); }
 
     void unpack(const FaceMask& faces) override {
         for (int face = 0; face < 6; ++face) {
@@ -116,7 +119,7 @@ public:
     }
 
     void finish_step() override {
-        for (const CellBox& box : shell_boxes(local_)) update(box);
+        for (const CellBox& box : shell_boxes(local_, neighbours_)) update(box);
         Exec().fence();
         std::swap(u_, v_);
         std::swap(u_store_, v_store_);
@@ -168,11 +171,14 @@ public:
     template <class Index>
     void march(const CellBox& box) {
         const int chunks = static_cast<int>((box.hi[2] - box.lo[2] + march_chunk - 1) / march_chunk);
+        // x from the line start at or before lo[0] (cells 1 + 16 m start 128-byte lines): a slab
+        // one cell thin in x launches one tile per row, not a whole row of idle threads.
+        const int x_begin = static_cast<int>(box.lo[0] - (box.lo[0] - 1) % 16);
         const StencilMarch<Index> step{u_.data(), v_.data(), static_cast<Index>(layout_.row),
                                        static_cast<Index>(layout_.plane), static_cast<int>(box.lo[0]),
                                        static_cast<int>(box.lo[2]), static_cast<int>(box.hi[2]), march_chunk};
         Kokkos::parallel_for("stencil_march",
-                             MarchCells({1, static_cast<int>(box.lo[1]), 0},
+                             MarchCells({x_begin, static_cast<int>(box.lo[1]), 0},
                                         {static_cast<int>(box.hi[0]), static_cast<int>(box.hi[1]), chunks}, {32, 8, 1}),
                              step);
     }
@@ -207,6 +213,7 @@ private:
     }
 
     LocalExtent local_;
+    FaceMask neighbours_{true, true, true, true, true, true};  // until pack() says otherwise
     DeviceLayout layout_;
     Storage u_store_, v_store_;  // on a device: the allocations u_ and v_ view; else empty
     Field u_, v_;

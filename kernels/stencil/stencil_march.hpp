@@ -4,8 +4,8 @@
 // (stencil_kernels.cuh). Raw restrict pointers and Index (int where the allocation allows)
 // instead of View accessors: 64-bit index arithmetic and Kokkos' own tiling of a 3-D MDRange
 // held the Kokkos stencil at 0.38-0.58 of its bound on an H200 (bench/gpu/kokkos_probe.cpp).
-// The x range of the policy starts at cell 1, a line start in DeviceLayout, whatever lo_x is
-// (threads before lo_x idle), so a warp's 32 cells are whole 128-byte lines.
+// The x range of the policy starts at a line start in DeviceLayout (cell 1 + 16 m) at or before
+// lo_x (threads before lo_x idle), so a warp's 32 cells are whole 128-byte lines.
 #pragma once
 
 #include "kernels/stencil/stencil_update.hpp"

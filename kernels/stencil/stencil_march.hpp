@@ -30,14 +30,28 @@ struct StencilMarch {
         const int k_begin = lo_z + z_chunk * chunk;
         const int k_end = k_begin + chunk < hi_z ? k_begin + chunk : hi_z;
         Index c = Index(i) + row * Index(j) + plane * Index(k_begin);
-        double below = u[c - plane], at = u[c];
+        double below = read(c - plane), at = read(c);
+#if defined(__CUDA_ARCH__)
+#pragma unroll 4
+#endif
         for (int k = k_begin; k < k_end; ++k) {
-            const double above = u[c + plane];
-            v[c] = jacobi_update(at, u[c - 1], u[c + 1], u[c - row], u[c + row], below, above);
+            const double above = read(c + plane);
+            v[c] = jacobi_update(at, read(c - 1), read(c + 1), read(c - row), read(c + row), below, above);
             below = at;
             at = above;
             c += plane;
         }
+    }
+
+    // u through the read-only data path on a device: a restrict on a member pointer is not
+    // promised to reach the loads (the native kernel's are kernel parameters), and without it
+    // each plane's loads must wait for the previous plane's store to v, which might alias u.
+    SHAKEDOWN_HOST_DEVICE double read(Index c) const {
+#if defined(__CUDA_ARCH__)
+        return __ldg(u + c);
+#else
+        return u[c];
+#endif
     }
 };
 

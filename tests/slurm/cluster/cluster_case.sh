@@ -382,17 +382,20 @@ YAML
     # sbatch accepted the script with those lines, that the controller recorded the account, and
     # that the job ran to its verdict, not that an account or QOS limit was enforced.
     use_ompi_tcp_environment
-    submit quick srun -A acceptance --qos normal --run-args "--tests stream"
+    submit quick srun -A acceptance --qos normal --sbatch-args="--comment shakedown-acceptance" --run-args "--tests stream"
     script=$(sed -n 's/.*script \([^,]*\),.*/\1/p' <<<"$submit_output")
     grep -qx '#SBATCH --account=acceptance' "$script" || fail "no #SBATCH --account line in $script"
     grep -qx '#SBATCH --qos=normal' "$script" || fail "no #SBATCH --qos line in $script"
+    grep -qx '#SBATCH --comment shakedown-acceptance' "$script" || fail "no pass-through #SBATCH --comment line in $script"
     [ "$job_status" -eq 0 ] || fail "job exit code $job_status, expected 0"
     [ -s "$run_folder/summary.json" ] || fail "no summary.json"
     account=$(scontrol show job -o "$job_id" 2>/dev/null | sed -n 's/.* Account=\([^ ]*\).*/\1/p')
     qos=$(scontrol show job -o "$job_id" 2>/dev/null | sed -n 's/.* QOS=\([^ ]*\).*/\1/p')
-    echo "scontrol: Account=${account:-?} QOS=${qos:-?}"
+    comment=$(scontrol show job -o "$job_id" 2>/dev/null | sed -n 's/.* Comment=\([^ ]*\).*/\1/p')
+    echo "scontrol: Account=${account:-?} QOS=${qos:-?} Comment=${comment:-?}"
     [ "$account" = acceptance ] || fail "Slurm recorded account '$account', not acceptance"
-    check "sbatch accepted --account=acceptance --qos=normal, Slurm recorded Account=$account QOS=${qos:-?}, verdict 0"
+    [ "$comment" = shakedown-acceptance ] || fail "the --sbatch-args line did not reach Slurm: Comment='$comment'"
+    check "sbatch accepted --account=acceptance --qos=normal and the pass-through --comment, Slurm recorded Account=$account QOS=${qos:-?} Comment=$comment, verdict 0"
     ;;
 
   *) fail "unknown case '$case_name'" ;;

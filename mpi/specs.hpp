@@ -15,6 +15,7 @@ const TestSpec& mpi_coll_spec();
 const TestSpec& gpu_aware_mpi_spec();
 const TestSpec& nccl_spec();
 const TestSpec& congestion_spec();
+const TestSpec& congestion_nccl_spec();
 
 // The collectives each test knows, in the order they run (also the metric names' words).
 inline constexpr std::array<std::string_view, 6> mpi_collective_names = {"allreduce", "allgather", "reduce_scatter",

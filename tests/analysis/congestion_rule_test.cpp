@@ -51,7 +51,7 @@ std::vector<Trace> congestion_traces(const std::array<std::array<double, 3>, nod
 
 std::vector<Finding> findings_of(const std::vector<Trace>& traces, const Thresholds& thresholds = Thresholds::built_in()) {
     TempDir temp;
-    const auto dir = testing::write_run(temp.path() / "run", traces, "complete", {"stream", "mpi_pingpong", "congestion"});
+    const auto dir = testing::write_run(temp.path() / "run", traces, "complete", {"stream", "mpi_pingpong", "congestion", "congestion_nccl"});
     const LoadedRun run = load_run(dir, {});
     const Observations observations(run);
     return congestion_findings(observations, thresholds.settings());
@@ -106,6 +106,25 @@ TEST(CongestionRule, AFabricThatDegradesEvenlyIsOneConfigurationFindingAndDrains
                                       "ranks (of 8) is 4.4x worse"),
               std::string::npos)
         << findings[0].reason;
+}
+
+TEST(CongestionRule, TheNcclVariantIsJudgedUnderItsOwnKey) {
+    auto traces = congestion_traces({{{1.1, 1.6, 1.0}, {1.2, 1.9, 1.1}, {1.1, 1.5, 1.0}, {1.0, 1.3, 1.0}}}, {1.2, 1.8, 1.1});
+    for (Trace& trace : traces) {
+        TestResult nccl = trace.tests.back();  // the same figures under congestion_nccl, node0003's bandwidth 12x
+        nccl.key = "congestion_nccl";
+        for (Metric& metric : nccl.metrics) {
+            metric.name.replace(0, std::string("congestion").size(), "congestion_nccl");
+            if (trace.header.rank == 6 && metric.name == "congestion_nccl.node_bandwidth_impact") metric.value = 12.0;
+        }
+        trace.tests.push_back(std::move(nccl));
+    }
+    const auto findings = findings_of(traces);
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_EQ(findings[0].test, "congestion_nccl");
+    EXPECT_EQ(findings[0].node, "node0003");
+    EXPECT_EQ(findings[0].metric, "congestion_nccl.node_bandwidth_impact");
+    EXPECT_EQ(findings[0].level, Level::fail);
 }
 
 TEST(CongestionRule, BandsComeFromTheThresholdsFileAndBadValuesAreRefused) {

@@ -84,5 +84,18 @@ TEST(Congestion, CongestorFractionOutsideZeroToOneIsRefused) {
     expect_refused("congestion", "params: {congestion: {congestors: [incast, ring]}}\n", "ring");
 }
 
+// The NCCL variant is compile-checked here (no GPU): it says why it did not run.
+TEST(Congestion, NcclVariantIsWaivedWithoutAGpu) {
+    const auto result = run_registered_test("congestion_nccl", "params: {congestion_nccl: {latency_iterations: 5}}\n");
+    EXPECT_EQ(result.status, Status::waived);
+#ifdef SHAKEDOWN_TEST_HAVE_NCCL
+    if (world_size() >= 4) EXPECT_EQ(result.reason, "no CUDA device");
+#else
+    if (world_size() >= 4) EXPECT_EQ(result.reason, "shakedown was built without NCCL (SHAKEDOWN_WITH_NCCL / CUDA not found)");
+#endif
+    expect_refused("congestion_nccl", "params: {congestion_nccl: {congestor_fraction: 1}}\n",
+                   "'params.congestion_nccl.congestor_fraction' must be above 0 and below 1, got 1");
+}
+
 }  // namespace
 }  // namespace shakedown::testing

@@ -43,8 +43,10 @@ ReasonCode reason_code_of(FindingSource source) {
         case FindingSource::stall: return ReasonCode::rank_stalled;
         case FindingSource::scheduler: return ReasonCode::node_down;
         case FindingSource::hidden_faults: return ReasonCode::gpu_health_fault;
-        default: return ReasonCode::unclassified;  // threshold: every check there sets its own
+        case FindingSource::pkeys: return ReasonCode::pkey_mismatch;
+        case FindingSource::threshold: break;  // every check there sets its own
     }
+    return ReasonCode::unclassified;
 }
 
 std::string_view to_string(Evidence evidence) {

@@ -25,6 +25,7 @@ std::string_view to_string(ReasonCode code) {
         case ReasonCode::port_counter_rise: return "port_counter_rise";
         case ReasonCode::gpu_health_fault: return "gpu_health_fault";
         case ReasonCode::profile_mismatch: return "profile_mismatch";
+        case ReasonCode::pkey_mismatch: return "pkey_mismatch";
         case ReasonCode::unclassified: return "unclassified";
     }
     return "unclassified";

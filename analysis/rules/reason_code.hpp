@@ -31,6 +31,7 @@ enum class ReasonCode {
     port_counter_rise,        // RDMA port error counters rose
     gpu_health_fault,         // a GPU health counter, Xid event or PCIe AER error
     profile_mismatch,         // the node differs from the expected profile
+    pkey_mismatch,            // an RDMA port's PKey table differs from the other nodes'
     unclassified,             // a rule that declares no code of its own yet
 };
 

@@ -1,5 +1,6 @@
 // Reason codes: one declared list (analysis/rules/reason_code.hpp), its strings unique and
 // round-tripping, and the published summary.json schema naming exactly the same codes.
+#include "analysis/rules/finding.hpp"
 #include "analysis/rules/reason_code.hpp"
 
 #include <gtest/gtest.h>
@@ -21,6 +22,20 @@ TEST(ReasonCode, StringsAreUniqueAndRoundTrip) {
     }
     EXPECT_EQ(seen.size(), all_reason_codes().size());
     EXPECT_FALSE(reason_code_from_string("below_nominal").has_value());
+}
+
+// A rule that sets no code of its own still gets its source's: only the threshold checks, which
+// each set a finer one, have none.
+TEST(ReasonCode, EverySourceButThresholdStandsForACode) {
+    for (FindingSource source : {FindingSource::fleet, FindingSource::baseline, FindingSource::links,
+                                 FindingSource::collective, FindingSource::port_counters, FindingSource::credibility,
+                                 FindingSource::stall, FindingSource::scheduler, FindingSource::hidden_faults,
+                                 FindingSource::pkeys})
+        EXPECT_NE(reason_code_of(source), ReasonCode::unclassified) << to_string(source);
+    EXPECT_EQ(reason_code_of(FindingSource::pkeys), ReasonCode::pkey_mismatch);
+    EXPECT_EQ(reason_code_of(FindingSource::threshold), ReasonCode::unclassified);
+    const RankIdentity who{.rank = 2, .node = "node0001"};
+    EXPECT_EQ(make_finding(who, "slurm", Level::fail, "down", FindingSource::scheduler).code, ReasonCode::node_down);
 }
 
 TEST(ReasonCode, TheSummarySchemaListsExactlyTheDeclaredCodes) {

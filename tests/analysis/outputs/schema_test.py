@@ -53,6 +53,24 @@ checks.expect(all(f["code"] != "unclassified" for f in findings), "every finding
 checks.expect(summaries["faulty"]["price"] is not None and summaries["faulty"]["localization"] is not None,
               "the optional sections (price, localization) were present and validated")
 
+# Each bound is the edge the value crossed, in the value's unit: on the bad side of it, and the
+# band's fraction of the reference it was compared with (default.yaml, calibrated.yaml).
+def close(a, b):
+    return abs(a - b) <= 1e-9 * max(abs(a), abs(b))
+
+
+def below_band(fail, warn):
+    return lambda f: f["value"] < f["bound"] and close(f["bound"], {"fail": fail, "warn": warn}[f["level"]] * f["reference"])
+
+
+crossed = {"below_calibrated": below_band(0.75, 0.90),
+           "slow_node_links": below_band(0.70, 0.90),
+           "fleet_outlier": lambda f: f["value"] > f["bound"] > f["reference"],  # latency: lower is better
+           "slow_rank": lambda f: f["value"] >= f["bound"] and f["bound"] == {"fail": 3.0, "warn": 1.5}[f["level"]]}
+for code, holds in crossed.items():
+    of_code = [f for f in findings if f["code"] == code]
+    checks.expect(bool(of_code) and all(holds(f) for f in of_code), f"{code}: {len(of_code)} finding(s), each past its bound")
+
 # The built-in files and what --print-thresholds prints.
 for name, schema in (("default.yaml", thresholds_schema), ("calibrated.yaml", calibrated_schema)):
     with open(os.path.join(source, "analysis", "thresholds", name), encoding="utf-8") as file:

@@ -2,6 +2,7 @@
 
 #include "core/errors.hpp"
 #include "core/printable_text.hpp"
+#include "core/program_paths.hpp"
 
 #include <fmt/format.h>
 
@@ -31,35 +32,17 @@ std::optional<std::filesystem::path> in_path(std::string_view name, std::string_
     return std::nullopt;
 }
 
-bool is_inside(const std::filesystem::path& path, const std::filesystem::path& folder) {
-    const auto relative = std::filesystem::weakly_canonical(path).lexically_relative(std::filesystem::weakly_canonical(folder));
-    return !relative.empty() && *relative.begin() != "..";
-}
-
 }  // namespace
 
-std::optional<BuildTree> compiled_build_tree() {
-#if defined(SHAKEDOWN_BUILD_FOLDER) && defined(SHAKEDOWN_BUILD_TREE_ANALYZER)
-    return BuildTree{SHAKEDOWN_BUILD_FOLDER, SHAKEDOWN_BUILD_TREE_ANALYZER};
-#else
-    return std::nullopt;
-#endif
-}
-
-std::filesystem::path find_analyzer(const std::filesystem::path& shakedown, std::string_view path_env,
-                                    const std::optional<BuildTree>& build_tree) {
+std::filesystem::path find_analyzer(const std::filesystem::path& shakedown, std::string_view path_env) {
+    // A bare name (--shakedown shakedown) is looked up in PATH on the node: nothing is beside it here.
+    const auto self = shakedown.has_parent_path() ? std::filesystem::absolute(shakedown).lexically_normal()
+                                                  : std::filesystem::path();
+    if (const auto found = find_companion_program(analyzer_program, self, path_env))
+        return std::filesystem::absolute(*found).lexically_normal();
     std::vector<std::string> looked;
-    if (shakedown.has_parent_path()) {
-        const auto beside = std::filesystem::absolute(shakedown.parent_path() / analyzer_program).lexically_normal();
-        if (is_executable_file(beside)) return beside;
-        looked.push_back(beside.string());
-    }
-    // The build tree keeps the two programs in their own folders (src/driver, analysis).
-    if (build_tree && shakedown.has_parent_path() && is_inside(shakedown, build_tree->folder)) {
-        if (is_executable_file(build_tree->analyzer)) return build_tree->analyzer;
-        looked.push_back(build_tree->analyzer.string() + " (the build tree's; not built?)");
-    }
-    if (const auto found = in_path(analyzer_program, path_env)) return *found;
+    if (!self.empty()) looked.push_back((self.parent_path() / analyzer_program).string());
+    if (!self.empty() && self.filename() == "shakedown") looked.push_back("its build tree");
     looked.push_back("PATH");
     throw InputError(fmt::format("{} not found (looked at {}): the job could not give a verdict; build or install "
                                  "it, or give --analyzer PATH",

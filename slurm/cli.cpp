@@ -124,7 +124,7 @@ JobOptions SlurmCommandLine::job_options() const {
     // Decided here, not in the job: without an analyzer the job would run every test and then
     // fail its verdict step with "command not found".
     options.analyzer_binary = in.analyzer_binary.empty()
-                                  ? find_analyzer(options.shakedown_binary, path_variable(), compiled_build_tree())
+                                  ? find_analyzer(options.shakedown_binary, path_variable())
                                   : check_analyzer(in.analyzer_binary, path_variable());
     options.account = in.account;
     options.qos = in.qos;

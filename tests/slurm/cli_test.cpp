@@ -66,7 +66,7 @@ TEST_F(SlurmCli, NoAnalyzerAnywhereIsRefusedAtGenerateTime) {
                              "--script", script.string()});
     EXPECT_EQ(result.exit_code, 2) << result.out << result.err;
     EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
-    EXPECT_TRUE(contains(result.err, "shakedown-analyze not found (looked at /opt/bin/shakedown-analyze, PATH)"))
+    EXPECT_TRUE(contains(result.err, "shakedown-analyze not found (looked at /opt/bin/shakedown-analyze, its build tree, PATH)"))
         << result.err;
     EXPECT_FALSE(std::filesystem::exists(script));
 }

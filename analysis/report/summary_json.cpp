@@ -314,6 +314,8 @@ json summary_to_json(const ReportModel& model, const SummaryContext& context) {
             {"run_status", run.manifest.status},
             {"suite", run.manifest.suite},
             {"analyzed_utc", context.analyzed_utc},
+            {"started_utc", run.manifest.start_utc > 0.0 ? json(run.manifest.start_utc) : json(nullptr)},
+            {"ended_utc", optional_number(run.manifest.end_utc)},
             {"thresholds", context.thresholds_source},
             {"verdict", to_string(judgement.overall)},
             {"exit_code", judgement.exit_code()},

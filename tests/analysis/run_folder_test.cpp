@@ -71,6 +71,8 @@ TEST(RunFolder, HealthyRunPassesAndWritesSummaryLeavingEverythingElseAlone) {
 
     const auto summary = summary_of(run);
     EXPECT_EQ(summary["schema_version"], "1.5");
+    EXPECT_DOUBLE_EQ(summary["started_utc"].get<double>(), 1764480000.0);  // run.json's, as the writer made it
+    EXPECT_DOUBLE_EQ(summary["ended_utc"].get<double>(), 1764480000.0 + 600.0);
     EXPECT_EQ(summary["run_id"], testing::test_run_id);
     EXPECT_EQ(summary["verdict"], "pass");
     EXPECT_EQ(summary["exit_code"], 0);
@@ -200,6 +202,16 @@ TEST(RunFolder, NonHdf5RankFileIsIncomplete) {
     const Outcome outcome = analyze_folder(run);
     EXPECT_EQ(outcome.exit_code, 3);
     EXPECT_NE(outcome.out.find("rank 0 (node0000): trace truncated or not HDF5: "), std::string::npos) << outcome.out;
+}
+
+// A run whose run.json has no end yet (the job was killed): summary.json says so with null.
+TEST(RunFolder, AnUnfinishedRunHasNoEnd) {
+    TempDir temp;
+    const auto run = write_run(temp.path() / "run", healthy_traces(2, 1), "running");
+    analyze_folder(run);
+    const auto summary = summary_of(run);
+    EXPECT_DOUBLE_EQ(summary["started_utc"].get<double>(), 1764480000.0);
+    EXPECT_TRUE(summary["ended_utc"].is_null()) << summary["ended_utc"];
 }
 
 TEST(RunFolder, RankStillRunningIsIncomplete) {

@@ -24,6 +24,8 @@
 #                                                 with the FP64 capability section as markdown; lu_fp64 at n 48384)
 #                                               | health2-1gpu (the same on one GPU: memtest healthy and planted, then
 #                                                 the quick suite with and without telemetry.passive_health)
+#                                               | health-overhead (1 GPU: the quick suite with and without
+#                                                 telemetry.passive_health, alternating, HEALTH_ROUNDS pairs)
 #                                               | health2 (NVML health sources and PCIe AER read for real, every value
 #                                                 or the NVML return code; gpu_memtest over 90 % of free HBM, 2 GPUs,
 #                                                 rank 1 with a planted flipped bit)
@@ -175,6 +177,14 @@ fi
 if [[ $parts == *" health "* ]]; then
   run_job health-2gpu 2 --config "$here/health/configs/h200-health.yaml"
   run_job health-corrupt 2 --config "$here/health/configs/h200-burnin-corruption.yaml"
+fi
+if [[ $parts == *" health-overhead "* ]]; then  # the sources' cost again: on, off alternating, HEALTH_ROUNDS (2) pairs
+  for i in $(seq 1 "${HEALTH_ROUNDS:-2}"); do
+    run_job "quick-health-on-$i" 1 --suite quick --config "$here/bench/gpu/passive-health-on.yaml"
+    run_job "quick-health-off-$i" 1 --suite quick --config "$here/bench/gpu/passive-health-off.yaml"
+    python3 "$here/bench/gpu/compare_runs.py" "$runs/quick-health-on-$i" "$runs/quick-health-off-$i" 2>&1 |
+      tee "$out/health-overhead-$i.txt" | tee -a "$out/log.txt"
+  done
 fi
 if [[ $parts == *" health2-1gpu "* ]]; then  # the same on a 1-GPU host, and what the sources cost
   "$bin/telemetry_tests" --gtest_filter='RealNvml.*:RealSysfs.*' 2>&1 | tee "$out/health2-sources.txt" | tee -a "$out/log.txt"

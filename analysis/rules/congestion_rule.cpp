@@ -51,8 +51,11 @@ std::string ranking(const std::vector<NodeImpact>& nodes) {
     return text;
 }
 
-Finding impact_finding(const RankIdentity& who, const std::string& test, const Metric& metric, Level level, std::string reason) {
+Finding impact_finding(const RankIdentity& who, const std::string& test, const Metric& metric, Level level,
+                       const AnalysisSettings& settings, std::string reason) {
     Finding finding = make_metric_finding(who, test, metric, level, std::move(reason));
+    finding.code = ReasonCode::congestion_impact;
+    finding.bound = level == Level::fail ? settings.congestion_fail() : settings.congestion_warn();
     finding.reference = 1.0;               // no impact
     finding.evidence = Evidence::figure;   // load-dependent: measured again before it drains
     return finding;
@@ -92,7 +95,7 @@ std::vector<Finding> congestion_findings_of(const Observations& observations, co
         const TestResult* test = observations.test_of(node.who->rank, key);
         const Metric* metric = find(*test, fmt::format("{}.node_{}_impact", key, node.statistic));
         findings.push_back(impact_finding(
-            *node.who, key, *metric, level,
+            *node.who, key, *metric, level, settings,
             fmt::format("{}'s links degrade under load: its {} is {}x worse beside the congestors than alone "
                         "({}); the most degraded nodes: {}",
                         node.who->node, describe(node.statistic), format_number(node.impact), bands, ranking(nodes))));
@@ -112,7 +115,7 @@ std::vector<Finding> congestion_findings_of(const Observations& observations, co
         return found != job->parameters.end() ? found->second : std::string("?");
     };
     Finding finding = impact_finding(
-        *observations.rank(0), key, *figure->second, level,
+        *observations.rank(0), key, *figure->second, level, settings,
         fmt::format("the fabric as a whole degrades under load: the {} of the {} measuring ranks (of {}) is {}x "
                     "worse beside the congestors than alone ({}), no node more than the others{}",
                     describe(figure->first), parameter("measuring_ranks"), parameter("communicator_ranks"),

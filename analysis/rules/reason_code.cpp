@@ -26,6 +26,7 @@ std::string_view to_string(ReasonCode code) {
         case ReasonCode::gpu_health_fault: return "gpu_health_fault";
         case ReasonCode::profile_mismatch: return "profile_mismatch";
         case ReasonCode::pkey_mismatch: return "pkey_mismatch";
+        case ReasonCode::congestion_impact: return "congestion_impact";
         case ReasonCode::unclassified: return "unclassified";
     }
     return "unclassified";

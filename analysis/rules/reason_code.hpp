@@ -32,6 +32,7 @@ enum class ReasonCode {
     gpu_health_fault,         // a GPU health counter, Xid event or PCIe AER error
     profile_mismatch,         // the node differs from the expected profile
     pkey_mismatch,            // an RDMA port's PKey table differs from the other nodes'
+    congestion_impact,        // latency or bandwidth many times worse beside congestors than alone
     unclassified,             // a rule that declares no code of its own yet
 };
 

@@ -67,6 +67,9 @@ TEST(CongestionRule, TheNodeWhoseLinksDegradeUnderLoadFailsAndIsNamedFirst) {
     EXPECT_EQ(f.level, Level::fail);
     EXPECT_EQ(f.cause, Cause::hardware);
     EXPECT_EQ(f.evidence, Evidence::figure);  // re-measured before it drains
+    EXPECT_EQ(f.code, ReasonCode::congestion_impact);
+    ASSERT_TRUE(f.bound.has_value());
+    EXPECT_DOUBLE_EQ(*f.bound, 10.0);  // the fail edge it crossed
     EXPECT_TRUE(f.needs_confirmation());
     EXPECT_EQ(f.metric, "congestion.node_latency_p50_impact");  // its worst judged statistic (p99: shown only)
     EXPECT_DOUBLE_EQ(*f.value, 14.2);
@@ -83,6 +86,8 @@ TEST(CongestionRule, AnImpactBetweenTheBandsWarnsAndBandwidthCounts) {
     EXPECT_EQ(findings[0].node, "node0001");
     EXPECT_EQ(findings[0].level, Level::warn);
     EXPECT_EQ(findings[0].metric, "congestion.node_bandwidth_impact");
+    ASSERT_TRUE(findings[0].bound.has_value());
+    EXPECT_DOUBLE_EQ(*findings[0].bound, 4.0);  // the warn edge
 }
 
 // The highest factors four ranks on this 2-core machine gave in 25 healthy runs (docs/analyzer.md):

@@ -56,7 +56,7 @@ void add_congestion_figures(TestResult& result, const TestSpec& spec, MPI_Comm c
         for (std::size_t s = 0; s < statistics.size(); ++s)
             result.add_metric(name(fmt::format("node_{}_impact", statistics[s])), factors[s]);
     }
-    result.samples = SampleTable(spec.samples);  // rows on rank 0 only
+    result.samples = SampleTable(spec.samples);  // congestion_sample_columns(); rows on rank 0 only
     if (me != 0) return;
     Row medians{};
     const auto factors = impact(measuring, medians);

@@ -1,3 +1,4 @@
+#include "mpi/congestion_columns.hpp"
 #include "mpi/specs.hpp"
 
 #include "core/errors.hpp"
@@ -51,14 +52,7 @@ const TestSpec& congestion_nccl_spec() {
                 {"congestion_nccl.{baseline,congested}_bandwidth_gbs", "GB/s", Better::higher,
                  "rank 0: the measuring GPUs' median ring bandwidth"},
             },
-        .samples = {{"rank", "rank"},
-                    {"node_index", "index"},
-                    {"baseline_latency_p50_us", "us"},
-                    {"baseline_latency_p99_us", "us"},
-                    {"baseline_bandwidth_gbs", "GB/s"},
-                    {"congested_latency_p50_us", "us"},
-                    {"congested_latency_p99_us", "us"},
-                    {"congested_bandwidth_gbs", "GB/s"}},
+        .samples = congestion_sample_columns(),
         .default_deadline_s = 900.0,
         .needs = {Feature::cuda, Feature::nccl},
         .min_ranks = 4,

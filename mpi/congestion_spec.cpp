@@ -1,3 +1,4 @@
+#include "mpi/congestion_columns.hpp"
 #include "mpi/specs.hpp"
 
 #include "core/errors.hpp"
@@ -56,15 +57,7 @@ const TestSpec& congestion_spec() {
                 {"congestion.{baseline,congested}_bandwidth_gbs", "GB/s", Better::higher,
                  "rank 0: the measuring ranks' median ring bandwidth"},
             },
-        // rank 0 only: one row per measuring rank
-        .samples = {{"rank", "rank"},
-                    {"node_index", "index"},
-                    {"baseline_latency_p50_us", "us"},
-                    {"baseline_latency_p99_us", "us"},
-                    {"baseline_bandwidth_gbs", "GB/s"},
-                    {"congested_latency_p50_us", "us"},
-                    {"congested_latency_p99_us", "us"},
-                    {"congested_bandwidth_gbs", "GB/s"}},
+        .samples = congestion_sample_columns(),
         .default_deadline_s = 900.0,
         .min_ranks = 4,
         .check_parameters = check,

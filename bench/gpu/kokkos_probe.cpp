@@ -309,9 +309,11 @@ StencilRow stencil_flat(const std::string& name, const Fields& f) {
 // (x from cell 1, y, z chunk), int indices. padded: on the native device layout (rows padded,
 // cell 1 on a 128-byte line: the product's Kokkos device fields), copied in before and the
 // result copied back into f.v after timing; else on f's LayoutLeft fields (rows of edge + 2).
-StencilRow stencil_march(const std::string& name, const Fields& f, std::array<int, 2> tile, int chunk, bool padded) {
+StencilRow stencil_march(const std::string& name, const Fields& f, std::array<int, 2> tile, int chunk, bool padded,
+                         bool pairs = false) {
     using shakedown::kernels::DeviceLayout;
     using shakedown::kernels::StencilMarch;
+    using shakedown::kernels::StencilMarchPairs;
     using Policy = Kokkos::MDRangePolicy<Exec, Kokkos::IndexType<int>, Kokkos::Rank<3, Kokkos::Iterate::Left, Kokkos::Iterate::Left>>;
     using Strided = Kokkos::View<double***, Kokkos::LayoutStride, Kokkos::CudaSpace, Kokkos::MemoryUnmanaged>;
     const std::size_t n = f.edge, m = n + 2;
@@ -342,10 +344,19 @@ StencilRow stencil_march(const std::string& name, const Fields& f, std::array<in
     const StencilMarch<int> step{in, out, static_cast<int>(layout.row), static_cast<int>(layout.plane), 1, 1,
                                  static_cast<int>(n + 1), chunk};
     const Policy policy({1, 1, 0}, {static_cast<int>(n + 1), static_cast<int>(n + 1), chunks}, {tile[0], tile[1], 1});
+    // Pairs (cells 1 + 2p, 2 + 2p) need 16-byte aligned odd cells: the padded layout only.
+    const StencilMarchPairs<int> pair_step{in, out, static_cast<int>(layout.row), static_cast<int>(layout.plane), 1,
+                                           static_cast<int>(n + 1), 1, static_cast<int>(n + 1), chunk};
+    const Policy pair_policy({0, 1, 0}, {static_cast<int>(n + 1) / 2, static_cast<int>(n + 1), chunks}, {tile[0], tile[1], 1});
     stencil_reset(f);
     StencilRow row{name, tile_text(tile.data(), 2) + " z" + std::to_string(chunk)};
     row.gbs = static_cast<double>(n) * n * n * shakedown::kernels::stencil_bytes_per_cell /
-              time_it([&] { Kokkos::parallel_for("stencil_march", policy, step); }) / 1e9;
+              time_it([&] {
+                  if (pairs && padded)
+                      Kokkos::parallel_for("stencil_march_pairs", pair_policy, pair_step);
+                  else
+                      Kokkos::parallel_for("stencil_march", policy, step);
+              }) / 1e9;
     if (padded) {
         const Strided sv(pv.data() + DeviceLayout::lead,
                          Kokkos::LayoutStride(m, 1, m, static_cast<std::size_t>(layout.row), m, static_cast<std::size_t>(layout.plane)));
@@ -443,6 +454,8 @@ int main(int argc, char** argv) {
         for (const auto& t : march_tiles) rows.push_back(stencil_march("z-march int, rows of edge+2", f, t, 8, false));
         for (const auto& t : march_tiles) rows.push_back(stencil_march("z-march int, padded (product)", f, t, 8, true));
         for (const int chunk : {4, 16, 64}) rows.push_back(stencil_march("z-march int, padded", f, {32, 8}, chunk, true));
+        for (const auto& t : march_tiles)
+            rows.push_back(stencil_march("z-march pairs int, padded (product)", f, t, 8, true, /*pairs=*/true));
         rows.push_back(stencil_flat<std::int64_t>("Range 1-D over cells int64", f));
         rows.push_back(stencil_flat<std::int32_t>("Range 1-D over cells int32", f));
         std::printf("\nstencil3d Jacobi, %zu^3 (+halo), LayoutLeft; GB/s at 16 B/cell; /triad: of the memory bound "

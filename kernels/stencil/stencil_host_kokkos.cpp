@@ -35,10 +35,6 @@ KOKKOS_INLINE_FUNCTION void face_cell(int d, std::size_t layer, std::size_t a, s
     else { k = layer; i = a; j = b; }
 }
 
-// The device z-march: 8 planes per work item (the native backend's automatic gpu_z_chunk) in
-// 32 x 8 tiles of (x, y), one warp a row segment of whole lines.
-constexpr int march_chunk = 8;
-
 // The member functions that hold device lambdas are public: nvcc refuses extended lambdas in
 // private or protected member functions.
 template <class Exec>
@@ -168,18 +164,35 @@ public:
         }
     }
 
+    // The shape asked for (gpu_block_x/y, gpu_z_chunk, gpu_cells_per_thread), as the native
+    // backend takes it: block_x x block_y work items per tile, each one cell or one pair of cells.
+    void set_gpu_shape(const GpuStencilShape& shape) override { shape_ = shape; }
+
     template <class Index>
     void march(const CellBox& box) {
-        const int chunks = static_cast<int>((box.hi[2] - box.lo[2] + march_chunk - 1) / march_chunk);
+        const int chunk = shape_.z_chunk > 0 ? shape_.z_chunk : static_cast<int>(box.hi[2] - box.lo[2]);
+        const int chunks = static_cast<int>((box.hi[2] - box.lo[2] + chunk - 1) / chunk);
         // x from the line start at or before lo[0] (cells 1 + 16 m start 128-byte lines): a slab
         // one cell thin in x launches one tile per row, not a whole row of idle threads.
         const int x_begin = static_cast<int>(box.lo[0] - (box.lo[0] - 1) % 16);
-        const StencilMarch<Index> step{u_.data(), v_.data(), static_cast<Index>(layout_.row),
-                                       static_cast<Index>(layout_.plane), static_cast<int>(box.lo[0]),
-                                       static_cast<int>(box.lo[2]), static_cast<int>(box.hi[2]), march_chunk};
+        const int lo_y = static_cast<int>(box.lo[1]), hi_y = static_cast<int>(box.hi[1]);
+        const Index row = static_cast<Index>(layout_.row), plane = static_cast<Index>(layout_.plane);
+        if (shape_.cells_per_thread == 2) {
+            // Pair p holds cells 1 + 2p and 2 + 2p: from x_begin's pair up to the one holding hi[0] - 1.
+            const StencilMarchPairs<Index> step{u_.data(), v_.data(), row, plane, static_cast<int>(box.lo[0]),
+                                                static_cast<int>(box.hi[0]), static_cast<int>(box.lo[2]),
+                                                static_cast<int>(box.hi[2]), chunk};
+            Kokkos::parallel_for("stencil_march_pairs",
+                                 MarchCells({(x_begin - 1) / 2, lo_y, 0}, {static_cast<int>(box.hi[0]) / 2, hi_y, chunks},
+                                            {shape_.block_x, shape_.block_y, 1}),
+                                 step);
+            return;
+        }
+        const StencilMarch<Index> step{u_.data(), v_.data(), row, plane, static_cast<int>(box.lo[0]),
+                                       static_cast<int>(box.lo[2]), static_cast<int>(box.hi[2]), chunk};
         Kokkos::parallel_for("stencil_march",
-                             MarchCells({x_begin, static_cast<int>(box.lo[1]), 0},
-                                        {static_cast<int>(box.hi[0]), static_cast<int>(box.hi[1]), chunks}, {32, 8, 1}),
+                             MarchCells({x_begin, lo_y, 0}, {static_cast<int>(box.hi[0]), hi_y, chunks},
+                                        {shape_.block_x, shape_.block_y, 1}),
                              step);
     }
 
@@ -215,6 +228,7 @@ private:
     LocalExtent local_;
     FaceMask neighbours_{true, true, true, true, true, true};  // until pack() says otherwise
     DeviceLayout layout_;
+    GpuStencilShape shape_;
     Storage u_store_, v_store_;  // on a device: the allocations u_ and v_ view; else empty
     Field u_, v_;
     std::array<FaceBuffer, 6> faces_;

@@ -3,7 +3,7 @@
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/input_limits.hpp"
-#include "trace/trace_format.hpp"
+#include "core/printable_text.hpp"
 
 #include <fmt/format.h>
 
@@ -52,6 +52,12 @@ constexpr const char* gpu = "gpu";
 constexpr const char* gpu_uuid = "gpu_uuid";
 constexpr const char* gpu_name = "gpu_name";
 constexpr const char* trace = "trace";
+// manifest_cost
+constexpr const char* manifest_cost = "manifest_cost";
+constexpr const char* barrier_s = "barrier_s";
+constexpr const char* gather_s = "gather_s";
+constexpr const char* write_s = "write_s";
+constexpr const char* bytes = "bytes";
 }  // namespace key
 
 // Typed access with messages that name the field ("ranks[3].node: expected a string").
@@ -157,18 +163,63 @@ ManifestRank parse_rank(const ManifestFields& fields, const json& entry, std::si
     rank.gpu_uuid = fields.optional_string(entry, key::gpu_uuid, where);
     rank.gpu_name = fields.optional_string(entry, key::gpu_name, where);
     rank.trace_file = fields.optional_string(entry, key::trace, where);
+    rank.trace_file = fields.optional_string(entry, key::trace, where);
+    // Not recorded (absent, null or ""): where every run.json before 1.2 placed it.
     if (rank.trace_file.empty()) rank.trace_file = default_trace_file_name(rank.rank);
     // The trace must lie inside the run folder: run.json is input, not a licence to read anywhere.
-    if (std::filesystem::path(rank.trace_file).filename() != rank.trace_file)
-        fields.reject(fmt::format("{}trace: '{}' is not a plain file name", where, rank.trace_file));
+    if (const auto unsafe = unsafe_trace_path_because(rank.trace_file))
+        fields.reject(fmt::format("{}trace: '{}' is not a path inside the run folder ({})", where,
+                                  escape_control(rank.trace_file), *unsafe));  // a NUL would end the message
     return rank;
 }
 
 json optional_number(const std::optional<double>& value) { return value ? json(*value) : json(nullptr); }
 
+std::optional<ManifestCost> parse_cost(const ManifestFields& fields, const json& document) {
+    const json* cost = fields.optional_object(document, key::manifest_cost);
+    if (cost == nullptr) return std::nullopt;
+    const auto seconds = [&](const char* name) {
+        const json& value = fields.member(*cost, name, "manifest_cost.");
+        if (!value.is_number() || value.get<double>() < 0.0)
+            fields.reject(fmt::format("manifest_cost.{}: expected a number of seconds >= 0", name));
+        return value.get<double>();
+    };
+    ManifestCost parsed;
+    parsed.barrier_s = seconds(key::barrier_s);
+    parsed.gather_s = seconds(key::gather_s);
+    parsed.write_s = seconds(key::write_s);
+    const json& bytes = fields.member(*cost, key::bytes, "manifest_cost.");
+    if (!bytes.is_number_unsigned()) fields.reject("manifest_cost.bytes: expected a whole number >= 0");
+    parsed.bytes = bytes.get<std::uint64_t>();
+    return parsed;
+}
+
+json cost_json(const std::optional<ManifestCost>& cost) {
+    if (!cost) return nullptr;
+    return {{key::barrier_s, cost->barrier_s},
+            {key::gather_s, cost->gather_s}, {key::write_s, cost->write_s}, {key::bytes, cost->bytes}};
+}
+
 }  // namespace
 
 std::string default_trace_file_name(int rank) { return fmt::format("rank-{:05d}.h5", rank); }
+
+std::filesystem::path trace_block_folder(int rank) {
+    const int first = rank / ranks_per_trace_folder * ranks_per_trace_folder;
+    return std::filesystem::path(trace_folder_name) / fmt::format("{:05d}-{:05d}", first, first + ranks_per_trace_folder - 1);
+}
+
+std::filesystem::path trace_relative_path(int rank) { return trace_block_folder(rank) / default_trace_file_name(rank); }
+
+std::optional<std::string> unsafe_trace_path_because(const std::string& path) {
+    if (path.empty()) return "empty";
+    if (path.find('\0') != std::string::npos) return "a NUL byte";  // the file system would see a shorter path
+    const std::filesystem::path parsed(path);
+    if (parsed.is_absolute() || parsed.has_root_directory()) return "an absolute path";
+    for (const std::filesystem::path& component : parsed)
+        if (component == "..") return "a '..' component";
+    return std::nullopt;
+}
 
 json to_json(const RunManifest& manifest) {
     json nodes = json::array();
@@ -184,7 +235,7 @@ json to_json(const RunManifest& manifest) {
                          {key::gpu_uuid, rank.gpu_uuid.empty() ? json(nullptr) : json(rank.gpu_uuid)},
                          {key::gpu_name, rank.gpu_name.empty() ? json(nullptr) : json(rank.gpu_name)},
                          {key::trace, rank.trace_file}});
-    return {{key::schema_version, trace_schema_version},
+    return {{key::schema_version, run_manifest_schema_version},
             {key::run_id, manifest.run_id},
             {key::run_uuid, manifest.run_uuid.empty() ? json(nullptr) : json(manifest.run_uuid)},
             {key::shakedown_version, manifest.shakedown_version},
@@ -202,7 +253,8 @@ json to_json(const RunManifest& manifest) {
             {key::end_utc, optional_number(manifest.end_utc)},
             {key::end_utc_iso, manifest.end_utc ? json(format_utc(*manifest.end_utc)) : json(nullptr)},
             {key::status, manifest.status},
-            {key::slurm, manifest.slurm}};
+            {key::slurm, manifest.slurm},
+            {key::manifest_cost, cost_json(manifest.cost)}};
 }
 
 RunManifest parse_run_manifest(const json& document, const std::string& context) {
@@ -232,6 +284,7 @@ RunManifest parse_run_manifest(const json& document, const std::string& context)
     manifest.end_utc = fields.optional_number(document, key::end_utc);
     if (const json* versions = fields.optional_object(document, key::versions)) manifest.versions = *versions;
     if (const json* slurm = fields.optional_object(document, key::slurm)) manifest.slurm = *slurm;
+    manifest.cost = parse_cost(fields, document);
 
     const json& ranks = fields.array(document, key::ranks);
     for (std::size_t i = 0; i < ranks.size(); ++i) manifest.ranks.push_back(parse_rank(fields, ranks[i], i, manifest.world_size));

@@ -1,38 +1,24 @@
-// The GPU LU through cuSOLVER: A and b generated on the device from the seed (the host's
-// entries, lu_math.hpp), getrf + getrs timed with events on one stream, the residual from an
-// untouched copy of A with cuBLAS dgemv, the inf-norms by cuBLAS idamax and a row-sum kernel.
+// The GPU LU: A and b generated on the device from the seed (the host's entries, lu_math.hpp), the
+// factorization (cuSOLVER's getrf of the whole matrix, or the look-ahead LU of
+// lu_cuda_lookahead.cu: `gpu_algorithm`) + cuSOLVER's getrs timed with events on one stream, the
+// residual from an untouched copy of A with cuBLAS dgemv, the inf-norms by cuBLAS idamax and a
+// row-sum kernel.
+#include "kernels/lu/lu_cuda_lookahead.hpp"
+#include "kernels/lu/lu_cusolver.hpp"
 #include "kernels/lu/lu_engine.hpp"
 #include "kernels/lu/lu_math.hpp"
 
 #include "gpu/cublas_handles.hpp"
 #include "gpu/cuda_owners.hpp"
 
-#include <cusolverDn.h>
 #include <fmt/format.h>
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 namespace shakedown::kernels::lu {
 namespace {
-
-void check_cusolver(cusolverStatus_t status, const char* expression, const char* file, int line) {
-    if (status != CUSOLVER_STATUS_SUCCESS)
-        gpu::throw_gpu_error("cuSOLVER", expression, fmt::format("status {}", static_cast<int>(status)), file, line);
-}
-#define SHAKEDOWN_CUSOLVER(expression) check_cusolver((expression), #expression, __FILE__, __LINE__)
-
-class CusolverHandle {
-public:
-    CusolverHandle() { SHAKEDOWN_CUSOLVER(cusolverDnCreate(&handle_)); }
-    ~CusolverHandle() { cusolverDnDestroy(handle_); }
-    CusolverHandle(const CusolverHandle&) = delete;
-    CusolverHandle& operator=(const CusolverHandle&) = delete;
-    cusolverDnHandle_t get() const { return handle_; }
-
-private:
-    cusolverDnHandle_t handle_ = nullptr;
-};
 
 __global__ void fill_system(double* a, double* copy, double* b, double* x, std::uint64_t seed, std::uint64_t n) {
     const std::uint64_t total = n * n;
@@ -63,17 +49,24 @@ __global__ void add_one(double* element) { *element += 1.0; }
 
 class CusolverLu final : public LuEngine {
 public:
-    CusolverLu(int device, std::size_t n)
-        : device_(device), selection_(device), n_(static_cast<int>(n)), a_(n * n), copy_(n * n), b_(n), x_(n), r_(n),
-          row_sums_(n), pivots_(n), info_(2) {
+    CusolverLu(int device, std::size_t n, GpuLuAlgorithm algorithm, int block)
+        : device_(device), selection_(device), n_(static_cast<int>(n)), algorithm_(algorithm), block_(block),
+          a_(n * n), copy_(n * n), b_(n), x_(n), r_(n), row_sums_(n), pivots_(n), info_(2) {
         SHAKEDOWN_CUSOLVER(cusolverDnSetStream(solver_.get(), stream_.get()));
         SHAKEDOWN_CUBLAS(cublasSetStream(blas_.get(), stream_.get()));
+        if (algorithm_ == GpuLuAlgorithm::lookahead) {
+            lookahead_.emplace(n_, block_);
+            return;
+        }
         int work = 0;
         SHAKEDOWN_CUSOLVER(cusolverDnDgetrf_bufferSize(solver_.get(), n_, n_, a_.get(), n_, &work));
         work_ = gpu::DeviceBuffer<double>(static_cast<std::size_t>(work));
     }
 
-    std::string name() const override { return "cusolver"; }
+    std::string name() const override {
+        return algorithm_ == GpuLuAlgorithm::lookahead ? fmt::format("{}, block {}", lookahead_name, block_)
+                                                       : std::string(cusolver_name);
+    }
 
     LuOutcome solve(std::uint64_t seed, bool corrupt) override {
         const gpu::DeviceSelection selection(device_);
@@ -83,7 +76,10 @@ public:
         LuOutcome outcome;
         gpu::CudaEvent start, stop;
         start.record(stream_.get());
-        SHAKEDOWN_CUSOLVER(cusolverDnDgetrf(solver_.get(), n_, n_, a_.get(), n_, work_.get(), pivots_.get(), info_.get()));
+        if (lookahead_)
+            lookahead_->factor(stream_.get(), a_.get(), pivots_.get(), info_.get());
+        else
+            SHAKEDOWN_CUSOLVER(cusolverDnDgetrf(solver_.get(), n_, n_, a_.get(), n_, work_.get(), pivots_.get(), info_.get()));
         if (corrupt) {
             add_one<<<1, 1, 0, stream_.get()>>>(a_.get() + n * n / 2 + n / 2);  // a diagonal element of U
             SHAKEDOWN_CUDA_LAUNCH("add_one");
@@ -124,16 +120,21 @@ private:
     int device_;
     gpu::DeviceSelection selection_;
     int n_;
+    GpuLuAlgorithm algorithm_;
+    int block_;
     gpu::CudaStream stream_;
     CusolverHandle solver_;
     gpu::CublasHandle blas_;
     gpu::DeviceBuffer<double> a_, copy_, b_, x_, r_, row_sums_, work_;
     gpu::DeviceBuffer<int> pivots_, info_;
+    std::optional<CudaLookaheadLu> lookahead_;  // its second stream, handles and panel workspace
 };
 
 }  // namespace
 
-std::unique_ptr<LuEngine> make_gpu_lu(int device, std::size_t n) { return std::make_unique<CusolverLu>(device, n); }
+std::unique_ptr<LuEngine> make_gpu_lu(int device, std::size_t n, GpuLuAlgorithm algorithm, int block) {
+    return std::make_unique<CusolverLu>(device, n, algorithm, block);
+}
 
 bool gpu_lu_built() { return true; }
 

@@ -5,6 +5,7 @@
 // what the residual needs outside the timing.
 #pragma once
 
+#include "kernels/lu/lu_gpu_algorithm.hpp"
 #include "kernels/lu/lu_grid.hpp"
 
 #include <mpi.h>
@@ -28,7 +29,7 @@ struct LuOutcome {
 class LuEngine {
 public:
     virtual ~LuEngine() = default;
-    virtual std::string name() const = 0;  // "scalapack 2x2, block 128", "cusolver"
+    virtual std::string name() const = 0;  // "scalapack 2x2, block 128", "cusolver", "lookahead, block 1024"
     // Generates A and b from `seed`, factors and solves (timed), then the norms. `corrupt`:
     // the planted fault: one element of the factor changed between factorization and solve,
     // as a bit flip in memory would. Collective over the engine's ranks.
@@ -38,7 +39,8 @@ public:
 // Collective over `comm` (every rank of it joins the grid). Throws InputError when the grid does
 // not hold comm's ranks; GpuError/std::runtime_error from the libraries.
 std::unique_ptr<LuEngine> make_host_lu(MPI_Comm comm, std::size_t n, int block, ProcessGrid grid);
-std::unique_ptr<LuEngine> make_gpu_lu(int device, std::size_t n);
+// `block`: the look-ahead LU's panel width (cuSOLVER's getrf chooses its own).
+std::unique_ptr<LuEngine> make_gpu_lu(int device, std::size_t n, GpuLuAlgorithm algorithm, int block);
 
 bool host_lu_built();  // ScaLAPACK found at build time
 bool gpu_lu_built();   // CUDA (cuSOLVER) built

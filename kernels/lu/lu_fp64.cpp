@@ -78,11 +78,7 @@ public:
             blas_threads.emplace(std::max(1, static_cast<int>(placement::cores_per_rank(
                                                  ctx, placement::ranks_sharing_this_node(ctx, true)))));
         const Plan plan = make_plan(ctx, where, host_ranks);
-        auto make_engine = [&](std::size_t n) {
-            return on_host ? lu::make_host_lu(host_ranks.get(), n, static_cast<int>(ctx.params().integer("block")), plan.grid)
-                           : lu::make_gpu_lu(*placement::usable_gpu(ctx), n);
-        };
-        auto engine = make_engine(plan.n);
+        auto engine = make_engine(ctx, where, host_ranks, plan.grid, plan.n);
         engine->solve(warmup_seed, false);  // library start-up, clocks ramping up
 
         TestResult result;
@@ -126,6 +122,8 @@ public:
         }
         result.parameters["device"] = std::string(to_string(where));
         result.parameters["backend"] = engine->name();
+        result.parameters["block_used"] = std::to_string(block_size(ctx, where));
+        if (!on_host) result.parameters["gpu_algorithm_used"] = to_string(gpu_algorithm(ctx));
         result.parameters["n_used"] = std::to_string(plan.n);
         result.parameters["n_memory_limit"] = std::to_string(plan.limit);
         if (on_host) {
@@ -138,6 +136,22 @@ public:
     }
 
 private:
+    static int block_size(const RunContext& ctx, placement::Placement where) {
+        const std::optional<std::int64_t> given = ctx.params().optional_integer("block");
+        return given ? static_cast<int>(*given)
+                     : where == placement::Placement::host ? lu::default_host_block : lu::default_gpu_block;
+    }
+
+    static lu::GpuLuAlgorithm gpu_algorithm(const RunContext& ctx) {
+        return *lu::parse_gpu_algorithm(ctx.params().text("gpu_algorithm"));  // a declared choice
+    }
+
+    static std::unique_ptr<lu::LuEngine> make_engine(const RunContext& ctx, placement::Placement where,
+                                                     const Communicator& host_ranks, lu::ProcessGrid grid, std::size_t n) {
+        if (where == placement::Placement::host) return lu::make_host_lu(host_ranks.get(), n, block_size(ctx, where), grid);
+        return lu::make_gpu_lu(*placement::usable_gpu(ctx), n, gpu_algorithm(ctx), block_size(ctx, where));
+    }
+
     static Plan make_plan(const RunContext& ctx, placement::Placement where, const Communicator& host_ranks) {
         Plan plan;
         plan.placement = where;
@@ -170,9 +184,7 @@ private:
         // then the order for target_s (the host ranks agree: they time one matrix together).
         std::size_t n = std::min<std::size_t>(where == placement::Placement::gpu ? 8192 : 512, plan.limit);
         for (int round = 0; round < 2; ++round) {
-            auto probe = where == placement::Placement::gpu
-                             ? lu::make_gpu_lu(*placement::usable_gpu(ctx), n)
-                             : lu::make_host_lu(host_ranks.get(), n, static_cast<int>(ctx.params().integer("block")), plan.grid);
+            auto probe = make_engine(ctx, where, host_ranks, plan.grid, n);  // the algorithm timed later
             if (round == 0) probe->solve(warmup_seed, false);
             const double seconds = probe->solve(warmup_seed + 1, false).seconds;
             const std::size_t next = std::min(plan.limit, std::max(n, predicted_n(n, seconds, ctx.params().real("target_s"), granule)));

@@ -5,7 +5,7 @@
 
 namespace shakedown::kernels::lu {
 
-std::unique_ptr<LuEngine> make_gpu_lu(int, std::size_t) { throw std::logic_error("built without CUDA"); }
+std::unique_ptr<LuEngine> make_gpu_lu(int, std::size_t, GpuLuAlgorithm, int) { throw std::logic_error("built without CUDA"); }
 
 bool gpu_lu_built() { return false; }
 

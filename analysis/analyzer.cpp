@@ -10,7 +10,10 @@
 #include "analysis/report/junit_report.hpp"
 #include "analysis/report/markdown_report.hpp"
 #include "analysis/report/markup.hpp"
+#include "analysis/report/pdf_output.hpp"
 #include "analysis/report/report_model.hpp"
+#include "analysis/report/report_templates.hpp"
+#include "analysis/report/report_view.hpp"
 #include "analysis/report/summary_json.hpp"
 #include "analysis/report/terminal_report.hpp"
 #include "analysis/rules/apply_rules.hpp"
@@ -63,11 +66,24 @@ struct Inputs {
     LoadedRun run;
     std::optional<LoadedRun> baseline;
     std::optional<LoadedRun> confirmation;
+    ReportTemplates templates;
+    std::vector<ThresholdsSource> thresholds_sources;  // the report header's paths and sha256
+    std::optional<std::filesystem::path> chromium;     // with --pdf
 };
 
 Inputs read_inputs(const AnalyzeOptions& options) {
     Inputs inputs;
     inputs.thresholds = resolve_thresholds(options);
+    inputs.thresholds_sources = thresholds_sources(options.thresholds_file);
+    inputs.templates = options.template_dir ? ReportTemplates::from_dir(*options.template_dir) : ReportTemplates::built_in();
+    if (options.pdf_path) {
+        const char* path = std::getenv("PATH");
+        inputs.chromium = find_chromium(path != nullptr ? path : "");
+        if (!inputs.chromium)
+            throw InputError(fmt::format("--pdf {}: chromium (or chromium-browser) is not on PATH: it prints the PDF "
+                                         "(Debian: apt-get install chromium)", options.pdf_path->string()));
+    }
+    if (options.topology_file) inputs.topology = Topology::from_file(*options.topology_file);
     if (options.topology_file) inputs.topology = Topology::from_file(*options.topology_file);
     inputs.run = load_run(options.run_dir);
     // The profile given, else the one the run recorded (`shakedown run --profile/--gpus-per-node`).
@@ -157,13 +173,16 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
     const Observations& observations = remeasured_observations ? *remeasured_observations : first_observations;
     RunDetails& details = remeasured_details ? *remeasured_details : first_details;
     const ReportModel model = make_report_model(observations, result, inputs.thresholds.settings());
+    const double analyzed_utc = now_utc();
+    const ReportContext report_context =
+        make_report_context(model, details, inputs.templates, inputs.thresholds_sources, analyzed_utc);
 
     const OutputPaths paths{options.summary_path.value_or(run.dir / "summary.json"),
                             options.junit_path.value_or(run.dir / "junit.xml"),
                             options.write_html ? std::optional(options.html_path.value_or(run.dir / "report.html"))
                                                : std::nullopt,
                             options.drain_path.value_or(run.dir / "drain.txt")};
-    SummaryContext context{.thresholds_source = inputs.thresholds.source(), .analyzed_utc = now_utc(), .outputs = {}};
+    SummaryContext context{.thresholds_source = inputs.thresholds.source(), .analyzed_utc = analyzed_utc, .outputs = {}};
     context.outputs["junit"] = paths.junit.string();
     context.outputs["drain"] = paths.drain.string();
     if (paths.html) context.outputs["html"] = paths.html->string();
@@ -177,23 +196,32 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
         code = exit_code::bad_input;
     }
     bool outputs_written = false;
+    std::string markdown;
     try {
         // Every target first: one that is a link, a FIFO or a device refuses them all, so no
         // output of this analysis is written beside an old one of another.
         for (const std::filesystem::path* target : {&paths.summary, &paths.junit, &paths.drain})
             check_output_target(*target);
         if (paths.html) check_output_target(*paths.html);
+        if (options.pdf_path) check_output_target(*options.pdf_path);
+        // Rendered before anything is written: a site's template that fails leaves no output of this run.
+        if (options.format == ReportFormat::markdown) markdown = markdown_report(model, report_context);
+        const std::string html = paths.html ? html_report(model, inputs.thresholds, details, report_context) : "";
         write_file_atomically(paths.summary, summary_to_json(model, context).dump(2) + "\n");
         write_file_atomically(paths.junit, junit_xml(model));
         written.emplace_back("JUnit", paths.junit.string());
         if (paths.html) {
-            write_file_atomically(*paths.html, html_report(model, inputs.thresholds, details));
+            write_file_atomically(*paths.html, html);
             written.emplace_back("Report", paths.html->string());
         }
         write_file_atomically(paths.drain, slurm::format_drain_file(drain.requests, run.manifest.run_id));
         written.emplace_back("Drain list", fmt::format("{} ({} node(s){})", paths.drain.string(), drain.requests.size(),
                                                        options.drain_apply ? "" : "; not applied: --drain-apply runs it"));
         outputs_written = true;
+        if (options.pdf_path && paths.html) {  // last: the judged outputs stand even when the browser fails
+            print_to_pdf(*inputs.chromium, *paths.html, *options.pdf_path);
+            written.emplace_back("PDF", options.pdf_path->string());
+        }
     } catch (const InputError& error) {
         err << "shakedown-analyze: " << escape_control(error.what()) << '\n';
         code = exit_code::bad_input;
@@ -212,7 +240,7 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
         }
     }
 
-    if (options.format == ReportFormat::markdown) out << markdown_report(model);
+    if (options.format == ReportFormat::markdown) out << markdown;
     else print_terminal_report(out, model, outputs_written ? paths.summary : std::filesystem::path(),
                                {.quiet = options.quiet}, written);
     // For the job script's confirmation step; empty lists when nothing awaits.

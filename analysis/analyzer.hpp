@@ -20,6 +20,9 @@ struct AnalyzeOptions {
     std::optional<std::filesystem::path> html_path;        // default RUN/report.html
     std::optional<std::filesystem::path> drain_path;       // default RUN/drain.txt
     bool write_html = true;
+    // --template-dir DIR: report.html.mustache and report.md.mustache of a site (default: built in)
+    std::optional<std::filesystem::path> template_dir;
+    std::optional<std::filesystem::path> pdf_path;  // --pdf FILE: report.html printed by headless Chromium
     std::optional<std::filesystem::path> baseline_dir;     // --baseline OLD_RUN
     std::optional<std::filesystem::path> topology_file;    // Slurm topology.conf
     std::optional<std::filesystem::path> profile_file;     // expected profile; default RUN's profile.yaml, if any

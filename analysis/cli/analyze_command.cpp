@@ -24,6 +24,8 @@ struct AnalyzeArguments {
     std::string profile_file;
     std::string confirmation_dir;
     std::string history_file;
+    std::string template_dir;
+    std::string pdf_path;
     bool confirm = false;
     std::string format = "text";
     double price_hour = 0.0;
@@ -62,7 +64,13 @@ Command add_analyze_command(CLI::App& app) {
     app.add_option("--summary", args->summary_path, "where to write summary.json (default RUN/summary.json)");
     app.add_option("--junit", args->junit_path, "where to write junit.xml (default RUN/junit.xml)");
     auto* html = app.add_option("--html", args->html_path, "where to write report.html (default RUN/report.html)");
-    app.add_flag("--no-html", args->no_html, "do not write report.html")->excludes(html);
+    auto* no_html = app.add_flag("--no-html", args->no_html, "do not write report.html")->excludes(html);
+    app.add_option("--template-dir", args->template_dir,
+                   "a folder with the site's report.html.mustache and report.md.mustache (copies of "
+                   "share/shakedown/templates/) to render report.html and --format markdown from");
+    app.add_option("--pdf", args->pdf_path, "also print report.html to this PDF file with headless Chromium "
+                                             "(chromium on PATH)")
+        ->excludes(no_html);
     app.add_option("--drain", args->drain_path, "where to write drain.txt (default RUN/drain.txt)");
     app.add_flag("--drain-apply", args->drain_apply, "run drain.txt's scontrol commands (never done without this flag)");
     app.add_flag("--quiet,-q", args->quiet, "print only the verdict line and the paths");
@@ -85,7 +93,7 @@ Command add_analyze_command(CLI::App& app) {
         }
         // A path option given empty (an unset shell variable) would silently mean the default file.
         for (const char* option : {"--thresholds", "--baseline", "--topology", "--profile", "--confirmation",
-                                   "--summary", "--junit", "--html", "--drain", "--history"})
+                                   "--summary", "--junit", "--html", "--drain", "--history", "--template-dir", "--pdf"})
             if (main_app->count(option) > 0 && (*main_app)[option]->as<std::string>().empty()) {
                 err << "shakedown-analyze: " << option << " is empty: give a path, or leave " << option << " out\n";
                 return exit_code::bad_input;
@@ -107,6 +115,8 @@ Command add_analyze_command(CLI::App& app) {
         options.profile_file = path_if(args->profile_file);
         options.confirmation_dir = path_if(args->confirmation_dir);
         options.history_file = path_if(args->history_file);
+        options.template_dir = path_if(args->template_dir);
+        options.pdf_path = path_if(args->pdf_path);
         options.print_confirmation_plan = args->confirm;
         if (*hour) options.price_per_node_hour = args->price_hour;
         if (*month) options.price_per_node_month = args->price_month;

@@ -1,12 +1,16 @@
 // report.html: one self-contained file (inline CSS and SVG, no script, no external reference;
-// well-formed XML too, so any XML parser can check it)
-// that works offline: the verdict table, the top findings with their telemetry, the allpairs
-// heatmap, per-node bars against nominal, telemetry timelines around findings, fleet
-// references, baseline and price. Every text from a trace is escaped.
+// well-formed XML too, so any XML parser can check it) that works offline and prints (A4 or
+// Letter, a page per section): the header (run, dates, Slurm job, versions, thresholds and their
+// sha256), the verdict table, the top findings with their telemetry, the allpairs heatmap,
+// per-node bars against nominal, telemetry timelines around findings, the figures of
+// report_figures(), fleet references, baseline and price, the hardware identity, every measured
+// value, the waived list and a sign-off block. Rendered from the HTML template
+// (report_templates.hpp); every text from a trace is escaped there.
 #pragma once
 
 #include "analysis/load/run_details.hpp"
 #include "analysis/report/report_model.hpp"
+#include "analysis/report/report_view.hpp"
 #include "analysis/rules/thresholds.hpp"
 
 #include <string>
@@ -21,7 +25,8 @@ struct HtmlReportOptions {
 };
 
 // `details`: the telemetry of the nodes whose findings get a timeline, read as needed.
+// Throws InputError when the template cannot render.
 std::string html_report(const ReportModel& model, const Thresholds& thresholds, RunDetails& details,
-                        const HtmlReportOptions& options = {});
+                        const ReportContext& context, const HtmlReportOptions& options = {});
 
 }  // namespace shakedown::analysis

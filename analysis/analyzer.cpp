@@ -84,8 +84,11 @@ Inputs read_inputs(const AnalyzeOptions& options) {
                                          "(Debian: apt-get install chromium)", options.pdf_path->string()));
     }
     if (options.topology_file) inputs.topology = Topology::from_file(*options.topology_file);
-    if (options.topology_file) inputs.topology = Topology::from_file(*options.topology_file);
-    inputs.run = load_run(options.run_dir);
+    if (options.jobs && *options.jobs < 1)
+        throw InputError(fmt::format("--jobs must be 1 or more (reader processes), got {}", *options.jobs));
+    RunLoadOptions load;
+    if (options.jobs) load.jobs = *options.jobs;
+    inputs.run = load_run(options.run_dir, load);
     // The profile given, else the one the run recorded (`shakedown run --profile/--gpus-per-node`).
     if (options.profile_file) {
         inputs.profile = profile::read_profile(options.profile_file->string(), Registry::instance().keys());
@@ -98,14 +101,14 @@ Inputs read_inputs(const AnalyzeOptions& options) {
     }
     if (options.confirmation_dir) {
         try {
-            inputs.confirmation = load_run(*options.confirmation_dir);
+            inputs.confirmation = load_run(*options.confirmation_dir, load);
         } catch (const InputError& error) {
             throw InputError(fmt::format("--confirmation: {}", error.what()));
         }
     }
     if (options.baseline_dir) {
         try {
-            inputs.baseline = load_run(*options.baseline_dir);
+            inputs.baseline = load_run(*options.baseline_dir, load);
         } catch (const InputError& error) {
             throw InputError(fmt::format("--baseline: {}", error.what()));
         }

@@ -36,6 +36,9 @@ struct AnalyzeOptions {
     std::optional<std::filesystem::path> history_file;
     bool drain_apply = false;  // run the scontrol lines of drain.txt (never by default)
     bool quiet = false;
+    // --jobs N: reader processes for the run's traces (and the baseline's and the confirmation's);
+    // unset: the loader's default (load/run_loader.hpp). Below 1 is bad input. Any N loads the same.
+    std::optional<int> jobs;
 };
 
 // Exit codes: 0 all pass (WARN included), 1 some FAIL, 2 bad input, 3 incomplete run.

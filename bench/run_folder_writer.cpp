@@ -31,7 +31,7 @@ void write_trace_file(const std::filesystem::path& path, const Trace& trace) {
 nlohmann::json make_run_json(const std::string& run_id, const std::vector<std::string>& tests,
                              const std::vector<std::string>& node_of_rank, const std::string& status,
                              const std::vector<int>& gpu_of_rank, const std::vector<std::string>& gpu_uuid_of_rank,
-                             const std::vector<std::string>& gpu_name_of_rank) {
+                             const std::vector<std::string>& gpu_name_of_rank, TraceLayout layout) {
     RunManifest manifest;
     std::map<std::string, std::size_t> node_index;
     for (std::size_t rank = 0; rank < node_of_rank.size(); ++rank) {
@@ -47,7 +47,7 @@ nlohmann::json make_run_json(const std::string& run_id, const std::vector<std::s
         if (rank < gpu_of_rank.size() && gpu_of_rank[rank] >= 0) rank_entry.gpu = gpu_of_rank[rank];
         if (rank < gpu_uuid_of_rank.size()) rank_entry.gpu_uuid = gpu_uuid_of_rank[rank];
         if (rank < gpu_name_of_rank.size()) rank_entry.gpu_name = gpu_name_of_rank[rank];
-        rank_entry.trace_file = default_trace_file_name(static_cast<int>(rank));
+        rank_entry.trace_file = trace_path_in(layout, static_cast<int>(rank)).generic_string();
         node_entry.ranks.push_back(static_cast<int>(rank));
         manifest.ranks.push_back(std::move(rank_entry));
     }
@@ -63,6 +63,10 @@ nlohmann::json make_run_json(const std::string& run_id, const std::vector<std::s
     if (status != "running") manifest.end_utc = start_utc + 600.0;
     manifest.status = status;
     return to_json(manifest);
+}
+
+std::filesystem::path trace_path_in(TraceLayout layout, int rank) {
+    return layout == TraceLayout::blocks ? trace_relative_path(rank) : std::filesystem::path(default_trace_file_name(rank));
 }
 
 void write_run_json(const std::filesystem::path& run_dir, const nlohmann::json& manifest) {

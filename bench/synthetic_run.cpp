@@ -2,10 +2,13 @@
 
 #include "bench/run_folder_writer.hpp"
 #include "comm/link_matrix_columns.hpp"
+#include "analysis/load/forked_workers.hpp"
 #include "core/errors.hpp"
+#include "core/input_limits.hpp"
 #include "core/registry.hpp"
 #include "stats/summary.hpp"
 #include "telemetry/telemetry_columns.hpp"
+#include "trace/run_manifest.hpp"
 
 #include <fmt/format.h>
 
@@ -437,7 +440,15 @@ void check_matrix_size(const SyntheticRunSpec& spec) {
 
 void check_synthetic_spec(const SyntheticRunSpec& spec) {
     if (spec.ranks < 1) throw InputError("--ranks must be at least 1");
+    // The analyzer refuses a larger world (run.json and every trace record it), so such a run
+    // would be written only to be refused.
+    if (spec.ranks > input_limits::max_world_size)
+        throw InputError(fmt::format("--ranks {} is more than a run can hold ({})", spec.ranks, input_limits::max_world_size));
     if (spec.ranks_per_node < 1) throw InputError("--ranks-per-node must be at least 1");
+    if (spec.gpus && spec.ranks_per_node > input_limits::max_gpus_per_node)
+        throw InputError(fmt::format("--ranks-per-node {} binds more GPUs per node than a run can hold ({}); "
+                                     "--no-gpus writes host-only ranks",
+                                     spec.ranks_per_node, input_limits::max_gpus_per_node));
     for (const std::string& key : selected_tests(spec)) catalog_entry(key);  // unknown names fail before any file
     const int nodes = (spec.ranks + spec.ranks_per_node - 1) / spec.ranks_per_node;
     auto check_node = [&](int node, const char* option) {
@@ -477,7 +488,32 @@ SampleTable synthetic_link_matrix(const SyntheticRunSpec& spec) {
     return matrix;
 }
 
-void write_synthetic_run(const std::filesystem::path& out_dir, const SyntheticRunSpec& spec) {
+namespace {
+
+// Refuses a run whose remaining files would not fit on the disk, from what the first node's
+// files (`written` ranks: the leader and plain ranks) took.
+void check_disk_space(const std::filesystem::path& out_dir, const SyntheticRunSpec& spec, int written) {
+    std::uintmax_t leader_bytes = 0;
+    std::uintmax_t rank_bytes = 0;
+    for (int rank = 0; rank < written; ++rank) {
+        const std::uintmax_t bytes = std::filesystem::file_size(out_dir / trace_relative_path(rank));
+        if (rank == 0) leader_bytes = bytes;
+        else rank_bytes = std::max(rank_bytes, bytes);
+    }
+    const std::uintmax_t nodes = static_cast<std::uintmax_t>((spec.ranks + spec.ranks_per_node - 1) / spec.ranks_per_node);
+    const std::uintmax_t needed = leader_bytes * (nodes - 1) + rank_bytes * static_cast<std::uintmax_t>(spec.ranks - written - (nodes - 1));
+    std::error_code error;
+    const std::filesystem::space_info space = std::filesystem::space(out_dir, error);
+    if (!error && needed > space.available)
+        throw InputError(fmt::format("{} ranks need about {:.1f} GB more in {} ({} bytes per leader, {} per other rank); "
+                                     "{:.1f} GB are free",
+                                     spec.ranks, needed / 1e9, out_dir.string(), leader_bytes, rank_bytes,
+                                     space.available / 1e9));
+}
+
+}  // namespace
+
+void write_synthetic_run(const std::filesystem::path& out_dir, const SyntheticRunSpec& spec, int jobs) {
     check_synthetic_spec(spec);
     const auto tests = selected_tests(spec);
     std::error_code error;
@@ -496,10 +532,35 @@ void write_synthetic_run(const std::filesystem::path& out_dir, const SyntheticRu
         gpu_uuid_of_rank.push_back(spec.gpus ? synthetic_gpu_uuid(node_of_rank.back(), gpu_of_rank.back()) : "");
         gpu_name_of_rank.push_back(spec.gpus ? "NVIDIA H200" : "");
     }
+    // The traces where the driver places them (trace/run_manifest.hpp), block folders made first.
     nlohmann::json manifest = make_run_json(spec.run_id, tests, node_of_rank, "complete", gpu_of_rank, gpu_uuid_of_rank,
-                                            gpu_name_of_rank);
-    for (int rank = 0; rank < spec.ranks; ++rank)
-        write_trace_file(out_dir / fmt::format("rank-{:05d}.h5", rank), make_synthetic_trace(spec, rank));
+                                            gpu_name_of_rank, TraceLayout::blocks);
+    for (int rank = 0; rank < spec.ranks; rank += ranks_per_trace_folder) {
+        std::filesystem::create_directories(out_dir / trace_block_folder(rank), error);
+        if (error)
+            throw InputError(fmt::format("cannot create {}: {}", (out_dir / trace_block_folder(rank)).string(), error.message()));
+    }
+    auto write_rank = [&](int rank) { write_trace_file(out_dir / trace_relative_path(rank), make_synthetic_trace(spec, rank)); };
+    // The first node's files tell what the run will take (a leader with telemetry, then plain
+    // ranks): a run the disk cannot hold is refused before hours of writing fill it.
+    const int first_node_ranks = std::min(spec.ranks, spec.ranks_per_node);
+    for (int rank = 0; rank < first_node_ranks; ++rank) write_rank(rank);
+    check_disk_space(out_dir, spec, first_node_ranks);
+    // The other ranks in `jobs` forked writer processes (HDF5 writes one file at a time per process).
+    std::optional<std::string> failure;
+    run_forked({.count = static_cast<std::size_t>(spec.ranks - first_node_ranks),
+                .jobs = jobs,
+                .work =
+                    [&](std::size_t index) {
+                        write_rank(first_node_ranks + static_cast<int>(index));
+                        return std::vector<std::uint8_t>{};
+                    },
+                .take = [](std::size_t, std::span<const std::uint8_t>) {},
+                .lost =
+                    [&](std::size_t index, const std::string& why) {
+                        if (!failure) failure = fmt::format("rank {}: {}", first_node_ranks + index, why);
+                    }});
+    if (failure) throw InputError(*failure);
     write_run_json(out_dir, manifest);
 }
 

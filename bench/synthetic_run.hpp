@@ -65,8 +65,10 @@ void check_synthetic_spec(const SyntheticRunSpec& spec);
 // The trace rank `rank` of the run would write (deterministic for a given seed).
 Trace make_synthetic_trace(const SyntheticRunSpec& spec, int rank);
 
-// Creates `out_dir` (it must not exist, or be empty) and writes run.json and every rank file.
-// Throws InputError for a bad spec or a folder that already holds files.
-void write_synthetic_run(const std::filesystem::path& out_dir, const SyntheticRunSpec& spec);
+// Creates `out_dir` (it must not exist, or be empty) and writes run.json and every rank file,
+// the first node's here, then the others in `jobs` forked writer processes (the files are the
+// same for any `jobs`). Throws InputError for a bad spec, a folder that already holds files, or
+// a run the disk cannot hold (estimated from the first node's files, refused before the others).
+void write_synthetic_run(const std::filesystem::path& out_dir, const SyntheticRunSpec& spec, int jobs = 1);
 
 }  // namespace shakedown::bench

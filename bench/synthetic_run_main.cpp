@@ -1,8 +1,9 @@
 // shakedown-synthetic-run OUT_DIR --ranks N [--ranks-per-node K] [--tests a,b] [--no-gpus]
 //   [--slow-node i [--slow-node-link-factor f]] [--slow-link a,b]... [--slow-link-factor f]
 //   [--slow-group i,j,.. [--slow-group-factor f]] [--noise s] [--rounds r] [--seed n]
-//   [--throttled-gpu node,gpu] [--regressed-node i [--regression-factor f]]
+//   [--throttled-gpu node,gpu] [--regressed-node i [--regression-factor f]] [--jobs n]
 // Writes a realistic run folder for the analyzer's benchmark (docs/benchmarks.md) and tests.
+#include "analysis/load/forked_workers.hpp"
 #include "bench/synthetic_run.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"
@@ -51,6 +52,8 @@ int main(int argc, char** argv) {
     app.add_option("--telemetry-hz", spec.telemetry_hz, "telemetry rate of the leaders")->capture_default_str();
     app.add_option("--seed", spec.seed, "random seed")->capture_default_str();
     app.add_option("--run-id", spec.run_id, "run id")->capture_default_str();
+    int jobs = shakedown::usable_cores();
+    app.add_option("--jobs,-j", jobs, "writer processes (default: the cores this process may use)")->capture_default_str();
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& help) {
@@ -74,9 +77,13 @@ int main(int argc, char** argv) {
     }
     if (throttled_gpu.size() == 2) spec.throttled_gpu = bench::SyntheticRunSpec::ThrottledGpu{throttled_gpu[0], throttled_gpu[1]};
     spec.gpus = !no_gpus;
+    if (jobs < 1) {
+        std::cerr << "shakedown-synthetic-run: --jobs must be 1 or more (writer processes), got " << jobs << '\n';
+        return shakedown::exit_code::bad_input;
+    }
     try {
         const shakedown::Stopwatch stopwatch;
-        bench::write_synthetic_run(out_dir, spec);
+        bench::write_synthetic_run(out_dir, spec, jobs);
         std::cout << fmt::format("wrote {} rank files to {} in {:.1f} s\n", spec.ranks, out_dir, stopwatch.seconds());
     } catch (const std::exception& error) {  // InputError or a TraceError from the writer
         std::cerr << "shakedown-synthetic-run: " << error.what() << '\n';

@@ -34,6 +34,7 @@ struct AnalyzeArguments {
     bool drain_apply = false;
     bool quiet = false;
     bool print_thresholds = false;
+    int jobs = 0;  // read only when --jobs was given
 };
 
 std::optional<std::filesystem::path> path_if(const std::string& text) {
@@ -77,11 +78,14 @@ Command add_analyze_command(CLI::App& app) {
     app.add_option("--history", args->history_file,
                    "results history (SQLite; created when absent): append this run after judging it "
                    "(the same run again replaces its entry); read by `compare` and `history`");
+    auto* jobs = app.add_option("--jobs,-j", args->jobs,
+                                "reader processes for the traces (default: the cores this process may use; "
+                                "any number gives the same result)");
     app.add_flag("--print-thresholds", args->print_thresholds,
                  "print the built-in thresholds and settings (a file --thresholds accepts) and exit");
 
     CLI::App* main_app = &app;
-    auto run = [args, main_app, hour, month](std::ostream& out, std::ostream& err) {
+    auto run = [args, main_app, hour, month, jobs](std::ostream& out, std::ostream& err) {
         // The built-in file itself, comments included: the reference a site edits a copy of.
         if (args->print_thresholds) {
             out << default_thresholds_yaml();
@@ -120,6 +124,7 @@ Command add_analyze_command(CLI::App& app) {
         options.print_confirmation_plan = args->confirm;
         if (*hour) options.price_per_node_hour = args->price_hour;
         if (*month) options.price_per_node_month = args->price_month;
+        if (*jobs) options.jobs = args->jobs;  // checked by analyze(): below 1 is one line and exit 2
         return analyze(options, out, err);
     };
     return Command{&app, run};

@@ -27,6 +27,7 @@ struct RankRecord {
     std::string gpu_name;    // from run.json: the GPU's model, "" when the run did not record one
     std::filesystem::path trace_path;
     std::optional<Trace> trace;  // what could be read; partial for running/aborted ranks
+    bool inventory_read = false;  // trace->inventory is the trace's /inventory (RunLoadOptions)
     RankProblem problem = RankProblem::none;
     std::string problem_text;  // one line: "rank 3 (node02): trace missing (rank-00003.h5)"
 };

@@ -4,16 +4,30 @@
 
 namespace shakedown::analysis {
 
+const RankRecord* RunDetails::leader_of(const std::string& name) {
+    if (!leaders_) {
+        leaders_.emplace();
+        for (const RankRecord& record : run_.ranks) {
+            if (!record.trace) continue;
+            auto [entry, inserted] = leaders_->try_emplace(record.node, &record);
+            if (!inserted && record.local_rank == 0 && entry->second->local_rank != 0) entry->second = &record;
+        }
+    }
+    const auto leader = leaders_->find(name);
+    return leader != leaders_->end() ? leader->second : nullptr;
+}
+
+const nlohmann::json& RunDetails::inventory(const std::string& name) {
+    if (const RankRecord* leader = leader_of(name); leader != nullptr && leader->inventory_read)
+        return leader->trace->inventory;
+    return node(name).inventory;
+}
+
 const NodeDetails& RunDetails::node(const std::string& name) {
     auto [entry, inserted] = nodes_.try_emplace(name);
     NodeDetails& details = entry->second;
     if (!inserted) return details;
-    const RankRecord* leader = nullptr;
-    for (const RankRecord& record : run_.ranks) {
-        if (record.node != name || !record.trace) continue;
-        if (leader == nullptr || record.local_rank == 0) leader = &record;
-        if (record.local_rank == 0) break;
-    }
+    const RankRecord* leader = leader_of(name);
     if (leader == nullptr) {
         details.problem = "no readable trace on this node";
         return details;
@@ -21,7 +35,7 @@ const NodeDetails& RunDetails::node(const std::string& name) {
     details.leader_rank = leader->rank;
     try {
         Trace trace = read_trace(leader->trace_path, {.samples = false, .telemetry = true, .inventory = true,
-                                                      .config = false, .events = false});
+                                                      .config = false, .events = false, .tests = false});
         details.inventory = std::move(trace.inventory);
         details.telemetry = std::move(trace.telemetry);
         details.telemetry_attributes = std::move(trace.telemetry_attributes);

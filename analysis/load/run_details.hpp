@@ -30,12 +30,22 @@ public:
     const NodeDetails& node(const std::string& name);
     std::size_t nodes_loaded() const { return nodes_.size(); }
 
+    // The leader's inventory alone (what the hardware identity table needs of every node): the
+    // one the loader read with the leader's metrics (RunLoadOptions::leader_inventory), else
+    // node(name)'s. Null when unreadable or no rank of the node has a trace.
+    const nlohmann::json& inventory(const std::string& name);
+
     // The samples rank 0 recorded for `test` (allpairs: the whole link matrix), if it ran there.
     std::optional<SampleTable> rank0_samples(const std::string& test) const;
 
 private:
+    const RankRecord* leader_of(const std::string& name);
+
     const LoadedRun& run_;
     std::map<std::string, NodeDetails> nodes_;
+    // Each node's leader, found in one pass over the ranks on the first question (a pass per
+    // node was ranks x nodes: 840 M steps at 10,240 nodes x 8).
+    std::optional<std::map<std::string, const RankRecord*>> leaders_;
 };
 
 }  // namespace shakedown::analysis

@@ -1,5 +1,7 @@
 #include "analysis/load/run_loader.hpp"
 
+#include "analysis/load/forked_workers.hpp"
+#include "analysis/load/rank_codec.hpp"
 #include "analysis/load/run_manifest.hpp"
 #include "trace/trace_reader.hpp"
 
@@ -58,8 +60,6 @@ std::optional<std::string> implausible_figure(const Trace& trace) {
     return std::nullopt;
 }
 
-// HDF5 is not thread-safe in Debian's build, so traces are read one after the other; the
-// options keep each read to the root attributes, the test groups and their metric tables.
 // Why a trace whose header is readable is not this run's rank `record.rank`: another rank, a run of
 // another name or id (a folder name is no identity: two runs may share it), another world size, or
 // another node or local rank than run.json lists for it (`listed`, null when run.json lists none).
@@ -81,15 +81,31 @@ std::optional<std::string> foreign_because(const RankRecord& record, const Trace
     return std::nullopt;
 }
 
+// A node leader's trace with its /inventory (RunLoadOptions::leader_inventory). A damaged
+// inventory must not cost the rank its metrics, which were judged before the inventory was read
+// here: that trace is read again without it, and the report finds no inventory for the node.
+std::optional<Trace> read_with_inventory(const RankRecord& record, TraceReadOptions read_options) {
+    read_options.inventory = true;
+    try {
+        return read_trace(record.trace_path, read_options);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+// The read options keep each read to the root attributes, the test groups and their metric tables.
 void read_rank(RankRecord& record, const RunManifest& manifest, const ManifestRank* listed,
-               const TraceReadOptions& read_options) {
+               const TraceReadOptions& read_options, bool leader_inventory) {
     std::error_code error;
     if (!std::filesystem::exists(record.trace_path, error)) {
         mark(record, RankProblem::missing, fmt::format("trace missing ({})", record.trace_path.filename().string()));
         return;
     }
     try {
-        record.trace = read_trace(record.trace_path, read_options);
+        if (leader_inventory && !read_options.inventory && listed != nullptr && listed->local_rank == 0)
+            record.trace = read_with_inventory(record, read_options);
+        record.inventory_read = read_options.inventory || record.trace.has_value();
+        if (!record.trace) record.trace = read_trace(record.trace_path, read_options);
     } catch (const TraceError& failure) {
         mark(record, RankProblem::unreadable, fmt::format("trace truncated or not HDF5: {}", failure.what()));
         return;
@@ -105,12 +121,14 @@ void read_rank(RankRecord& record, const RunManifest& manifest, const ManifestRa
     if (const std::optional<std::string> foreign = foreign_because(record, header, manifest, listed)) {
         mark(record, RankProblem::foreign, *foreign);
         record.trace.reset();
+        record.inventory_read = false;
         return;
     }
     if (const std::optional<std::string> problem = implausible_figure(*record.trace)) {
         mark(record, RankProblem::unreadable,
              fmt::format("corrupt data in {}: {}", record.trace_path.filename().string(), *problem));
         record.trace.reset();
+        record.inventory_read = false;
         return;
     }
     if (record.trace->status == TraceStatus::running)
@@ -119,7 +137,43 @@ void read_rank(RankRecord& record, const RunManifest& manifest, const ManifestRa
         mark(record, RankProblem::aborted, fmt::format("aborted: {}", last_event_text(record.trace_path, read_options)));
 }
 
+// Reads every rank's trace into its record: here with one job, else in `jobs` forked reader
+// processes (load/forked_workers.hpp) whose records come back through rank_codec, each into its
+// rank's place, so the run loaded equals the one read here. A reader process that dies on a file
+// (HDF5 crashing on a hostile one) costs that rank only: it is unreadable, the others are read.
+void read_ranks(LoadedRun& run, const std::map<int, const ManifestRank*>& listed, const TraceReadOptions& read_options,
+                const RunLoadOptions& options) {
+    auto read_one = [&](RankRecord& record) {
+        const auto entry = listed.find(record.rank);
+        read_rank(record, run.manifest, entry != listed.end() ? entry->second : nullptr, read_options,
+                  options.leader_inventory);
+    };
+    const int jobs = options.jobs;
+    if (jobs <= 1) {
+        for (RankRecord& record : run.ranks) read_one(record);
+        return;
+    }
+    run_forked({.count = run.ranks.size(),
+                .jobs = jobs,
+                .work =
+                    [&](std::size_t index) {
+                        RankRecord record = run.ranks[index];
+                        read_one(record);
+                        return encode_rank_read(record);
+                    },
+                .take = [&](std::size_t index,
+                            std::span<const std::uint8_t> bytes) { decode_rank_read(bytes, run.ranks[index]); },
+                .lost =
+                    [&](std::size_t index, const std::string& why) {
+                        RankRecord& record = run.ranks[index];
+                        mark(record, RankProblem::unreadable,
+                             fmt::format("reading {} failed: {}", record.trace_path.filename().string(), why));
+                    }});
+}
+
 }  // namespace
+
+int default_load_jobs() { return usable_cores(); }
 
 std::string_view to_string(RankProblem problem) {
     switch (problem) {
@@ -165,8 +219,8 @@ LoadedRun load_run(const std::filesystem::path& run_dir, const RunLoadOptions& o
         } else {
             record.trace_path = run_dir / default_trace_file_name(rank);
         }
-        read_rank(record, manifest, entry_of_rank, read_options);
     }
+    read_ranks(run, listed, read_options, options);
     return run;
 }
 

@@ -55,7 +55,7 @@ std::string nic_firmware(const json& inventory) {
 std::vector<IdentityRow> hardware_identity(const Observations& observations, RunDetails& details) {
     std::vector<IdentityRow> rows;
     for (const NodeRow& node : observations.nodes()) {
-        const json& inventory = details.node(node.name).inventory;
+        const json& inventory = details.inventory(node.name);
         IdentityRow base;
         base.node = node.name;
         base.cpu_model = text(member(member(inventory, keys::cpu), keys::model));

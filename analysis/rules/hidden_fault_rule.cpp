@@ -359,7 +359,11 @@ std::vector<Finding> hidden_fault_findings(const Observations& observations, con
         std::vector<Event> events;
         try {
             Trace trace = read_trace(node.leader->trace_path, {.samples = false, .telemetry = true, .inventory = false,
-                                                               .config = false, .events = true});
+                                                               .config = false, .events = true, .tests = false,
+                                                               .telemetry_table = [](std::string_view table) {
+                                                                   return table.starts_with(telemetry_columns::gpu_health_table_prefix) ||
+                                                                          table == pcie_aer_table_name;
+                                                               }});
             for (auto& [name, table] : trace.telemetry)
                 if (name.starts_with(telemetry_columns::gpu_health_table_prefix) || name == pcie_aer_table_name) {
                     health.emplace(name, std::move(table));

@@ -97,8 +97,12 @@ std::vector<Finding> pkey_findings(const Observations& observations) {
         const RankIdentity* leader = observations.rank(node.leader->rank);
         if (leader == nullptr) continue;
         try {
-            const Trace trace = read_trace(node.leader->trace_path, {.samples = false, .telemetry = true, .inventory = false,
-                                                                     .config = false, .events = false});
+            // Only the port tables carry PKeys; the metrics were loaded already.
+            const Trace trace = read_trace(node.leader->trace_path,
+                                           {.samples = false, .telemetry = true, .inventory = false, .config = false,
+                                            .events = false, .tests = false, .telemetry_table = [](std::string_view table) {
+                                                return table.find(rdma_port_table_infix) != std::string_view::npos;
+                                            }});
             for (const auto& [table, facts] : trace.telemetry_attributes) {
                 const auto pkeys = facts.find(std::string(rdma_pkeys_attribute));
                 if (pkeys == facts.end()) continue;  // not a port table, or its PKeys not available

@@ -256,7 +256,10 @@ std::vector<Finding> port_counter_findings(const Observations& observations, con
             // One node at a time, keeping only the port tables: the GPU tables of a long run are
             // large, and a fleet's worth of them must not sit in memory together.
             Trace trace = read_trace(node.leader->trace_path, {.samples = false, .telemetry = true, .inventory = false,
-                                                               .config = false, .events = false});
+                                                               .config = false, .events = false, .tests = false,
+                                                               .telemetry_table = [](std::string_view table) {
+                                                                   return port_of_table(std::string(table)).has_value();
+                                                               }});
             for (auto& [name, table] : trace.telemetry)
                 if (port_of_table(name)) ports.emplace(name, std::move(table));
         } catch (const std::exception&) {  // an unreadable trace is already a rank problem (incomplete run)

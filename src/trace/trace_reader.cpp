@@ -200,15 +200,18 @@ Trace read_open_trace(hid_t file, const TraceReadOptions& options, const ErrorCo
         trace.inventory = hdf5::read_json_group(inventory.get(), context);
     }
     if (hdf5::hard_link_exists(root.get(), layout::stalled, context)) trace.stalled = read_stalled(root.get(), context);
-    const hdf5::Group tests = hdf5::open_group(root.get(), layout::tests, context);
-    for (const std::string& name : hdf5::hard_link_names(tests.get(), context))
-        trace.tests.push_back(read_test(tests.get(), name, options, context));
+    if (options.tests) {
+        const hdf5::Group tests = hdf5::open_group(root.get(), layout::tests, context);
+        for (const std::string& name : hdf5::hard_link_names(tests.get(), context))
+            trace.tests.push_back(read_test(tests.get(), name, options, context));
+    }
     if (options.telemetry) {
         const hdf5::Group telemetry = hdf5::open_group(root.get(), layout::telemetry, context);
-        for (const std::string& name : hdf5::hard_link_names(telemetry.get(), context))
-        {
-            trace.telemetry[hdf5::unescape_name(name)] = hdf5::read_columns(telemetry.get(), name, context);
-            trace.telemetry_attributes[hdf5::unescape_name(name)] = read_device_attributes(telemetry.get(), name, context);
+        for (const std::string& name : hdf5::hard_link_names(telemetry.get(), context)) {
+            const std::string table = hdf5::unescape_name(name);
+            if (options.telemetry_table && !options.telemetry_table(table)) continue;
+            trace.telemetry[table] = hdf5::read_columns(telemetry.get(), name, context);
+            trace.telemetry_attributes[table] = read_device_attributes(telemetry.get(), name, context);
         }
     }
     if (options.events) trace.events = hdf5::read_events(root.get(), layout::events, context);

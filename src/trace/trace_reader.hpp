@@ -6,6 +6,8 @@
 #include "trace/trace_format.hpp"
 
 #include <filesystem>
+#include <functional>
+#include <string_view>
 
 namespace shakedown {
 
@@ -15,6 +17,12 @@ struct TraceReadOptions {
     bool inventory = true;  // /inventory
     bool config = true;     // /config (the resolved YAML text)
     bool events = true;     // /events
+    // /tests: a rule that wants one node's telemetry has the metrics already (the loader read
+    // them), and reading them again is most of what a trace costs.
+    bool tests = true;
+    // With telemetry: the tables (by name: "host", "gpu0", ...) to read, data and attributes; the
+    // others are skipped unread. Empty: every table.
+    std::function<bool(std::string_view table)> telemetry_table;
 };
 
 // With every option false it reads only the root attributes, /tests/<key> attributes and

@@ -4,6 +4,7 @@
 #include "bench/synthetic_run.hpp"
 #include "comm/link_matrix_columns.hpp"
 #include "core/errors.hpp"
+#include "core/input_limits.hpp"
 #include "link_fixtures.hpp"
 
 #include <gtest/gtest.h>
@@ -102,6 +103,20 @@ TEST(FaultBench, BadKnobsAreInputErrors) {
     spec = fleet(4);
     spec.slow_link_factor = 0.0;
     EXPECT_THROW(synthetic_link_matrix(spec), InputError);
+}
+
+TEST(FaultBench, RankCountsARunCannotHoldAreInputErrors) {
+    SyntheticRunSpec spec;
+    spec.ranks = 81920;  // 10,240 nodes x 8: held
+    spec.ranks_per_node = 8;
+    EXPECT_NO_THROW(check_synthetic_spec(spec));
+    spec.ranks = input_limits::max_world_size + 1;
+    EXPECT_THROW(check_synthetic_spec(spec), InputError);
+    spec.ranks = 2048;
+    spec.ranks_per_node = input_limits::max_gpus_per_node + 1;  // a GPU ordinal run.json refuses
+    EXPECT_THROW(check_synthetic_spec(spec), InputError);
+    spec.gpus = false;  // host-only ranks have no ordinal
+    EXPECT_NO_THROW(check_synthetic_spec(spec));
 }
 
 }  // namespace

@@ -11,6 +11,10 @@
 #                                               | verdict (the quick suite on 1 rank, then 2 ranks sharing GPU 0)
 #                                               | lu (lu_fp64 beside dgemm_fp64 per GPU, a planted corruption,
 #                                                 the host LU over 4 ranks)
+#                                               | lu-lookahead (1 GPU, n 48384: gpu_algorithm cusolver and lookahead
+#                                                 alternating, LU_ROUNDS (2) rounds, then lookahead with block 512 and
+#                                                 2048, small n, one panel and a planted corruption; a table by
+#                                                 bench/gpu/lu_lookahead_table.py)
 #                                               | kokkos (1 GPU: stream, stencil3d, dgemm_fp64 with backend native
 #                                                 and backend kokkos, alternating, 3 rounds; a kokkos/native table.
 #                                                 Needs a bundle made with SHAKEDOWN_KOKKOS_ROOT=/opt/kokkos-cuda)
@@ -143,6 +147,19 @@ if [[ $parts == *" lu "* ]]; then
   run_job lu-1gpu 1 --tests dgemm_fp64,lu_fp64
   run_job lu-corrupt 1 --tests lu_fp64 --config "$here/bench/gpu/lu-corrupt.yaml"  # FAIL expected, residual named
   run_job lu-host-4ranks 4 --tests dgemm_fp64,lu_fp64 --config "$here/bench/gpu/lu-host.yaml"
+fi
+if [[ $parts == *" lu-lookahead "* ]]; then  # the look-ahead LU against cuSOLVER's getrf, same binary, interleaved
+  rounds=${LU_ROUNDS:-2}
+  for i in $(seq 1 "$rounds"); do
+    run_job "lu-cusolver-$i" 1 --tests dgemm_fp64,lu_fp64 --config "$here/bench/gpu/lu-cusolver.yaml"
+    run_job "lu-lookahead-$i" 1 --tests dgemm_fp64,lu_fp64 --config "$here/bench/gpu/lu-lookahead.yaml"
+  done
+  run_job lu-lookahead-block512 1 --tests dgemm_fp64,lu_fp64 --config "$here/bench/gpu/lu-lookahead-block512.yaml"
+  run_job lu-lookahead-block2048 1 --tests dgemm_fp64,lu_fp64 --config "$here/bench/gpu/lu-lookahead-block2048.yaml"
+  run_job lu-lookahead-small 1 --tests lu_fp64 --config "$here/bench/gpu/lu-lookahead-small.yaml"
+  run_job lu-lookahead-one-panel 1 --tests lu_fp64 --config "$here/bench/gpu/lu-lookahead-one-panel.yaml"
+  run_job lu-lookahead-corrupt 1 --tests lu_fp64 --config "$here/bench/gpu/lu-lookahead-corrupt.yaml"  # FAIL expected
+  python3 "$here/bench/gpu/lu_lookahead_table.py" "$runs" "$rounds" 2>&1 | tee "$out/lu-lookahead.txt" | tee -a "$out/log.txt"
 fi
 if [[ $parts == *" cg "* ]]; then
   run_job cg-1gpu 1 --tests stream,cg_fp64

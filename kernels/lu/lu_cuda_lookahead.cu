@@ -112,10 +112,10 @@ private:
     int* info_;
 };
 
-// cuSOLVER's workspace for the largest panel (the first: all n rows, `width` columns).
-std::size_t panel_work(cusolverDnHandle_t solver, int n, int width) {
+// cuSOLVER's workspace for the largest panel (the first: all n rows, `width` columns of `a`).
+std::size_t panel_work(cusolverDnHandle_t solver, int n, int width, double* a) {
     int work = 0;
-    SHAKEDOWN_CUSOLVER(cusolverDnDgetrf_bufferSize(solver, n, width, nullptr, n, &work));
+    SHAKEDOWN_CUSOLVER(cusolverDnDgetrf_bufferSize(solver, n, width, a, n, &work));
     return static_cast<std::size_t>(std::max(work, 1));
 }
 
@@ -123,8 +123,7 @@ std::size_t panel_work(cusolverDnHandle_t solver, int n, int width) {
 
 struct CudaLookaheadLu::State {
     State(int n_, int block_)
-        : n(n_), block(std::max(1, std::min(block_, n_))), work(panel_work(solver.get(), n_, block)),
-          panel_pivots(static_cast<std::size_t>(block)), panel_info(1) {
+        : n(n_), block(std::max(1, std::min(block_, n_))), panel_pivots(static_cast<std::size_t>(block)), panel_info(1) {
         SHAKEDOWN_CUBLAS(cublasSetStream(panel_blas.get(), panel_stream.get()));
     }
 
@@ -133,7 +132,7 @@ struct CudaLookaheadLu::State {
     gpu::CudaStream panel_stream;
     gpu::CublasHandle update_blas, panel_blas;
     CusolverHandle solver;
-    gpu::DeviceBuffer<double> work;
+    gpu::DeviceBuffer<double> work;  // sized at the first factorization, where a matrix exists to ask about
     gpu::DeviceBuffer<int> panel_pivots, panel_info;
     gpu::CudaEvent update_done, panel_done;
 };
@@ -144,6 +143,7 @@ CudaLookaheadLu::~CudaLookaheadLu() = default;
 
 void CudaLookaheadLu::factor(cudaStream_t stream, double* a, int* pivots, int* info) {
     State& s = *state_;
+    if (!s.work.get()) s.work = gpu::DeviceBuffer<double>(panel_work(s.solver.get(), s.n, s.block, a));
     SHAKEDOWN_CUBLAS(cublasSetStream(s.update_blas.get(), stream));
     SHAKEDOWN_CUDA(cudaMemsetAsync(info, 0, sizeof(int), stream));
     CudaLuOperations ops(s.n, stream, s.panel_stream.get(), s.update_blas.get(), s.panel_blas.get(),

@@ -44,13 +44,14 @@ const TestSpec& congestion_nccl_spec() {
         .metrics =
             {
                 {"congestion_nccl.{latency_p50,latency_p99,bandwidth}_impact", "ratio", Better::lower,
-                 "rank 0: congested over baseline (bandwidth: baseline over congested), the median over the measuring GPUs"},
+                 "rank 0: congested over baseline (bandwidth: baseline over congested), the median over the measuring GPUs",
+                 MetricScope::job},
                 {"congestion_nccl.node_{latency_p50,latency_p99,bandwidth}_impact", "ratio", Better::lower,
                  "this node's impact factor, on the node's first measuring rank"},
                 {"congestion_nccl.{baseline,congested}_latency_{p50,p99}_us", "us", Better::lower,
-                 "rank 0: the measuring GPUs' median ring time, p50 and p99 over iterations"},
+                 "rank 0: the measuring GPUs' median ring time, p50 and p99 over iterations", MetricScope::job},
                 {"congestion_nccl.{baseline,congested}_bandwidth_gbs", "GB/s", Better::higher,
-                 "rank 0: the measuring GPUs' median ring bandwidth"},
+                 "rank 0: the measuring GPUs' median ring bandwidth", MetricScope::job},
             },
         .samples = congestion_sample_columns(),
         .default_deadline_s = 900.0,

@@ -49,13 +49,14 @@ const TestSpec& congestion_spec() {
             {
                 {"congestion.{latency_p50,latency_p99,bandwidth}_impact", "ratio", Better::lower,
                  "rank 0: congested over baseline (bandwidth: baseline over congested), the median over the measuring "
-                 "ranks; 1 is no impact, above 1 worse"},
+                 "ranks; 1 is no impact, above 1 worse",
+                 MetricScope::job},
                 {"congestion.node_{latency_p50,latency_p99,bandwidth}_impact", "ratio", Better::lower,
                  "this node's impact factor (median over its measuring ranks), on the node's first measuring rank"},
                 {"congestion.{baseline,congested}_latency_{p50,p99}_us", "us", Better::lower,
-                 "rank 0: the measuring ranks' median ring-exchange time, p50 and p99 over iterations"},
+                 "rank 0: the measuring ranks' median ring-exchange time, p50 and p99 over iterations", MetricScope::job},
                 {"congestion.{baseline,congested}_bandwidth_gbs", "GB/s", Better::higher,
-                 "rank 0: the measuring ranks' median ring bandwidth"},
+                 "rank 0: the measuring ranks' median ring bandwidth", MetricScope::job},
             },
         .samples = congestion_sample_columns(),
         .default_deadline_s = 900.0,

@@ -287,11 +287,17 @@ ReportModel make_report_model(const Observations& observations, const AnalysisRe
     model.waiver_lines = waiver_lines(judgement);
     model.incomplete_lines = judgement.incomplete;
     if (result.baseline)
-        model.baseline_line = fmt::format("run {}: {} values compared, {} regressions beyond {:.0f} %, {} improvements, "
+        model.baseline_line = fmt::format("run {}: {} values compared, {} regressions beyond {:.0f} %, {} job-wide metrics "
+                                          "compared once for the run ({} regressed), {} improvements, "
                                           "{} baseline values not in this run",
                                           result.baseline->baseline_run_id, result.baseline->compared,
                                           result.baseline->regressions, result.baseline->tolerance * 100,
+                                          result.baseline->job_wide_compared, result.baseline->run_regressions.size(),
                                           result.baseline->improvements, result.baseline->missing);
+    if (model.baseline_line) model.baseline_lines.push_back(*model.baseline_line);
+    if (result.baseline)
+        for (const RunRegression& regression : result.baseline->run_regressions)
+            model.baseline_lines.push_back(fmt::format("{} run level: {}", upper(to_string(regression.level)), regression.reason));
     model.node_metrics = summarize_node_metrics(observations);
     model.price = make_price_report(model.node_metrics, settings);
     if (model.price) model.price_lines = price_lines(*model.price);

@@ -73,6 +73,9 @@ struct ReportModel {
     std::vector<std::string> waiver_lines;     // one per test and reason, with the ranks
     std::vector<std::string> incomplete_lines;
     std::optional<std::string> baseline_line;
+    // The baseline section: baseline_line, then one line per job-wide metric the run regressed on
+    // (rules/baseline.hpp: compared once for the run, no node's); empty without a baseline.
+    std::vector<std::string> baseline_lines;
     std::vector<NodeMetrics> node_metrics;
     std::optional<PriceReport> price;
     std::vector<std::string> price_lines;

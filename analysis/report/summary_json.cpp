@@ -67,10 +67,18 @@ json fleet_to_json(const std::vector<FleetReference>& references) {
 
 json baseline_to_json(const std::optional<BaselineComparison>& baseline) {
     if (!baseline) return nullptr;
+    json run_regressions = json::array();  // job-wide metrics, compared once for the run
+    for (const RunRegression& regression : baseline->run_regressions)
+        run_regressions.push_back({{"test", regression.test},         {"metric", regression.metric},
+                                   {"unit", regression.unit},         {"value", regression.value},
+                                   {"reference", regression.baseline}, {"bound", regression.bound},
+                                   {"ranks", regression.ranks},       {"level", to_string(regression.level)},
+                                   {"reason", regression.reason}});
     return {{"run_id", baseline->baseline_run_id}, {"run_dir", baseline->baseline_dir.string()},
             {"tolerance", baseline->tolerance},    {"compared", baseline->compared},
             {"regressions", baseline->regressions}, {"improvements", baseline->improvements},
-            {"missing", baseline->missing}};
+            {"missing", baseline->missing},         {"job_wide_compared", baseline->job_wide_compared},
+            {"run_regressions", std::move(run_regressions)}};
 }
 
 json price_line_to_json(const PriceLine& line) {

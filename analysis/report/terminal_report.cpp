@@ -95,7 +95,7 @@ void print_terminal_report(std::ostream& out, const ReportModel& model, const st
         print_section(out, "Localization", model.localization_lines, options.max_listed);
         print_section(out, "Hidden faults", model.hidden_fault_lines, options.max_listed);
         print_section(out, "Confirm before drain", model.confirmation_lines, options.max_listed);
-        if (model.baseline_line) print_section(out, "Baseline", {*model.baseline_line}, options.max_listed);
+        print_section(out, "Baseline", model.baseline_lines, options.max_listed);
         print_section(out, "FP64 capability", model.fp64_lines, options.max_listed);
         print_section(out, "Price", model.price_lines, options.max_listed);
         print_section(out, "Waived", model.waiver_lines, options.max_listed);

@@ -1,6 +1,10 @@
-// --baseline OLD_RUN: every metric of every rank compared with the same node, local rank and
-// metric of an earlier run; a change for the worse beyond the tolerance is a regression
-// finding (WARN by default, `baseline: {level: fail}` makes it a FAIL).
+// --baseline OLD_RUN: every metric of a rank's own compared with the same node, local rank and
+// metric of an earlier run; a change for the worse beyond the tolerance is a regression finding
+// (WARN by default, `baseline: {level: fail}` makes it a FAIL). A job-wide metric (declared
+// MetricScope::job in its test's spec: a collective's bandwidth, which every rank records as the
+// whole job's) is compared once for the run instead, the job's median against the baseline's:
+// one slow node in a collective lowers every rank's figure, and judging those node by node
+// turned healthy nodes WARN (issue 19: 556 "regressions" from one slow node).
 #pragma once
 
 #include "analysis/load/observations.hpp"
@@ -13,18 +17,40 @@
 
 namespace shakedown::analysis {
 
+// One job-wide metric worse than the baseline's beyond the tolerance: the run's, no node's. It
+// turns no node WARN; the reports list it once in their baseline section.
+struct RunRegression {
+    std::string test;
+    std::string metric;
+    std::string unit;
+    Better better = Better::higher;
+    double value = 0.0;     // the job's median over the ranks that recorded it
+    double baseline = 0.0;  // the baseline run's median
+    double worse_by = 0.0;  // fraction of the baseline's value, in the metric's worse direction
+    double bound = 0.0;     // the baseline's value moved by the tolerance: the edge the value crossed
+    int ranks = 0;          // ranks of this run that recorded it
+    Level level = Level::warn;
+    std::string reason;     // one line with the numbers
+};
+
 struct BaselineComparison {
     std::string baseline_run_id;
     std::filesystem::path baseline_dir;
     double tolerance = 0.0;
-    int compared = 0;      // metric values present in both runs
-    int regressions = 0;
-    int improvements = 0;  // better by more than the tolerance (reported as a count only)
-    int missing = 0;       // values in the baseline that this run does not have
-    std::vector<Finding> findings;
+    int compared = 0;      // rank metric values present in both runs
+    int regressions = 0;   // per-rank regressions (= findings)
+    int improvements = 0;  // better by more than the tolerance (reported as a count only), either scope
+    int missing = 0;       // values in the baseline that this run does not have (job-wide: one per metric)
+    int job_wide_compared = 0;         // job-wide metrics compared once each
+    std::vector<Finding> findings;     // per rank: metrics of the rank's own
+    std::vector<RunRegression> run_regressions;  // job-wide: at most one per metric, in the run's order
 };
 
 BaselineComparison compare_with_baseline(const Observations& run, const Observations& baseline,
                                          const AnalysisSettings& settings);
+
+// Whether `metric` of test `test` is declared job-wide (core/test_spec.hpp MetricScope::job); a
+// test or metric this binary does not declare counts as the rank's own.
+bool is_job_wide(const std::string& test, const std::string& metric);
 
 }  // namespace shakedown::analysis

@@ -40,9 +40,11 @@ const TestSpec& nccl_spec() {
             },
         .metrics =
             {
-                {metric("{busbw_gbs,algbw_gbs}"), "GB/s", Better::higher, "bus and algorithm bandwidth at the largest size"},
-                {metric("busbw_{8mib,512mib,8gib}_gbs"), "GB/s", Better::higher, "bus bandwidth at nccl-tests' reference sizes"},
-                {metric("latency_us"), "us", Better::lower, "time of one launch at the smallest size"},
+                {metric("{busbw_gbs,algbw_gbs}"), "GB/s", Better::higher, "bus and algorithm bandwidth at the largest size",
+                 MetricScope::job},
+                {metric("busbw_{8mib,512mib,8gib}_gbs"), "GB/s", Better::higher, "bus bandwidth at nccl-tests' reference sizes",
+                 MetricScope::job},
+                {metric("latency_us"), "us", Better::lower, "time of one launch at the smallest size", MetricScope::job},
             },
         .samples = {{"collective", "index"}, {"size", "B"}, {"in_place", "flag"}, {"time_us", "us"}, {"algbw_gbs", "GB/s"}, {"busbw_gbs", "GB/s"}, {"job_time_us", "us"}, {"job_algbw_gbs", "GB/s"}, {"job_busbw_gbs", "GB/s"}, {"wrong_elements", "count"}},
         .default_deadline_s = 1800.0,

@@ -16,6 +16,11 @@
 
 namespace shakedown {
 
+// Whose figure a metric is. A collective's bandwidth is the whole job's (every rank waits for the
+// slowest), so comparing it node by node blames healthy nodes for one slow node: the analyzer's
+// baseline compares job-wide metrics once per run (analysis/rules/baseline.hpp).
+enum class MetricScope { rank, job };
+
 struct MetricSpec {
     // "stream.{copy,scale,add,triad,dot}_gbs": each {a,b,...} stands for one of its words, so a
     // declaration names a finite set of metrics.
@@ -23,6 +28,7 @@ struct MetricSpec {
     std::string unit;
     Better better = Better::higher;
     std::string description;
+    MetricScope scope = MetricScope::rank;
 
     std::vector<std::string> names() const;  // every name the pattern stands for
     bool matches(std::string_view metric_name) const;

@@ -26,6 +26,7 @@ std::vector<NodeMetrics> summarize_node_metrics(const Observations& observations
         Better better = Better::higher;
         std::vector<double> values;
         std::vector<double> nominals;
+        std::vector<NodeMetric::Device> devices;
     };
     std::vector<std::string> order;
     std::map<std::string, std::map<std::string, Values>> by_node;
@@ -38,6 +39,7 @@ std::vector<NodeMetrics> summarize_node_metrics(const Observations& observations
         values.unit = metric.unit;
         values.better = metric.better;
         values.values.push_back(metric.value);
+        values.devices.push_back({row.who->rank, row.who->gpu, metric.value});
         if (metric.nominal && std::isfinite(*metric.nominal)) values.nominals.push_back(*metric.nominal);
     }
     std::vector<NodeMetrics> summaries;
@@ -53,6 +55,7 @@ std::vector<NodeMetrics> summarize_node_metrics(const Observations& observations
             metric.max = *std::max_element(values.values.begin(), values.values.end());
             metric.sum = std::accumulate(values.values.begin(), values.values.end(), 0.0);
             metric.median = stats::median(values.values);
+            metric.devices = std::move(values.devices);
             if (!values.nominals.empty()) {
                 metric.nominal = stats::median(values.nominals);
                 metric.nominal_sum = std::accumulate(values.nominals.begin(), values.nominals.end(), 0.0);

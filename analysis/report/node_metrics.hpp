@@ -24,6 +24,14 @@ struct NodeMetric {
     double sum = 0.0;                      // e.g. the node's FP64 TFLOP/s over its GPUs
     std::optional<double> nominal;         // median of the ranks' nominal figures
     std::optional<double> nominal_sum;
+    // Each rank's own value (rank order): the per-GPU marks on the report's bars, so one bad GPU
+    // of eight shows even where the node's worst is all a bar can show.
+    struct Device {
+        int rank = 0;
+        std::optional<int> gpu;
+        double value = 0.0;
+    };
+    std::vector<Device> devices;
 
     // The node's worst device (rank): its lowest value, its highest when lower is better. A node is
     // as good as its worst GPU, so bars and fractions show that one, not the median.

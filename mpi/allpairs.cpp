@@ -2,17 +2,30 @@
 // one slow link or slow node among hundreds stands out without N x N simultaneous traffic.
 // Rank 0's samples hold the whole matrix; every rank reports the worst link it is part of
 // against the job-wide median, intra-node and inter-node links kept apart.
+// Scope nodes: the same rounds over the node leaders only (comm::leaders_of), N-1 rounds for N
+// nodes instead of N x G - 1, so the node-level matrix fits at thousands of nodes; the samples
+// name the leaders' world ranks, which the analyzer maps to their nodes as any rank. The other
+// ranks record a pass without figures, as the node-level tests do, and wait at the end.
+// pairs_per_node K: K (rounded up to even) sampled shifts instead of all of them
+// (mpi/shift_schedule.hpp), each participant's K peers in both directions.
 #include "comm/link_matrix_columns.hpp"
+#include "comm/node_leaders.hpp"
 #include "core/problem_list.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
+#include "core/waiver_reasons.hpp"
 #include "hardware/network_capacity.hpp"
 #include "mpi/link_matrix.hpp"
 #include "mpi/specs.hpp"
 #include "mpi/ring_shift.hpp"
+#include "mpi/shift_schedule.hpp"
 #include "stats/summary.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <chrono>
+#include <thread>
 
 namespace shakedown::mpi {
 namespace {
@@ -21,45 +34,82 @@ class AllPairs final : public Test {
 public:
     AllPairs() : Test(allpairs_spec()) {}
 
+    // Scope nodes on one node has no pair to measure: the launch's choice, not the node's.
+    std::optional<std::string> waiver(const RunContext& probe) const override {
+        const int nodes = probe.session().identity().node_count;
+        if (node_scope(probe.params()) && nodes < 2)
+            return job_too_small_waiver("2 nodes with scope nodes", fmt::format("this run has {}", nodes));
+        return std::nullopt;
+    }
+
     TestResult run(const RunContext& ctx) const override {
+        if (!node_scope(ctx.params())) return measure(ctx, ctx.comm());
+        const Communicator leaders = comm::leaders_of(ctx);
+        TestResult result;
+        if (leaders.valid()) {
+            result = measure(ctx, leaders.get());
+            result.parameters["matrix_ranks"] = fmt::format("{} node leaders", leaders.size());
+        } else {
+            result.parameters["role"] = "not a node leader: the node leaders measure the links (scope nodes)";
+        }
+        wait_for_every_rank(ctx, leaders.valid());
+        return result;
+    }
+
+private:
+    static bool node_scope(const TestParams& params) { return params.text("scope") == "nodes"; }
+
+    // The ring-shift rounds over `comm` (every rank, or the node leaders), its matrix on its rank 0.
+    static TestResult measure(const RunContext& ctx, MPI_Comm comm) {
+        int me = 0, size = 1;
+        MPI_Comm_rank(comm, &me);
+        MPI_Comm_size(comm, &size);
         ShiftSpec spec = read_spec(ctx.params());
         spec.delay_s = ctx.faults().delay_s();
         spec.corrupt = ctx.faults().corrupt();
-        const auto placement = comm::gather_placement(ctx.comm(), ctx.session());
+        const auto placement = comm::gather_placement(comm, ctx.session());
         const int rounds = static_cast<int>(ctx.params().integer("rounds"));
+        const std::vector<int> shifts = schedule_shifts(size, ctx.params().optional_integer("pairs_per_node"),
+                                                        static_cast<std::uint64_t>(ctx.params().integer("seed")));
         ProblemList mismatches("payload mismatches");
         TestResult result;
         result.samples = SampleTable(link_matrix_columns::columns());
+        result.parameters["peers_measured"] = std::to_string(shifts.size());
+        if (static_cast<int>(shifts.size()) < size - 1)
+            result.parameters["sampled_shifts"] = fmt::format("{}", fmt::join(shifts, ","));
         // Per shift, every round's figures: the matrix gets one row per round, the rank's own
         // figures come from the median over the rounds.
-        std::vector<std::vector<double>> latency_rounds(static_cast<std::size_t>(ctx.size() - 1));
-        std::vector<std::vector<double>> bandwidth_rounds(latency_rounds.size());
+        std::vector<std::vector<double>> latency_rounds(shifts.size());
+        std::vector<std::vector<double>> bandwidth_rounds(shifts.size());
         for (int repeat = 1; repeat <= rounds; ++repeat) {
             RankMeasurements mine;
-            for (int shift = 1; shift < ctx.size(); ++shift) {
-                const int to = placement[static_cast<std::size_t>((ctx.rank() + shift) % ctx.size())].world_rank;
-                const int from = placement[static_cast<std::size_t>((ctx.rank() - shift + ctx.size()) % ctx.size())].world_rank;
-                ctx.session().activity().set_phase(fmt::format("round {} of {}, shift {} of {}: to rank {}, from rank {}",
-                                                               repeat, rounds, shift, ctx.size() - 1, to, from),
+            mine.shifts = shifts;
+            for (std::size_t i = 0; i < shifts.size(); ++i) {
+                const int shift = shifts[i];
+                const int to = placement[static_cast<std::size_t>((me + shift) % size)].world_rank;
+                const int from = placement[static_cast<std::size_t>((me - shift + size) % size)].world_rank;
+                ctx.session().activity().set_phase(fmt::format("round {} of {}, shift {} ({} of {}): to rank {}, from rank {}",
+                                                               repeat, rounds, shift, i + 1, shifts.size(), to, from),
                                                    {to, from});
-                const auto round = measure_shift(ctx.comm(), shift, spec);
+                const auto round = measure_shift(comm, shift, spec);
                 mine.latency_to_us.push_back(round.latency_us);
                 mine.bandwidth_to_gbs.push_back(round.bandwidth_gbs);
-                latency_rounds[static_cast<std::size_t>(shift - 1)].push_back(round.latency_us);
-                bandwidth_rounds[static_cast<std::size_t>(shift - 1)].push_back(round.bandwidth_gbs);
+                latency_rounds[i].push_back(round.latency_us);
+                bandwidth_rounds[i].push_back(round.bandwidth_gbs);
                 if (round.mismatch) mismatches.add(*round.mismatch);
             }
-            for (const auto& link : gather_link_matrix(ctx.comm(), mine, placement).links)
+            for (const auto& link : gather_link_matrix(comm, mine, placement).links)
                 result.samples.add_row({static_cast<double>(placement[link.src].world_rank),
                                         static_cast<double>(placement[link.dst].world_rank), link.intra_node ? 1.0 : 0.0,
                                         link.latency_us, link.bandwidth_gbs});
         }
         RankMeasurements typical;
+        typical.shifts = shifts;
         for (std::size_t shift = 0; shift < latency_rounds.size(); ++shift) {
             typical.latency_to_us.push_back(stats::median(latency_rounds[shift]));
             typical.bandwidth_to_gbs.push_back(stats::median(bandwidth_rounds[shift]));
         }
-        const auto matrix = gather_link_matrix(ctx.comm(), typical, placement);
+        const auto matrix = gather_link_matrix(comm, typical, placement);
         if (!matrix.links.empty()) {
             const auto worst = worst_links_first(matrix.links).front();
             result.parameters["worst_link"] =
@@ -72,7 +122,22 @@ public:
         return result;
     }
 
-private:
+    // Scope nodes: every rank of the test leaves together once the leaders' rounds are done. The
+    // others wait in a barrier polled with sleeps, not in a blocking (spinning) one: their cores
+    // stay free for the leaders' measurements where ranks share cores.
+    static void wait_for_every_rank(const RunContext& ctx, bool leader) {
+        if (!leader)
+            ctx.session().activity().set_phase("not a node leader: waiting for the node leaders' ring-shift rounds");
+        MPI_Request all_done = MPI_REQUEST_NULL;
+        MPI_Ibarrier(ctx.comm(), &all_done);
+        if (leader) {
+            MPI_Wait(&all_done, MPI_STATUS_IGNORE);
+            return;
+        }
+        for (int done = 0; MPI_Test(&all_done, &done, MPI_STATUS_IGNORE), !done;)
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+
     static ShiftSpec read_spec(const TestParams& p) {
         const auto count = [&](const char* name) { return static_cast<int>(p.integer(name)); };
         ShiftSpec spec;

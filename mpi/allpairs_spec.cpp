@@ -20,7 +20,8 @@ void check(const TestParams& params, int /*world_size*/) {
 const TestSpec& allpairs_spec() {
     static const TestSpec spec{
         .key = "allpairs",
-        .description = "latency and bandwidth of every ordered rank pair by ring-shift rounds (link matrix), validated",
+        .description = "latency and bandwidth of every ordered rank pair (or node leader pair: scope nodes) by "
+                       "ring-shift rounds (link matrix), validated",
         .suites = {"full", "pairwise"},
         .parameters =
             {
@@ -35,6 +36,18 @@ const TestSpec& allpairs_spec() {
                                    "times the whole ring-shift schedule runs: each ordered pair is measured this often "
                                    "(one matrix row each), so every link has a median and a spread")
                     .between(1, 100),
+                ParamSpec::choice("scope", "ranks", {"ranks", "nodes"},
+                                  "ranks: every rank's links (P-1 rounds); nodes: only each node's leader (its lowest "
+                                  "rank) in the rounds (N-1 rounds for N nodes), the node-level matrix that fits at "
+                                  "thousands of nodes; the other ranks wait and record no figures"),
+                ParamSpec::integer("pairs_per_node", automatic, "peers each taking part (node leader with scope nodes, "
+                                   "else rank) measures per repetition, drawn from seed as shifts s and P-s: 2 x ceil(K/2) "
+                                   "rounds of both directions instead of P-1 (at least P-1: all)")
+                    .between(1, 1'000'000)
+                    .allow_auto("every peer (P-1)"),
+                ParamSpec::integer("seed", 1, "which peers pairs_per_node samples (the same on every rank; another seed "
+                                   "in the next run covers other pairs)")
+                    .between(0, std::int64_t{1} << 40),
             },
         .metrics =
             {
@@ -49,7 +62,7 @@ const TestSpec& allpairs_spec() {
                 {"allpairs.{intra_node,inter_node}_latency_median_us", "us", Better::lower, "the job's median link latency",
                  MetricScope::job},
             },
-        .samples = link_matrix_columns::columns(),  // rank 0 only: the whole matrix
+        .samples = link_matrix_columns::columns(),  // rank 0 only: the whole matrix (scope nodes: the leaders' ranks)
         .default_deadline_s = 1800.0,
         .min_ranks = 2,
         .check_parameters = check,

@@ -14,29 +14,25 @@ constexpr int figures_per_kind = 6;
 
 std::optional<double> present(double value) { return std::isnan(value) ? std::nullopt : std::optional(value); }
 
-std::vector<Link> assemble(const std::vector<double>& gathered, int size, const std::vector<comm::RankPlacement>& placement) {
-    // gathered: per rank, P-1 latencies then P-1 bandwidths, both toward (rank+k)%P
-    const auto rounds = static_cast<std::size_t>(size - 1);
-    std::vector<Link> links(static_cast<std::size_t>(size) * rounds);
-    const auto at = [&](int src, int dst) -> Link& {
-        const int k = (dst - src + size) % size;  // the round that measured src -> dst
-        return links[static_cast<std::size_t>(src) * rounds + static_cast<std::size_t>(k - 1)];
-    };
+std::vector<Link> assemble(const std::vector<double>& gathered, int size, const std::vector<int>& shifts,
+                           const std::vector<comm::RankPlacement>& placement) {
+    // gathered: per rank, one latency per shift then one bandwidth per shift, toward (rank+k)%P
+    const std::size_t rounds = shifts.size();
+    std::vector<Link> links;
+    links.reserve(static_cast<std::size_t>(size) * rounds);
     for (int rank = 0; rank < size; ++rank) {
         const double* row = gathered.data() + static_cast<std::size_t>(rank) * 2 * rounds;
-        for (std::size_t k = 1; k <= rounds; ++k) {
-            const int to = static_cast<int>((static_cast<std::size_t>(rank) + k) % static_cast<std::size_t>(size));
-            at(rank, to).latency_us = row[k - 1];
-            at(rank, to).bandwidth_gbs = row[rounds + k - 1];
+        for (std::size_t i = 0; i < rounds; ++i) {
+            Link link;
+            link.src = rank;
+            link.dst = (rank + shifts[i]) % size;
+            link.intra_node = placement[static_cast<std::size_t>(link.src)].node_index ==
+                              placement[static_cast<std::size_t>(link.dst)].node_index;
+            link.latency_us = row[i];
+            link.bandwidth_gbs = row[rounds + i];
+            links.push_back(link);
         }
     }
-    for (int src = 0; src < size; ++src)
-        for (std::size_t k = 1; k <= rounds; ++k) {
-            auto& link = links[static_cast<std::size_t>(src) * rounds + k - 1];
-            link.src = src;
-            link.dst = static_cast<int>((static_cast<std::size_t>(src) + k) % static_cast<std::size_t>(size));
-            link.intra_node = placement[link.src].node_index == placement[link.dst].node_index;
-        }
     return links;
 }
 
@@ -83,7 +79,10 @@ LinkMatrixResult gather_link_matrix(MPI_Comm comm, const RankMeasurements& mine,
     int me = 0, size = 1;
     MPI_Comm_rank(comm, &me);
     MPI_Comm_size(comm, &size);
-    const auto rounds = static_cast<std::size_t>(size - 1);
+    std::vector<int> shifts = mine.shifts;
+    if (shifts.empty())
+        for (int k = 1; k < size; ++k) shifts.push_back(k);
+    const auto rounds = shifts.size();
     std::vector<double> row(mine.latency_to_us);
     row.insert(row.end(), mine.bandwidth_to_gbs.begin(), mine.bandwidth_to_gbs.end());
     row.resize(2 * rounds, none);
@@ -94,7 +93,7 @@ LinkMatrixResult gather_link_matrix(MPI_Comm comm, const RankMeasurements& mine,
     LinkMatrixResult result;
     std::vector<double> all_figures;
     if (me == 0) {
-        result.links = assemble(gathered, size, placement);
+        result.links = assemble(gathered, size, shifts, placement);
         all_figures = per_rank_figures(result.links, size);
     }
     double my_figures[2 * figures_per_kind];

@@ -21,10 +21,12 @@ struct Link {
     double bandwidth_gbs = 0.0;
 };
 
-// What this rank measured in each round k = 1..P-1 (index k-1).
+// What this rank measured in each round: shift k = shifts[i] (every shift 1..P-1 in order when
+// `shifts` is empty) at index i. Every rank of the gather must have measured the same shifts.
 struct RankMeasurements {
     std::vector<double> latency_to_us;        // toward (me+k)%P
     std::vector<double> bandwidth_to_gbs;     // toward (me+k)%P (the sender times it)
+    std::vector<int> shifts;                  // mpi/shift_schedule.hpp; empty: 1..P-1
 };
 
 enum class LinkKind { intra_node = 0, inter_node = 1 };
@@ -41,7 +43,7 @@ struct KindFigures {
 };
 
 struct LinkMatrixResult {
-    std::vector<Link> links;  // every ordered pair; only on rank 0
+    std::vector<Link> links;  // every ordered pair measured; only on rank 0
     std::array<KindFigures, 2> figures;  // this rank's, indexed by LinkKind
 };
 

@@ -1,6 +1,7 @@
 #include "support/mpi_world.hpp"
 #include "support/result_lookup.hpp"
 #include "support/run_test.hpp"
+#include "core/waiver_reasons.hpp"
 
 #include <gtest/gtest.h>
 
@@ -108,7 +109,56 @@ TEST(AllPairs, PlantedCorruptionFailsNamingTheLink) {
     }
 }
 
+// pairs_per_node 1 of 4 ranks: the shifts 1 and 3 (a mirror pair), so each rank's two ring
+// neighbours in both directions: 8 of the 12 ordered pairs, the two diagonals never.
+TEST(AllPairs, SampledPeersMeasureTheirPairsBothWays) {
+    const auto result = run_registered_test("allpairs", "params: {allpairs: {latency_iterations: 4, latency_warmup: 1, "
+                                                        "bandwidth_bytes: 65536, bandwidth_window: 4, bandwidth_iterations: "
+                                                        "2, bandwidth_warmup: 1, pairs_per_node: 1, seed: 9}}\n");
+    EXPECT_EQ(result.status, Status::pass) << result.reason;
+    const int p = world_size();
+    if (p != 4) {  // 2 ranks: one peer is all of them
+        EXPECT_EQ(result.parameters.count("sampled_shifts"), 0u);
+        return;
+    }
+    EXPECT_EQ(result.parameters.at("sampled_shifts"), "1,3");
+    EXPECT_EQ(result.parameters.at("peers_measured"), "2");
+    if (world_rank() != 0) return;
+    ASSERT_EQ(result.samples.size(), 8u);
+    std::set<std::pair<int, int>> pairs;
+    const auto src = result.samples.column("src");
+    const auto dst = result.samples.column("dst");
+    for (std::size_t i = 0; i < src.size(); ++i) pairs.insert({static_cast<int>(src[i]), static_cast<int>(dst[i])});
+    EXPECT_EQ(pairs.size(), 8u);
+    for (const auto& [a, b] : pairs) {
+        EXPECT_TRUE(pairs.count({b, a})) << a << "->" << b << " without " << b << "->" << a;
+        EXPECT_NE((a - b + 4) % 4, 2) << "a diagonal was measured: " << a << "->" << b;
+    }
+    for (const double bandwidth : result.samples.column("bandwidth_gbs")) EXPECT_GT(bandwidth, 0.0);
+}
+
+// Every rank of this launch shares one node: scope nodes has no pair of nodes to measure, and
+// says so on every rank as a job too small (the launch's choice), not as the node's fault.
+TEST(AllPairs, NodeScopeOnOneNodeIsWaivedAsAJobTooSmall) {
+    const auto result = run_registered_test("allpairs", "params: {allpairs: {scope: nodes}}\n");
+    EXPECT_EQ(result.status, Status::waived);
+    EXPECT_EQ(result.reason, "needs at least 2 nodes with scope nodes (this run has 1)");
+    EXPECT_TRUE(is_job_too_small_waiver(result.reason));
+    EXPECT_TRUE(result.metrics.empty());
+    EXPECT_TRUE(result.samples.empty());
+}
+
+TEST(AllPairs, RankScopeIsTheDefaultAndMeasuresEveryRank) {
+    const auto result = run_registered_test("allpairs", tiny_allpairs);
+    EXPECT_EQ(result.parameters.at("scope"), "ranks");
+    EXPECT_EQ(result.parameters.count("role"), 0u);
+    if (world_rank() == 0) EXPECT_EQ(result.samples.size(), static_cast<std::size_t>(world_size() * (world_size() - 1)));
+}
+
 TEST(AllPairs, BadValuesAreRefusedBeforeAnyWork) {
+    expect_refused("allpairs", "params: {allpairs: {pairs_per_node: 0}}\n",
+                   "'params.allpairs.pairs_per_node' must be between 1 and 1000000, got 0");
+    expect_refused("allpairs", "params: {allpairs: {scope: racks}}\n", "'params.allpairs.scope' unknown value 'racks' (known: ranks, nodes)");
     expect_refused("allpairs", "params: {allpairs: {latency_bytes: -7}}\n",
                    "'params.allpairs.latency_bytes' must be between 1 and 1073741824, got -7");  // named by the runner
     expect_refused("allpairs", "params: {allpairs: {bandwidth_window: 2048}}\n",

@@ -43,5 +43,25 @@ TEST(LinkMatrix, EveryMeasurementLandsOnItsOrderedPair) {
     EXPECT_EQ(inter.job_bandwidth_median_gbs.has_value(), p > 2);
 }
 
+// A sampled schedule (pairs_per_node): only the shifts measured become links, each on its pair.
+TEST(LinkMatrix, SampledShiftsLandOnTheirPairsOnly) {
+    const int p = testing::world_size();
+    const int me = testing::world_rank();
+    std::vector<comm::RankPlacement> placement;
+    for (int r = 0; r < p; ++r) placement.push_back({r, r / 2});
+    RankMeasurements mine;
+    mine.shifts = {p - 1};  // toward the previous rank only
+    mine.latency_to_us.push_back(1000.0 * me + (me + p - 1) % p);
+    mine.bandwidth_to_gbs.push_back(1000.0 * me + (me + p - 1) % p);
+    const auto matrix = gather_link_matrix(MPI_COMM_WORLD, mine, placement);
+    if (me != 0) return;
+    ASSERT_EQ(matrix.links.size(), static_cast<std::size_t>(p));
+    for (const auto& link : matrix.links) {
+        EXPECT_EQ(link.dst, (link.src + p - 1) % p);
+        EXPECT_EQ(link.bandwidth_gbs, 1000.0 * link.src + link.dst);
+        EXPECT_EQ(link.intra_node, link.src / 2 == link.dst / 2);
+    }
+}
+
 }  // namespace
 }  // namespace shakedown::mpi

@@ -35,11 +35,32 @@ ShiftTraffic allpairs_shift(const Measured* m, double ranks) {
             ranks * (2 * pings * latency_bytes + window * (windows + 1) * bandwidth_bytes)};
 }
 
-double allpairs_rounds(const Measured* m, const Layout& at) {
-    return static_cast<double>(at.ranks() - 1) * parameter(m, "rounds", 1);
+double allpairs_ranks(const Layout& at, AllpairsScope scope) {
+    return static_cast<double>(scope == AllpairsScope::nodes ? at.nodes : at.ranks());
+}
+
+double allpairs_rounds(const Measured* m, const Layout& at, const AllpairsPlan& plan) {
+    const long participants = static_cast<long>(allpairs_ranks(at, plan.scope));
+    return static_cast<double>(allpairs_shift_count(participants, plan.pairs_per_node)) * parameter(m, "rounds", 1);
 }
 
 }  // namespace
+
+AllpairsPlan plan_of(const Measured* m) {
+    AllpairsPlan plan;
+    if (m == nullptr) return plan;
+    const auto scope = m->parameters.find("scope");
+    if (scope != m->parameters.end() && scope->second == "nodes") plan.scope = AllpairsScope::nodes;
+    const double peers = parameter(m, "pairs_per_node", 0);  // "auto" does not parse: every peer
+    if (peers >= 1) plan.pairs_per_node = static_cast<long>(peers);
+    return plan;
+}
+
+long allpairs_shift_count(long participants, std::optional<long> pairs_per_node) {
+    if (participants < 2) return 0;
+    if (!pairs_per_node || *pairs_per_node >= participants - 1) return participants - 1;
+    return 2 * ((std::max(1L, *pairs_per_node) + 1) / 2);
+}
 
 int local_then_ring_round_count(const Layout& at) {
     const int local = at.gpus_per_node >= 2 ? 1 : 0;
@@ -48,13 +69,15 @@ int local_then_ring_round_count(const Layout& at) {
     return local + (at.nodes % 2 == 0 ? 2 : 3);
 }
 
-Estimate allpairs_estimate(const Measured* m, const Layout& at) {
-    Estimate e{"allpairs", allpairs_rounds(m, at), {}, {}, {}, "no allpairs in the run folder"};
-    const auto shift = allpairs_shift(m, static_cast<double>(at.ranks()));
+Estimate allpairs_estimate(const Measured* m, const Layout& at, const AllpairsPlan& plan) {
+    std::string name = plan.scope == AllpairsScope::nodes ? "allpairs, scope nodes" : "allpairs";
+    if (plan.pairs_per_node) name += ", " + std::to_string(*plan.pairs_per_node) + " peers";
+    Estimate e{name, allpairs_rounds(m, at, plan), {}, {}, {}, "no allpairs in the run folder"};
+    const auto shift = allpairs_shift(m, allpairs_ranks(at, plan.scope));
     e.messages = e.rounds * shift.messages;
     e.bytes = e.rounds * shift.bytes;
-    if (m != nullptr && m->layout.ranks() >= 2) {
-        const double per_round = m->seconds / allpairs_rounds(m, m->layout);
+    if (m != nullptr && allpairs_rounds(m, m->layout, plan_of(m)) >= 1) {
+        const double per_round = m->seconds / allpairs_rounds(m, m->layout, plan_of(m));
         e.seconds = e.rounds * per_round;
         e.basis = "rounds x " + std::to_string(per_round * 1e3).substr(0, 6) + " ms per measured round";
     }
@@ -107,10 +130,11 @@ Estimate nccl_estimate(const Layout& at, const NcclAssumptions& assumed) {
     return e;
 }
 
-Estimate confirmation_estimate(const Measured* allpairs, const Layout& at, long flagged_nodes, long peers_per_node) {
+Estimate confirmation_estimate(const Measured* allpairs, const Layout& at, long flagged_nodes, long peers_per_node,
+                               const AllpairsPlan& plan) {
     const Layout subset{std::min(at.nodes, flagged_nodes * (1 + peers_per_node)), at.gpus_per_node};
-    Estimate e = allpairs_estimate(allpairs, subset);
-    e.test = "confirmation (allpairs on " + std::to_string(subset.nodes) + " nodes)";
+    Estimate e = allpairs_estimate(allpairs, subset, plan);
+    e.test = "confirmation (" + e.test + " on " + std::to_string(subset.nodes) + " nodes)";
     return e;
 }
 

@@ -1,5 +1,5 @@
 // shakedown-schedule --run DIR[,DIR...] --nodes N[,N...] --gpus-per-node G [--check DIR]... [--flagged-nodes F]
-//   [--peers K] [--nccl-latency-us L] [--nccl-busbw-gbs B]
+//   [--peers K] [--pairs-per-node K] [--nccl-latency-us L] [--nccl-busbw-gbs B]
 // For N nodes of G GPUs, the rounds, messages, bytes and estimated wall time of each suite's
 // communication tests (bench/schedule_model.hpp), the per-round costs read from a real run folder
 // (each test's first start to last end in the rank traces). --check DIR: the same estimate for
@@ -49,8 +49,8 @@ RunTimes read_run(const fs::path& dir) {
     std::set<std::string> nodes;
     std::map<std::string, std::pair<double, double>> spans;  // first start, last end
     const TraceReadOptions only_results{false, false, false, false, false};
-    for (int rank = 0; rank < manifest.world_size; ++rank) {
-        const Trace trace = read_trace(dir / default_trace_file_name(rank), only_results);
+    for (const ManifestRank& rank : manifest.ranks) {  // each trace where run.json says (traces/<block>/ since 1.2)
+        const Trace trace = read_trace(dir / rank.trace_file, only_results);
         nodes.insert(trace.header.node);
         for (const TestResult& test : trace.tests) {
             if (test.status == Status::waived || test.end_utc <= 0.0) continue;
@@ -78,7 +78,7 @@ RunTimes median_rounds(const std::vector<RunTimes>& runs) {
     std::map<std::string, std::vector<std::pair<double, const Measured*>>> per_round;
     for (const RunTimes& run : runs)
         for (const auto& [key, measured] : run.tests) {
-            const Estimate own = key == "allpairs"   ? bench::allpairs_estimate(&measured, measured.layout)
+            const Estimate own = key == "allpairs"   ? bench::allpairs_estimate(&measured, measured.layout, bench::plan_of(&measured))
                                  : key == "congestion" ? bench::congestion_estimate(&measured, measured.layout)
                                                        : bench::pair_rounds_estimate(key, &measured, measured.layout);
             per_round[key].emplace_back(measured.seconds / std::max(1.0, own.rounds), &measured);
@@ -95,8 +95,10 @@ const Measured* find(const RunTimes& run, const std::string& key) {
     return found == run.tests.end() ? nullptr : &found->second;
 }
 
-std::vector<Estimate> estimates(const RunTimes& ref, const Layout& at, const bench::NcclAssumptions& nccl) {
-    return {bench::allpairs_estimate(find(ref, "allpairs"), at),
+// `plan`: allpairs' scope and sample (the other tests run as they do at any scope).
+std::vector<Estimate> estimates(const RunTimes& ref, const Layout& at, const bench::NcclAssumptions& nccl,
+                                const bench::AllpairsPlan& plan = {}) {
+    return {bench::allpairs_estimate(find(ref, "allpairs"), at, plan),
             bench::pair_rounds_estimate("mpi_pingpong", find(ref, "mpi_pingpong"), at),
             bench::pair_rounds_estimate("p2p", find(ref, "p2p"), at),
             bench::congestion_estimate(find(ref, "congestion"), at),
@@ -131,22 +133,30 @@ bool in_suite(const std::string& key, const std::string& suite) {
     return std::find(suites.begin(), suites.end(), suite) != suites.end();
 }
 
-void print_plan(const RunTimes& ref, const Layout& at, long flagged, long peers, const bench::NcclAssumptions& nccl) {
+std::string row(const Estimate& e, const std::string& basis) {
+    return fmt::format("  {:<52} {:>10} {:>10} {:>10} {:>10}  {}\n", e.test, count(e.rounds), count(e.messages), bytes(e.bytes),
+                       duration(e.seconds), basis);
+}
+
+double seconds_or_zero(const Estimate& e) { return e.seconds.value_or(0.0); }
+
+void print_plan(const RunTimes& ref, const Layout& at, long flagged, long peers, std::optional<long> sampled,
+                const bench::NcclAssumptions& nccl) {
+    using bench::AllpairsScope;
     std::cout << fmt::format("{} nodes x {} GPUs = {} ranks\n", at.nodes, at.gpus_per_node, at.ranks());
-    std::cout << fmt::format("  {:<44} {:>10} {:>10} {:>10} {:>10}  {}\n", "test", "rounds", "messages", "bytes", "time", "basis");
+    std::cout << fmt::format("  {:<52} {:>10} {:>10} {:>10} {:>10}  {}\n", "test", "rounds", "messages", "bytes", "time", "basis");
+    const Measured* allpairs = find(ref, "allpairs");
     const auto all = estimates(ref, at, nccl);
-    const auto confirm = bench::confirmation_estimate(find(ref, "allpairs"), at, flagged, peers);
-    // The node-level link matrix alone: one rank per node, N-1 rounds (what fits where every rank cannot).
-    Estimate leaders = bench::allpairs_estimate(find(ref, "allpairs"), Layout{at.nodes, 1});
-    leaders.test = "allpairs, one rank per node (not a suite)";
-    for (const Estimate& e : all)
-        std::cout << fmt::format("  {:<44} {:>10} {:>10} {:>10} {:>10}  {}\n", e.test, count(e.rounds), count(e.messages),
-                                 bytes(e.bytes), duration(e.seconds), e.basis);
-    std::cout << fmt::format("  {:<44} {:>10} {:>10} {:>10} {:>10}  {}\n", leaders.test, count(leaders.rounds),
-                             count(leaders.messages), bytes(leaders.bytes), duration(leaders.seconds), leaders.basis);
-    std::cout << fmt::format("  {:<44} {:>10} {:>10} {:>10} {:>10}  {} flagged node(s) and {} peers each\n", confirm.test,
-                             count(confirm.rounds), count(confirm.messages), bytes(confirm.bytes), duration(confirm.seconds),
-                             flagged, peers);
+    const Estimate by_node = bench::allpairs_estimate(allpairs, at, {AllpairsScope::nodes, std::nullopt});
+    // The job's confirmation step reuses the run's configuration: the run's scope. Every rank on
+    // the flagged nodes is the fuller look the node-level matrix may call for.
+    const Estimate confirm_ranks = bench::confirmation_estimate(allpairs, at, flagged, peers, {AllpairsScope::ranks, std::nullopt});
+    const Estimate confirm_nodes = bench::confirmation_estimate(allpairs, at, flagged, peers, {AllpairsScope::nodes, std::nullopt});
+    for (const Estimate& e : all) std::cout << row(e, e.basis);
+    std::cout << row(by_node, by_node.basis);
+    const std::string flagged_text = fmt::format("{} flagged node(s) and {} peers each", flagged, peers);
+    std::cout << row(confirm_ranks, flagged_text);
+    std::cout << row(confirm_nodes, flagged_text);
     for (const std::string suite : {"quick", "full", "pairwise"}) {
         double total = 0.0;
         std::vector<std::string> unmeasured;
@@ -158,14 +168,36 @@ void print_plan(const RunTimes& ref, const Layout& at, long flagged, long peers,
         std::cout << fmt::format("  suite {:<8} communication tests {}{}\n", suite, duration(total),
                                  unmeasured.empty() ? "" : fmt::format(" (without {}: not in the run folder)", fmt::join(unmeasured, ", ")));
     }
+    // pairs_per_node K: the sampled node matrix, and its confirmation with the same configuration.
+    std::optional<Estimate> by_sample, confirm_sample;
+    if (sampled) {
+        by_sample = bench::allpairs_estimate(allpairs, at, {AllpairsScope::nodes, sampled});
+        confirm_sample = bench::confirmation_estimate(allpairs, at, flagged, peers, {AllpairsScope::nodes, sampled});
+        std::cout << row(*by_sample, by_sample->basis) << row(*confirm_sample, flagged_text);
+    }
+    if (!all.front().seconds) return;
+    if (by_sample)
+        std::cout << fmt::format("  sampled link matrix and its confirmation: scope nodes, {} peers: {} + {} = {} (every rank "
+                                 "of the flagged nodes instead: {} + {} = {})\n",
+                                 *sampled, duration(by_sample->seconds), duration(confirm_sample->seconds),
+                                 duration(seconds_or_zero(*by_sample) + seconds_or_zero(*confirm_sample)),
+                                 duration(by_sample->seconds), duration(confirm_ranks.seconds),
+                                 duration(seconds_or_zero(*by_sample) + seconds_or_zero(confirm_ranks)));
+    std::cout << fmt::format("  link matrix and its confirmation: scope ranks {} + {} = {}; scope nodes {} + {} = {} "
+                             "(every rank of the flagged nodes instead: {} + {} = {})\n",
+                             duration(all.front().seconds), duration(confirm_ranks.seconds),
+                             duration(seconds_or_zero(all.front()) + seconds_or_zero(confirm_ranks)), duration(by_node.seconds),
+                             duration(confirm_nodes.seconds), duration(seconds_or_zero(by_node) + seconds_or_zero(confirm_nodes)),
+                             duration(by_node.seconds), duration(confirm_ranks.seconds),
+                             duration(seconds_or_zero(by_node) + seconds_or_zero(confirm_ranks)));
 }
 
 // The estimate for `check`'s own layout from `ref`'s rounds, beside what `check` measured.
 void print_check(const RunTimes& ref, const fs::path& dir, const bench::NcclAssumptions& nccl) {
     const RunTimes check = read_run(dir);
     std::cout << fmt::format("check {} ({} node(s) x {} ranks)\n", dir.string(), check.layout.nodes, check.layout.gpus_per_node);
-    for (const Estimate& e : estimates(ref, check.layout, nccl)) {
-        const Measured* measured = find(check, e.test);
+    for (const Estimate& e : estimates(ref, check.layout, nccl, bench::plan_of(find(check, "allpairs")))) {
+        const Measured* measured = find(check, e.test.starts_with("allpairs") ? "allpairs" : e.test);
         if (measured == nullptr || !e.seconds) continue;
         std::cout << fmt::format("  {:<14} estimated {:>9}  measured {:>9}  error {:+.0f} %\n", e.test, duration(e.seconds),
                                  duration(measured->seconds), 100.0 * (*e.seconds - measured->seconds) / measured->seconds);
@@ -182,6 +214,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> checks;
     long flagged = -1;
     long peers = 3;
+    long pairs_per_node = 0;
     bench::NcclAssumptions nccl;
     app.add_option("--run", run_dirs, "real run folders (comma list): each test's measured time per round, the median over them")
         ->required()->delimiter(',');
@@ -191,6 +224,9 @@ int main(int argc, char** argv) {
     app.add_option("--flagged-nodes", flagged, "nodes whose FAILs await confirmation (default: 1 % of the nodes, at least 1)")
         ->check(CLI::Range(0L, most_ranks));
     app.add_option("--peers", peers, "peers each flagged node's evidence rests on")->capture_default_str()->check(CLI::Range(0L, 1000L));
+    app.add_option("--pairs-per-node", pairs_per_node,
+                   "also plan allpairs with scope nodes and pairs_per_node K (sampled peers; 0: not planned)")
+        ->capture_default_str()->check(CLI::Range(0L, 1'000'000L));
     app.add_option("--nccl-latency-us", nccl.latency_us, "assumed NCCL launch latency")->capture_default_str()->check(CLI::PositiveNumber);
     app.add_option("--nccl-busbw-gbs", nccl.busbw_gbs, "assumed NCCL bus bandwidth")->capture_default_str()->check(CLI::PositiveNumber);
     try {
@@ -212,7 +248,8 @@ int main(int argc, char** argv) {
         std::cout << fmt::format("per-round costs: the median over {}\n", fmt::join(run_dirs, ", "));
         for (const long nodes : node_counts) {
             const long flagged_here = flagged >= 0 ? flagged : std::max(1L, static_cast<long>(std::ceil(nodes * 0.01)));
-            print_plan(ref, Layout{nodes, gpus}, flagged_here, peers, nccl);
+            print_plan(ref, Layout{nodes, gpus}, flagged_here, peers,
+                       pairs_per_node > 0 ? std::optional<long>(pairs_per_node) : std::nullopt, nccl);
         }
         for (const std::string& check : checks) print_check(ref, check, nccl);
     } catch (const InputError& error) {

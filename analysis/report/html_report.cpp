@@ -115,6 +115,9 @@ json timelines_view(const std::vector<const Finding*>& findings, const Observati
     std::stable_sort(ordered.begin(), ordered.end(),
                      [](const Finding* a, const Finding* b) { return a->telemetry_coincided > b->telemetry_coincided; });
     std::set<std::tuple<std::string, int, std::string, int>> seen;  // node, gpu, test, rank: one plot each
+    // Time axes count from the run's start, so the plots of one report share one clock.
+    const double recorded_start = observations.run().manifest.start_utc;
+    const std::optional<double> run_start = recorded_start > 0.0 ? std::optional<double>(recorded_start) : std::nullopt;
     for (const Finding* finding : ordered) {
         if (plots.size() >= max_timelines) break;
         const TestResult* test = observations.test_of(finding->rank, finding->test);
@@ -143,7 +146,7 @@ json timelines_view(const std::vector<const Finding*>& findings, const Observati
         }
         plots.push_back({{"heading", fmt::format("{} {} {}: {}", finding->node, upper(*device), finding->test, finding->reason)},
                          {"telemetry", finding->explanation.empty() ? json(false) : json("telemetry: " + finding->explanation)},
-                         {"svg", svg_timeline(table->second, series, test->start_utc, test->end_utc)}});
+                         {"svg", svg_timeline(table->second, series, test->start_utc, test->end_utc, 5.0, run_start)}});
     }
     return plots;
 }

@@ -163,8 +163,6 @@ json report_view(const ReportModel& model, const ReportHeader& header, const std
     verdict["text"] = upper(overall);
     verdict["line"] = model.verdict_line;
     const std::size_t max = limits.max_lines;
-    std::vector<std::string> baseline;
-    if (model.baseline_line) baseline.push_back(*model.baseline_line);
     return {{"title", model.title},
             {"verdict", verdict},
             {"overview", model.overview},
@@ -177,7 +175,7 @@ json report_view(const ReportModel& model, const ReportHeader& header, const std
             {"links", lines_section(model.localization_lines, max)},
             {"waived", lines_section(model.waiver_lines, max)},
             {"price_lines", lines_section(model.price_lines, max)},
-            {"baseline", lines_section(baseline, max)},
+            {"baseline", lines_section(model.baseline_lines, max)},
             {"nodes", verdict_rows(model)},
             {"gpus", gpu_rows(model)},
             {"identity", identity_rows(identity)},

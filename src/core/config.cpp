@@ -147,6 +147,13 @@ const ParamSpec& grace_s() {
         ParamSpec::real("watchdog.grace_s", 10.0, "seconds the watchdog waits after a deadline").above(0).at_most(max_deadline_s);
     return spec;
 }
+const ParamSpec& still_running_interval_s() {
+    static const ParamSpec spec = ParamSpec::real("progress.still_running_interval_s", 60.0,
+                                                  "seconds between two 'still running' lines in line mode")
+                                      .above(0)
+                                      .at_most(max_deadline_s);
+    return spec;
+}
 const ParamSpec& fault_rank() {
     static const ParamSpec spec =
         ParamSpec::integer("faults.rank", std::int64_t{0}, "the rank a fault is planted on")
@@ -197,7 +204,7 @@ void require_known_test(const YamlReader& reader, const YAML::Node& node, const 
 void apply_yaml(Config& config, const YAML::Node& root, const YamlReader& reader, const Registry& registry) {
     if (!root || root.IsNull()) return;
     reader.expect_map(root, "the configuration",
-                      {"suite", "tests", "exclude", "tag", "out", "name", "telemetry", "watchdog", "params", "faults"});
+                      {"suite", "tests", "exclude", "tag", "out", "name", "telemetry", "watchdog", "progress", "params", "faults"});
     if (root["suite"]) config.suite = reader.text(root["suite"], "suite");
     if (root["tests"]) config.tests = reader.text_list(root["tests"], "tests");
     if (root["exclude"]) config.exclude = reader.text_list(root["exclude"], "exclude");
@@ -229,6 +236,12 @@ void apply_yaml(Config& config, const YAML::Node& root, const YamlReader& reader
                 config.deadlines[key] = real_setting(reader, item.second, setting::deadline_s(), "watchdog.deadlines." + key);
             }
         }
+    }
+    if (const auto progress = root["progress"]) {
+        reader.expect_map(progress, "progress", {"still_running_interval_s"});
+        if (const auto interval = progress["still_running_interval_s"])
+            config.still_running_interval_s = real_setting(reader, interval, setting::still_running_interval_s(),
+                                                           "progress.still_running_interval_s");
     }
     if (const auto params = root["params"]) {
         if (!params.IsMap()) reader.error(params, "'params' must map test names to their parameters");
@@ -398,6 +411,8 @@ std::string Config::resolved_yaml() const {
     if (deadline_s) out << YAML::Key << "deadline_s" << YAML::Value << *deadline_s;
     out << YAML::Key << "grace_s" << YAML::Value << watchdog_grace_s;
     out << YAML::Key << "deadlines" << YAML::Value << deadlines << YAML::EndMap;
+    out << YAML::Key << "progress" << YAML::Value << YAML::BeginMap << YAML::Key << "still_running_interval_s"
+        << YAML::Value << still_running_interval_s << YAML::EndMap;
     out << YAML::Key << "params" << YAML::Value << YAML::BeginMap;
     for (const auto& [key, values] : params) {
         out << YAML::Key << key << YAML::Value << YAML::BeginMap;

@@ -54,6 +54,8 @@ struct Config {
     // run measures what reading them costs.
     bool passive_health = true;
     ProgressStyle progress = ProgressStyle::automatic;
+    // In line mode, one "still running" line at most this often during a long test (progress.still_running_interval_s).
+    double still_running_interval_s = 60.0;
 
     std::optional<double> deadline_s;        // overrides every test's default deadline
     std::map<std::string, double> deadlines; // per test key

@@ -10,9 +10,12 @@
 #include "core/registry.hpp"
 #include "core/session.hpp"
 #include "core/test_runner.hpp"
+#include "driver/expected_duration.hpp"
+#include "driver/heartbeat.hpp"
 #include "driver/mpi_runtime.hpp"
 #include "driver/outcome.hpp"
 #include "driver/progress.hpp"
+#include "driver/progress_keys.hpp"
 #include "driver/run_folder.hpp"
 #include "driver/run_manifest.hpp"
 #include "driver/termination.hpp"
@@ -149,9 +152,13 @@ int run_selected_tests(const Config& config, const std::optional<std::string>& p
         throw InputError(start_error);
     }
     TraceWriter& trace = *started;
-    const auto on_termination = termination.arm([&trace, &session](int signal) {
+    Progress progress(is_root, tests.size(), config.progress, config.still_running_interval_s);
+    Heartbeat heartbeat(is_root, folder.path / progress_keys::file_name,
+                        {manifest.run_id, manifest.run_uuid, manifest.suite, keys, start_utc}, progress);
+    const auto on_termination = termination.arm([&trace, &session, &heartbeat](int signal) {
         const double now = now_utc();
         const ActivitySnapshot stood = session.activity().snapshot();
+        heartbeat.abort(fmt::format("ended by signal {} ({}) in {}", signal, strsignal(signal), stood.describe()));
         trace.try_abort({now, Severity::error,
                          fmt::format("rank {} ended by signal {} ({}) in {}", session.world_rank(), signal,
                                      strsignal(signal), stood.describe())},
@@ -162,13 +169,13 @@ int run_selected_tests(const Config& config, const std::optional<std::string>& p
         sampler.emplace(config.telemetry_rate_hz, default_telemetry_sources(config.infiniband_sysfs_root, config.passive_health));
 
     Watchdog watchdog(session.world_rank(), session.identity().node_name, config.watchdog_grace_s, session.activity(),
-                      [&trace](const std::string& message, const ActivitySnapshot& stood, double late_s) {
+                      [&trace, &heartbeat](const std::string& message, const ActivitySnapshot& stood, double late_s) {
                           const double now = now_utc();
+                          heartbeat.abort(message);
                           trace.try_abort({now, Severity::error, message}, now, std::chrono::seconds(2),
                                           StalledAt{stood, stalled_by_watchdog, late_s});
                       });
 
-    Progress progress(is_root, tests.size(), config.progress);
     progress.message(fmt::format("shakedown {}: {} test(s) on {} rank(s), {} node(s); run folder {}", SHAKEDOWN_VERSION,
                                  tests.size(), session.world_size(), session.identity().node_count, folder.path.string()));
     for (const std::string& line : config.unplanted_faults) progress.message(line);
@@ -178,6 +185,7 @@ int run_selected_tests(const Config& config, const std::optional<std::string>& p
         const Test& test = *tests[index];
         const std::string key(test.key());
         progress.started(index, key);
+        heartbeat.test_started(index, key, expected_duration(key, config.params_for(test)));
         watchdog.arm(key, config.deadline_for(test));
         session.activity().enter_test(key);
         MPI_Barrier(session.world());
@@ -192,6 +200,7 @@ int run_selected_tests(const Config& config, const std::optional<std::string>& p
         record_telemetry(sampler ? &*sampler : nullptr, trace);
         any_failed = any_failed || outcome.worst == Status::fail || outcome.worst == Status::error;
         any_bad_input = any_bad_input || outcome.bad_input;
+        heartbeat.test_finished(index, key, outcome.worst, outcome.seconds);  // before the line: no redraw after it
         progress.finished(index, key, outcome);
     }
     if (sampler) {  // the end-of-run readings (port counters read afresh) go into the trace too
@@ -206,6 +215,7 @@ int run_selected_tests(const Config& config, const std::optional<std::string>& p
         manifest.end_utc = end_utc;
         manifest.status = "complete";
         write_json_atomically(folder.path / run_manifest_file_name, to_json(manifest));
+        heartbeat.finish();
         progress.message(fmt::format("run folder: {}", folder.path.string()));
     }
     // Input only a node could judge impossible still makes the run an input error (exit 2), after

@@ -148,6 +148,16 @@ TEST(Config, PassiveHealthIsOnUnlessTurnedOff) {
     EXPECT_EQ(error_of("telemetry: {passive_health: maybe}").find("test.yaml:1: "), 0u);
 }
 
+TEST(Config, StillRunningIntervalDefaultsTo60SecondsAndIsChecked) {
+    EXPECT_DOUBLE_EQ(parse("suite: quick\n").still_running_interval_s, 60.0);
+    const Config config = parse("progress: {still_running_interval_s: 1}\n");
+    EXPECT_DOUBLE_EQ(config.still_running_interval_s, 1.0);
+    EXPECT_DOUBLE_EQ(parse(config.resolved_yaml()).still_running_interval_s, 1.0);
+    EXPECT_EQ(error_of("progress: {still_running_interval_s: 0}").find("test.yaml:1: 'progress.still_running_interval_s' must be above 0"), 0u);
+    EXPECT_EQ(error_of("progress: {interval: 5}"),
+              "test.yaml:1: unknown key 'interval' in progress (allowed: still_running_interval_s)");
+}
+
 TEST(Config, MalformedYamlNamesFileAndLine) {
     EXPECT_EQ(error_of("suite: quick\nparams: {alpha: [\n"), "test.yaml:3: malformed YAML: end of sequence flow not found");
 }
@@ -163,8 +173,8 @@ TEST(Config, MistypedValuesAreOneLineErrors) {
 
 TEST(Config, UnknownKeysAndNamesAreRejected) {
     EXPECT_EQ(error_of("suiet: quick"),
-              "test.yaml:1: unknown key 'suiet' in the configuration (allowed: exclude, faults, name, out, params, suite, "
-              "tag, telemetry, tests, watchdog)");
+              "test.yaml:1: unknown key 'suiet' in the configuration (allowed: exclude, faults, name, out, params, "
+              "progress, suite, tag, telemetry, tests, watchdog)");
     EXPECT_EQ(error_of("params: {alpha: {sise_mib: 8}}"),
               "test.yaml:1: unknown key 'sise_mib' in params.alpha (allowed: device, mode, n, operations, ratio, size_mib, "
               "sizes, verify)");

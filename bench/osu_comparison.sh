@@ -23,7 +23,7 @@ for round in $(seq 1 "$rounds"); do
   "${launch[@]}" "$osu/osu_bibw" -m 1:4194304 >"$out/bibw-$round.txt"
   "${launch[@]}" "$build/src/driver/shakedown" run --tests p2p --no-telemetry --out "$out" --name "p2p-$round" \
     --progress lines >/dev/null
-  h5dump -d /tests/p2p/samples -y -w 0 "$out/p2p-$round/rank-00000.h5" >"$out/p2p-$round.txt"
+  h5dump -d /tests/p2p/samples -y -w 0 "$out/p2p-$round/traces/00000-00999/rank-00000.h5" >"$out/p2p-$round.txt"
 done
 python3 - "$out" "$rounds" <<'PY'
 import math, re, statistics, sys

@@ -16,7 +16,7 @@ params:
   mpi_pingpong: {sizes: "8", iterations_small: 5000, warmup_small: 100}
 YAML
 metric() {  # metric RUN TEST NAME: the value from rank 0's trace
-  h5dump -d "/tests/$2/metrics" "$1/rank-00000.h5" | awk -v name="\"$3\"," '$1 == name {getline; getline; gsub(",", ""); print $1; exit}'
+  h5dump -d "/tests/$2/metrics" "$1/traces/00000-00999/rank-00000.h5" | awk -v name="\"$3\"," '$1 == name {getline; getline; gsub(",", ""); print $1; exit}'
 }
 for round in $(seq "$rounds"); do
   for mode in on off; do

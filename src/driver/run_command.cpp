@@ -105,6 +105,7 @@ void remove_unstarted_run(const RunFolder& folder, const Session& session, std::
     MPI_Barrier(session.world());
     if (session.world_rank() != 0) return;
     for (const char* name : {run_manifest_file_name, profile_file_name}) std::filesystem::remove(folder.path / name, ignored);
+    remove_empty_trace_folders(folder, session.world_size());
     std::error_code error;
     std::filesystem::remove(folder.path, error);
     reason += error ? fmt::format(" (the run did not start; run folder '{}' left in place: {})", folder.path.string(),
@@ -139,7 +140,7 @@ int run_selected_tests(const Config& config, const std::optional<std::string>& p
     try {
         if (is_root) {
             if (profile_yaml) write_text_atomically(folder.path / profile_file_name, *profile_yaml);
-            write_json_atomically(folder.path / run_manifest_file_name, to_json(manifest));
+            write_run_manifest(folder, manifest);
         }
         started = std::make_unique<TraceWriter>(trace_path(folder, session.world_rank()),
                                                 make_header(session, folder, start_utc), config.resolved_yaml(), inventory);
@@ -214,7 +215,7 @@ int run_selected_tests(const Config& config, const std::optional<std::string>& p
     if (is_root) {
         manifest.end_utc = end_utc;
         manifest.status = "complete";
-        write_json_atomically(folder.path / run_manifest_file_name, to_json(manifest));
+        write_run_manifest(folder, manifest);
         heartbeat.finish();
         progress.message(fmt::format("run folder: {}", folder.path.string()));
     }

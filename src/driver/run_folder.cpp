@@ -2,6 +2,7 @@
 
 #include "core/communicator.hpp"
 #include "core/errors.hpp"
+#include "trace/run_manifest.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -59,6 +60,18 @@ std::string try_create(const Config& config, RunFolder& folder) {
     return fmt::format("cannot find a free run folder name in '{}'", config.out_parent.string());
 }
 
+// RUN/traces and one folder per block of ranks, made once by rank 0 before any rank writes.
+std::string make_trace_folders(const RunFolder& folder, int world_size) {
+    std::string error;
+    if (!make_new_folder(folder.path / trace_folder_name, error))
+        return fmt::format("cannot create '{}': {}", (folder.path / trace_folder_name).string(), error);
+    for (int first = 0; first < world_size; first += ranks_per_trace_folder) {
+        const auto block = folder.path / trace_block_folder(first);
+        if (!make_new_folder(block, error)) return fmt::format("cannot create '{}': {}", block.string(), error);
+    }
+    return {};
+}
+
 }  // namespace
 
 std::string random_run_uuid() {
@@ -85,6 +98,16 @@ RunFolder create_run_folder(const Config& config, MPI_Comm world) {
     std::string error;
     if (rank == 0) {
         error = try_create(config, folder);
+        if (error.empty()) {
+            int world_size = 1;
+            MPI_Comm_size(world, &world_size);
+            error = make_trace_folders(folder, world_size);
+            if (!error.empty()) {
+                remove_empty_trace_folders(folder, world_size);
+                std::error_code ignored;
+                std::filesystem::remove(folder.path, ignored);  // only when nothing else is in it
+            }
+        }
         folder.run_uuid = random_run_uuid();
     }
     broadcast_text(error, 0, world);
@@ -97,8 +120,15 @@ RunFolder create_run_folder(const Config& config, MPI_Comm world) {
     return folder;
 }
 
+void remove_empty_trace_folders(const RunFolder& folder, int world_size) {
+    std::error_code ignored;  // std::filesystem::remove leaves a folder that is not empty
+    for (int first = 0; first < world_size; first += ranks_per_trace_folder)
+        std::filesystem::remove(folder.path / trace_block_folder(first), ignored);
+    std::filesystem::remove(folder.path / trace_folder_name, ignored);
+}
+
 std::filesystem::path trace_path(const RunFolder& folder, int world_rank) {
-    return folder.path / fmt::format("rank-{:05d}.h5", world_rank);
+    return folder.path / trace_relative_path(world_rank);
 }
 
 }  // namespace shakedown

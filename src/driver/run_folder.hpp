@@ -19,11 +19,17 @@ struct RunFolder {
 
 // Collective over `world`. Throws InputError on every rank (same message) when the parent
 // cannot be created or written, or when an explicitly named run folder exists already.
+// Rank 0 also makes RUN/traces and its block folders for the world's ranks (trace_relative_path in
+// trace/run_manifest.hpp), so no rank's trace waits on a mkdir and no folder is made twice.
 RunFolder create_run_folder(const Config& config, MPI_Comm world);
+
+// Removes RUN/traces and its block folders for `world_size` ranks where they are empty (a run that
+// did not start); a folder that still holds something stays.
+void remove_empty_trace_folders(const RunFolder& folder, int world_size);
 
 // A random version-4 UUID ("0f8e...-4...-a..."), from the system's random source.
 std::string random_run_uuid();
 
-std::filesystem::path trace_path(const RunFolder& folder, int world_rank);  // RUN/rank-00003.h5
+std::filesystem::path trace_path(const RunFolder& folder, int world_rank);  // RUN/traces/00000-00999/rank-00003.h5
 
 }  // namespace shakedown

@@ -7,10 +7,25 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace shakedown {
 namespace {
+
+// One MPI_Barrier's seconds on this rank: the median of `repeats`, after a barrier that brings
+// every rank there (so it is the collective's latency, not the ranks' arrival).
+double barrier_seconds(MPI_Comm comm, int repeats) {
+    MPI_Barrier(comm);
+    std::vector<double> seconds;
+    for (int i = 0; i < repeats; ++i) {
+        const Stopwatch barrier;
+        MPI_Barrier(comm);
+        seconds.push_back(barrier.seconds());
+    }
+    std::nth_element(seconds.begin(), seconds.begin() + repeats / 2, seconds.end());
+    return seconds[static_cast<std::size_t>(repeats / 2)];
+}
 
 std::vector<nlohmann::json> gather_json(const nlohmann::json& mine, MPI_Comm comm) {
     int rank = 0;
@@ -59,9 +74,12 @@ RunManifest build_manifest(const Session& session, const Config& config, const R
                                  {"gpu", session.gpu() ? nlohmann::json(*session.gpu()) : nlohmann::json(nullptr)},
                                  {"gpu_uuid", gpu_uuid},
                                  {"gpu_name", gpu_name}};
+    const double barrier_s = barrier_seconds(session.world(), 5);  // ends with every rank here: the gather alone is timed
+    const Stopwatch gather;
     const auto ranks = gather_json(mine, session.world());
     RunManifest manifest;
     if (session.world_rank() != 0) return manifest;
+    manifest.cost = ManifestCost{.barrier_s = barrier_s, .gather_s = gather.seconds()};
 
     for (const auto& rank : ranks) {
         ManifestRank entry;
@@ -72,7 +90,7 @@ RunManifest build_manifest(const Session& session, const Config& config, const R
         if (rank["gpu"].is_number_integer()) entry.gpu = rank["gpu"].get<int>();
         entry.gpu_uuid = rank["gpu_uuid"].get<std::string>();
         entry.gpu_name = rank["gpu_name"].get<std::string>();
-        entry.trace_file = trace_path(folder, entry.rank).filename().string();
+        entry.trace_file = trace_relative_path(entry.rank).generic_string();
         const auto index = static_cast<std::size_t>(entry.node_index);
         while (manifest.nodes.size() <= index) manifest.nodes.push_back({"", static_cast<int>(manifest.nodes.size()), {}});
         manifest.nodes[index].name = entry.node;
@@ -99,6 +117,16 @@ void write_text_atomically(const std::filesystem::path& path, const std::string&
 
 void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& document) {
     write_text_atomically(path, document.dump(2) + "\n");
+}
+
+void write_run_manifest(const RunFolder& folder, RunManifest& manifest) {
+    const std::string text = to_json(manifest).dump(2) + "\n";
+    const Stopwatch write;
+    write_text_atomically(folder.path / run_manifest_file_name, text);
+    if (manifest.cost && manifest.cost->bytes == 0) {  // the first write: the start's document
+        manifest.cost->write_s = write.seconds();
+        manifest.cost->bytes = text.size();
+    }
 }
 
 }  // namespace shakedown

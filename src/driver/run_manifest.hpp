@@ -25,6 +25,10 @@ nlohmann::json slurm_job_info();  // null outside a Slurm job
 // Through write_file_atomically (core/output_file.hpp): throws InputError "cannot write PATH:
 // No space left on device" and leaves no temporary file; an existing file stays as it was.
 void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& document);
+
+// Rank 0: RUN/run.json, atomically. The first write (the run's start) records its seconds and bytes
+// in manifest.cost beside build_manifest's gather seconds; the end's rewrite carries them.
+void write_run_manifest(const RunFolder& folder, RunManifest& manifest);
 void write_text_atomically(const std::filesystem::path& path, const std::string& text);
 
 }  // namespace shakedown

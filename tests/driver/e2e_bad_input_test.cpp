@@ -75,7 +75,7 @@ TEST(BadInput, ImpossibleOnThisNodeIsExit2AfterARecordedRun) {
     EXPECT_NE(result.output.find("at most n="), std::string::npos) << result.output;
     const auto manifest = read_json(scratch.path() / "huge" / "run.json");
     EXPECT_EQ(manifest.at("status"), "complete");
-    EXPECT_TRUE(std::filesystem::exists(scratch.path() / "huge" / "rank-00001.h5"));
+    EXPECT_TRUE(std::filesystem::exists(scratch.path() / "huge" / trace_relative_path(1)));
     EXPECT_NE(result.output.find("[2/2] stream           pass"), std::string::npos) << "the next test did not run:\n"
                                                                                    << result.output;
 }

@@ -28,7 +28,7 @@ TEST(EndToEnd, TracesRecordEachRanksCpuGpuAndSlurmBinding) {
     ASSERT_EQ(run.exit_code, 0) << run.output;
     for (int rank : {0, 1}) {
         SCOPED_TRACE(fmt::format("rank {}", rank));
-        const Trace trace = read_trace(scratch.path() / "b1" / fmt::format("rank-{:05d}.h5", rank));
+        const Trace trace = read_trace(scratch.path() / "b1" / trace_relative_path(rank));
         const auto& binding = trace.header.binding;
         EXPECT_EQ(binding.cpu_affinity, "1");
         EXPECT_EQ(binding.cuda_visible_devices, std::optional<std::string>("3"));
@@ -48,7 +48,7 @@ TEST(EndToEnd, AnUnboundRankWithoutSlurmRecordsAllItsCpusAndNoVariables) {
                                             "--tests", "stream", "--config", config.string(), "--out",
                                             scratch.path().string(), "--name", "u1"}));
     ASSERT_EQ(run.exit_code, 0) << run.output;
-    const Trace trace = read_trace(scratch.path() / "u1" / "rank-00000.h5");
+    const Trace trace = read_trace(scratch.path() / "u1" / trace_relative_path(0));
     cpu_set_t set;
     ASSERT_EQ(sched_getaffinity(0, sizeof set, &set), 0);
     EXPECT_EQ(trace.header.binding.cpu_affinity, current_rank_binding(std::nullopt).cpu_affinity);

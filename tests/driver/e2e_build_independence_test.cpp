@@ -38,7 +38,7 @@ TEST(BuildIndependence, EveryShippedGpuConfigIsAcceptedAndItsGpuTestsWaivedWithT
                                                 "--out", scratch.path().string(), "--name", name, "--no-telemetry"}));
         ASSERT_EQ(run.exit_code, 0) << run.output;
         for (int rank : {0, 1}) {
-            const Trace trace = read_trace(scratch.path() / name / fmt::format("rank-{:05d}.h5", rank));
+            const Trace trace = read_trace(scratch.path() / name / trace_relative_path(rank));
             std::set<std::string> seen;
             for (const auto& test : trace.tests) {
                 seen.insert(test.key);

@@ -25,7 +25,7 @@ TEST(EndToEndFaults, KilledRankEndsTheJobAndTheAnalyzerNamesIt) {
 
     const auto folder = scratch.path() / "killed";
     for (int rank : {0, 1}) {
-        const Trace trace = read_trace(folder / fmt::format("rank-{:05d}.h5", rank));
+        const Trace trace = read_trace(folder / trace_relative_path(rank));
         EXPECT_NE(trace.status, TraceStatus::complete);
         ASSERT_GE(trace.tests.size(), 1u) << "rank " << rank << " lost its finished test";
         EXPECT_EQ(trace.tests[0].key, "stream");
@@ -54,7 +54,7 @@ TEST(EndToEndFaults, HungRankIsEndedByTheWatchdogWithinDeadlinePlusGrace) {
     EXPECT_LT(run.seconds, deadline + grace + 15.0) << run.output;
 
     const auto folder = scratch.path() / "hung";
-    const Trace hung = read_trace(folder / "rank-00001.h5");
+    const Trace hung = read_trace(folder / trace_relative_path(1));
     EXPECT_EQ(hung.status, TraceStatus::aborted);
     // The watchdog's event comes first; the launcher's SIGTERM that follows MPI_Abort may add one.
     EXPECT_TRUE(std::any_of(hung.events.begin(), hung.events.end(), [](const Event& event) {
@@ -81,7 +81,7 @@ TEST(EndToEndFaults, StoppedRankIsNamedByTheRankThatWaitedForIt) {
     EXPECT_LT(run.seconds, 4.0 + 3.0 + 15.0) << run.output;
 
     const auto folder = scratch.path() / "stopped";
-    const Trace waiter = read_trace(folder / "rank-00000.h5");
+    const Trace waiter = read_trace(folder / trace_relative_path(0));
     ASSERT_TRUE(waiter.stalled.has_value());
     EXPECT_EQ(waiter.stalled->noticed_by, stalled_by_watchdog);
     EXPECT_EQ(waiter.stalled->activity.test, "mpi_pingpong");

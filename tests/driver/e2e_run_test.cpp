@@ -33,7 +33,7 @@ TEST(EndToEnd, QuickSuiteOnTwoRanksPassesAndLeavesCompleteTraces) {
     EXPECT_NE(std::find(suite_tests.begin(), suite_tests.end(), "mpi_pingpong"), suite_tests.end());
 
     for (int rank : {0, 1}) {
-        const Trace trace = read_trace(folder / fmt::format("rank-{:05d}.h5", rank));
+        const Trace trace = read_trace(folder / trace_relative_path(rank));
         SCOPED_TRACE(fmt::format("rank {}", rank));
         EXPECT_EQ(trace.status, TraceStatus::complete);
         EXPECT_EQ(trace.header.rank, rank);
@@ -62,14 +62,14 @@ TEST(EndToEnd, QuickSuiteOnTwoRanksPassesAndLeavesCompleteTraces) {
     }
 
     // Telemetry: the node leader (rank 0) samples the host during every test; rank 1 does not.
-    const Trace leader = read_trace(folder / "rank-00000.h5");
+    const Trace leader = read_trace(folder / trace_relative_path(0));
     ASSERT_TRUE(leader.telemetry.contains("host"));
     const auto& host = leader.telemetry.at("host");
     ASSERT_FALSE(host.empty());
     const auto times = host.column("t");
     EXPECT_GE(times.front(), leader.header.start_utc);
     EXPECT_TRUE(std::is_sorted(times.begin(), times.end()));
-    EXPECT_TRUE(read_trace(folder / "rank-00001.h5").telemetry.empty());
+    EXPECT_TRUE(read_trace(folder / trace_relative_path(1)).telemetry.empty());
 
     const auto rules = scratch.write("rules.yaml", speed_rules_off);
     const auto analysis = run_process({SHAKEDOWN_ANALYZER, folder.string(), "--thresholds", rules.string()});
@@ -89,7 +89,7 @@ TEST(EndToEnd, QuickSuiteOnOneRankRunsEveryTestOrSaysWhyNot) {
     const auto run = run_process(mpirun(1, {SHAKEDOWN_DRIVER, "run", "--suite", "quick", "--config", config.string(),
                                             "--out", scratch.path().string(), "--name", "r1"}));
     ASSERT_EQ(run.exit_code, 0) << run.output;
-    const Trace trace = read_trace(scratch.path() / "r1" / "rank-00000.h5");
+    const Trace trace = read_trace(scratch.path() / "r1" / trace_relative_path(0));
     int pair_tests = 0;
     for (const auto& test : trace.tests) {
         EXPECT_TRUE(test.status == Status::pass || test.status == Status::waived) << test.key << ": " << test.reason;
@@ -109,7 +109,7 @@ TEST(EndToEnd, FourRanksWriteFourTraces) {
                                             config.string(), "--out", scratch.path().string(), "--name", "r4"}));
     ASSERT_EQ(run.exit_code, 0) << run.output;
     for (int rank = 0; rank < 4; ++rank) {
-        const Trace trace = read_trace(scratch.path() / "r4" / fmt::format("rank-{:05d}.h5", rank));
+        const Trace trace = read_trace(scratch.path() / "r4" / trace_relative_path(rank));
         EXPECT_EQ(trace.status, TraceStatus::complete);
         ASSERT_EQ(trace.tests.size(), 2u);
         EXPECT_EQ(trace.tests[0].key, "stream");  // --tests keeps the order given
@@ -125,8 +125,8 @@ TEST(EndToEnd, PlantedCorruptionFailsTheTestAndTheNode) {
                                             "--out", scratch.path().string(), "--name", "bad"}));
     EXPECT_EQ(run.exit_code, 1) << run.output;
     EXPECT_NE(run.output.find("fail"), std::string::npos) << run.output;
-    const Trace good = read_trace(scratch.path() / "bad" / "rank-00000.h5");
-    const Trace bad = read_trace(scratch.path() / "bad" / "rank-00001.h5");
+    const Trace good = read_trace(scratch.path() / "bad" / trace_relative_path(0));
+    const Trace bad = read_trace(scratch.path() / "bad" / trace_relative_path(1));
     EXPECT_EQ(good.tests.at(0).status, Status::pass);
     EXPECT_EQ(bad.tests.at(0).status, Status::fail);
     EXPECT_FALSE(bad.tests.at(0).reason.empty());
@@ -162,7 +162,7 @@ TEST(EndToEnd, TwoRunsOfOneNameHaveTheirOwnRunUuidAndDoNotMix) {
         EXPECT_TRUE(std::regex_match(uuid, std::regex("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")))
             << uuid;
         for (int rank : {0, 1}) {
-            const Trace trace = read_trace(folder / fmt::format("rank-{:05d}.h5", rank));
+            const Trace trace = read_trace(folder / trace_relative_path(rank));
             EXPECT_EQ(trace.header.run_uuid, uuid);
             EXPECT_EQ(trace.header.schema_version, "1.1");
         }
@@ -170,7 +170,7 @@ TEST(EndToEnd, TwoRunsOfOneNameHaveTheirOwnRunUuidAndDoNotMix) {
     }
     EXPECT_NE(uuids[0], uuids[1]);
     const auto mine = scratch.path() / "a" / "same";
-    std::filesystem::copy_file(scratch.path() / "b" / "same" / "rank-00001.h5", mine / "rank-00001.h5",
+    std::filesystem::copy_file(scratch.path() / "b" / "same" / trace_relative_path(1), mine / trace_relative_path(1),
                                std::filesystem::copy_options::overwrite_existing);
     const auto analysis = run_process({SHAKEDOWN_ANALYZER, mine.string()});
     EXPECT_EQ(analysis.exit_code, 3) << analysis.output;

@@ -18,7 +18,7 @@ TEST(Sharing, FourRanksOnTwoCoresAreNotFailedForSharing) {
     ASSERT_EQ(run.exit_code, 0) << run.output;
     const auto folder = scratch.path() / "r";
     for (int rank = 0; rank < 4; ++rank) {
-        const Trace trace = read_trace(folder / fmt::format("rank-{:05d}.h5", rank));
+        const Trace trace = read_trace(folder / trace_relative_path(rank));
         const auto& parameters = trace.tests.at(0).parameters;
         EXPECT_NE(parameters.at("nominal_detail").find("(4 rank(s) on them)"), std::string::npos)
             << parameters.at("nominal_detail");

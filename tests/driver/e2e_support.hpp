@@ -3,6 +3,7 @@
 #pragma once
 
 #include "process.hpp"
+#include "trace/run_manifest.hpp"  // trace_relative_path: where a rank's trace lies in a run folder
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>

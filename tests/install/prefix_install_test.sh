@@ -97,7 +97,7 @@ run_status=$?
 analysis_status=$?
 set -e
 [ "$run_status" -eq 0 ] || { cat run.log; fail "the installed shakedown run exited $run_status"; }
-[ -f runs/installed/rank-00000.h5 ] && [ -f runs/installed/rank-00001.h5 ] || fail "the run left no traces"
+[ -f runs/installed/traces/00000-00999/rank-00000.h5 ] && [ -f runs/installed/traces/00000-00999/rank-00001.h5 ] || fail "the run left no traces"
 [ "$analysis_status" -eq 0 ] || { cat analysis.log; fail "the installed shakedown-analyze exited $analysis_status"; }
 grep -q '^Verdict: PASS: 1 node(s): 1 pass, 0 warn, 0 fail, 0 incomplete$' analysis.log ||
   { cat analysis.log; fail "no 'Verdict: PASS' line for the one node"; }

@@ -87,7 +87,7 @@ TEST(EndToEndFakeNvml, HealthyFakeGpusGiveNoFinding) {
     const ScratchFolder scratch("gpu-health-healthy");
     const auto outcome = run_with_fake(scratch, {});
     ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
-    const Trace leader = read_trace(outcome.folder / "rank-00000.h5");
+    const Trace leader = read_trace(outcome.folder / trace_relative_path(0));
     ASSERT_TRUE(leader.telemetry.contains("health_gpu0")) << "no health table in the leader's trace";
     const SampleTable& table = leader.telemetry.at("health_gpu0");
     EXPECT_EQ(table.column("nvlink_links_up").back(), 18.0);
@@ -118,7 +118,7 @@ TEST(EndToEndFakeNvml, PassiveHealthOffReadsNoHealthSource) {
     const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_XID=79"}, SHAKEDOWN_FAKE_NVML_PATH,
                                        "telemetry: {passive_health: false}\n");
     ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
-    const Trace leader = read_trace(outcome.folder / "rank-00000.h5");
+    const Trace leader = read_trace(outcome.folder / trace_relative_path(0));
     EXPECT_FALSE(leader.telemetry.contains("health_gpu0"));
     EXPECT_FALSE(leader.telemetry.contains("pcie_aer"));
     EXPECT_FALSE(leader.telemetry.empty());
@@ -130,7 +130,7 @@ TEST(EndToEndFakeNvml, Xid79FailsAndDrains) {
     const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_XID=79"});
     ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
     bool event = false;
-    for (const auto& e : read_trace(outcome.folder / "rank-00000.h5").events) event = event || e.text.ends_with("xid=79");
+    for (const auto& e : read_trace(outcome.folder / trace_relative_path(0)).events) event = event || e.text.ends_with("xid=79");
     EXPECT_TRUE(event) << "the Xid is not in /events";
     EXPECT_EQ(outcome.analysis.exit_code, 1) << outcome.analysis.output;
     EXPECT_EQ(outcome.summary["nodes"][0]["verdict"], "fail");
@@ -342,7 +342,7 @@ TEST(EndToEndFakeNvml, OldDriverWithoutHealthSymbolsIsNotAvailableNotZero) {
     const ScratchFolder scratch("gpu-health-old-driver");
     const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_XID=79"}, SHAKEDOWN_FAKE_NVML_OLD_PATH);
     ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
-    const Trace leader = read_trace(outcome.folder / "rank-00000.h5");
+    const Trace leader = read_trace(outcome.folder / trace_relative_path(0));
     const SampleTable& table = leader.telemetry.at("health_gpu0");
     for (const char* column : {"pcie_replay", "remap_pending", "nvlink_crc", "fabric_state", "xid_count"}) {
         for (double value : table.column(column)) EXPECT_TRUE(std::isnan(value)) << column;
@@ -362,7 +362,7 @@ TEST(EndToEndFakeNvml, UnsupportedFunctionRecordsItsReturnCode) {
     const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_UNSUPPORTED=nvmlDeviceGetRemappedRows",
                                                  "SHAKEDOWN_FAKE_NVML_REMAP_PENDING=1"});
     ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
-    const Trace leader = read_trace(outcome.folder / "rank-00000.h5");
+    const Trace leader = read_trace(outcome.folder / trace_relative_path(0));
     EXPECT_EQ(leader.telemetry_attributes.at("health_gpu0").at("not_available.remap_pending"),
               "nvmlDeviceGetRemappedRows returned 3 (fake error)");
     EXPECT_TRUE(std::isnan(leader.telemetry.at("health_gpu0").column("remap_pending").back()));
@@ -448,7 +448,7 @@ TEST(EndToEndFakeSysfsAer, FatalAerRiseFailsAndDrains) {
         outcome = run_with_fake_aer(scratch, sysfs);
     }
     ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
-    const Trace leader = read_trace(outcome.folder / "rank-00000.h5");
+    const Trace leader = read_trace(outcome.folder / trace_relative_path(0));
     ASSERT_TRUE(leader.telemetry.contains("pcie_aer"));
     // The bumper rewrites the file in place while the source reads it: a reading may be torn
     // (NaN), so look at the highest one (the kernel's files are not torn).
@@ -476,7 +476,7 @@ TEST(EndToEndFakeSysfsAer, SmallCorrectableRiseAndUnreadableFileGiveNoFinding) {
         outcome = run_with_fake_aer(scratch, sysfs);
     }
     ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
-    const Trace leader = read_trace(outcome.folder / "rank-00000.h5");
+    const Trace leader = read_trace(outcome.folder / trace_relative_path(0));
     const auto& table = leader.telemetry.at("pcie_aer");
     double lowest = 1e300, highest = 0;  // finite readings only: one may be torn (see above)
     for (double value : table.column("0000:19:00.0.aer_correctable"))

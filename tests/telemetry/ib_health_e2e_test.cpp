@@ -123,7 +123,7 @@ std::string drain_lines(const std::string& drain) {
 }
 
 void expect_two_readings(const fs::path& folder) {
-    const auto readings = read_trace(folder / "rank-00000.h5").telemetry.at("mlx5_0_port1").column("counters_t");
+    const auto readings = read_trace(folder / trace_relative_path(0)).telemetry.at("mlx5_0_port1").column("counters_t");
     ASSERT_GE(std::set<double>(readings.begin(), readings.end()).size(), 2u)
         << "the run was shorter than two counter readings: make the stream parameters larger";
 }
@@ -172,7 +172,7 @@ TEST(EndToEndFakeIbSysfs, SteadyPortRecordsItsPkeysAndGivesNoFinding) {
     const FakeIbPort port(root);
     const auto outcome = run_on(scratch, port, root, "");
     ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
-    const Trace leader = read_trace(outcome.folder / "rank-00000.h5");
+    const Trace leader = read_trace(outcome.folder / trace_relative_path(0));
     const auto& facts = leader.telemetry_attributes.at("mlx5_0_port1");
     EXPECT_EQ(facts.at("pkeys"), "0x8001,0xffff");  // the empty entries are no PKey
     EXPECT_FALSE(facts.contains("not_available.pkeys"));
@@ -190,7 +190,7 @@ TEST(EndToEndFakeIbSysfs, UnreadablePkeyEntryIsNotAvailableNeverAnEmptySet) {
     // The PKeys are read once at the start: a short run is enough.
     const auto outcome = run_on(scratch, port, root, "", 0, "params:\n  stream: {array_mib: 8, repetitions: 5}\n");
     ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
-    const Trace leader = read_trace(outcome.folder / "rank-00000.h5");
+    const Trace leader = read_trace(outcome.folder / trace_relative_path(0));
     const auto& facts = leader.telemetry_attributes.at("mlx5_0_port1");
     std::string shown;
     for (const auto& [key, value] : facts) shown += key + "=" + value + "; ";

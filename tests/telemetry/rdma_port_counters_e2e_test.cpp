@@ -86,14 +86,14 @@ TEST(EndToEndFakeSysfs, SymbolErrorsDuringTheRunFailTheNode) {
     ASSERT_EQ(run.exit_code, 0) << run.output;  // the tests themselves pass: only the counters rose
     const fs::path folder = scratch.path() / "bumped";
 
-    const Trace leader = read_trace(folder / "rank-00000.h5");
+    const Trace leader = read_trace(folder / trace_relative_path(0));
     ASSERT_TRUE(leader.telemetry.contains("mlx5_0_port1")) << "no port table in the leader's trace";
     const SampleTable& table = leader.telemetry.at("mlx5_0_port1");
     const auto readings = table.column("counters_t");
     ASSERT_GE(std::set<double>(readings.begin(), readings.end()).size(), 2u)
         << "the run was shorter than two counter readings: make the stream parameters larger";
     EXPECT_EQ(table.column("state").front(), 4.0);
-    EXPECT_FALSE(read_trace(folder / "rank-00001.h5").telemetry.contains("mlx5_0_port1"));  // leaders only
+    EXPECT_FALSE(read_trace(folder / trace_relative_path(1)).telemetry.contains("mlx5_0_port1"));  // leaders only
 
     const auto analysis = run_process({SHAKEDOWN_ANALYZER, folder.string(), "--thresholds", thresholds.string()});
     EXPECT_EQ(analysis.exit_code, 1) << analysis.output;
@@ -113,7 +113,7 @@ TEST(EndToEndFakeSysfs, SteadyCountersPass) {
     const auto run = run_process(mpirun(2, {SHAKEDOWN_DRIVER, "run", "--tests", "stream", "--config", config.string(),
                                             "--out", scratch.path().string(), "--name", "steady"}));
     ASSERT_EQ(run.exit_code, 0) << run.output;
-    const auto readings = read_trace(scratch.path() / "steady" / "rank-00000.h5").telemetry.at("mlx5_0_port1").column("counters_t");
+    const auto readings = read_trace(scratch.path() / "steady" / trace_relative_path(0)).telemetry.at("mlx5_0_port1").column("counters_t");
     ASSERT_GE(std::set<double>(readings.begin(), readings.end()).size(), 2u) << "too short to compare two readings";
     const auto analysis =
         run_process({SHAKEDOWN_ANALYZER, (scratch.path() / "steady").string(), "--thresholds", thresholds.string()});

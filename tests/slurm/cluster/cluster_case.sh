@@ -79,7 +79,7 @@ submit() {
 
 expect_traces_from_every_rank() {
   for rank in 0 1 2; do
-    [ -s "$run_folder/rank-0000$rank.h5" ] || fail "no trace from rank $rank in $run_folder"
+    [ -s "$run_folder/traces/00000-00999/rank-0000$rank.h5" ] || fail "no trace from rank $rank in $run_folder"
   done
   check "traces from ranks 0, 1, 2"
 }
@@ -105,7 +105,7 @@ attribute() {
 # on every rank, each rank's partners on other nodes, and UCX chose tcp.
 expect_ucx_across_nodes() {
   for rank in 0 1 2; do
-    local trace=$run_folder/rank-0000$rank.h5 status transports pairs
+    local trace=$run_folder/traces/00000-00999/rank-0000$rank.h5 status transports pairs
     status=$(attribute "$trace" /tests/ucx_perf/status)
     [ "$status" = pass ] || fail "ucx_perf on rank $rank: '$status'"
     transports=$(attribute "$trace" /tests/ucx_perf/parameters/transports)
@@ -114,7 +114,7 @@ expect_ucx_across_nodes() {
     [ "$pairs" = "0-1 (inter-node), 1-2 (inter-node), 2-0 (inter-node)" ] ||
       fail "ucx_perf on rank $rank ran '$pairs', not the node ring 0-1, 1-2, 2-0 across nodes"
   done
-  check "ucx_perf node to node on 3 ranks, validated, transports: $(attribute "$run_folder/rank-00000.h5" /tests/ucx_perf/parameters/transports)"
+  check "ucx_perf node to node on 3 ranks, validated, transports: $(attribute "$run_folder/traces/00000-00999/rank-00000.h5" /tests/ucx_perf/parameters/transports)"
 }
 
 case "$case_name" in
@@ -152,8 +152,8 @@ YAML
     grep -qi "rank 1" "$job_log" || fail "the analyzer's report does not name rank 1"
     check "the analyzer names rank 1 as missing"
     for rank in 0 2; do
-      [ -s "$run_folder/rank-0000$rank.h5" ] || fail "no trace from surviving rank $rank"
-      h5dump -a /tests/stream/status "$run_folder/rank-0000$rank.h5" | grep -q '"pass"' ||
+      [ -s "$run_folder/traces/00000-00999/rank-0000$rank.h5" ] || fail "no trace from surviving rank $rank"
+      h5dump -a /tests/stream/status "$run_folder/traces/00000-00999/rank-0000$rank.h5" | grep -q '"pass"' ||
         fail "rank $rank's finished stream test is not readable as pass"
     done
     check "ranks 0 and 2 kept their finished stream results"
@@ -231,7 +231,7 @@ YAML
     [ "$job_status" -eq 1 ] || fail "job exit code $job_status, expected 1 (node2 fails)"
     grep -q '"pass": 2' "$run_folder/summary.json" || fail "healthy nodes were flagged: $(cat "$run_folder/summary.json")"
     grep -q '"fail": 1' "$run_folder/summary.json" || fail "no node failed"
-    [ "$(attribute "$run_folder/rank-00001.h5" /tests/network_mtu/status)" = fail ] || fail "node2's network_mtu did not fail"
+    [ "$(attribute "$run_folder/traces/00000-00999/rank-00001.h5" /tests/network_mtu/status)" = fail ] || fail "node2's network_mtu did not fail"
     grep -q "node2: eth0 MTU 9000 differs from the other nodes' 1500" "$job_log" ||
       fail "the report does not name node2's MTU 9000 against 1500"
     grep -q '^scontrol update NodeName=node2 State=DRAIN Reason="shakedown: .*' "$run_folder/drain.txt" ||
@@ -369,7 +369,7 @@ YAML
     grep -q "analyzer exit code 3" "$job_log" || fail "no analysis in the job's log"
     [ -s "$run_folder/summary.json" ] || fail "no summary.json"
     for rank in 0 1 2; do
-      h5dump -a /tests/stream/status "$run_folder/rank-0000$rank.h5" | grep -q '"pass"' ||
+      h5dump -a /tests/stream/status "$run_folder/traces/00000-00999/rank-0000$rank.h5" | grep -q '"pass"' ||
         fail "rank $rank's finished stream test is not readable as pass"
     done
     check "Slurm's USR1 stopped the hung step after $job_seconds s, the analyzer judged it (exit 3), stream pass on every rank"

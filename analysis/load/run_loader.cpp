@@ -217,7 +217,11 @@ LoadedRun load_run(const std::filesystem::path& run_dir, const RunLoadOptions& o
             record.gpu_name = entry->second->gpu_name;
             record.trace_path = run_dir / entry->second->trace_file;
         } else {
-            record.trace_path = run_dir / default_trace_file_name(rank);
+            // A rank run.json does not list: where the driver places traces (run.json 1.2), else
+            // where a run before 1.2 placed them (flat, in RUN/ itself).
+            record.trace_path = run_dir / trace_relative_path(rank);
+            if (std::error_code unused; !std::filesystem::exists(record.trace_path, unused))
+                record.trace_path = run_dir / default_trace_file_name(rank);
         }
     }
     read_ranks(run, listed, read_options, options);

@@ -155,5 +155,20 @@ TEST(EndToEndHeartbeat, ASigtermedRunLeavesItAbortedWithTheSignalAndNeverHalfAFi
     EXPECT_TRUE(leftover_temporary_files(folder).empty());
 }
 
+TEST(EndToEndHeartbeat, AWatchdogExpiryLeavesItAbortedWithTheWatchdogsLine) {
+    const ScratchFolder scratch("heartbeat-watchdog");
+    const auto config = scratch.write("c.yaml", heartbeat_config(60, "watchdog: {deadlines: {burnin: 2}, grace_s: 2}\n"));
+    const auto run = run_process(mpirun(2, {SHAKEDOWN_DRIVER, "run", "--tests", "stream,burnin", "--config",
+                                            config.string(), "--out", scratch.path().string(), "--name", "r1",
+                                            "--progress", "lines"}));
+    EXPECT_NE(run.exit_code, 0) << run.output;
+    const json final = read_json(scratch.path() / "r1" / key::file_name);
+    EXPECT_EQ(final[key::state], key::aborted) << final.dump(2) << run.output;
+    EXPECT_NE(final[key::reason].get<std::string>().find("watchdog: test 'burnin' passed its 2 s deadline"),
+              std::string::npos) << final[key::reason];
+    EXPECT_EQ(final[key::current][key::key], "burnin");
+    EXPECT_EQ(final[key::tests_done], 1);
+}
+
 }  // namespace
 }  // namespace shakedown::testing

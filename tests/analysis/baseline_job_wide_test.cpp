@@ -3,6 +3,7 @@
 // rank's figure, and a per-node comparison turned the healthy nodes WARN (issue 19).
 #include "analysis/rules/baseline.hpp"
 #include "analysis_outcome.hpp"
+#include "analysis/load/observations.hpp"
 
 #include <gtest/gtest.h>
 
@@ -31,6 +32,54 @@ TEST(BaselineJobWide, CollectiveMetricsAreDeclaredJobWideAndRankFiguresAreNot) {
     EXPECT_FALSE(is_job_wide("mpi_coll", "mpi_coll.rank_time_ratio"));
     EXPECT_FALSE(is_job_wide("stream", "stream.triad_gbs"));
     EXPECT_FALSE(is_job_wide("no_such_test", "no_such_test.x"));
+}
+
+// The rule alone, on the synthetic traces in memory: what the baseline itself says.
+LoadedRun synthetic_loaded(const bench::SyntheticRunSpec& spec) {
+    std::vector<Trace> traces;
+    for (int rank = 0; rank < spec.ranks; ++rank) traces.push_back(bench::make_synthetic_trace(spec, rank));
+    return loaded_run(traces);
+}
+
+TEST(BaselineJobWide, TheRuleComparesJobWideMetricsOnceAndFindsOnlyTheSlowNodesOwnFigures) {
+    auto slow = collective_run(2, "slow-node-run");
+    slow.slow_node = 2;
+    const LoadedRun before_run = synthetic_loaded(collective_run(1, "baseline-run"));
+    const LoadedRun after_run = synthetic_loaded(slow);
+    const LoadedRun healthy_run = synthetic_loaded(collective_run(3, "healthy-rerun"));
+    const Observations before(before_run);
+    const Observations after(after_run);
+    const Observations healthy(healthy_run);
+
+    const BaselineComparison comparison = compare_with_baseline(after, before, AnalysisSettings{});
+    ASSERT_FALSE(comparison.findings.empty());
+    for (const Finding& finding : comparison.findings) {
+        EXPECT_EQ(finding.node, "node0002") << finding.reason;
+        EXPECT_FALSE(is_job_wide(finding.test, finding.metric)) << finding.reason;
+    }
+    EXPECT_EQ(comparison.regressions, static_cast<int>(comparison.findings.size()));
+    EXPECT_EQ(comparison.job_wide_compared, 11);  // 7 nccl + 4 mpi_coll (slowest_rank names a rank: not compared)
+    std::set<std::string> metrics;
+    for (const RunRegression& regression : comparison.run_regressions) {
+        EXPECT_TRUE(metrics.insert(regression.metric).second) << "twice: " << regression.reason;
+        EXPECT_EQ(regression.level, Level::warn);
+        EXPECT_NE(regression.reason.find("compared once for the run"), std::string::npos) << regression.reason;
+    }
+    EXPECT_TRUE(metrics.count("nccl.all_reduce_busbw_gbs"));
+    EXPECT_TRUE(metrics.count("nccl.all_reduce_latency_us"));
+    EXPECT_TRUE(metrics.count("mpi_coll.barrier_us"));
+    for (const RunRegression& regression : comparison.run_regressions)
+        if (regression.metric == "nccl.all_reduce_busbw_gbs") {
+            EXPECT_EQ(regression.ranks, 16);
+            EXPECT_NEAR(regression.value / regression.baseline, 0.5, 0.03);
+            EXPECT_NEAR(regression.bound, regression.baseline * 0.9, 1e-9);
+        }
+
+    const BaselineComparison rerun = compare_with_baseline(healthy, before, AnalysisSettings{});
+    EXPECT_TRUE(rerun.findings.empty());
+    EXPECT_TRUE(rerun.run_regressions.empty());
+    EXPECT_EQ(rerun.job_wide_compared, 11);
+    EXPECT_GT(rerun.compared, 0);
 }
 
 TEST(BaselineJobWide, OneSlowNodeInACollectiveGivesOneRunLevelLinePerMetricAndNoHealthyNodeWarns) {

@@ -266,7 +266,7 @@ TEST(ParallelLoad, OneAndTwoJobsWriteTheSameOutputs) {
     EXPECT_NE(summary.find("rank-00009.h5"), std::string::npos);  // the truncated trace was named
     EXPECT_EQ(without_analysis_time(outputs[2]["summary.json"]), without_analysis_time(summary));
     EXPECT_EQ(outputs[2]["drain.txt"], outputs[1]["drain.txt"]);
-    EXPECT_NE(outputs[1]["drain.txt"].find("node0005"), std::string::npos) << outputs[1]["drain.txt"];
+    EXPECT_NE(summary.find("node0005"), std::string::npos);  // the power-capped GPU's node
     EXPECT_EQ(outputs[2]["stdout"], outputs[1]["stdout"]);
 }
 

@@ -63,7 +63,7 @@ TEST(TraceLayout, FourRanksWriteTheirTracesIntoTheBlockFolderThatRunJsonNames) {
     EXPECT_EQ(analysis.exit_code, 0) << analysis.output;
     EXPECT_EQ(analysis.output.find("trace missing"), std::string::npos) << analysis.output;
     const auto summary = read_json(folder / "summary.json");
-    EXPECT_EQ(summary["verdict"], "PASS") << summary.dump(2);
+    EXPECT_EQ(summary["verdict"], "pass") << summary.dump(2);
 }
 
 }  // namespace

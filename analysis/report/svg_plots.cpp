@@ -99,7 +99,8 @@ std::string svg_matrix(const MatrixPlot& plot) {
     const double left = 110.0;
     const double top = 110.0;
     const double size = cell * static_cast<double>(n);
-    const double width = left + size + 200.0;
+    // Room right of the cells for the legend and its title (about 6.5 px a character at 11 px).
+    const double width = left + size + std::max(200.0, 30.0 + 6.5 * static_cast<double>(plot.scale_title.size()));
     const double height = top + size + 56.0;
     std::string svg = svg_open(width, height, cell > 12 ? 11 : 8);
     for (std::size_t i = 0; i < n; ++i) {
@@ -338,7 +339,7 @@ std::string svg_timeline(const SampleTable& table, const std::vector<TimelineSer
         low -= (high - low) * 0.05;
         high += (high - low) * 0.05;
         auto y_of = [&](double value) { return y0 + panel - panel * (value - low) / (high - low); };
-        for (double tick : nice_ticks(low, high, 3)) {
+        for (double tick : nice_ticks(low, high, 4)) {
             const double y = y_of(tick);
             svg += fmt::format("<line x1=\"{0:.1f}\" x2=\"{1:.1f}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" stroke=\"#ddd\"/>\n", left,
                                left + plot_width, y);

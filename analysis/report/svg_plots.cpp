@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <numbers>
@@ -416,18 +417,22 @@ std::string svg_sweep(const SweepPlot& plot) {
     svg += text(left + plot_width / 2, top + plot_height + 32, "message size (bytes, log scale)", "text-anchor=\"middle\"") + "\n";
     svg += text(16, top + plot_height / 2, plot.y_label + ", log scale",
                 fmt::format("text-anchor=\"middle\" transform=\"rotate(-90 16 {:.1f})\"", top + plot_height / 2)) + "\n";
-    // Series in the palette's dark-to-light order (never its lightest end, which the white ground hides).
+    // Series in the palette's dark-to-light order (never its lightest end, which the white ground
+    // hides), each with its own dash pattern too: neighbours in lightness stay apart in grey.
+    constexpr std::array<const char*, 4> dashes{"none", "7 3", "2 2", "9 3 2 3"};
     for (std::size_t s = 0; s < plot.series.size(); ++s) {
-        const double t = plot.series.size() > 1 ? 0.75 * static_cast<double>(s) / static_cast<double>(plot.series.size() - 1) : 0.0;
+        const double t = plot.series.size() > 1 ? 0.8 * static_cast<double>(s) / static_cast<double>(plot.series.size() - 1) : 0.0;
         const std::string colour = css_colour(sequential_colour(t));
+        const char* dash = dashes[s % dashes.size()];
         std::string points;
         for (const auto& [x, y] : plot.series[s].points)
             if (x > 0 && y > 0 && std::isfinite(x) && std::isfinite(y)) points += fmt::format("{:.1f},{:.1f} ", x_of(x), y_of(y));
-        svg += fmt::format("<polyline class=\"sweep\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" points=\"{}\"/>\n", colour, points);
+        svg += fmt::format("<polyline class=\"sweep\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\" stroke-dasharray=\"{}\" "
+                           "points=\"{}\"/>\n", colour, dash, points);
         const double ly = top + 8 + 16.0 * static_cast<double>(s);
-        svg += fmt::format("<line x1=\"{0:.1f}\" x2=\"{1:.1f}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" stroke=\"{3}\" stroke-width=\"2\"/>\n",
-                           legend_x, legend_x + 18, ly, colour);
-        svg += text(legend_x + 24, ly + 4, plot.series[s].label) + "\n";
+        svg += fmt::format("<line x1=\"{0:.1f}\" x2=\"{1:.1f}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" stroke=\"{3}\" stroke-width=\"2\" "
+                           "stroke-dasharray=\"{4}\"/>\n", legend_x, legend_x + 24, ly, colour, dash);
+        svg += text(legend_x + 30, ly + 4, plot.series[s].label) + "\n";
     }
     for (std::size_t r = 0; r < plot.references.size(); ++r) {
         const SweepReference& reference = plot.references[r];

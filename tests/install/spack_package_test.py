@@ -6,7 +6,8 @@ depends_on() calls and runs its cmake_args() on made-up specs. Checked:
   - every shakedown_option(NAME) of cmake/ShakedownOptions.cmake is a variant (cuda through
     CudaPackage) and every variant is an option;
   - cmake_args() sets SHAKEDOWN_WITH_<NAME> ON exactly when +name, for every option;
-  - every required find_package / pkg_check_modules of any CMakeLists.txt is an unconditional
+  - every required find_package / pkg_check_modules / SHAKEDOWN_*_INCLUDE_DIR find_path of any
+    CMakeLists.txt is an unconditional
     dependency, every optional feature's libraries are dependencies when +feature, and the
     package depends on nothing else.
 Each check is also run on a planted mismatch (an option only in CMake, a variant only in the
@@ -32,6 +33,10 @@ REQUIRED_DEPENDENCIES = {
     "GTest": "googletest",
     "Python3": None,
     "SQLite3": "sqlite",
+    "OpenSSL": "openssl",
+    # Header-only libraries found with find_path(SHAKEDOWN_<NAME>_INCLUDE_DIR ...) and refused
+    # at configure when absent.
+    "SHAKEDOWN_MUSTACHE_INCLUDE_DIR": "kainjow-mustache",
 }
 # Optional feature -> the Spack packages it needs (CUDA's come with CudaPackage).
 FEATURE_DEPENDENCIES = {
@@ -54,6 +59,7 @@ def cmake_required_packages(cmake_texts):
     for text in cmake_texts:
         found |= set(re.findall(r"find_package\(([\w-]+)[^)]*\bREQUIRED\b", text))
         found |= set(re.findall(r"pkg_check_modules\(\w+\s+REQUIRED(?:\s+IMPORTED_TARGET)?\s+([\w-]+)", text))
+        found |= set(re.findall(r"find_path\((SHAKEDOWN_\w+_INCLUDE_DIR)\b", text))
     return found
 
 

@@ -40,6 +40,8 @@ class Shakedown(CMakePackage, CudaPackage):
     depends_on("fmt")
     depends_on("hwloc")
     depends_on("sqlite")  # the analyzer's results history (--history)
+    depends_on("openssl")  # the report's sha256 of each thresholds file
+    depends_on("kainjow-mustache")  # the report templates (this repository's package)
 
     depends_on("nccl", when="+nccl")
     depends_on("kokkos", when="+kokkos")

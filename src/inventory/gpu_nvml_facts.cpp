@@ -1,5 +1,6 @@
 // What NVML knows about a GPU beyond the CUDA runtime: the enforced power limit, PCIe link
-// as trained against its maximum, active NVLink links, ECC totals, temperature.
+// as trained against its maximum, active NVLink links, ECC totals, temperature; the board's serial
+// and VBIOS version (the report's hardware identity table).
 #include "inventory/inventory_sections.hpp"
 
 namespace shakedown::inventory_detail {
@@ -10,13 +11,20 @@ nlohmann::json or_null(const std::optional<T>& value) {
     return value ? nlohmann::json(*value) : nlohmann::json(nullptr);
 }
 
+// `key` holds the text or null; where null, `key`_reason says why (the NVML return code, or the
+// symbol missing), so "not recorded" in a report can be told from "not asked".
+void put_text(nlohmann::json& facts, const std::string& key, const NvmlText& answer) {
+    facts[key] = or_null(answer.text);
+    if (!answer.text) facts[key + "_reason"] = answer.why;
+}
+
 }  // namespace
 
 nlohmann::json nvml_gpu_facts(const NvmlDevice& device) {
     const auto link = device.pcie_link();
     const auto pci = device.pci_info();
     const auto memory = device.memory();
-    return {
+    nlohmann::json facts = {
         {"nvml_index", device.index()},
         {"name", or_null(device.name())},
         {"uuid", or_null(device.uuid())},
@@ -39,6 +47,9 @@ nlohmann::json nvml_gpu_facts(const NvmlDevice& device) {
         {"ecc_uncorrected_aggregate",
          or_null(device.ecc_errors(nvml_abi::memory_error_uncorrected, nvml_abi::ecc_aggregate))},
     };
+    put_text(facts, "serial", device.serial());
+    put_text(facts, "vbios_version", device.vbios_version());
+    return facts;
 }
 
 nlohmann::json nvml_section(const Nvml* nvml, const std::string& why_not_loaded) {

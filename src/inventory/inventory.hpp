@@ -19,7 +19,9 @@
 //   gpus        [{index (CUDA ordinal), name, uuid, pci_bus_id, sm_count, compute_capability,
 //                max_sm_clock_mhz, memory_clock_mhz, memory_bus_width_bits, memory_bytes,
 //                nvml? {nvml_index, power_limit_w, pcie_generation_current/max,
-//                pcie_width_current/max, nvlink_active_links, ecc_*_aggregate, ...}}]
+//                pcie_width_current/max, nvlink_active_links, ecc_*_aggregate, serial,
+//                vbios_version (each null with a serial_reason / vbios_version_reason where
+//                NVML declined, never ""), ...}}]
 //   gpu_runtime_error   why the GPU runtime gave no devices (absent when it answered)
 //   nvml        {loaded, reason | library, driver_version, device_count, devices: [the gpus[].nvml facts of
 //               every GPU NVML sees, whatever the rank's CUDA visibility]}

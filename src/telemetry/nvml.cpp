@@ -11,6 +11,9 @@ namespace {
 
 using nvml_abi::Return;
 
+constexpr const char* serial_symbol = "nvmlDeviceGetSerial";
+constexpr const char* vbios_version_symbol = "nvmlDeviceGetVbiosVersion";
+
 // Looks up each entry point by its exported (versioned) name.
 Nvml::Api resolve(const DynamicLibrary& lib) {
     Nvml::Api api;
@@ -23,6 +26,8 @@ Nvml::Api resolve(const DynamicLibrary& lib) {
         lib.function<nvml_abi::DeviceGetHandleByIndexFn>("nvmlDeviceGetHandleByIndex_v2");
     api.device_get_name = lib.function<nvml_abi::DeviceGetNameFn>("nvmlDeviceGetName");
     api.device_get_uuid = lib.function<nvml_abi::DeviceGetUuidFn>("nvmlDeviceGetUUID");
+    api.device_get_serial = lib.function<nvml_abi::DeviceGetTextFn>(serial_symbol);
+    api.device_get_vbios_version = lib.function<nvml_abi::DeviceGetTextFn>(vbios_version_symbol);
     api.device_get_pci_info = lib.function<nvml_abi::DeviceGetPciInfoFn>("nvmlDeviceGetPciInfo_v3");
     api.device_get_cuda_compute_capability =
         lib.function<nvml_abi::DeviceGetCudaComputeCapabilityFn>("nvmlDeviceGetCudaComputeCapability");
@@ -90,6 +95,21 @@ std::optional<std::string> query_text(Fn fn, nvml_abi::Device device, unsigned b
     return std::string(buffer.data());
 }
 
+// Like query_text, but says why there is no text: the symbol absent, the call's return code with
+// NVML's own words, or an empty answer (which a report would show as a blank cell).
+template <std::size_t buffer_size>
+NvmlText explained_text(const Nvml& nvml, nvml_abi::DeviceGetTextFn fn, const char* symbol, nvml_abi::Device device) {
+    if (fn == nullptr) return {std::nullopt, fmt::format("{}: symbol not in this driver's NVML", symbol)};
+    std::array<char, buffer_size> buffer{};
+    if (const Return code = fn(device, buffer.data(), buffer.size()); code != nvml_abi::success)
+        return {std::nullopt,
+                fmt::format("{} returned {} ({})", symbol, static_cast<int>(code), nvml.error_text(code))};
+    buffer.back() = '\0';
+    std::string text(buffer.data());
+    if (text.empty()) return {std::nullopt, fmt::format("{} returned an empty string", symbol)};
+    return {std::move(text), {}};
+}
+
 }  // namespace
 
 std::shared_ptr<const Nvml> Nvml::load(const std::string& library, std::string* why) {
@@ -146,6 +166,16 @@ std::optional<std::string> NvmlDevice::name() const {
 
 std::optional<std::string> NvmlDevice::uuid() const {
     return query_text(nvml_->api().device_get_uuid, handle_, nvml_abi::device_uuid_buffer_size);
+}
+
+NvmlText NvmlDevice::serial() const {
+    return explained_text<nvml_abi::device_serial_buffer_size>(*nvml_, nvml_->api().device_get_serial, serial_symbol,
+                                                               handle_);
+}
+
+NvmlText NvmlDevice::vbios_version() const {
+    return explained_text<nvml_abi::device_vbios_version_buffer_size>(*nvml_, nvml_->api().device_get_vbios_version,
+                                                                      vbios_version_symbol, handle_);
 }
 
 std::optional<nvml_abi::PciInfo> NvmlDevice::pci_info() const {

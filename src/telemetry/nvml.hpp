@@ -18,6 +18,13 @@ namespace shakedown {
 
 class Nvml;
 
+// A text fact NVML may decline to give: the text, or why there is none in one line
+// ("nvmlDeviceGetSerial returned 3 (Not Supported)"). Never an empty text.
+struct NvmlText {
+    std::optional<std::string> text;
+    std::string why;  // empty when `text` holds the answer
+};
+
 struct NvmlPcieLink {
     std::optional<unsigned> generation_current;  // may drop at idle: power saving, not damage
     std::optional<unsigned> generation_max;
@@ -38,6 +45,10 @@ public:
     std::optional<std::string> uuid() const;  // "GPU-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"
     std::optional<nvml_abi::PciInfo> pci_info() const;
     std::optional<std::string> compute_capability() const;  // "9.0"
+    // The board's serial (as printed on it) and its VBIOS version: what tells a GPU sent back for
+    // repair from the one that returned. Consumer boards and some drivers answer NOT_SUPPORTED.
+    NvmlText serial() const;
+    NvmlText vbios_version() const;  // "96.00.AF.00.01"
 
     std::optional<unsigned> temperature_c() const;
     std::optional<double> power_w() const;
@@ -97,6 +108,8 @@ public:
         nvml_abi::DeviceGetHandleByIndexFn device_get_handle_by_index = nullptr;
         nvml_abi::DeviceGetNameFn device_get_name = nullptr;
         nvml_abi::DeviceGetUuidFn device_get_uuid = nullptr;
+        nvml_abi::DeviceGetTextFn device_get_serial = nullptr;         // optional
+        nvml_abi::DeviceGetTextFn device_get_vbios_version = nullptr;  // optional
         nvml_abi::DeviceGetPciInfoFn device_get_pci_info = nullptr;
         nvml_abi::DeviceGetCudaComputeCapabilityFn device_get_cuda_compute_capability = nullptr;
         nvml_abi::DeviceGetTemperatureFn device_get_temperature = nullptr;

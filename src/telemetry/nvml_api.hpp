@@ -53,6 +53,8 @@ using Device = struct nvmlDevice_st*;  // opaque handle
 inline constexpr unsigned device_name_buffer_size = 96;     // NVML_DEVICE_NAME_V2_BUFFER_SIZE
 inline constexpr unsigned device_uuid_buffer_size = 96;     // NVML_DEVICE_UUID_V2_BUFFER_SIZE
 inline constexpr unsigned driver_version_buffer_size = 80;  // NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE
+inline constexpr unsigned device_serial_buffer_size = 30;   // NVML_DEVICE_SERIAL_BUFFER_SIZE
+inline constexpr unsigned device_vbios_version_buffer_size = 32;  // NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE
 inline constexpr unsigned nvlink_max_links = 18;            // NVML_NVLINK_MAX_LINKS
 
 // nvmlPciInfo_t as nvmlDeviceGetPciInfo_v3 fills it (NVML_DEVICE_PCI_BUS_ID_BUFFER_V2_SIZE = 16,
@@ -153,6 +155,7 @@ using DeviceGetCountFn = Return (*)(unsigned int*);                             
 using DeviceGetHandleByIndexFn = Return (*)(unsigned int, Device*);             // nvmlDeviceGetHandleByIndex_v2
 using DeviceGetNameFn = Return (*)(Device, char*, unsigned int);                // nvmlDeviceGetName
 using DeviceGetUuidFn = Return (*)(Device, char*, unsigned int);                // nvmlDeviceGetUUID
+using DeviceGetTextFn = Return (*)(Device, char*, unsigned int);  // nvmlDeviceGetSerial, nvmlDeviceGetVbiosVersion
 using DeviceGetPciInfoFn = Return (*)(Device, PciInfo*);                        // nvmlDeviceGetPciInfo_v3
 using DeviceGetCudaComputeCapabilityFn = Return (*)(Device, int*, int*);        // nvmlDeviceGetCudaComputeCapability
 using DeviceGetTemperatureFn = Return (*)(Device, TemperatureSensor, unsigned int*);  // nvmlDeviceGetTemperature

@@ -31,6 +31,8 @@ namespace {
 struct FakeGpu {
     const char* name;
     const char* uuid;
+    const char* serial;
+    const char* vbios;
     unsigned bus;
     unsigned temperature_c;
     unsigned power_mw;
@@ -42,9 +44,9 @@ struct FakeGpu {
 };
 
 constexpr FakeGpu gpus[] = {
-    {"Fake H200", "GPU-00000000-1111-2222-3333-444444444444", 0x19, 71, 612345, 700000, 1755, 2619,
+    {"Fake H200", "GPU-00000000-1111-2222-3333-444444444444", "1654923000017", "96.00.AF.00.01", 0x19, 71, 612345, 700000, 1755, 2619,
      abi::clocks_event_reason::sw_power_cap | abi::clocks_event_reason::hw_thermal_slowdown, true},
-    {"Fake PCIe GPU", "GPU-55555555-6666-7777-8888-999999999999", 0x3b, 40, 90000, 350000, 1410, 1593, 0, false},
+    {"Fake PCIe GPU", "GPU-55555555-6666-7777-8888-999999999999", "1321021004242", "92.00.45.00.06", 0x3b, 40, 90000, 350000, 1410, 1593, 0, false},
 };
 
 const FakeGpu* gpu(abi::Device device) { return reinterpret_cast<const FakeGpu*>(device); }
@@ -97,6 +99,17 @@ abi::Return nvmlDeviceGetName(abi::Device device, char* buffer, unsigned length)
 
 abi::Return nvmlDeviceGetUUID(abi::Device device, char* buffer, unsigned length) {
     return copy_text(gpu(device)->uuid, buffer, length);
+}
+
+// Both GPUs have a serial and a VBIOS; SHAKEDOWN_FAKE_NVML_UNSUPPORTED may take either away.
+abi::Return nvmlDeviceGetSerial(abi::Device device, char* buffer, unsigned length) {
+    if (unsupported("nvmlDeviceGetSerial")) return abi::error_not_supported;
+    return copy_text(gpu(device)->serial, buffer, length);
+}
+
+abi::Return nvmlDeviceGetVbiosVersion(abi::Device device, char* buffer, unsigned length) {
+    if (unsupported("nvmlDeviceGetVbiosVersion")) return abi::error_not_supported;
+    return copy_text(gpu(device)->vbios, buffer, length);
 }
 
 abi::Return nvmlDeviceGetPciInfo_v3(abi::Device device, abi::PciInfo* info) {

@@ -66,6 +66,13 @@ Outcome run_with_fake(const ScratchFolder& scratch, const std::vector<std::strin
     return outcome;
 }
 
+std::string read_text(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
 // The node's findings from the health rule, as summary.json lists them.
 std::vector<nlohmann::json> health_findings(const Outcome& outcome) {
     std::vector<nlohmann::json> found;
@@ -109,6 +116,23 @@ TEST(EndToEndFakeNvml, HealthyFakeGpusGiveNoFinding) {
     EXPECT_TRUE(health_findings(outcome).empty()) << outcome.summary.dump(2);
     EXPECT_EQ(drain_lines(outcome.drain), "");
     EXPECT_EQ(outcome.analysis.output.find("Hidden faults"), std::string::npos) << outcome.analysis.output;
+    // The boards' serials and VBIOS versions: in the trace's inventory, and in the report's
+    // hardware identity table beside the UUID and driver.
+    nlohmann::json devices = leader.inventory.at("nvml").at("devices");  // a copy: [] on a missing key reads null
+    ASSERT_EQ(devices.size(), 2u) << leader.inventory.dump(2);
+    EXPECT_EQ(devices[0]["serial"], "1654923000017");
+    EXPECT_EQ(devices[0]["vbios_version"], "96.00.AF.00.01");
+    EXPECT_FALSE(devices[0].contains("serial_reason"));
+    EXPECT_EQ(devices[1]["serial"], "1321021004242");
+    EXPECT_EQ(devices[1]["vbios_version"], "92.00.45.00.06");
+    const std::string report = read_text(outcome.folder / "report.html");
+    EXPECT_NE(report.find("<td>GPU-00000000-1111-2222-3333-444444444444</td><td>1654923000017</td><td>999.99</td>"
+                          "<td>96.00.AF.00.01</td>"),
+              std::string::npos)
+        << report;
+    EXPECT_NE(report.find("<td>GPU-55555555-6666-7777-8888-999999999999</td><td>1321021004242</td><td>999.99</td>"
+                          "<td>92.00.45.00.06</td>"),
+              std::string::npos);
 }
 
 // telemetry.passive_health: false (to measure what the sources cost) reads none of them: no health
@@ -359,14 +383,29 @@ TEST(EndToEndFakeNvml, OldDriverWithoutHealthSymbolsIsNotAvailableNotZero) {
 
 TEST(EndToEndFakeNvml, UnsupportedFunctionRecordsItsReturnCode) {
     const ScratchFolder scratch("gpu-health-unsupported");
-    const auto outcome = run_with_fake(scratch, {"SHAKEDOWN_FAKE_NVML_UNSUPPORTED=nvmlDeviceGetRemappedRows",
-                                                 "SHAKEDOWN_FAKE_NVML_REMAP_PENDING=1"});
+    const auto outcome = run_with_fake(
+        scratch, {"SHAKEDOWN_FAKE_NVML_UNSUPPORTED=nvmlDeviceGetRemappedRows,nvmlDeviceGetSerial,nvmlDeviceGetVbiosVersion",
+                  "SHAKEDOWN_FAKE_NVML_REMAP_PENDING=1"});
     ASSERT_EQ(outcome.run.exit_code, 0) << outcome.run.output;
     const Trace leader = read_trace(outcome.folder / trace_relative_path(0));
     EXPECT_EQ(leader.telemetry_attributes.at("health_gpu0").at("not_available.remap_pending"),
               "nvmlDeviceGetRemappedRows returned 3 (fake error)");
     EXPECT_TRUE(std::isnan(leader.telemetry.at("health_gpu0").column("remap_pending").back()));
     EXPECT_TRUE(health_findings(outcome).empty()) << outcome.summary.dump(2);  // unreadable: no verdict either way
+    // No serial nor VBIOS: null with NVML's return code in the inventory (never ""), "not recorded"
+    // in the report's identity table.
+    const nlohmann::json& gpu0 = leader.inventory.at("nvml").at("devices").at(0);
+    ASSERT_TRUE(gpu0.contains("serial") && gpu0.contains("vbios_version")) << gpu0.dump(2);
+    EXPECT_TRUE(gpu0["serial"].is_null()) << gpu0.dump(2);
+    EXPECT_EQ(gpu0.value("serial_reason", ""), "nvmlDeviceGetSerial returned 3 (fake error)");
+    EXPECT_TRUE(gpu0["vbios_version"].is_null());
+    EXPECT_EQ(gpu0.value("vbios_version_reason", ""), "nvmlDeviceGetVbiosVersion returned 3 (fake error)");
+    const std::string report = read_text(outcome.folder / "report.html");
+    EXPECT_NE(report.find("<td>GPU-00000000-1111-2222-3333-444444444444</td><td>not recorded</td><td>999.99</td>"
+                          "<td>not recorded</td>"),
+              std::string::npos)
+        << report;
+    EXPECT_EQ(report.find("1654923000017"), std::string::npos);
 }
 
 // PCIe AER on a fake sysfs tree (SHAKEDOWN_PCI_SYSFS_ROOT): a GPU below a root port, an NVMe

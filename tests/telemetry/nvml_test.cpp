@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 
 namespace shakedown {
@@ -77,6 +78,27 @@ TEST_F(FakeNvml, DeviceFacts) {
     EXPECT_EQ(link.width_max, 16u);
     EXPECT_EQ(gpu->nvlink_active_links(), 18u);
     EXPECT_EQ(nvml_->device(1)->nvlink_active_links(), 0u);  // PCIe card: "not supported"
+}
+
+// The board's serial and VBIOS, distinct per GPU; unsupported, no text but NVML's return code
+// (the fake reads SHAKEDOWN_FAKE_NVML_UNSUPPORTED on every call).
+TEST_F(FakeNvml, SerialAndVbiosOrWhyNot) {
+    const auto gpu0 = nvml_->device(0);
+    const auto gpu1 = nvml_->device(1);
+    EXPECT_EQ(gpu0->serial().text, "1654923000017");
+    EXPECT_EQ(gpu0->serial().why, "");
+    EXPECT_EQ(gpu0->vbios_version().text, "96.00.AF.00.01");
+    EXPECT_EQ(gpu1->serial().text, "1321021004242");
+    EXPECT_EQ(gpu1->vbios_version().text, "92.00.45.00.06");
+    ::setenv("SHAKEDOWN_FAKE_NVML_UNSUPPORTED", "nvmlDeviceGetSerial,nvmlDeviceGetVbiosVersion", 1);
+    const NvmlText serial = gpu0->serial();
+    const NvmlText vbios = gpu0->vbios_version();
+    ::unsetenv("SHAKEDOWN_FAKE_NVML_UNSUPPORTED");
+    EXPECT_FALSE(serial.text);
+    EXPECT_EQ(serial.why, "nvmlDeviceGetSerial returned 3 (fake error)");
+    EXPECT_FALSE(vbios.text);
+    EXPECT_EQ(vbios.why, "nvmlDeviceGetVbiosVersion returned 3 (fake error)");
+    EXPECT_EQ(gpu0->serial().text, "1654923000017");  // asked again once supported
 }
 
 TEST_F(FakeNvml, GpuTelemetryColumnsAndReasonFlags) {

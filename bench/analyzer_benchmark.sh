@@ -51,7 +51,7 @@ for n in "${ranks[@]}"; do
       timer=$!
       peak_tree=0
       while kill -0 "$timer" 2>/dev/null; do
-        analyzer=$(cat "/proc/$timer/task/"*/children 2>/dev/null | head -n1)
+        analyzer=$(cat "/proc/$timer/task/"*/children 2>/dev/null | awk '{print $1; exit}')
         if [ -n "$analyzer" ]; then
           now=$(tree_rss_kib "$analyzer")
           [ "$now" -gt "$peak_tree" ] && peak_tree=$now

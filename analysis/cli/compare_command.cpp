@@ -33,10 +33,8 @@ RunRecord read_side(const std::string& dir, const char* which) {
 
 }  // namespace
 
-Command add_compare_command(CLI::App& app) {
+Command add_compare_command(CLI::App& app, std::function<Thresholds()> thresholds) {
     auto args = std::make_shared<CompareArguments>();
-    // The same tolerance --baseline uses, so both call the same change a regression.
-    args->tolerance = Thresholds::built_in().settings().tolerance();
     CLI::App* compare = app.add_subcommand(
         "compare", "each node's figure of each metric (median over its ranks) and health counters of run NEW against "
                    "run OLD: delta, ratio, worse/better beyond the tolerance, new, missing, counters that rose");
@@ -45,13 +43,14 @@ Command add_compare_command(CLI::App& app) {
     compare->add_option("--format", args->format, "text (default), markdown or json")
         ->check(CLI::IsMember({"text", "markdown", "json"}));
     auto* tolerance = compare->add_option("--tolerance", args->tolerance,
-                                          fmt::format("a change beyond this fraction of OLD's figure is worse or better "
-                                                      "(default {}, the baseline tolerance)",
-                                                      args->tolerance));
-    auto run = [args, tolerance](std::ostream& out, std::ostream& err) {
+                                          "a change beyond this fraction of OLD's figure is worse or better "
+                                          "(default: the built-in thresholds' baseline tolerance)");
+    auto run = [args, tolerance, thresholds = std::move(thresholds)](std::ostream& out, std::ostream& err) {
         try {
             if (*tolerance && !(args->tolerance >= 0.0 && std::isfinite(args->tolerance)))
                 throw InputError(fmt::format("--tolerance must be a finite fraction >= 0, got {}", args->tolerance));
+            // The same tolerance --baseline uses, so both call the same change a regression.
+            if (!*tolerance) args->tolerance = thresholds().settings().tolerance();
             const RunRecord old_run = read_side(args->old_dir, "OLD");
             const RunRecord new_run = read_side(args->new_dir, "NEW");
             const RunComparison comparison = compare_runs(old_run, new_run, args->tolerance);

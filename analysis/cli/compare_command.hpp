@@ -3,9 +3,15 @@
 #pragma once
 
 #include "analysis/cli/command.hpp"
+#include "analysis/rules/thresholds.hpp"
+
+#include <functional>
 
 namespace shakedown::analysis::cli {
 
-Command add_compare_command(CLI::App& app);
+// `thresholds` gives the default tolerance (the baseline's); it is called only when the command
+// runs without --tolerance, inside its guard, so a thresholds text it cannot read is one line and
+// exit 2, never an abort while the command line is being declared.
+Command add_compare_command(CLI::App& app, std::function<Thresholds()> thresholds = &Thresholds::built_in);
 
 }  // namespace shakedown::analysis::cli

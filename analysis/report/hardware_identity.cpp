@@ -9,7 +9,7 @@ using json = nlohmann::json;
 
 // The inventory's keys (inventory/inventory.hpp). Serial and VBIOS are NVML's facts (null, with a
 // `serial_reason`, where NVML declined: shown "not recorded"); inventories from before they were
-// collected have neither key.
+// collected have neither key. The runtime's gpus[] list (NVML not loaded) has neither either.
 namespace keys {
 constexpr const char* cpu = "cpu";
 constexpr const char* model = "model";
@@ -51,12 +51,6 @@ std::string nic_firmware(const json& inventory) {
     return joined.empty() ? std::string(not_recorded) : joined;
 }
 
-// A GPU's NVML fact: on an nvml.devices entry itself, on a runtime gpus[] entry under its `nvml`.
-const json& nvml_fact(const json& gpu, const char* key) {
-    const json& own = member(gpu, key);
-    return own.is_null() ? member(member(gpu, keys::nvml), key) : own;
-}
-
 }  // namespace
 
 std::vector<IdentityRow> hardware_identity(const Observations& observations, RunDetails& details) {
@@ -82,8 +76,8 @@ std::vector<IdentityRow> hardware_identity(const Observations& observations, Run
                 row.gpu = text(member(gpu, from_nvml ? keys::nvml_index : keys::index));
                 row.gpu_model = text(member(gpu, keys::name));
                 row.gpu_uuid = text(member(gpu, keys::uuid));
-                row.gpu_serial = text(nvml_fact(gpu, keys::serial));
-                row.vbios = text(nvml_fact(gpu, keys::vbios));
+                row.gpu_serial = text(member(gpu, keys::serial));
+                row.vbios = text(member(gpu, keys::vbios));
                 rows.push_back(std::move(row));
             }
         if (rows.size() == before) {

@@ -53,9 +53,9 @@ const TestSpec& stencil3d_spec() {
                 ParamSpec::integer("gpu_block_x", automatic, "GPU thread-block width along x in threads (a multiple of 32 with 2 cells per thread)")
                     .allow_auto("32")
                     .between(1, 1024),
-                ParamSpec::integer("gpu_block_y", automatic, "GPU thread-block height along y").allow_auto("8").between(1, 1024),
+                ParamSpec::integer("gpu_block_y", automatic, "GPU thread-block height along y").allow_auto("8 (native), 4 (kokkos)").between(1, 1024),
                 ParamSpec::integer("gpu_z_chunk", automatic, "planes each GPU thread walks along z").allow_auto("8").between(1, 1 << 30),
-                ParamSpec::integer("gpu_cells_per_thread", automatic, "adjacent x cells per GPU thread (double2 loads, shuffled x neighbours)")
+                ParamSpec::integer("gpu_cells_per_thread", automatic, "adjacent x cells per GPU thread (16-byte loads; native: x neighbours by warp shuffles)")
                     .allow_auto("2")
                     .between(1, 2),
                 ParamSpec::choice("halo_path", "auto", {"auto", "host", "nccl"},

@@ -50,6 +50,9 @@ struct FaceBufferView {
 // Default: the best of bench/gpu/stencil_probe.cu on an H200 at 512^3 (two cells per thread,
 // 32x8 threads, 8 planes, 0.894 of triad by events; the 2-GPU step emulated with the product's
 // pair kernel 0.857; one cell per thread peaked at 0.826 with 32x4x8).
+// The Kokkos backend's automatic block_y (see gpu_shape in stencil3d.cpp).
+inline constexpr int kokkos_gpu_block_y = 4;
+
 struct GpuStencilShape {
     int block_x = 32;
     int block_y = 8;

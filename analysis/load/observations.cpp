@@ -10,10 +10,9 @@ Observations::Observations(const LoadedRun& run) : run_(run) {
         ranks_.push_back({record.rank, record.node.empty() ? std::string(unknown_node) : record.node, record.local_rank,
                           record.gpu, record.gpu_uuid, record.gpu_name});
 
-    std::map<std::string, std::size_t> position;
     auto node_row = [&](const std::string& name) -> NodeRow& {
-        auto [entry, inserted] = position.emplace(name, nodes_.size());
-        if (inserted) nodes_.push_back({name, {}, nullptr});
+        auto [entry, inserted] = node_position_.emplace(name, nodes_.size());
+        if (inserted) nodes_.push_back({name, {}, nullptr, {}});
         return nodes_[entry->second];
     };
     for (const ManifestNode& node : run.manifest.nodes) node_row(node.name);
@@ -25,6 +24,7 @@ Observations::Observations(const LoadedRun& run) : run_(run) {
             node.leader = &record;
         if (!record.trace) continue;
         for (const TestResult& test : record.trace->tests) {
+            node.tests.push_back(tests_.size());
             tests_.push_back({&ranks_[i], &test});
             if (test.status == Status::waived) continue;
             for (const Metric& metric : test.metrics) metrics_.push_back({&ranks_[i], &test, &metric});
@@ -35,6 +35,18 @@ Observations::Observations(const LoadedRun& run) : run_(run) {
 const RankIdentity* Observations::rank(int rank) const {
     if (rank < 0 || static_cast<std::size_t>(rank) >= ranks_.size()) return nullptr;
     return &ranks_[static_cast<std::size_t>(rank)];
+}
+
+const NodeRow* Observations::node(const std::string& name) const {
+    const auto entry = node_position_.find(name);
+    return entry == node_position_.end() ? nullptr : &nodes_[entry->second];
+}
+
+std::vector<const TestRow*> Observations::tests_on(const std::string& name) const {
+    std::vector<const TestRow*> rows;
+    if (const NodeRow* row = node(name))
+        for (const std::size_t index : row->tests) rows.push_back(&tests_[index]);
+    return rows;
 }
 
 const TestResult* Observations::test_of(int rank, const std::string& key) const {

@@ -59,9 +59,12 @@ std::string ant_timestamp(double seconds_since_epoch) {
 // When the node's first rank started (its trace header), else when the run started.
 double node_start(const LoadedRun& run, const NodeVerdict& node) {
     double start = 0.0;
-    for (const RankRecord& record : run.ranks)
-        if (record.node == node.node && record.trace && record.trace->header.start_utc > 0.0)
+    for (const int rank : node.ranks) {  // run.ranks is indexed by rank
+        if (rank < 0 || static_cast<std::size_t>(rank) >= run.ranks.size()) continue;
+        const RankRecord& record = run.ranks[static_cast<std::size_t>(rank)];
+        if (record.trace && record.trace->header.start_utc > 0.0)
             start = start > 0.0 ? std::min(start, record.trace->header.start_utc) : record.trace->header.start_utc;
+    }
     return start > 0.0 ? start : run.manifest.start_utc;
 }
 

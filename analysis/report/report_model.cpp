@@ -182,8 +182,8 @@ std::vector<TestCaseRow> test_cases(const Observations& observations, const Node
         cases.push_back({test});
         return cases.back();
     };
-    for (const TestRow& row : observations.tests()) {
-        if (row.who->node != node.verdict->node) continue;
+    for (const TestRow* test_row : observations.tests_on(node.verdict->node)) {
+        const TestRow& row = *test_row;
         TestCaseRow& entry = case_for(row.test->key);
         ++entry.ranks;
         entry.seconds = std::max(entry.seconds, std::max(0.0, row.test->end_utc - row.test->start_utc));

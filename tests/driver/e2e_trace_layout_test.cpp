@@ -58,7 +58,9 @@ TEST(TraceLayout, FourRanksWriteTheirTracesIntoTheBlockFolderThatRunJsonNames) {
     EXPECT_GT(cost["bytes"].get<std::uint64_t>(), written / 2);
     EXPECT_LE(cost["bytes"].get<std::uint64_t>(), written);
 
-    const auto rules = scratch.write("rules.yaml", speed_rules_off);
+    // The layout is under test, not the latency: 4 ranks on 2 busy cores measured 1.8 ms against
+    // the 1 ms fail bound beside a build, so the latency bounds are off here as the speed ones are.
+    const auto rules = scratch.write("rules.yaml", speed_rules_off + "  \"mpi_pingpong.*latency_us\": {}\n");
     const auto analysis = run_process({SHAKEDOWN_ANALYZER, folder.string(), "--thresholds", rules.string()});
     EXPECT_EQ(analysis.exit_code, 0) << analysis.output;
     EXPECT_EQ(analysis.output.find("trace missing"), std::string::npos) << analysis.output;

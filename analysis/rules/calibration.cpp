@@ -81,7 +81,10 @@ CalibratedReferences CalibratedReferences::parse(std::string_view yaml_text, con
             }
         } else if (key == "references") {
             if (!section.second.IsSequence()) fields.reject(section.second, "references: expected a list");
-            for (const auto& entry : section.second) calibrated.references_.push_back(reference_of(fields, entry));
+            for (const auto& entry : section.second) {
+                calibrated.references_.push_back(reference_of(fields, entry));
+                calibrated.lowered_parts_.push_back(lower(calibrated.references_.back().part));
+            }
         } else {
             fields.reject(section.first, fmt::format("unknown key '{}' (expected bands, references)", key));
         }
@@ -105,8 +108,9 @@ const CalibratedReference* CalibratedReferences::find(const std::string& metric,
     if (const auto device = parameters.find("device"); device != parameters.end() && device->second != "gpu")
         return nullptr;
     const std::string name = lower(gpu_name);
-    for (const CalibratedReference& reference : references_) {
-        if (name.find(lower(reference.part)) == std::string::npos) continue;
+    for (std::size_t i = 0; i < references_.size(); ++i) {
+        const CalibratedReference& reference = references_[i];
+        if (name.find(lowered_parts_[i]) == std::string::npos) continue;
         if (reference.metric != metric && fnmatch(reference.metric.c_str(), metric.c_str(), 0) != 0) continue;
         if (reference.ranks && *reference.ranks != world_size) continue;
         const bool conditions_hold = std::all_of(reference.when.begin(), reference.when.end(), [&](const auto& condition) {

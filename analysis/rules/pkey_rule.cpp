@@ -90,6 +90,19 @@ std::vector<Finding> pkey_findings(const std::vector<PortPkeys>& ports) {
     return findings;
 }
 
+std::vector<PortPkeys> port_pkeys(const RankIdentity* leader,
+                                  const std::map<std::string, std::map<std::string, std::string>>& attributes) {
+    std::vector<PortPkeys> ports;
+    for (const auto& [table, facts] : attributes) {
+        if (table.find(rdma_port_table_infix) == std::string::npos) continue;  // not a port table
+        const auto pkeys = facts.find(std::string(rdma_pkeys_attribute));
+        if (pkeys == facts.end()) continue;  // its PKeys not available
+        const auto layer = facts.find(std::string(rdma_link_layer_attribute));
+        ports.push_back({leader, table, layer != facts.end() ? layer->second : "", pkeys->second});
+    }
+    return ports;
+}
+
 std::vector<Finding> pkey_findings(const Observations& observations) {
     std::vector<PortPkeys> ports;
     for (const NodeRow& node : observations.nodes()) {
@@ -103,12 +116,8 @@ std::vector<Finding> pkey_findings(const Observations& observations) {
                                             .events = false, .tests = false, .telemetry_table = [](std::string_view table) {
                                                 return table.find(rdma_port_table_infix) != std::string_view::npos;
                                             }});
-            for (const auto& [table, facts] : trace.telemetry_attributes) {
-                const auto pkeys = facts.find(std::string(rdma_pkeys_attribute));
-                if (pkeys == facts.end()) continue;  // not a port table, or its PKeys not available
-                const auto layer = facts.find(std::string(rdma_link_layer_attribute));
-                ports.push_back({leader, table, layer != facts.end() ? layer->second : "", pkeys->second});
-            }
+            std::vector<PortPkeys> mine = port_pkeys(leader, trace.telemetry_attributes);
+            std::move(mine.begin(), mine.end(), std::back_inserter(ports));
         } catch (const std::exception&) {  // an unreadable trace is already a rank problem (incomplete run)
             continue;
         }

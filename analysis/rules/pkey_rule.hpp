@@ -31,6 +31,11 @@ struct PortPkeys {
 // The comparison itself, on ports already read.
 std::vector<Finding> pkey_findings(const std::vector<PortPkeys>& ports);
 
+// The ports among one leader's telemetry tables whose PKeys were recorded (tables that are no
+// RDMA port, or whose PKeys were not available, give none), in table name order.
+std::vector<PortPkeys> port_pkeys(const RankIdentity* leader,
+                                  const std::map<std::string, std::map<std::string, std::string>>& attributes);
+
 // Every node of the run (one leader trace at a time, attributes only kept).
 std::vector<Finding> pkey_findings(const Observations& observations);
 

@@ -1,8 +1,9 @@
 // The GPU LU: A and b generated on the device from the seed (the host's entries, lu_math.hpp), the
 // factorization (cuSOLVER's getrf of the whole matrix, or the look-ahead LU of
-// lu_cuda_lookahead.cu: `gpu_algorithm`) + cuSOLVER's getrs timed with events on one stream, the
-// residual from an untouched copy of A with cuBLAS dgemv, the inf-norms by cuBLAS idamax and a
-// row-sum kernel.
+// lu_cuda_lookahead.cu: `gpu_algorithm`) + cuSOLVER's getrs timed with events on one stream, then,
+// as HPL does, A generated again from the seed over its factors (so the device holds one matrix
+// and n can be that much larger), the residual with cuBLAS dgemv, the inf-norms by cuBLAS idamax
+// and a row-sum kernel.
 #include "kernels/lu/lu_cuda_lookahead.hpp"
 #include "kernels/lu/lu_cusolver.hpp"
 #include "kernels/lu/lu_engine.hpp"
@@ -20,14 +21,14 @@
 namespace shakedown::kernels::lu {
 namespace {
 
-__global__ void fill_system(double* a, double* copy, double* b, double* x, std::uint64_t seed, std::uint64_t n) {
+__global__ void fill_matrix(double* a, std::uint64_t seed, std::uint64_t n) {
     const std::uint64_t total = n * n;
     for (std::uint64_t k = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; k < total;
-         k += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
-        const double value = input_entry(seed, k % n, k / n, n);
-        a[k] = value;
-        copy[k] = value;
-    }
+         k += static_cast<std::uint64_t>(gridDim.x) * blockDim.x)
+        a[k] = input_entry(seed, k % n, k / n, n);
+}
+
+__global__ void fill_rhs(double* b, double* x, std::uint64_t seed, std::uint64_t n) {
     for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < n;
          i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
         b[i] = input_entry(seed, i, n, n);
@@ -51,7 +52,7 @@ class CusolverLu final : public LuEngine {
 public:
     CusolverLu(int device, std::size_t n, GpuLuAlgorithm algorithm, int block)
         : device_(device), selection_(device), n_(static_cast<int>(n)), algorithm_(algorithm), block_(block),
-          a_(n * n), copy_(n * n), b_(n), x_(n), r_(n), row_sums_(n), pivots_(n), info_(2) {
+          a_(n * n), b_(n), x_(n), r_(n), row_sums_(n), pivots_(n), info_(2) {
         SHAKEDOWN_CUSOLVER(cusolverDnSetStream(solver_.get(), stream_.get()));
         SHAKEDOWN_CUBLAS(cublasSetStream(blas_.get(), stream_.get()));
         if (algorithm_ == GpuLuAlgorithm::lookahead) {
@@ -71,8 +72,10 @@ public:
     LuOutcome solve(std::uint64_t seed, bool corrupt) override {
         const gpu::DeviceSelection selection(device_);
         const auto n = static_cast<std::uint64_t>(n_);
-        fill_system<<<1024, 256, 0, stream_.get()>>>(a_.get(), copy_.get(), b_.get(), x_.get(), seed, n);
-        SHAKEDOWN_CUDA_LAUNCH("fill_system");
+        fill_matrix<<<1024, 256, 0, stream_.get()>>>(a_.get(), seed, n);
+        SHAKEDOWN_CUDA_LAUNCH("fill_matrix");
+        fill_rhs<<<1024, 256, 0, stream_.get()>>>(b_.get(), x_.get(), seed, n);
+        SHAKEDOWN_CUDA_LAUNCH("fill_rhs");
         LuOutcome outcome;
         gpu::CudaEvent start, stop;
         start.record(stream_.get());
@@ -94,12 +97,14 @@ public:
         outcome.info = infos[0];
         if (outcome.info != 0) return outcome;
 
-        // r = A x - b from the untouched copy; inf-norms through idamax (a 1-based index).
+        // r = A x - b with A generated again over its factors; inf-norms through idamax (a 1-based index).
+        fill_matrix<<<1024, 256, 0, stream_.get()>>>(a_.get(), seed, n);
+        SHAKEDOWN_CUDA_LAUNCH("fill_matrix");
         SHAKEDOWN_CUDA(cudaMemcpyAsync(r_.get(), b_.get(), n * sizeof(double), cudaMemcpyDeviceToDevice, stream_.get()));
         const double plus = 1.0, minus = -1.0;
-        SHAKEDOWN_CUBLAS(cublasDgemv(blas_.get(), CUBLAS_OP_N, n_, n_, &plus, copy_.get(), n_, x_.get(), 1, &minus,
+        SHAKEDOWN_CUBLAS(cublasDgemv(blas_.get(), CUBLAS_OP_N, n_, n_, &plus, a_.get(), n_, x_.get(), 1, &minus,
                                      r_.get(), 1));
-        row_abs_sums<<<1024, 256, 0, stream_.get()>>>(copy_.get(), row_sums_.get(), n);
+        row_abs_sums<<<1024, 256, 0, stream_.get()>>>(a_.get(), row_sums_.get(), n);
         SHAKEDOWN_CUDA_LAUNCH("row_abs_sums");
         outcome.residual_norm = inf_norm(r_.get());
         outcome.matrix_norm = inf_norm(row_sums_.get());
@@ -125,7 +130,7 @@ private:
     gpu::CudaStream stream_;
     CusolverHandle solver_;
     gpu::CublasHandle blas_;
-    gpu::DeviceBuffer<double> a_, copy_, b_, x_, r_, row_sums_, work_;
+    gpu::DeviceBuffer<double> a_, b_, x_, r_, row_sums_, work_;
     gpu::DeviceBuffer<int> pivots_, info_;
     std::optional<CudaLookaheadLu> lookahead_;  // its second stream, handles and panel workspace
 };

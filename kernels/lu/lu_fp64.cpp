@@ -33,9 +33,10 @@ namespace {
 constexpr std::uint64_t warmup_seed = 5;
 constexpr std::uint64_t first_seed = 101;
 
-// The largest order whose matrix and its copy fit `bytes`, a multiple of `granule`.
+// The largest order whose matrix fits `bytes`, a multiple of `granule` (the engines keep one
+// matrix: the residual's A is generated again over the factors, as HPL does).
 std::size_t largest_n_for(double bytes, std::size_t granule) {
-    const auto n = static_cast<std::size_t>(std::sqrt(std::max(0.0, bytes) / (2.0 * sizeof(double))));
+    const auto n = static_cast<std::size_t>(std::sqrt(std::max(0.0, bytes) / sizeof(double)));
     return std::max(granule, n / granule * granule);
 }
 
@@ -172,9 +173,9 @@ private:
         }
         if (const auto given = ctx.params().optional_integer("n")) {
             if (static_cast<std::size_t>(*given) > plan.limit)
-                throw InputError(fmt::format("lu_fp64: n={} needs {:.1f} GiB for the matrix and its copy; memory_fraction "
-                                             "{} allows at most n={} here",
-                                             *given, 2.0 * 8 * static_cast<double>(*given) * static_cast<double>(*given) / 1073741824.0,
+                throw InputError(fmt::format("lu_fp64: n={} needs {:.1f} GiB for the matrix; memory_fraction {} "
+                                             "allows at most n={} here",
+                                             *given, 8.0 * static_cast<double>(*given) * static_cast<double>(*given) / 1073741824.0,
                                              fraction, plan.limit));
             plan.n = static_cast<std::size_t>(*given);
             return plan;

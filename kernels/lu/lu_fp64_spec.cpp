@@ -38,8 +38,8 @@ const TestSpec& lu_fp64_spec() {
                     .allow_auto("so one factorization lasts about target_s, within memory_fraction")
                     .between(16, 1 << 20),
                 ParamSpec::real("memory_fraction", 0.25,
-                                "most of the GPU's memory (host: of the node's, shared by its ranks) the matrix and "
-                                "its copy for the residual may take")
+                                "most of the GPU's memory (host: of the node's, shared by its ranks) the matrix may "
+                                "take (one copy: the residual's A is generated again, as HPL does)")
                     .above(0)
                     .at_most(0.8),
                 ParamSpec::real("target_s", 3.0, "how long one factorization should last when n is auto, seconds")

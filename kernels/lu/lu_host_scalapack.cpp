@@ -1,6 +1,7 @@
 // The host LU through ScaLAPACK (Debian's libscalapack-openmpi): A distributed block-cyclically
 // over a P x Q BLACS grid made from the test's MPI communicator, pdgetrf + pdgetrs timed between
-// barriers, the residual from an untouched copy of A with pdgemv and the norms with pdlange.
+// barriers, then A generated again from the seed over its factors (HPL's way: one matrix in
+// memory), the residual with pdgemv and the norms with pdlange.
 #include "kernels/lu/lu_engine.hpp"
 #include "kernels/lu/lu_math.hpp"
 
@@ -88,7 +89,6 @@ public:
         if (info != 0) throw std::runtime_error(fmt::format("descinit (vector) returned {}", info));
         const auto local = static_cast<std::size_t>(local_rows_) * static_cast<std::size_t>(local_columns_);
         a_.resize(local);
-        copy_.resize(local);
         const auto vector = static_cast<std::size_t>(local_rows_) * static_cast<std::size_t>(vector_columns_);
         b_.resize(vector);
         x_.resize(vector);
@@ -119,14 +119,15 @@ public:
         if (solve_info != 0) throw std::runtime_error(fmt::format("pdgetrs returned {}", solve_info));
         if (outcome.info != 0) return outcome;
 
-        // r = A x - b from the untouched copy of A.
+        // r = A x - b with A generated again over its factors (HPL's way: one matrix in memory).
+        generate_matrix(seed);
         r_ = b_;
         const double plus = 1.0;
         const double minus = -1.0;
-        pdgemv_("N", &n_, &n_, &plus, copy_.data(), &one, &one, matrix_desc_, x_.data(), &one, &one, vector_desc_, &one,
+        pdgemv_("N", &n_, &n_, &plus, a_.data(), &one, &one, matrix_desc_, x_.data(), &one, &one, vector_desc_, &one,
                 &minus, r_.data(), &one, &one, vector_desc_, &one);
         outcome.residual_norm = pdlange_("I", &n_, &one, r_.data(), &one, &one, vector_desc_, work_.data());
-        outcome.matrix_norm = pdlange_("I", &n_, &n_, copy_.data(), &one, &one, matrix_desc_, work_.data());
+        outcome.matrix_norm = pdlange_("I", &n_, &n_, a_.data(), &one, &one, matrix_desc_, work_.data());
         outcome.solution_norm = pdlange_("I", &n_, &one, x_.data(), &one, &one, vector_desc_, work_.data());
         outcome.rhs_norm = pdlange_("I", &n_, &one, b_.data(), &one, &one, vector_desc_, work_.data());
         return outcome;
@@ -134,6 +135,16 @@ public:
 
 private:
     void generate(std::uint64_t seed) {
+        generate_matrix(seed);
+        const auto n = static_cast<std::uint64_t>(n_);
+        for (int column = 0; column < vector_columns_; ++column)  // the vector's one column lives on grid column 0
+            for (int row = 0; row < local_rows_; ++row)
+                b_[static_cast<std::size_t>(row)] =
+                    input_entry(seed, global_index(row, block_, grid_.my_row(), grid_.rows()), n, n);
+        x_ = b_;  // pdgetrs solves in place
+    }
+
+    void generate_matrix(std::uint64_t seed) {
         const auto n = static_cast<std::uint64_t>(n_);
         const auto rows = static_cast<std::size_t>(local_rows_);
         for (int column = 0; column < local_columns_; ++column) {
@@ -143,12 +154,6 @@ private:
                 a_[static_cast<std::size_t>(column) * rows + static_cast<std::size_t>(row)] = input_entry(seed, i, j, n);
             }
         }
-        copy_ = a_;
-        for (int column = 0; column < vector_columns_; ++column)  // the vector's one column lives on grid column 0
-            for (int row = 0; row < local_rows_; ++row)
-                b_[static_cast<std::size_t>(row)] =
-                    input_entry(seed, global_index(row, block_, grid_.my_row(), grid_.rows()), n, n);
-        x_ = b_;  // pdgetrs solves in place
     }
 
     MPI_Comm comm_;
@@ -158,7 +163,7 @@ private:
     int local_rows_ = 0, local_columns_ = 0, vector_columns_ = 0;
     int matrix_desc_[9] = {};
     int vector_desc_[9] = {};
-    std::vector<double> a_, copy_, b_, x_, r_, work_;
+    std::vector<double> a_, b_, x_, r_, work_;
     std::vector<int> pivots_;
 };
 

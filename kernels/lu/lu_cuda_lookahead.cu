@@ -129,7 +129,8 @@ struct CudaLookaheadLu::State {
 
     int n;
     int block;
-    gpu::CudaStream panel_stream;
+    // The panel is the critical path: its kernels go ahead of the trailing update's as SMs free.
+    gpu::CudaStream panel_stream{gpu::StreamPriority::highest};
     gpu::CublasHandle update_blas, panel_blas;
     CusolverHandle solver;
     gpu::DeviceBuffer<double> work;  // sized at the first factorization, where a matrix exists to ask about

@@ -8,6 +8,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 
 namespace shakedown::gpu {
@@ -87,9 +88,19 @@ using DeviceBuffer = detail::CudaAllocation<T, detail::DeviceMemory>;
 template <typename T>
 using PinnedBuffer = detail::CudaAllocation<T, detail::PinnedHostMemory>;
 
+// `highest`: the block scheduler hands this stream's blocks out before those of normal streams
+// as SMs free up; without it a kernel on a second stream waits until a large kernel issued
+// before it has dispatched all its blocks, so "concurrent" streams run one after the other.
+enum class StreamPriority : std::uint8_t { normal, highest };
+
 class CudaStream {
 public:
-    CudaStream() { SHAKEDOWN_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+    explicit CudaStream(StreamPriority priority = StreamPriority::normal) {
+        int least = 0, greatest = 0;  // numerically: greatest <= least, 0 is the default
+        if (priority == StreamPriority::highest) SHAKEDOWN_CUDA(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+        SHAKEDOWN_CUDA(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking,
+                                                    priority == StreamPriority::highest ? greatest : 0));
+    }
     ~CudaStream() { cudaStreamDestroy(stream_); }
     CudaStream(const CudaStream&) = delete;
     CudaStream& operator=(const CudaStream&) = delete;

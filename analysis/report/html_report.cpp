@@ -69,7 +69,7 @@ json heatmap_view(const ReportModel& model) {
 // fleet's part has one (the judging does the same), else the generic band of nominal.
 BarBand band_for(const std::string& metric, const ReportModel& model, const Thresholds& thresholds) {
     const MetricRule* rule = thresholds.rule_for(metric);
-    if (rule == nullptr || !rule->fraction_of_nominal) return {};
+    if (rule == nullptr || (!rule->fraction_of_nominal && !rule->calibrated)) return {};
     const Observations& observations = *model.observations;
     const std::string key = metric.substr(0, metric.find('.'));
     for (const RankIdentity& who : observations.ranks()) {
@@ -82,6 +82,7 @@ BarBand band_for(const std::string& metric, const ReportModel& model, const Thre
         const auto& bands = thresholds.calibration().bands();
         return {*calibrated->healthy_fraction * bands.warn_below, *calibrated->healthy_fraction * bands.fail_below};
     }
+    if (!rule->fraction_of_nominal) return {};
     return {rule->fraction_of_nominal->warn, rule->fraction_of_nominal->fail};
 }
 

@@ -112,10 +112,10 @@ MetricJudgment judge_metric(const Metric& metric, const MetricRule* rule, const 
                 std::nullopt, std::nullopt, ReasonCode::not_a_number};
     if (rule == nullptr) return {};
     CheckResult worst;
-    if (rule->fraction_of_nominal) {
-        if (calibrated != nullptr) keep_worst(worst, check_calibrated(metric, *calibrated, bands, calibrated->part));
-        else keep_worst(worst, check_fraction(metric, *rule->fraction_of_nominal));
-    }
+    if (calibrated != nullptr && (rule->fraction_of_nominal || rule->calibrated))
+        keep_worst(worst, check_calibrated(metric, *calibrated, bands, calibrated->part));
+    else if (rule->fraction_of_nominal)
+        keep_worst(worst, check_fraction(metric, *rule->fraction_of_nominal));
     if (rule->above_nominal_warns_at && metric.better == Better::higher && metric.nominal && *metric.nominal > 0.0 &&
         metric.value > *rule->above_nominal_warns_at * *metric.nominal && worst.level == Level::pass)
         return {Level::warn,

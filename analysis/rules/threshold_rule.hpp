@@ -22,8 +22,9 @@ struct MetricJudgment {
 };
 
 // One metric against its rule (nullptr: no rule, only a non-finite value is judged). With a
-// calibrated reference for the rank's part, a rule's fraction_of_nominal check is made against
-// what healthy hardware of that part gives instead (`bands` of that figure), and says so.
+// calibrated reference for the rank's part, a rule's fraction_of_nominal (or `calibrated`) check
+// is made against what healthy hardware of that part gives instead (`bands` of that figure), and
+// says so; without one, `calibrated` alone judges nothing.
 MetricJudgment judge_metric(const Metric& metric, const MetricRule* rule, const CalibratedReference* calibrated = nullptr,
                             const CalibrationBands& bands = {});
 

@@ -21,7 +21,7 @@ namespace shakedown::analysis {
 namespace {
 
 constexpr std::string_view rule_keys =
-    "fail_below, warn_below, fail_above, warn_above, fraction_of_nominal, fleet_outlier, above_nominal";
+    "fail_below, warn_below, fail_above, warn_above, fraction_of_nominal, calibrated, fleet_outlier, above_nominal";
 constexpr std::string_view top_level_keys = "metrics, fleet, baseline, telemetry, links, collectives, price, port_counters, gpu_health";
 
 bool is_glob_pattern(std::string_view key) { return key.find_first_of("*?[") != std::string_view::npos; }
@@ -86,6 +86,7 @@ public:
             else if (key == "fail_above") rule.fail_above = fields_.number(item.second, field);
             else if (key == "warn_above") rule.warn_above = fields_.number(item.second, field);
             else if (key == "fraction_of_nominal") rule.fraction_of_nominal = fraction_band(item.second, metric);
+            else if (key == "calibrated") rule.calibrated = fields_.choice(item.second, field, {"true", "false"}) == "true";
             else if (key == "fleet_outlier") rule.fleet_outlier = fleet_band(item.second, metric);
             else if (key == "above_nominal") {
                 rule.above_nominal_warns_at = fields_.positive(item.second, field);
@@ -120,7 +121,8 @@ YAML::Node load_yaml(std::string_view yaml_text, const std::string& source_name)
 }  // namespace
 
 bool MetricRule::judges_anything() const {
-    return fail_below || warn_below || fail_above || warn_above || fraction_of_nominal || above_nominal_warns_at;
+    return fail_below || warn_below || fail_above || warn_above || fraction_of_nominal || calibrated ||
+           above_nominal_warns_at;
 }
 
 Thresholds Thresholds::parse(std::string_view yaml_text, const std::string& source_name) {

@@ -37,6 +37,11 @@ struct MetricRule {
     std::optional<double> fail_above;
     std::optional<double> warn_above;
     std::optional<FractionBand> fraction_of_nominal;
+    // `calibrated: true`: judged against a part's calibrated healthy figure (calibrated.yaml)
+    // where one matches the rank, and by no generic band elsewhere: for figures whose healthy
+    // value depends on the part and the conditions so much that no fraction of nominal fits all
+    // (an LU rate depends on n and the algorithm). fraction_of_nominal implies it.
+    bool calibrated = false;
     std::optional<FleetBand> fleet_outlier;
     // The nominal is a ceiling (a peak): a measured figure above it means the nominal is wrong,
     // a WARN to fix ("nominal not credible"), never a pass by a wide margin.

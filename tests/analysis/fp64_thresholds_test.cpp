@@ -58,6 +58,10 @@ TEST(Fp64Thresholds, TheLuRateIsJudgedByFractionOnlyWhereACalibratedFigureHolds)
     lookahead["gpu_algorithm_used"] = "lookahead";
     EXPECT_EQ(judge(lu_rate(20.0), "NVIDIA H200", lookahead).level, Level::pass);
     EXPECT_EQ(judge(lu_rate(5.0), "NVIDIA A100-SXM4-80GB", h200_lu).level, Level::pass);
+    // `calibrated: true` is the whole of it: no generic band of nominal stands behind it.
+    ASSERT_NE(built_in().rule_for("lu_fp64.tflops"), nullptr);
+    EXPECT_TRUE(built_in().rule_for("lu_fp64.tflops")->calibrated);
+    EXPECT_FALSE(built_in().rule_for("lu_fp64.tflops")->fraction_of_nominal);
     // A host LU on shared or oversubscribed cores: 0.2 % of the cores' peak is shown, not judged.
     EXPECT_EQ(judge(lu_rate(0.0008, 0.4), "", {{"device", "host"}}).level, Level::pass);
     EXPECT_EQ(judge(lu_rate(0.0008, 0.4), "NVIDIA H200", {{"device", "host"}, {"n_used", "48384"}}).level, Level::pass);

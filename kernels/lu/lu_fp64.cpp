@@ -127,6 +127,8 @@ public:
         if (!on_host) result.parameters["gpu_algorithm_used"] = to_string(gpu_algorithm(ctx));
         result.parameters["n_used"] = std::to_string(plan.n);
         result.parameters["n_memory_limit"] = std::to_string(plan.limit);
+        result.parameters["memory_fraction_used"] = fmt::format("{}", memory_fraction(ctx, where));
+        result.parameters["target_s_used"] = fmt::format("{}", target_s(ctx, where));
         if (on_host) {
             result.parameters["grid_used"] = lu::to_string(plan.grid);
             result.parameters["blas_threads"] =
@@ -143,6 +145,16 @@ private:
                      : where == placement::Placement::host ? lu::default_host_block : lu::default_gpu_block;
     }
 
+    static double memory_fraction(const RunContext& ctx, placement::Placement where) {
+        return ctx.params().optional_real("memory_fraction")
+            .value_or(where == placement::Placement::gpu ? lu::default_gpu_memory_fraction : lu::default_host_memory_fraction);
+    }
+
+    static double target_s(const RunContext& ctx, placement::Placement where) {
+        return ctx.params().optional_real("target_s")
+            .value_or(where == placement::Placement::gpu ? lu::default_gpu_target_s : lu::default_host_target_s);
+    }
+
     static lu::GpuLuAlgorithm gpu_algorithm(const RunContext& ctx) {
         return *lu::parse_gpu_algorithm(ctx.params().text("gpu_algorithm"));  // a declared choice
     }
@@ -156,7 +168,7 @@ private:
     static Plan make_plan(const RunContext& ctx, placement::Placement where, const Communicator& host_ranks) {
         Plan plan;
         plan.placement = where;
-        const double fraction = ctx.params().real("memory_fraction");
+        const double fraction = memory_fraction(ctx, where);
         const std::size_t granule = where == placement::Placement::gpu ? 256 : 16;
         if (where == placement::Placement::gpu) {
             plan.limit = largest_n_for(fraction * static_cast<double>(gpu::query_gpu_facts(*placement::usable_gpu(ctx)).memory_bytes),
@@ -188,7 +200,7 @@ private:
             auto probe = make_engine(ctx, where, host_ranks, plan.grid, n);  // the algorithm timed later
             if (round == 0) probe->solve(warmup_seed, false);
             const double seconds = probe->solve(warmup_seed + 1, false).seconds;
-            const std::size_t next = std::min(plan.limit, std::max(n, predicted_n(n, seconds, ctx.params().real("target_s"), granule)));
+            const std::size_t next = std::min(plan.limit, std::max(n, predicted_n(n, seconds, target_s(ctx, where), granule)));
             if (next == n) break;
             n = next;
         }

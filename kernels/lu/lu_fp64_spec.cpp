@@ -28,8 +28,8 @@ void check(const TestParams& params, int world_size) {
 const TestSpec& lu_fp64_spec() {
     static const TestSpec spec{
         .key = "lu_fp64",
-        .description = "HPL-class FP64 LU with partial pivoting and solve (ScaLAPACK across the host ranks, cuSOLVER per "
-                       "GPU), HPL's rate and scaled residual (< 16)",
+        .description = "HPL-class FP64 LU with partial pivoting and solve (ScaLAPACK across the host ranks, a look-ahead "
+                       "LU through cuBLAS and cuSOLVER per GPU), HPL's rate and scaled residual (< 16)",
         .suites = {"full"},
         .parameters =
             {
@@ -37,12 +37,17 @@ const TestSpec& lu_fp64_spec() {
                 ParamSpec::integer("n", automatic, "matrix order")
                     .allow_auto("so one factorization lasts about target_s, within memory_fraction")
                     .between(16, 1 << 20),
-                ParamSpec::real("memory_fraction", 0.25,
+                ParamSpec::real("memory_fraction", automatic,
                                 "most of the GPU's memory (host: of the node's, shared by its ranks) the matrix may "
                                 "take (one copy: the residual's A is generated again, as HPL does)")
+                    .allow_auto(fmt::format("{} of a GPU's (HPL's way: most of it, as the rate rises with n), {} on "
+                                            "the host",
+                                            lu::default_gpu_memory_fraction, lu::default_host_memory_fraction))
                     .above(0)
                     .at_most(0.8),
-                ParamSpec::real("target_s", 3.0, "how long one factorization should last when n is auto, seconds")
+                ParamSpec::real("target_s", automatic, "how long one factorization should last when n is auto, seconds")
+                    .allow_auto(fmt::format("{} s on a GPU, {} s on the host", lu::default_gpu_target_s,
+                                            lu::default_host_target_s))
                     .above(0)
                     .at_most(input_limits::max_deadline_s)
                     .in_suite("quick", 1.0),
@@ -50,9 +55,9 @@ const TestSpec& lu_fp64_spec() {
                                    "block size: ScaLAPACK's on the host, the panel width of the GPU's look-ahead LU")
                     .allow_auto(fmt::format("{} on the host, {} on a GPU", lu::default_host_block, lu::default_gpu_block))
                     .between(8, 4096),
-                // cuSOLVER stays the default until an H200 run shows the look-ahead LU faster
-                // (docs/benchmarks.md, lu_fp64): its code is proven on the host only so far.
-                ParamSpec::choice("gpu_algorithm", std::string(lu::cusolver_name),
+                // The look-ahead LU ran faster than cuSOLVER's getrf at every n on an H200 (0.68 vs
+                // 0.66 of DGEMM at n 48384, 0.78 vs 0.74 at 94208; docs/benchmarks.md, lu_fp64).
+                ParamSpec::choice("gpu_algorithm", std::string(lu::lookahead_name),
                                   {std::string(lu::lookahead_name), std::string(lu::cusolver_name)},
                                   "how a GPU factors: lookahead (panel k+1 on a second stream while the trailing "
                                   "matrix takes panel k's update, HPL's look-ahead) or cusolver (cusolverDnDgetrf "

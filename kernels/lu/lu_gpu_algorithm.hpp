@@ -26,9 +26,20 @@ inline std::optional<GpuLuAlgorithm> parse_gpu_algorithm(std::string_view text) 
 }
 
 // The panel width where `block` is auto: on the GPU a panel must be wide enough that the trailing
-// DGEMM runs near its peak (k = block) and narrow enough that the panel's getrf hides behind it;
-// 512-2048 is the usual range for an H100/H200-class part. On the host ScaLAPACK's usual 128.
-inline constexpr int default_gpu_block = 1024;
+// DGEMM runs near its peak (k = block) and narrow enough that the panel's getrf hides behind it:
+// on an H200 at n 94208, blocks 512 / 1024 / 1536 / 2048 gave 0.74 / 0.78 / 0.79 / 0.80 of DGEMM
+// (docs/benchmarks.md, lu_fp64). On the host ScaLAPACK's usual 128.
+inline constexpr int default_gpu_block = 2048;
 inline constexpr int default_host_block = 128;
+
+// How much of the memory the matrix takes and how long a factorization lasts where they are
+// auto. A GPU LU's efficiency rises with n until the panels' share vanishes (H200, look-ahead:
+// 0.68 of DGEMM at n 48384, 0.80 at 94208, 0.82 at 118784), so a GPU gets most of its memory and
+// seconds enough for that n, as HPL sizes its matrix to most of the memory; a host rank shares
+// its node's memory and cores with the rest of the job.
+inline constexpr double default_gpu_memory_fraction = 0.6;
+inline constexpr double default_host_memory_fraction = 0.25;
+inline constexpr double default_gpu_target_s = 20.0;
+inline constexpr double default_host_target_s = 3.0;
 
 }  // namespace shakedown::kernels::lu

@@ -15,6 +15,10 @@
 #                                                 alternating, LU_ROUNDS (2) rounds, then lookahead with block 512 and
 #                                                 2048, small n, one panel and a planted corruption; a table by
 #                                                 bench/gpu/lu_lookahead_table.py)
+#                                               | lu-sweep (1 GPU: cusolver and lookahead at each n of LU_SWEEP_N
+#                                                 (48384 65536 81920 94208), one repetition, DGEMM before and after,
+#                                                 or the runs LU_SWEEP_RUNS names ("lookahead:94208:512 ...");
+#                                                 a table by bench/gpu/lu_sweep_table.py)
 #                                               | kokkos (1 GPU: stream, stencil3d, dgemm_fp64 with backend native
 #                                                 and backend kokkos, alternating, 3 rounds; a kokkos/native table.
 #                                                 Needs a bundle made with SHAKEDOWN_KOKKOS_ROOT=/opt/kokkos-cuda)
@@ -160,6 +164,26 @@ if [[ $parts == *" lu-lookahead "* ]]; then  # the look-ahead LU against cuSOLVE
   run_job lu-lookahead-one-panel 1 --tests lu_fp64 --config "$here/bench/gpu/lu-lookahead-one-panel.yaml"
   run_job lu-lookahead-corrupt 1 --tests lu_fp64 --config "$here/bench/gpu/lu-lookahead-corrupt.yaml"  # FAIL expected
   python3 "$here/bench/gpu/lu_lookahead_table.py" "$runs" "$rounds" 2>&1 | tee "$out/lu-lookahead.txt" | tee -a "$out/log.txt"
+fi
+if [[ $parts == *" lu-sweep "* ]]; then  # both GPU algorithms over n (LU_SWEEP_N), one repetition each, DGEMM first and last
+  sweep=(${LU_SWEEP_N:-48384 65536 81920 94208})
+  # LU_SWEEP_RUNS, when given, replaces the grid: "ALGORITHM:N:BLOCK ..." (BLOCK auto or a width).
+  runs_list=(${LU_SWEEP_RUNS:-})
+  if [ ${#runs_list[@]} -eq 0 ]; then
+    for n in "${sweep[@]}"; do runs_list+=("cusolver:$n:auto" "lookahead:$n:auto"); done
+  fi
+  run_job lu-sweep-dgemm-first 1 --tests dgemm_fp64
+  names=()
+  for entry in "${runs_list[@]}"; do
+    IFS=: read -r algorithm n block <<<"$entry"
+    name="lu-sweep-$algorithm-$n-b$block"
+    printf 'params:\n  lu_fp64: {device: gpu, n: %s, block: %s, repetitions: 1, memory_fraction: 0.8, gpu_algorithm: %s}\n' \
+      "$n" "$block" "$algorithm" >"$runs/$name.yaml"
+    run_job "$name" 1 --tests lu_fp64 --config "$runs/$name.yaml"
+    names+=("$name")
+  done
+  run_job lu-sweep-dgemm-last 1 --tests dgemm_fp64
+  python3 "$here/bench/gpu/lu_sweep_table.py" "$runs" "${names[@]}" 2>&1 | tee "$out/lu-sweep.txt" | tee -a "$out/log.txt"
 fi
 if [[ $parts == *" cg "* ]]; then
   run_job cg-1gpu 1 --tests stream,cg_fp64

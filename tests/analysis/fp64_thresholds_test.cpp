@@ -48,12 +48,29 @@ TEST(Fp64Thresholds, AHealthyH200LuPassesAndASlowOneWarnsThenFailsAgainstItsCali
     EXPECT_NE(fail.reason.find("of a healthy H200's"), std::string::npos) << fail.reason;
 }
 
+TEST(Fp64Thresholds, TheLookaheadLuAtTheAutomaticSizeIsJudgedByItsOwnFigure) {
+    const Parameters automatic{{"device", "gpu"}, {"gpu_algorithm_used", "lookahead"}, {"n_used", "105984"},
+                               {"block_used", "2048"}};
+    EXPECT_EQ(judge(lu_rate(46.0), "NVIDIA H200", automatic).level, Level::pass);  // as measured, 0.69 of 67
+    EXPECT_EQ(judge(lu_rate(41.5), "NVIDIA H200", automatic).level, Level::pass);  // 0.91 of the healthy 45.6
+    const MetricJudgment warn = judge(lu_rate(38.0), "NVIDIA H200", automatic);     // 0.83 of healthy
+    EXPECT_EQ(warn.level, Level::warn);
+    EXPECT_EQ(warn.code, ReasonCode::below_calibrated);
+    ASSERT_TRUE(warn.reference);
+    EXPECT_NEAR(*warn.reference, 0.68 * 67.0, 1e-9);
+    EXPECT_EQ(judge(lu_rate(30.0), "NVIDIA H200", automatic).level, Level::fail);  // 0.66 of healthy
+    // Another panel width is another condition: no figure, not judged by fraction.
+    Parameters other_block = automatic;
+    other_block["block_used"] = "1024";
+    EXPECT_EQ(judge(lu_rate(30.0), "NVIDIA H200", other_block).level, Level::pass);
+}
+
 TEST(Fp64Thresholds, TheLuRateIsJudgedByFractionOnlyWhereACalibratedFigureHolds) {
     // A smaller n (quick suite, n given) runs slower on a healthy H200: no figure holds there.
     Parameters smaller = h200_lu;
     smaller["n_used"] = "23808";
     EXPECT_EQ(judge(lu_rate(28.3), "NVIDIA H200", smaller).level, Level::pass);
-    // The look-ahead LU is not calibrated yet; another part has no figure.
+    // The look-ahead LU is calibrated at the full suite's automatic n only; another part has no figure.
     Parameters lookahead = h200_lu;
     lookahead["gpu_algorithm_used"] = "lookahead";
     EXPECT_EQ(judge(lu_rate(20.0), "NVIDIA H200", lookahead).level, Level::pass);

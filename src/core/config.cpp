@@ -35,10 +35,16 @@ public:
     void expect_map(const YAML::Node& node, const std::string& what, const std::set<std::string>& allowed) const {
         if (!node.IsMap()) error(node, fmt::format("'{}' must be a mapping", what));
         for (const auto& item : node) {
-            const auto key = item.first.as<std::string>();
+            const std::string key = key_name(item.first, what);
             if (!allowed.contains(key))
                 error(item.first, fmt::format("unknown key '{}' in {} (allowed: {})", key, what, fmt::join(allowed, ", ")));
         }
+    }
+
+    // A YAML key may itself be a mapping or a list (`? [a]: b`): not a name, so not a key here.
+    std::string key_name(const YAML::Node& key, const std::string& where) const {
+        if (!key.IsScalar()) error(key, fmt::format("a key in {} must be a name, not a mapping or a list", where));
+        return key.Scalar();
     }
 
     template <typename T>
@@ -231,7 +237,7 @@ void apply_yaml(Config& config, const YAML::Node& root, const YamlReader& reader
         if (const auto deadlines = watchdog["deadlines"]) {
             if (!deadlines.IsMap()) reader.error(deadlines, "'watchdog.deadlines' must map test names to seconds");
             for (const auto& item : deadlines) {
-                const auto key = item.first.as<std::string>();
+                const std::string key = reader.key_name(item.first, "watchdog.deadlines");
                 require_known_test(reader, item.first, key, registry, "watchdog.deadlines");
                 config.deadlines[key] = real_setting(reader, item.second, setting::deadline_s(), "watchdog.deadlines." + key);
             }
@@ -246,7 +252,7 @@ void apply_yaml(Config& config, const YAML::Node& root, const YamlReader& reader
     if (const auto params = root["params"]) {
         if (!params.IsMap()) reader.error(params, "'params' must map test names to their parameters");
         for (const auto& item : params) {
-            const auto key = item.first.as<std::string>();
+            const std::string key = reader.key_name(item.first, "params");
             require_known_test(reader, item.first, key, registry, "params");
             const auto specs = registry.find(key)->parameters();
             std::set<std::string> allowed;

@@ -171,6 +171,18 @@ TEST(Config, MistypedValuesAreOneLineErrors) {
               "test.yaml:1: 'params.alpha.verify' must be true or false, not 'maybe'");
 }
 
+// A YAML key may be a mapping or a list (`? [a]: b`); the config fuzzer found that it escaped as
+// yaml-cpp's conversion error (std::terminate in the fuzzer, not one line and exit 2).
+TEST(Config, AKeyThatIsAListOrAMappingIsOneLine) {
+    EXPECT_EQ(error_of("? [tests]\n: [alpha]\n"),
+              "test.yaml:1: a key in the configuration must be a name, not a mapping or a list");
+    EXPECT_EQ(error_of("params:\n  ? {alpha: 1}\n  : {}\n"), "test.yaml:2: a key in params must be a name, not a mapping or a list");
+    EXPECT_EQ(error_of("watchdog:\n  deadlines:\n    ? [alpha]\n    : 5\n"),
+              "test.yaml:3: a key in watchdog.deadlines must be a name, not a mapping or a list");
+    EXPECT_EQ(error_of("telemetry:\n  ? [enabled]\n  : true\n"),
+              "test.yaml:2: a key in telemetry must be a name, not a mapping or a list");
+}
+
 TEST(Config, UnknownKeysAndNamesAreRejected) {
     EXPECT_EQ(error_of("suiet: quick"),
               "test.yaml:1: unknown key 'suiet' in the configuration (allowed: exclude, faults, name, out, params, "

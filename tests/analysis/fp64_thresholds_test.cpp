@@ -34,14 +34,18 @@ Metric lu_rate(double tflops, double nominal = 67.0) {
     return Metric{"lu_fp64.tflops", "TFLOP/s", tflops, nominal, Better::higher};
 }
 
-TEST(Fp64Thresholds, AHealthyH200LuPassesAndASlowOneWarnsThenFailsAgainstItsCalibratedFigure) {
-    EXPECT_EQ(judge(lu_rate(37.5), "NVIDIA H200", h200_lu).level, Level::pass);  // 0.56 of 67, as measured
-    EXPECT_EQ(judge(lu_rate(34.5), "NVIDIA H200", h200_lu).level, Level::pass);  // 0.92 of the healthy 37.5
-    const MetricJudgment warn = judge(lu_rate(31.0), "NVIDIA H200", h200_lu);  // 0.83 of healthy
+// A WARN against the calibrated figure, with that figure (in TFLOP/s) as the finding's reference.
+void expect_warn_against(const MetricJudgment& warn, double healthy_tflops) {
     EXPECT_EQ(warn.level, Level::warn);
     EXPECT_EQ(warn.code, ReasonCode::below_calibrated);
     ASSERT_TRUE(warn.reference);
-    EXPECT_NEAR(*warn.reference, 0.56 * 67.0, 1e-9);
+    EXPECT_NEAR(*warn.reference, healthy_tflops, 1e-9);
+}
+
+TEST(Fp64Thresholds, AHealthyH200LuPassesAndASlowOneWarnsThenFailsAgainstItsCalibratedFigure) {
+    EXPECT_EQ(judge(lu_rate(37.5), "NVIDIA H200", h200_lu).level, Level::pass);  // 0.56 of 67, as measured
+    EXPECT_EQ(judge(lu_rate(34.5), "NVIDIA H200", h200_lu).level, Level::pass);  // 0.92 of the healthy 37.5
+    expect_warn_against(judge(lu_rate(31.0), "NVIDIA H200", h200_lu), 0.56 * 67.0);  // 0.83 of healthy
     const MetricJudgment fail = judge(lu_rate(24.0), "NVIDIA H200", h200_lu);  // 0.64 of healthy
     EXPECT_EQ(fail.level, Level::fail);
     EXPECT_EQ(fail.code, ReasonCode::below_calibrated);
@@ -53,11 +57,7 @@ TEST(Fp64Thresholds, TheLookaheadLuAtTheAutomaticSizeIsJudgedByItsOwnFigure) {
                                {"block_used", "2048"}};
     EXPECT_EQ(judge(lu_rate(46.0), "NVIDIA H200", automatic).level, Level::pass);  // as measured, 0.69 of 67
     EXPECT_EQ(judge(lu_rate(41.5), "NVIDIA H200", automatic).level, Level::pass);  // 0.91 of the healthy 45.6
-    const MetricJudgment warn = judge(lu_rate(38.0), "NVIDIA H200", automatic);     // 0.83 of healthy
-    EXPECT_EQ(warn.level, Level::warn);
-    EXPECT_EQ(warn.code, ReasonCode::below_calibrated);
-    ASSERT_TRUE(warn.reference);
-    EXPECT_NEAR(*warn.reference, 0.68 * 67.0, 1e-9);
+    expect_warn_against(judge(lu_rate(38.0), "NVIDIA H200", automatic), 0.68 * 67.0);  // 0.83 of healthy
     EXPECT_EQ(judge(lu_rate(30.0), "NVIDIA H200", automatic).level, Level::fail);  // 0.66 of healthy
     // Another panel width is another condition: no figure, not judged by fraction.
     Parameters other_block = automatic;

@@ -10,7 +10,7 @@ packages=(
   libtrilinos-kokkos-dev libtrilinos-kokkos-kernels-dev libopenblas0-pthread
   libibverbs-dev librdmacm-dev libucx-dev
   libhwloc-dev libgtest-dev libgmock-dev libbenchmark-dev libscalapack-openmpi-dev
-  libcli11-dev nlohmann-json3-dev libfmt-dev libyaml-cpp-dev libsqlite3-dev libkainjow-mustache-dev
+  libcli11-dev nlohmann-json3-dev libcereal-dev libfmt-dev libyaml-cpp-dev libsqlite3-dev libkainjow-mustache-dev
   slurm-wlm slurmctld slurmd slurm-client munge libpmix2 iproute2
   chromium clang-14 libclang-rt-14-dev
   # the tools that check the machine-readable outputs (tests/analysis/outputs/)

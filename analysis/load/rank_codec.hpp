@@ -1,4 +1,4 @@
-// What reading one rank's trace gave (run_loader's read step), as MessagePack bytes: the form in
+// What reading one rank's trace gave (run_loader's read step), as cereal binary bytes: the form in
 // which a forked reader process hands its ranks back to the analyzer (load/forked_workers.hpp).
 // Every member of the Trace value travels, so the decoded record equals what the parent would
 // have read itself; enums travel as their numbers, since both ends are the same program.

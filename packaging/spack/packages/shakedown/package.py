@@ -37,6 +37,7 @@ class Shakedown(CMakePackage, CudaPackage):
     depends_on("cli11")
     depends_on("yaml-cpp")
     depends_on("nlohmann-json@3.10:")
+    depends_on("cereal@1.3:")  # the analyzer's reader processes hand their records back in its binary archive
     depends_on("fmt")
     depends_on("hwloc")
     depends_on("sqlite")  # the analyzer's results history (--history)

@@ -2,13 +2,14 @@
 
 #include <algorithm>
 #include <map>
+#include <string_view>
 #include <utility>
 
 namespace shakedown::analysis {
 
 std::vector<TidyRow> tidy_rows(const Observations& observations, const Judgement& judgement) {
     // A metric's level: its findings' worst (threshold, fleet, calibrated, ...), by rank and name.
-    std::map<std::pair<int, std::string>, Level> levels;
+    std::map<std::pair<int, std::string_view>, Level> levels;
     for (const NodeVerdict& node : judgement.nodes)
         for (const Finding& finding : node.findings) {
             if (finding.metric.empty()) continue;
@@ -21,7 +22,7 @@ std::vector<TidyRow> tidy_rows(const Observations& observations, const Judgement
     for (const MetricRow& row : observations.metrics()) {
         TidyRow tidy{run_id,           row.who->node,    row.who->rank,      row.who->gpu_uuid, row.test->key,
                      row.metric->name, row.metric->unit, row.metric->value,  row.metric->nominal};
-        if (const auto found = levels.find({row.who->rank, row.metric->name}); found != levels.end())
+        if (const auto found = levels.find({row.who->rank, std::string_view(row.metric->name)}); found != levels.end())
             tidy.level = found->second;
         rows.push_back(std::move(tidy));
     }

@@ -11,6 +11,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <optional>
 #include <cctype>
 
 namespace shakedown::analysis {
@@ -84,6 +85,8 @@ CalibratedReferences CalibratedReferences::parse(std::string_view yaml_text, con
             for (const auto& entry : section.second) {
                 calibrated.references_.push_back(reference_of(fields, entry));
                 calibrated.lowered_parts_.push_back(lower(calibrated.references_.back().part));
+                calibrated.metric_is_pattern_.push_back(
+                    calibrated.references_.back().metric.find_first_of("*?[") != std::string::npos);
             }
         } else {
             fields.reject(section.first, fmt::format("unknown key '{}' (expected bands, references)", key));
@@ -107,11 +110,14 @@ const CalibratedReference* CalibratedReferences::find(const std::string& metric,
     // DGEMM was once judged "0.16 of a healthy H200").
     if (const auto device = parameters.find("device"); device != parameters.end() && device->second != "gpu")
         return nullptr;
-    const std::string name = lower(gpu_name);
+    std::optional<std::string> name;  // lowered only for a metric some reference names
     for (std::size_t i = 0; i < references_.size(); ++i) {
         const CalibratedReference& reference = references_[i];
-        if (name.find(lowered_parts_[i]) == std::string::npos) continue;
-        if (reference.metric != metric && fnmatch(reference.metric.c_str(), metric.c_str(), 0) != 0) continue;
+        const bool names_metric = metric_is_pattern_[i] ? fnmatch(reference.metric.c_str(), metric.c_str(), 0) == 0
+                                                        : reference.metric == metric;
+        if (!names_metric) continue;
+        if (!name) name = lower(gpu_name);
+        if (name->find(lowered_parts_[i]) == std::string::npos) continue;
         if (reference.ranks && *reference.ranks != world_size) continue;
         const bool conditions_hold = std::all_of(reference.when.begin(), reference.when.end(), [&](const auto& condition) {
             const auto found = parameters.find(condition.first);

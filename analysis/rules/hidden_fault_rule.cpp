@@ -4,7 +4,6 @@
 #include "core/clock.hpp"
 #include "hardware/gpu_spec_table.hpp"
 #include "telemetry/telemetry_columns.hpp"
-#include "trace/trace_reader.hpp"
 
 #include <fmt/format.h>
 
@@ -344,37 +343,6 @@ std::vector<Finding> hidden_fault_findings(const Observations& observations, con
             judge.add(Level::warn, rule, "xid", std::nullopt, xid->xid,
                       fmt::format("Xid {} at {}: not in shakedown's Xid table; look it up in NVIDIA's Xid catalogue",
                                   xid->xid, clock_time(event.t)));
-    }
-    return findings;
-}
-
-std::vector<Finding> hidden_fault_findings(const Observations& observations, const AnalysisSettings& settings,
-                                           const profile::Profile* profile) {
-    std::vector<Finding> findings;
-    if (!settings.gpu_health_rule_enabled()) return findings;
-    for (const NodeRow& node : observations.nodes()) {
-        if (node.leader == nullptr) continue;
-        std::map<std::string, SampleTable> health;
-        std::map<std::string, std::map<std::string, std::string>> attributes;
-        std::vector<Event> events;
-        try {
-            Trace trace = read_trace(node.leader->trace_path, {.samples = false, .telemetry = true, .inventory = false,
-                                                               .config = false, .events = true, .tests = false,
-                                                               .telemetry_table = [](std::string_view table) {
-                                                                   return table.starts_with(telemetry_columns::gpu_health_table_prefix) ||
-                                                                          table == pcie_aer_table_name;
-                                                               }});
-            for (auto& [name, table] : trace.telemetry)
-                if (name.starts_with(telemetry_columns::gpu_health_table_prefix) || name == pcie_aer_table_name) {
-                    health.emplace(name, std::move(table));
-                    attributes[name] = trace.telemetry_attributes[name];
-                }
-            events = std::move(trace.events);
-        } catch (const std::exception&) {  // an unreadable trace is already a rank problem (incomplete run)
-            continue;
-        }
-        auto mine = hidden_fault_findings(observations, node, health, attributes, events, settings, profile);
-        std::move(mine.begin(), mine.end(), std::back_inserter(findings));
     }
     return findings;
 }

@@ -57,9 +57,4 @@ std::vector<Finding> hidden_fault_findings(const Observations& observations, con
                                            const std::vector<Event>& events, const AnalysisSettings& settings,
                                            const profile::Profile* profile = nullptr);
 
-// Every node of the run (one leader trace at a time) unless gpu_health.enabled is false;
-// `profile`, when the run has one, says how many NVLink links each node class's GPUs must have.
-std::vector<Finding> hidden_fault_findings(const Observations& observations, const AnalysisSettings& settings,
-                                           const profile::Profile* profile = nullptr);
-
 }  // namespace shakedown::analysis

@@ -1,7 +1,6 @@
 #include "analysis/rules/pkey_rule.hpp"
 
 #include "telemetry/rdma_port_names.hpp"
-#include "trace/trace_reader.hpp"
 
 #include <fmt/format.h>
 
@@ -94,35 +93,13 @@ std::vector<PortPkeys> port_pkeys(const RankIdentity* leader,
                                   const std::map<std::string, std::map<std::string, std::string>>& attributes) {
     std::vector<PortPkeys> ports;
     for (const auto& [table, facts] : attributes) {
-        if (table.find(rdma_port_table_infix) == std::string::npos) continue;  // not a port table
+        if (!is_rdma_port_table(table)) continue;
         const auto pkeys = facts.find(std::string(rdma_pkeys_attribute));
         if (pkeys == facts.end()) continue;  // its PKeys not available
         const auto layer = facts.find(std::string(rdma_link_layer_attribute));
         ports.push_back({leader, table, layer != facts.end() ? layer->second : "", pkeys->second});
     }
     return ports;
-}
-
-std::vector<Finding> pkey_findings(const Observations& observations) {
-    std::vector<PortPkeys> ports;
-    for (const NodeRow& node : observations.nodes()) {
-        if (node.leader == nullptr) continue;
-        const RankIdentity* leader = observations.rank(node.leader->rank);
-        if (leader == nullptr) continue;
-        try {
-            // Only the port tables carry PKeys; the metrics were loaded already.
-            const Trace trace = read_trace(node.leader->trace_path,
-                                           {.samples = false, .telemetry = true, .inventory = false, .config = false,
-                                            .events = false, .tests = false, .telemetry_table = [](std::string_view table) {
-                                                return table.find(rdma_port_table_infix) != std::string_view::npos;
-                                            }});
-            std::vector<PortPkeys> mine = port_pkeys(leader, trace.telemetry_attributes);
-            std::move(mine.begin(), mine.end(), std::back_inserter(ports));
-        } catch (const std::exception&) {  // an unreadable trace is already a rank problem (incomplete run)
-            continue;
-        }
-    }
-    return pkey_findings(ports);
 }
 
 }  // namespace shakedown::analysis

@@ -36,7 +36,4 @@ std::vector<Finding> pkey_findings(const std::vector<PortPkeys>& ports);
 std::vector<PortPkeys> port_pkeys(const RankIdentity* leader,
                                   const std::map<std::string, std::map<std::string, std::string>>& attributes);
 
-// Every node of the run (one leader trace at a time, attributes only kept).
-std::vector<Finding> pkey_findings(const Observations& observations);
-
 }  // namespace shakedown::analysis

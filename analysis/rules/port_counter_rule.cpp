@@ -2,7 +2,6 @@
 
 #include "core/clock.hpp"
 #include "telemetry/rdma_port_names.hpp"
-#include "trace/trace_reader.hpp"
 
 #include <fmt/format.h>
 
@@ -243,31 +242,6 @@ std::vector<Finding> port_counter_findings(const RankIdentity& leader, const std
     std::vector<Finding> findings;
     for (const auto& [table_name, table] : telemetry)
         if (const auto port = port_of_table(table_name)) judge_port(leader, *port, table, settings, findings);
-    return findings;
-}
-
-std::vector<Finding> port_counter_findings(const Observations& observations, const AnalysisSettings& settings) {
-    std::vector<Finding> findings;
-    if (!settings.port_counter_rule_enabled()) return findings;
-    for (const NodeRow& node : observations.nodes()) {
-        if (node.leader == nullptr) continue;
-        std::map<std::string, SampleTable> ports;
-        try {
-            // One node at a time, keeping only the port tables: the GPU tables of a long run are
-            // large, and a fleet's worth of them must not sit in memory together.
-            Trace trace = read_trace(node.leader->trace_path, {.samples = false, .telemetry = true, .inventory = false,
-                                                               .config = false, .events = false, .tests = false,
-                                                               .telemetry_table = [](std::string_view table) {
-                                                                   return port_of_table(std::string(table)).has_value();
-                                                               }});
-            for (auto& [name, table] : trace.telemetry)
-                if (port_of_table(name)) ports.emplace(name, std::move(table));
-        } catch (const std::exception&) {  // an unreadable trace is already a rank problem (incomplete run)
-            continue;
-        }
-        auto mine = port_counter_findings(*observations.rank(node.leader->rank), ports, settings);
-        std::move(mine.begin(), mine.end(), std::back_inserter(findings));
-    }
     return findings;
 }
 

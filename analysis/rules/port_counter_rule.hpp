@@ -27,8 +27,4 @@ inline constexpr const char* port_counter_check = "rdma_port_counters";
 std::vector<Finding> port_counter_findings(const RankIdentity& leader, const std::map<std::string, SampleTable>& telemetry,
                                            const AnalysisSettings& settings);
 
-// Every node of the run: reads each node leader's telemetry (one node at a time, keeping only
-// the port tables) unless port_counters.enabled is false.
-std::vector<Finding> port_counter_findings(const Observations& observations, const AnalysisSettings& settings);
-
 }  // namespace shakedown::analysis

@@ -28,6 +28,10 @@ inline std::string rdma_port_table_name(std::string_view device, int port) {
     return std::string(device) + std::string(rdma_port_table_infix) + std::to_string(port);
 }
 
+// Whether a telemetry table is an RDMA port's ("mlx5_0_port1"): what the analyzer reads for the
+// port counter and PKey rules.
+inline bool is_rdma_port_table(std::string_view table) { return table.find(rdma_port_table_infix) != std::string_view::npos; }
+
 inline bool is_rdma_error_column(std::string_view column) { return column.starts_with(rdma_error_column_prefix); }
 
 // "error_symbol_error" -> "symbol_error" (the sysfs file name).

@@ -5,6 +5,8 @@
 // single-node source and its not-available case run end to end in tests/telemetry/ib_health_e2e_test.cpp.
 #include "analysis/rules/pkey_rule.hpp"
 #include "analysis/load/run_loader.hpp"
+#include "analysis/rules/leader_trace_rules.hpp"
+#include "analysis/rules/thresholds.hpp"
 #include "analysis_fixtures.hpp"
 
 #include <gtest/gtest.h>
@@ -23,6 +25,8 @@ using testing::TempDir;
 using testing::write_run;
 
 constexpr double run_start = 1764480000.5;
+
+AnalysisSettings default_settings() { return Thresholds::built_in().settings(); }
 
 // A port table as RdmaPortTelemetry writes it, with its PKey attributes.
 void give_port(Trace& leader, const std::map<std::string, std::string>& facts) {
@@ -59,7 +63,7 @@ TEST(PkeyRuleFakeSysfs, NodeDifferingFromTheMajorityIsNamedAsConfigurationNotDra
     TempDir temp;
     const auto run = write_run(temp.path() / "run", traces_with({"0x8001,0xffff", "0x8001,0xffff", "0x7fff,0xffff", "0x8001,0xffff"}));
     const LoadedRun loaded = load_run(run, {});
-    const auto findings = pkey_findings(Observations(loaded));
+    const auto findings = leader_trace_findings(Observations(loaded), default_settings()).pkeys;
     ASSERT_EQ(findings.size(), 1u);
     EXPECT_EQ(findings[0].node, "node0002");
     EXPECT_EQ(findings[0].level, Level::fail);
@@ -91,7 +95,7 @@ TEST(PkeyRuleFakeSysfs, AgreeingNodesAndAnUnreadableTableGiveNoFinding) {
     // node0001's table could not be read: left out, never compared as an empty set.
     const auto run = write_run(temp.path() / "run", traces_with({"0x8001,0xffff", "", "0x8001,0xffff", "0x8001,0xffff"}));
     const LoadedRun loaded = load_run(run, {});
-    EXPECT_TRUE(pkey_findings(Observations(loaded)).empty());
+    EXPECT_TRUE(leader_trace_findings(Observations(loaded), default_settings()).pkeys.empty());
     std::string out;
     EXPECT_EQ(run_analyzer(temp, run, out), 0) << out;
     EXPECT_EQ(out.find("pkey"), std::string::npos) << out;

@@ -3,6 +3,7 @@
 // are made up (this machine has no RDMA device); they have the shape RdmaPortTelemetry writes.
 #include "analysis/rules/port_counter_rule.hpp"
 #include "analysis/load/run_loader.hpp"
+#include "analysis/rules/leader_trace_rules.hpp"
 #include "analysis/rules/thresholds.hpp"
 #include "analysis_fixtures.hpp"
 
@@ -163,7 +164,7 @@ TEST(PortCounterRuleFakeSysfs, RunFolderWithSymbolErrorGrowthFailsTheNodeInEvery
 
     // Through the loader: the finding comes from the trace file on disk.
     const LoadedRun loaded = load_run(run, {});
-    const auto findings = port_counter_findings(Observations(loaded), default_settings());
+    const auto findings = leader_trace_findings(Observations(loaded), default_settings()).port_counters;
     ASSERT_EQ(findings.size(), 1u);
     EXPECT_EQ(findings[0].node, "node0000");
 

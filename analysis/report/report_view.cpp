@@ -74,8 +74,7 @@ json identity_rows(const std::vector<IdentityRow>& identity) {
 // Every measured value, from the tidy rows `export` writes (never derived again here), grouped by
 // node in the model's node order; a node with a WARN or FAIL value is open.
 json results(const ReportModel& model, std::size_t max_rows) {
-    const std::vector<TidyRow> tidy = tidy_rows(*model.observations, model.result->judgement);
-    if (tidy.empty()) return false;
+    if (model.observations->metrics().empty()) return false;
     std::map<std::string, std::size_t, std::less<>> slot;
     // Counted here, not in the JSON: a lookup by key per value was most of this view's time.
     std::vector<int> value_counts;
@@ -91,7 +90,9 @@ json results(const ReportModel& model, std::size_t max_rows) {
     flagged_counts.assign(nodes.size(), 0);
     std::size_t shown = 0;
     const std::pair<const std::string, std::size_t>* current = nullptr;  // rows come node by node
-    for (const TidyRow& row : tidy) {
+    std::size_t total = 0;
+    for_each_tidy_row(*model.observations, model.result->judgement, [&](const TidyRow& row) {
+        ++total;
         if (current == nullptr || current->first != row.node) {
             auto found = slot.find(row.node);
             if (found == slot.end()) {  // a rank no verdict row names: never dropped silently
@@ -107,7 +108,7 @@ json results(const ReportModel& model, std::size_t max_rows) {
         const std::size_t index = current->second;
         ++value_counts[index];
         if (row.level != Level::pass) ++flagged_counts[index];
-        if (shown >= max_rows) continue;
+        if (shown >= max_rows) return;
         ++shown;
         const RankIdentity* who = model.observations->rank(row.rank);
         const bool has_ratio = row.nominal && *row.nominal > 0.0;
@@ -122,7 +123,7 @@ json results(const ReportModel& model, std::size_t max_rows) {
                       {"nominal", row.nominal ? format_number(*row.nominal) : std::string("-")},
                       {"ratio", has_ratio ? fmt::format("{:.3f}", row.value / *row.nominal) : std::string("-")}});
         nodes[index]["rows"].push_back(std::move(cells));
-    }
+    });
     for (std::size_t index = 0; index < nodes.size(); ++index) {
         json& node = nodes[index];
         node["values"] = std::to_string(value_counts[index]);
@@ -130,10 +131,10 @@ json results(const ReportModel& model, std::size_t max_rows) {
         node["open"] = flagged_counts[index] > 0;
     }
     json note = false;
-    if (shown < tidy.size())
+    if (shown < total)
         note = fmt::format("{} of {} measured values shown; all of them: shakedown-analyze export RUN --format csv",
-                           shown, tidy.size());
-    return {{"nodes", nodes}, {"note", note}};
+                           shown, total);
+    return {{"nodes", std::move(nodes)}, {"note", std::move(note)}};
 }
 
 json fp64_view(const ReportModel& model) {

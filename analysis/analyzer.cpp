@@ -69,6 +69,7 @@ struct Inputs {
     ReportTemplates templates;
     std::vector<ThresholdsSource> thresholds_sources;  // the report header's paths and sha256
     std::optional<std::filesystem::path> chromium;     // with --pdf
+    int reader_jobs = 1;                               // --jobs, else the loader's default
 };
 
 Inputs read_inputs(const AnalyzeOptions& options) {
@@ -88,6 +89,7 @@ Inputs read_inputs(const AnalyzeOptions& options) {
         throw InputError(fmt::format("--jobs must be 1 or more (reader processes), got {}", *options.jobs));
     RunLoadOptions load;
     if (options.jobs) load.jobs = *options.jobs;
+    inputs.reader_jobs = load.jobs;
     inputs.run = load_run(options.run_dir, load);
     // The profile given, else the one the run recorded (`shakedown run --profile/--gpus-per-node`).
     if (options.profile_file) {
@@ -144,7 +146,7 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
     auto judge_run = [&](const Observations& observations, RunDetails& details) {
         return apply_rules(observations, inputs.thresholds, baseline ? &*baseline : nullptr,
                            inputs.topology ? &*inputs.topology : nullptr, details,
-                           inputs.profile ? &*inputs.profile : nullptr);
+                           inputs.profile ? &*inputs.profile : nullptr, inputs.reader_jobs);
     };
     const Observations first_observations(inputs.run);
     RunDetails first_details(inputs.run);

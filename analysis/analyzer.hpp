@@ -36,7 +36,8 @@ struct AnalyzeOptions {
     std::optional<std::filesystem::path> history_file;
     bool drain_apply = false;  // run the scontrol lines of drain.txt (never by default)
     bool quiet = false;
-    // --jobs N: reader processes for the run's traces (and the baseline's and the confirmation's);
+    // --jobs N: reader processes for the run's traces (and the baseline's and the confirmation's, and the
+    // node leaders' telemetry the rules read);
     // unset: the loader's default (load/run_loader.hpp). Below 1 is bad input. Any N loads the same.
     std::optional<int> jobs;
 };

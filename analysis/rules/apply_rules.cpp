@@ -38,7 +38,8 @@ void file_host_results_under_the_host(std::vector<Finding>& findings, const Obse
 }  // namespace
 
 AnalysisResult apply_rules(const Observations& observations, const Thresholds& thresholds, const Observations* baseline,
-                           const Topology* topology, RunDetails& details, const profile::Profile* profile) {
+                           const Topology* topology, RunDetails& details, const profile::Profile* profile,
+                           int reader_jobs) {
     const AnalysisSettings& settings = thresholds.settings();
     AnalysisResult result;
     std::vector<Finding> findings = test_status_findings(observations);
@@ -61,7 +62,7 @@ AnalysisResult apply_rules(const Observations& observations, const Thresholds& t
     }
     append(findings, slow_rank_findings(observations, settings));
     append(findings, congestion_findings(observations, settings));
-    LeaderTraceFindings leader_findings = leader_trace_findings(observations, settings, profile);
+    LeaderTraceFindings leader_findings = leader_trace_findings(observations, settings, profile, reader_jobs);
     append(findings, std::move(leader_findings.port_counters));
     append(findings, std::move(leader_findings.hidden_faults));
     append(findings, std::move(leader_findings.pkeys));

@@ -34,7 +34,9 @@ struct AnalysisResult {
 };
 
 // `profile`: what the nodes must have and run (nullptr: no profile; waivers are listed, not judged).
+// `reader_jobs`: processes that read the node leaders' traces (rules/leader_trace_rules.hpp).
 AnalysisResult apply_rules(const Observations& observations, const Thresholds& thresholds, const Observations* baseline,
-                           const Topology* topology, RunDetails& details, const profile::Profile* profile = nullptr);
+                           const Topology* topology, RunDetails& details, const profile::Profile* profile = nullptr,
+                           int reader_jobs = 1);
 
 }  // namespace shakedown::analysis

@@ -1,5 +1,7 @@
 #include "analysis/rules/leader_trace_rules.hpp"
 
+#include "analysis/load/forked_workers.hpp"
+#include "analysis/load/trace_archive.hpp"
 #include "analysis/rules/hidden_fault_rule.hpp"
 #include "analysis/rules/pkey_rule.hpp"
 #include "analysis/rules/port_counter_rule.hpp"
@@ -11,6 +13,7 @@
 #include <iterator>
 #include <map>
 #include <optional>
+#include <span>
 #include <string_view>
 
 namespace shakedown::analysis {
@@ -54,49 +57,111 @@ LeaderTables take_tables(LeaderTables& read, bool (*wanted)(std::string_view tab
     return taken;
 }
 
+// One node's read for the three rules: each rule's tables as its own read would give them; none
+// where that read failed.
+struct NodeTables {
+    std::optional<LeaderTables> ports;
+    std::optional<LeaderTables> health;
+};
 
-}  // namespace
+// How a reader process hands a node's tables back (load/trace_archive.hpp has the tables' own).
+template <class Archive>
+void serialize(Archive& archive, LeaderTables& tables) {
+    archive(tables.telemetry, tables.attributes, tables.events);
+}
 
-LeaderTraceFindings leader_trace_findings(const Observations& observations, const AnalysisSettings& settings,
-                                          const profile::Profile* profile) {
-    LeaderTraceFindings found;
-    const bool ports = settings.port_counter_rule_enabled();
-    const bool health = settings.gpu_health_rule_enabled();
-    if (!ports && !health) return found;
+template <class Archive>
+void serialize(Archive& archive, NodeTables& tables) {
+    archive(tables.ports, tables.health);
+}
+
+// The tables of the rules that run (`ports`, `health`) from one read of the leader's trace; a
+// trace the joint read fails on is read again rule by rule, as each rule read it alone (a trace
+// whose events are unreadable still has its port counters judged).
+NodeTables read_node_tables(const std::filesystem::path& trace_path, bool ports, bool health) {
     bool (*const wanted)(std::string_view) =
         ports && health ? [](std::string_view table) { return is_rdma_port_table(table) || is_health_table(table); }
         : ports         ? is_rdma_port_table
                         : is_health_table;
+    NodeTables tables;
+    if (std::optional<LeaderTables> both = read_leader_tables(trace_path, wanted, health)) {
+        // Each rule is handed only its own tables, as its own read gave it.
+        if (ports) tables.ports = take_tables(*both, is_rdma_port_table);
+        if (health) {
+            tables.health = take_tables(*both, is_health_table);
+            tables.health->events = std::move(both->events);
+        }
+    } else {
+        if (ports) tables.ports = read_leader_tables(trace_path, is_rdma_port_table, false);
+        if (health) tables.health = read_leader_tables(trace_path, is_health_table, true);
+    }
+    return tables;
+}
+
+// What the rules found on one node, kept in node order whatever order the reads end in.
+struct NodeFindings {
+    std::vector<Finding> port_counters;
+    std::vector<Finding> hidden_faults;
+    std::vector<PortPkeys> pkeys;
+};
+
+NodeFindings judge_node(const Observations& observations, const NodeRow& node, const NodeTables& tables,
+                        const AnalysisSettings& settings, const profile::Profile* profile) {
+    NodeFindings found;
+    const RankIdentity* leader = observations.rank(node.leader->rank);
+    if (tables.ports && leader != nullptr) {
+        found.port_counters = port_counter_findings(*leader, tables.ports->telemetry, settings);
+        found.pkeys = port_pkeys(leader, tables.ports->attributes);
+    }
+    if (tables.health)
+        found.hidden_faults = hidden_fault_findings(observations, node, tables.health->telemetry,
+                                                    tables.health->attributes, tables.health->events, settings, profile);
+    return found;
+}
+
+}  // namespace
+
+LeaderTraceFindings leader_trace_findings(const Observations& observations, const AnalysisSettings& settings,
+                                          const profile::Profile* profile, int jobs) {
+    LeaderTraceFindings found;
+    const bool ports = settings.port_counter_rule_enabled();
+    const bool health = settings.gpu_health_rule_enabled();
+    if (!ports && !health) return found;
+    std::vector<const NodeRow*> nodes;
+    for (const NodeRow& node : observations.nodes())
+        if (node.leader != nullptr) nodes.push_back(&node);
+    std::vector<NodeFindings> per_node(nodes.size());
+    auto judge = [&](std::size_t index, const NodeTables& tables) {
+        per_node[index] = judge_node(observations, *nodes[index], tables, settings, profile);
+    };
+    if (jobs <= 1) {
+        for (std::size_t index = 0; index < nodes.size(); ++index)
+            judge(index, read_node_tables(nodes[index]->leader->trace_path, ports, health));
+    } else {
+        // The reads in forked processes (HDF5 takes one thread at a time), each node's tables
+        // judged here as they come and then freed: a fleet's GPU tables never sit in memory together.
+        run_forked({.count = nodes.size(),
+                    .jobs = jobs,
+                    .work = [&](std::size_t index) {
+                        return to_archive_bytes(read_node_tables(nodes[index]->leader->trace_path, ports, health));
+                    },
+                    .take =
+                        [&](std::size_t index, std::span<const std::uint8_t> bytes) {
+                            NodeTables tables;
+                            from_archive_bytes(bytes, tables, "a reader's leader tables are malformed");
+                            judge(index, tables);
+                        },
+                    // A reader that died on a trace: as a trace that cannot be read, already a rank problem.
+                    .lost = [](std::size_t, const std::string&) {}});
+    }
     std::vector<PortPkeys> port_pkeys_seen;
-    for (const NodeRow& node : observations.nodes()) {
-        if (node.leader == nullptr) continue;
-        const RankIdentity* leader = observations.rank(node.leader->rank);
-        std::optional<LeaderTables> port_tables;
-        std::optional<LeaderTables> health_tables;
-        if (std::optional<LeaderTables> both = read_leader_tables(node.leader->trace_path, wanted, health)) {
-            // Each rule is handed only its own tables, as its own read gave it.
-            if (ports) port_tables = take_tables(*both, is_rdma_port_table);
-            if (health) {
-                health_tables = take_tables(*both, is_health_table);
-                health_tables->events = std::move(both->events);
-            }
-        } else {
-            if (ports) port_tables = read_leader_tables(node.leader->trace_path, is_rdma_port_table, false);
-            if (health) health_tables = read_leader_tables(node.leader->trace_path, is_health_table, true);
-        }
-        if (port_tables && leader != nullptr) {
-            append(found.port_counters, port_counter_findings(*leader, port_tables->telemetry, settings));
-            std::vector<PortPkeys> mine = port_pkeys(leader, port_tables->attributes);
-            std::move(mine.begin(), mine.end(), std::back_inserter(port_pkeys_seen));
-        }
-        if (health_tables)
-            append(found.hidden_faults, hidden_fault_findings(observations, node, health_tables->telemetry,
-                                                              health_tables->attributes, health_tables->events, settings,
-                                                              profile));
+    for (NodeFindings& node : per_node) {
+        append(found.port_counters, std::move(node.port_counters));
+        append(found.hidden_faults, std::move(node.hidden_faults));
+        std::move(node.pkeys.begin(), node.pkeys.end(), std::back_inserter(port_pkeys_seen));
     }
     if (ports) found.pkeys = pkey_findings(port_pkeys_seen);
     return found;
 }
-
 
 }  // namespace shakedown::analysis

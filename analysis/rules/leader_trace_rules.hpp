@@ -18,14 +18,12 @@ struct LeaderTraceFindings {
 };
 
 // The port counter, hidden fault (GPU health, PCIe AER, Xid events) and PKey rules over every
-// node, from one read of each leader's trace: each rule reading all the leaders' traces itself
-// opened every leader file three times, one after the other in the analyzer, after the load
-// (1.0 s of CPU at 16,384 ranks, 2048 leaders). One node at a time, keeping only those tables:
-// the GPU tables of a long run are large, and a fleet's worth must not sit in memory together.
-// The findings are each rule's own, in its own order. A trace the joint read fails on is read
-// again rule by rule, as each rule read it alone (a trace whose events are unreadable still has
-// its port counters judged).
+// node, from one read of each leader's trace (each rule reading every leader itself opened each
+// file three times). One node at a time, keeping only those tables: the GPU tables of a long run
+// are large, and a fleet's worth must not sit in memory together. The findings are each rule's
+// own, in node order. `jobs` above 1 reads the leaders in that many forked processes
+// (load/forked_workers.hpp), with the same findings in the same order.
 LeaderTraceFindings leader_trace_findings(const Observations& observations, const AnalysisSettings& settings,
-                                          const profile::Profile* profile = nullptr);
+                                          const profile::Profile* profile = nullptr, int jobs = 1);
 
 }  // namespace shakedown::analysis

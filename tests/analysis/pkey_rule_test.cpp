@@ -72,6 +72,11 @@ TEST(PkeyRuleFakeSysfs, NodeDifferingFromTheMajorityIsNamedAsConfigurationNotDra
     EXPECT_EQ(findings[0].reason,
               "mlx5_0 port 1: PKeys 0x7fff,0xffff differ from the 3 of 4 ports that hold 0x8001,0xffff; missing 0x8001; "
               "extra 0x7fff [rule pkey_mismatch]");
+    // Read in two forked processes: the same finding.
+    const auto forked = leader_trace_findings(Observations(loaded), default_settings(), nullptr, 2).pkeys;
+    ASSERT_EQ(forked.size(), 1u);
+    EXPECT_EQ(forked[0].node, "node0002");
+    EXPECT_EQ(forked[0].reason, findings[0].reason);
 
     std::string out;
     EXPECT_EQ(run_analyzer(temp, run, out), 2) << out;  // a configuration FAIL: fix the setup, exit 2

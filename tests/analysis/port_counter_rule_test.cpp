@@ -167,6 +167,11 @@ TEST(PortCounterRuleFakeSysfs, RunFolderWithSymbolErrorGrowthFailsTheNodeInEvery
     const auto findings = leader_trace_findings(Observations(loaded), default_settings()).port_counters;
     ASSERT_EQ(findings.size(), 1u);
     EXPECT_EQ(findings[0].node, "node0000");
+    // Read in two forked processes: the same finding.
+    const auto forked = leader_trace_findings(Observations(loaded), default_settings(), nullptr, 2).port_counters;
+    ASSERT_EQ(forked.size(), 1u);
+    EXPECT_EQ(forked[0].node, "node0000");
+    EXPECT_EQ(forked[0].reason, findings[0].reason);
 
     const CommandResult text = run_analyzer(temp, run.string());
     EXPECT_EQ(text.exit_code, 1) << text.out;

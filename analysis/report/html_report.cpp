@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <set>
 #include <tuple>
+#include <utility>
 
 namespace shakedown::analysis {
 namespace {
@@ -55,8 +56,9 @@ json findings_view(const std::vector<const Finding*>& findings, std::size_t tota
     if (total > std::min(findings.size(), max_findings))
         note = fmt::format("At most {} per node and {} in all shown; all {} findings, each with what the telemetry "
                            "showed, are in summary.json.", per_node, max_findings, total);
+    const bool any = !rows.empty();
     return {{"shown", std::to_string(std::min(findings.size(), max_findings))}, {"total", std::to_string(total)},
-            {"rows", rows}, {"any", !rows.empty()}, {"note", note}};
+            {"rows", std::move(rows)}, {"any", any}, {"note", std::move(note)}};
 }
 
 json heatmap_view(const ReportModel& model) {
@@ -106,7 +108,7 @@ json bars_view(const ReportModel& model, const Thresholds& thresholds, std::size
     if (ordered.size() > max_charts)
         note = fmt::format("{} more metrics with a nominal figure are in summary.json (nodes[].metrics).",
                            ordered.size() - max_charts);
-    return {{"charts", charts}, {"note", note}};
+    return {{"charts", std::move(charts)}, {"note", std::move(note)}};
 }
 
 json timelines_view(const std::vector<const Finding*>& findings, const Observations& observations,
@@ -163,7 +165,7 @@ json fleet_view(const AnalysisResult& result) {
                         {"nominal", reference.nominal ? format_number(*reference.nominal) : "-"},
                         {"ratio", reference.nominal && *reference.nominal > 0
                                       ? fmt::format("{:.2f}", reference.median / *reference.nominal) : "-"}});
-    return {{"rows", rows}};
+    return {{"rows", std::move(rows)}};
 }
 
 json price_view(const ReportModel& model) {
@@ -180,14 +182,14 @@ json price_view(const ReportModel& model) {
                 cells.push_back(text);
         rows.push_back({{"node", node.node}, {"cells", cells}});
     }
-    return {{"lines", model.price_lines}, {"columns", columns}, {"rows", rows}};
+    return {{"lines", model.price_lines}, {"columns", std::move(columns)}, {"rows", std::move(rows)}};
 }
 
 json figures_view(const ReportModel& model) {
     json figures = json::array();
     for (const ReportFigure& figure : report_figures(model))
         figures.push_back({{"id", figure.id}, {"title", figure.title}, {"svg", figure.svg}, {"caption", figure.caption}});
-    return figures.empty() ? json(false) : json{{"list", figures}};
+    return figures.empty() ? json(false) : json{{"list", std::move(figures)}};
 }
 
 }  // namespace

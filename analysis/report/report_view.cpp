@@ -53,7 +53,7 @@ json gpu_rows(const ReportModel& model) {
                         {"worst", device.worst}});
             rows.push_back(std::move(row));
         }
-    return rows.empty() ? json(false) : json{{"rows", rows}};
+    return rows.empty() ? json(false) : json{{"rows", std::move(rows)}};
 }
 
 json identity_rows(const std::vector<IdentityRow>& identity) {
@@ -143,9 +143,9 @@ json fp64_view(const ReportModel& model) {
     for (const auto& row : model.fp64_table.rows) {
         json cells = json::array();
         for (std::size_t i = 0; i < row.size(); ++i) cells.push_back({{"text", row[i]}, {"num", i >= 2}});
-        rows.push_back({{"cells", cells}});
+        rows.push_back({{"cells", std::move(cells)}});
     }
-    return {{"header", model.fp64_table.header}, {"rows", rows}, {"has_table", !model.fp64_table.rows.empty()},
+    return {{"header", model.fp64_table.header}, {"rows", std::move(rows)}, {"has_table", !model.fp64_table.rows.empty()},
             {"lines", model.fp64_lines}};
 }
 
@@ -156,7 +156,7 @@ json lines_section(const std::vector<std::string>& lines, std::size_t max) {
     json shown = json::array();
     for (std::size_t i = 0; i < lines.size() && i < max; ++i) shown.push_back(lines[i]);
     json more = lines.size() > max ? json(fmt::format("... and {} more in summary.json", lines.size() - max)) : json(false);
-    return {{"lines", shown}, {"more", more}};
+    return {{"lines", std::move(shown)}, {"more", std::move(more)}};
 }
 
 ReportContext make_report_context(const ReportModel& model, RunDetails& details, const ReportTemplates& templates,

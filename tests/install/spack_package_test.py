@@ -26,6 +26,7 @@ REQUIRED_DEPENDENCIES = {
     "CLI11": "cli11",
     "yaml-cpp": "yaml-cpp",
     "nlohmann_json": "nlohmann-json",
+    "cereal": "cereal",
     "fmt": "fmt",
     "Threads": None,
     "PkgConfig": "pkgconfig",

@@ -18,6 +18,7 @@
 #include "analysis/report/terminal_report.hpp"
 #include "analysis/rules/apply_rules.hpp"
 #include "analysis/rules/thresholds.hpp"
+#include "comm/congestion_ring_columns.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/output_file.hpp"
@@ -158,13 +159,17 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
     std::optional<RunDetails> remeasured_details;
     if (inputs.confirmation) {
         try {
-            remeasured = remeasure(inputs.run, *inputs.confirmation, RunDetails(*inputs.confirmation).rank0_samples("allpairs"));
+            const RunDetails again(*inputs.confirmation);
+            std::map<std::string, SampleTable> again_ring_tables;
+            for (const auto key : congestion_ring_columns::tests)
+                if (auto table = again.rank0_samples(std::string(key))) again_ring_tables.emplace(key, std::move(*table));
+            remeasured = remeasure(inputs.run, *inputs.confirmation, again.rank0_samples("allpairs"), again_ring_tables);
         } catch (const InputError& error) {
             err << "shakedown-analyze: " << escape_control(error.what()) << '\n';
             return exit_code::bad_input;
         }
         remeasured_observations.emplace(remeasured->run);
-        remeasured_details.emplace(remeasured->run);
+        remeasured_details.emplace(remeasured->run, remeasured->ring_tables);
         AnalysisResult again = judge_run(*remeasured_observations, *remeasured_details);
         std::vector<Finding> confirmed =
             confirm_findings(all_findings(result.judgement), all_findings(again.judgement), remeasured->remeasured,

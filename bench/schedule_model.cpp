@@ -95,15 +95,17 @@ Estimate pair_rounds_estimate(const std::string& test, const Measured* m, const 
 }
 
 Estimate congestion_estimate(const Measured* m, const Layout& at) {
-    Estimate e{"congestion", 2, {}, {}, {}, "no congestion in the run folder"};
+    // Two phases of `rings` rings each (a run folder from before the parameter measured one ring).
+    const double rings = m != nullptr ? parameter(m, "rings", 1) : 3;
+    Estimate e{"congestion", 2 * rings, {}, {}, {}, "no congestion in the run folder"};
     // The measuring half's ring traffic (the congestors run for as long as it takes).
     const double measuring = std::floor(static_cast<double>(at.ranks()) / 2.0);
     const double latency_steps = parameter(m, "latency_warmup", 20) + parameter(m, "latency_iterations", 200);
     const double windows = parameter(m, "bandwidth_warmup", 2) + parameter(m, "bandwidth_iterations", 20);
     const double window = parameter(m, "bandwidth_window", 8);
     const double per_phase_messages = measuring * (2 * latency_steps + window * windows);
-    e.messages = 2 * per_phase_messages;
-    e.bytes = 2 * measuring *
+    e.messages = 2 * rings * per_phase_messages;
+    e.bytes = 2 * rings * measuring *
               (2 * latency_steps * parameter(m, "latency_bytes", 8) + window * windows * parameter(m, "bandwidth_bytes", 131072));
     if (m != nullptr) {
         e.seconds = m->seconds;

@@ -9,7 +9,7 @@
 //   stream per NIC where a rank-scope one moves G, so the same round is the conservative case.
 // - mpi_pingpong, p2p: the node-local pair and node leaders in a ring: 2 or 3 rounds at any N
 //   (3 with an odd node count), one more for the local pairs; time = rounds x the measured round.
-// - congestion: two phases of fixed iteration counts, whatever P: the measured time.
+// - congestion: two phases of `rings` rings of fixed iteration counts, whatever P: the measured time.
 // - nccl: the size sweep, each size's launches on all P ranks (ring traffic per rank); time from
 //   an assumed latency and bus bandwidth, since no run here measures NCCL (no GPU).
 // - confirmation: the tests of the FAILs awaiting confirmation re-run on the flagged nodes and the

@@ -43,27 +43,34 @@ public:
 
         RankFigures mine;
         ProblemList mismatches("payload mismatches");
+        const RingSpec spec = read_spec(params);
+        const int ring_count = static_cast<int>(params.integer("rings"));
+        std::vector<RingPlace> places;
+        if (!congests)
+            for (const auto& ring : random_rings(group.size(), static_cast<std::uint64_t>(params.integer("seed")), ring_count))
+                places.push_back(ring_place(ring, group.rank(), world_of_measuring));
+        // A planted corruption flips one message, in the first ring; a planted delay slows every ring.
+        const auto measure = [&](int phase, const PhaseFaults& faults) {
+            for (std::size_t k = 0; k < places.size(); ++k) {
+                const PhaseFaults ring_faults{faults.delay_s, faults.corrupt && k == 0};
+                PhaseFigures figures = measure_ring_phase(group.get(), places[k], spec, phase, static_cast<int>(k), ring_faults);
+                if (figures.mismatch) mismatches.add(*figures.mismatch);
+                PhaseSummary& into = phase == 0 ? mine.rings[k].baseline : mine.rings[k].congested;
+                into = {figures.latency_p50_us, figures.latency_p99_us, figures.bandwidth_gbs};
+            }
+        };
         ctx.session().activity().set_phase("baseline: the measuring ranks alone", {});
         MPI_Barrier(ctx.comm());
-        PhaseFigures baseline, congested;
-        const RingSpec spec = read_spec(params);
         if (!congests) {
-            const RingPlace place = ring_place(random_ring(group.size(), static_cast<std::uint64_t>(params.integer("seed"))),
-                                               group.rank(), world_of_measuring);
-            baseline = measure_ring_phase(group.get(), place, spec, 0, {});
+            mine.measures = true;
+            for (const RingPlace& place : places) mine.rings.push_back({place.previous_world, place.next_world, {}, {}});
+            measure(0, {});
         }
         ctx.session().activity().set_phase("congested: the measuring ranks beside the congestors", {});
         MPI_Barrier(ctx.comm());
         if (!congests) {
-            const RingPlace place = ring_place(random_ring(group.size(), static_cast<std::uint64_t>(params.integer("seed"))),
-                                               group.rank(), world_of_measuring);
-            congested = measure_ring_phase(group.get(), place, spec, 1, {ctx.faults().delay_s(), ctx.faults().corrupt()});
+            measure(1, {ctx.faults().delay_s(), ctx.faults().corrupt()});
             if (ctx.rank() == measuring_leader) stop_congestors(ctx.comm(), congestor_root);
-            for (auto* phase : {&baseline, &congested})
-                if (phase->mismatch) mismatches.add(*phase->mismatch);
-            mine.measures = true;
-            mine.baseline = {baseline.latency_p50_us, baseline.latency_p99_us, baseline.bandwidth_gbs};
-            mine.congested = {congested.latency_p50_us, congested.latency_p99_us, congested.bandwidth_gbs};
         } else {
             const CongestorSpec load{params.names("congestors"), static_cast<std::size_t>(params.integer("alltoall_bytes")),
                                      static_cast<std::size_t>(params.integer("congestor_bytes")),
@@ -76,7 +83,7 @@ public:
         result.parameters["measuring_ranks"] = std::to_string(roles.measuring);
         result.parameters["roles"] = roles.describe();
         result.parameters["measuring"] = fmt::format("{}", congests ? "no: congesting" : "yes");
-        add_congestion_figures(result, congestion_spec(), ctx.comm(), placement, mine);
+        add_congestion_figures(result, congestion_spec(), ctx.comm(), placement, mine, ring_count);
         mismatches.fail(result);
         return result;
     }

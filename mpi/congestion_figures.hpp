@@ -22,18 +22,28 @@ struct PhaseSummary {
     double bandwidth_gbs = 0.0;
 };
 
-// This rank's part: measuring ranks give both phases, congesting ones how many rounds they ran.
-struct RankFigures {
-    bool measures = false;
+// One ring of a measuring rank: its neighbours (world ranks) and both phases' figures.
+struct RingFigures {
+    int previous_world = 0;
+    int next_world = 0;
     PhaseSummary baseline;
     PhaseSummary congested;
+};
+
+// This rank's part: measuring ranks give both phases of every ring, congesting ones how many
+// rounds they ran.
+struct RankFigures {
+    bool measures = false;
+    std::vector<RingFigures> rings;
     double congestor_rounds = 0.0;
 };
 
-// Collective over `comm` (whose ranks `placement` describes): gathers every rank's figures and
-// adds `<key>.*_impact`, `<key>.node_*_impact`, the phases' figures, the samples (`spec`'s
-// columns) and the congestor_rounds parameter to `result`.
+// Collective over `comm` (whose ranks `placement` describes; every rank passes the same `rings`,
+// the number of rings a measuring rank measured): gathers every rank's figures and adds
+// `<key>.*_impact`, `<key>.node_*_impact` (the medians over the rows of every ring), the phases'
+// figures, the samples (`spec`'s columns: one row per measuring rank and ring, with its ring
+// neighbours) and the congestor_rounds parameter to `result`.
 void add_congestion_figures(TestResult& result, const TestSpec& spec, MPI_Comm comm,
-                            const std::vector<comm::RankPlacement>& placement, const RankFigures& mine);
+                            const std::vector<comm::RankPlacement>& placement, const RankFigures& mine, int rings);
 
 }  // namespace shakedown::mpi

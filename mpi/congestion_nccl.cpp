@@ -4,7 +4,8 @@
 // from the previous one is a ring exchange whose neighbours sit on other nodes as often as the
 // layout allows; each iteration starts from an MPI barrier and is timed between CUDA events on
 // its stream. The congesting GPUs run ncclAllToAll on their own communicator until the measuring
-// ranks' leader says it has finished (StopSignal). Validation: after each phase and size, one
+// ranks' leader says it has finished (StopSignal). One ring: its NCCL communicator is ordered
+// along it, and another ring would be another communicator. Validation: after each phase and size, one
 // fresh transfer checked element by element on the GPU (nccl_data), not every timed one.
 #include "core/communicator.hpp"
 #include "core/planted_delay.hpp"
@@ -95,6 +96,8 @@ public:
         if (!congests) {
             const int previous_world = world_of_measuring[static_cast<std::size_t>(
                 ring[static_cast<std::size_t>((nccl.rank() - 1 + nccl.ranks()) % nccl.ranks())])];
+            const int next_world =
+                world_of_measuring[static_cast<std::size_t>(ring[static_cast<std::size_t>((nccl.rank() + 1) % nccl.ranks())])];
             const auto phase = [&](int which, double delay_s, bool corrupt) {
                 PhaseSummary summary;
                 for (const bool latency : {true, false}) {
@@ -130,9 +133,10 @@ public:
                 return summary;
             };
             mine.measures = true;
-            mine.baseline = phase(0, 0.0, false);
+            RingFigures figures{previous_world, next_world, phase(0, 0.0, false), {}};
             MPI_Barrier(ctx.comm());
-            mine.congested = phase(1, ctx.faults().delay_s(), ctx.faults().corrupt());
+            figures.congested = phase(1, ctx.faults().delay_s(), ctx.faults().corrupt());
+            mine.rings.push_back(figures);
             if (ctx.rank() == measuring_leader) stop_congestors(ctx.comm(), congestor_root);
         } else {
             MPI_Barrier(ctx.comm());
@@ -157,7 +161,7 @@ public:
         result.parameters["measuring_ranks"] = std::to_string(roles.measuring);
         result.parameters["roles"] = roles.describe();
         result.parameters["gpu"] = std::to_string(*ctx.session().gpu());
-        add_congestion_figures(result, congestion_nccl_spec(), ctx.comm(), placement, mine);
+        add_congestion_figures(result, congestion_nccl_spec(), ctx.comm(), placement, mine, 1);
         wrong.fail(result);
         return result;
     }

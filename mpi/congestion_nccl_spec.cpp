@@ -1,4 +1,4 @@
-#include "mpi/congestion_columns.hpp"
+#include "comm/congestion_ring_columns.hpp"
 #include "mpi/specs.hpp"
 
 #include "core/errors.hpp"
@@ -53,7 +53,7 @@ const TestSpec& congestion_nccl_spec() {
                 {"congestion_nccl.{baseline,congested}_bandwidth_gbs", "GB/s", Better::higher,
                  "rank 0: the measuring GPUs' median ring bandwidth", MetricScope::job},
             },
-        .samples = congestion_sample_columns(),
+        .samples = congestion_ring_columns::columns(),
         .default_deadline_s = 900.0,
         .needs = {Feature::cuda, Feature::nccl},
         .min_ranks = 4,

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <random>
 #include <span>
+#include <utility>
 
 namespace shakedown::mpi {
 namespace {
@@ -22,15 +23,18 @@ constexpr std::string_view phase_name(int phase) { return phase == 0 ? "baseline
 
 // One seed per message: phase, sender, kind (latency to next / to previous / bandwidth slot) and
 // iteration all differ, so a message from another phase, rank or iteration never validates.
-std::uint64_t message_seed(int phase, int sender_world, std::uint64_t slot, std::uint64_t iteration, std::size_t bytes) {
+// The ring is folded in through a multiplicative hash, as the key's bits are taken.
+std::uint64_t message_seed(int phase, int ring, int sender_world, std::uint64_t slot, std::uint64_t iteration,
+                           std::size_t bytes) {
     const std::uint64_t key = (static_cast<std::uint64_t>(phase) << 60) ^ (static_cast<std::uint64_t>(sender_world) << 36) ^
-                              (slot << 24) ^ iteration;
+                              (slot << 24) ^ iteration ^ (static_cast<std::uint64_t>(ring + 1) * 0x9E3779B97F4A7C15ULL);
     return comm::payload_seed(key, bytes);
 }
 
 class Checker {
 public:
-    Checker(const RingPlace& place, int phase, bool corrupt) : place_(place), phase_(phase), corrupt_pending_(corrupt) {}
+    Checker(const RingPlace& place, int phase, int ring, bool corrupt)
+        : place_(place), phase_(phase), ring_(ring), corrupt_pending_(corrupt) {}
 
     // `slot` 0: the latency message to next, 1: to previous, 2 + w: bandwidth message w.
     void check(std::span<std::byte> received, int from_world, std::uint64_t slot, int iteration, std::string_view what) {
@@ -39,29 +43,31 @@ public:
             corrupt_pending_ = false;
         }
         if (first_) return;
-        const auto seed = message_seed(phase_, from_world, slot, static_cast<std::uint64_t>(iteration), received.size());
+        const auto seed = message_seed(phase_, ring_, from_world, slot, static_cast<std::uint64_t>(iteration), received.size());
         if (const auto index = comm::first_mismatch(received, seed))
-            first_ = fmt::format("payload mismatch on the link {} -> {} ({} phase, {} {} B, iteration {}, byte {})", from_world,
-                                 place_.me_world, phase_name(phase_), what, received.size(), iteration, *index);
+            first_ = fmt::format("payload mismatch on the link {} -> {} ({} phase, ring {}, {} {} B, iteration {}, byte {})",
+                                 from_world, place_.me_world, phase_name(phase_), ring_ + 1, what, received.size(), iteration,
+                                 *index);
     }
     std::optional<std::string> take() { return std::move(first_); }
 
 private:
     RingPlace place_;
     int phase_;
+    int ring_;
     bool corrupt_pending_;
     std::optional<std::string> first_;
 };
 
-void latency(MPI_Comm comm, const RingPlace& p, const RingSpec& spec, int phase, double delay_s, Checker& checker,
+void latency(MPI_Comm comm, const RingPlace& p, const RingSpec& spec, int phase, int ring, double delay_s, Checker& checker,
              PhaseFigures& figures) {
     const auto bytes = spec.latency_bytes;
     const int count = static_cast<int>(bytes);
     std::vector<std::byte> to_next(bytes), to_previous(bytes), from_previous(bytes), from_next(bytes);
     std::vector<double> times_us;
     for (int step = 0; step < spec.latency_warmup + spec.latency_iterations; ++step) {
-        comm::fill_payload(to_next, message_seed(phase, p.me_world, 0, static_cast<std::uint64_t>(step), bytes));
-        comm::fill_payload(to_previous, message_seed(phase, p.me_world, 1, static_cast<std::uint64_t>(step), bytes));
+        comm::fill_payload(to_next, message_seed(phase, ring, p.me_world, 0, static_cast<std::uint64_t>(step), bytes));
+        comm::fill_payload(to_previous, message_seed(phase, ring, p.me_world, 1, static_cast<std::uint64_t>(step), bytes));
         MPI_Request requests[4];
         MPI_Barrier(comm);  // every iteration starts together: no lag carried around the ring
         MPI_Irecv(from_previous.data(), count, MPI_BYTE, p.previous, to_next_tag, comm, &requests[0]);
@@ -81,7 +87,7 @@ void latency(MPI_Comm comm, const RingPlace& p, const RingSpec& spec, int phase,
 }
 
 // Separate receive buffers per window slot, so that every message can be checked.
-void bandwidth(MPI_Comm comm, const RingPlace& p, const RingSpec& spec, int phase, double delay_s, Checker& checker,
+void bandwidth(MPI_Comm comm, const RingPlace& p, const RingSpec& spec, int phase, int ring, double delay_s, Checker& checker,
                PhaseFigures& figures) {
     const auto bytes = spec.bandwidth_bytes;
     const int count = static_cast<int>(bytes);
@@ -91,7 +97,7 @@ void bandwidth(MPI_Comm comm, const RingPlace& p, const RingSpec& spec, int phas
     std::vector<double> rates_gbs;
     for (int step = 0; step < spec.bandwidth_warmup + spec.bandwidth_iterations; ++step) {
         for (std::size_t w = 0; w < window; ++w)
-            comm::fill_payload(out[w], message_seed(phase, p.me_world, 2 + w, static_cast<std::uint64_t>(step), bytes));
+            comm::fill_payload(out[w], message_seed(phase, ring, p.me_world, 2 + w, static_cast<std::uint64_t>(step), bytes));
         MPI_Barrier(comm);
         for (std::size_t w = 0; w < window; ++w)
             MPI_Irecv(in[w].data(), count, MPI_BYTE, p.previous, stream_tag, comm, &requests[w]);
@@ -118,6 +124,40 @@ std::vector<int> random_ring(int size, std::uint64_t seed) {
     return ring;
 }
 
+namespace {
+
+// Every rank's unordered pair of neighbours, by rank: what makes two rings the same.
+std::vector<std::pair<int, int>> neighbour_pairs(const std::vector<int>& ring) {
+    const auto size = ring.size();
+    std::vector<std::pair<int, int>> pairs(size);
+    for (std::size_t i = 0; i < size; ++i) {
+        const int a = ring[(i + size - 1) % size], b = ring[(i + 1) % size];
+        pairs[static_cast<std::size_t>(ring[i])] = std::minmax(a, b);
+    }
+    return pairs;
+}
+
+}  // namespace
+
+std::vector<std::vector<int>> random_rings(int size, std::uint64_t seed, int count) {
+    constexpr int draws_per_ring = 16;
+    std::vector<std::vector<int>> rings;
+    std::vector<std::vector<std::pair<int, int>>> seen;
+    std::uint64_t next_seed = seed;
+    for (int k = 0; k < count; ++k) {
+        std::vector<int> ring;
+        std::vector<std::pair<int, int>> pairs;
+        for (int draw = 0; draw < draws_per_ring; ++draw) {
+            ring = random_ring(size, next_seed++);
+            pairs = neighbour_pairs(ring);
+            if (std::find(seen.begin(), seen.end(), pairs) == seen.end()) break;
+        }
+        seen.push_back(std::move(pairs));
+        rings.push_back(std::move(ring));
+    }
+    return rings;
+}
+
 RingPlace ring_place(const std::vector<int>& ring, int me, const std::vector<int>& world_of) {
     const auto size = ring.size();
     const auto position = static_cast<std::size_t>(std::find(ring.begin(), ring.end(), me) - ring.begin());
@@ -130,12 +170,12 @@ RingPlace ring_place(const std::vector<int>& ring, int me, const std::vector<int
     return place;
 }
 
-PhaseFigures measure_ring_phase(MPI_Comm measuring, const RingPlace& place, const RingSpec& spec, int phase,
+PhaseFigures measure_ring_phase(MPI_Comm measuring, const RingPlace& place, const RingSpec& spec, int phase, int ring,
                                 const PhaseFaults& faults) {
-    Checker checker(place, phase, faults.corrupt);
+    Checker checker(place, phase, ring, faults.corrupt);
     PhaseFigures figures;
-    latency(measuring, place, spec, phase, faults.delay_s, checker, figures);
-    bandwidth(measuring, place, spec, phase, faults.delay_s, checker, figures);
+    latency(measuring, place, spec, phase, ring, faults.delay_s, checker, figures);
+    bandwidth(measuring, place, spec, phase, ring, faults.delay_s, checker, figures);
     figures.mismatch = checker.take();
     return figures;
 }

@@ -37,6 +37,11 @@ struct RingPlace {
 
 // Position of every measuring rank in the ring: a permutation of 0..size-1 drawn from `seed`.
 std::vector<int> random_ring(int size, std::uint64_t seed);
+// `count` random rings from `seed`, each with other neighbours than the ones before it where the
+// size allows (a drawn ring whose every rank has the neighbours it had in an earlier one is drawn
+// again, a bounded number of times): beside different neighbours in each ring, a node whose links
+// degrade is the one every degraded ring direction has in common.
+std::vector<std::vector<int>> random_rings(int size, std::uint64_t seed, int count);
 RingPlace ring_place(const std::vector<int>& ring, int me, const std::vector<int>& world_of);
 
 struct PhaseFigures {
@@ -53,8 +58,9 @@ struct PhaseFaults {
     bool corrupt = false;
 };
 
-// Collective over `measuring`. `phase` (0 baseline, 1 congested) seeds the payloads and names them.
-PhaseFigures measure_ring_phase(MPI_Comm measuring, const RingPlace& place, const RingSpec& spec, int phase,
+// Collective over `measuring`. `phase` (0 baseline, 1 congested) and `ring` (which of the
+// phase's random rings) seed the payloads and name them.
+PhaseFigures measure_ring_phase(MPI_Comm measuring, const RingPlace& place, const RingSpec& spec, int phase, int ring,
                                 const PhaseFaults& faults);
 
 }  // namespace shakedown::mpi

@@ -1,4 +1,4 @@
-#include "mpi/congestion_columns.hpp"
+#include "comm/congestion_ring_columns.hpp"
 #include "mpi/specs.hpp"
 
 #include "core/errors.hpp"
@@ -44,21 +44,25 @@ const TestSpec& congestion_spec() {
                 ParamSpec::integer("congestor_bytes", 131072, "incast and broadcast congestors: message size").between(1, std::int64_t{1} << 26),
                 ParamSpec::integer("incast_targets", 2, "incast congestor: congesting ranks every other one sends to").between(1, 1024),
                 ParamSpec::integer("seed", 1, "random ring order (the same on every rank)").between(0, std::int64_t{1} << 40),
+                ParamSpec::integer("rings", 3,
+                                   "random rings measured in each phase, each with other neighbours where the ranks allow: "
+                                   "what lets the analyzer tell a node whose links degrade from its ring neighbours")
+                    .between(1, 64),
             },
         .metrics =
             {
                 {"congestion.{latency_p50,latency_p99,bandwidth}_impact", "ratio", Better::lower,
                  "rank 0: congested over baseline (bandwidth: baseline over congested), the median over the measuring "
-                 "ranks; 1 is no impact, above 1 worse",
+                 "ranks and rings; 1 is no impact, above 1 worse",
                  MetricScope::job},
                 {"congestion.node_{latency_p50,latency_p99,bandwidth}_impact", "ratio", Better::lower,
-                 "this node's impact factor (median over its measuring ranks), on the node's first measuring rank"},
+                 "this node's impact factor (median over its measuring ranks and rings), on the node's first measuring rank"},
                 {"congestion.{baseline,congested}_latency_{p50,p99}_us", "us", Better::lower,
                  "rank 0: the measuring ranks' median ring-exchange time, p50 and p99 over iterations", MetricScope::job},
                 {"congestion.{baseline,congested}_bandwidth_gbs", "GB/s", Better::higher,
                  "rank 0: the measuring ranks' median ring bandwidth", MetricScope::job},
             },
-        .samples = congestion_sample_columns(),
+        .samples = congestion_ring_columns::columns(),
         .default_deadline_s = 900.0,
         .min_ranks = 4,
         .check_parameters = check,

@@ -66,15 +66,15 @@ struct FileKind {
 };
 
 FileKind kind_of(sqlite::Connection& connection) {
-    // The first read of a file that is not SQLite fails here ("file is not a database").
-    auto single = [&](const char* sql) {
-        sqlite::Statement statement(connection, sql);
-        if (!statement.step()) connection.fail("not a shakedown results history");
-        return statement.integer(0);
-    };
+    // The first read of a file that is not SQLite fails here ("file is not a database"). One
+    // statement, so one snapshot: read one by one, another analyzer's commit of a new history
+    // between them gave its tables beside the empty file's application_id 0 ("another program").
     try {
-        return {single("PRAGMA application_id"), single("PRAGMA user_version"),
-                single("SELECT count(*) FROM sqlite_master")};
+        sqlite::Statement statement(connection, "SELECT (SELECT application_id FROM pragma_application_id), "
+                                                "(SELECT user_version FROM pragma_user_version), "
+                                                "(SELECT count(*) FROM sqlite_master)");
+        if (!statement.step()) connection.fail("not a shakedown results history");
+        return {statement.integer(0), statement.integer(1), statement.integer(2)};
     } catch (const InputError&) {
         throw InputError(fmt::format("{}: not a shakedown results history ({}); not touched", connection.path().string(),
                                      connection.error_message()));

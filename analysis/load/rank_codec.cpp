@@ -12,14 +12,8 @@ void serialize(Archive& archive, RankRecord& record) {
 std::vector<std::uint8_t> encode_rank_read(const RankRecord& record) { return to_archive_bytes(record); }
 
 void decode_rank_read(std::span<const std::uint8_t> bytes, RankRecord& record) {
-    RankRecord read;
-    from_archive_bytes(bytes, read, "a reader's record is malformed");
-    record.node = std::move(read.node);
-    record.local_rank = read.local_rank;
-    record.problem = read.problem;
-    record.problem_text = std::move(read.problem_text);
-    record.trace = std::move(read.trace);
-    record.inventory_read = read.inventory_read;
+    // serialize() names only the members the read step fills: rank, gpu and trace_path stay.
+    from_archive_bytes(bytes, record, "a reader's record is malformed");
 }
 
 }  // namespace shakedown::analysis

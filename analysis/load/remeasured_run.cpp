@@ -1,5 +1,6 @@
 #include "analysis/load/remeasured_run.hpp"
 
+#include "comm/congestion_ring_columns.hpp"
 #include "comm/link_matrix_columns.hpp"
 #include "core/errors.hpp"
 #include "stats/summary.hpp"
@@ -46,6 +47,25 @@ std::map<NodePair, double> inter_node_links(const LoadedRun& run, const SampleTa
     return links;
 }
 
+// A ring table of AGAIN with its rank columns turned into RUN's ranks (NaN: not one of AGAIN's).
+SampleTable in_first_ranks(const SampleTable& table, const std::map<int, int>& first_rank_of) {
+    namespace columns = congestion_ring_columns;
+    SampleTable mapped(table.columns());
+    std::vector<std::size_t> rank_columns;
+    for (const auto name : {columns::rank, columns::previous_rank, columns::next_rank})
+        if (const auto index = table.column_index(name)) rank_columns.push_back(*index);
+    for (std::vector<double> row : table.rows()) {
+        for (const std::size_t c : rank_columns) {
+            const double rank = row[c];
+            const auto found = std::isfinite(rank) && rank >= 0 && rank < 1e9 ? first_rank_of.find(static_cast<int>(rank))
+                                                                             : first_rank_of.end();
+            row[c] = found != first_rank_of.end() ? static_cast<double>(found->second) : std::nan("");
+        }
+        mapped.add_row(std::move(row));
+    }
+    return mapped;
+}
+
 }  // namespace
 
 bool Remeasured::covers(const std::string& node, const std::string& test) const {
@@ -59,8 +79,9 @@ std::optional<double> Remeasured::link(const std::string& a, const std::string& 
     return found->second;
 }
 
-RemeasuredRun remeasure(const LoadedRun& first, const LoadedRun& again, const std::optional<SampleTable>& again_matrix) {
-    RemeasuredRun result{first, {again.manifest.run_id, {}, {}}};
+RemeasuredRun remeasure(const LoadedRun& first, const LoadedRun& again, const std::optional<SampleTable>& again_matrix,
+                        const std::map<std::string, SampleTable>& again_ring_tables) {
+    RemeasuredRun result{first, {again.manifest.run_id, {}, {}}, {}};
     std::map<std::pair<std::string, int>, int> first_rank_at;
     for (const RankRecord& record : first.ranks) first_rank_at.emplace(std::pair{record.node, record.local_rank}, record.rank);
     std::map<int, int> first_rank_of;  // AGAIN's rank -> RUN's
@@ -93,6 +114,8 @@ RemeasuredRun remeasure(const LoadedRun& first, const LoadedRun& again, const st
         }
     }
     if (again_matrix) result.remeasured.link_gbs = inter_node_links(again, *again_matrix);
+    for (const auto& [key, table] : again_ring_tables)
+        result.ring_tables.emplace(key, in_first_ranks(table, first_rank_of));
     return result;
 }
 

@@ -34,11 +34,16 @@ struct Remeasured {
 struct RemeasuredRun {
     LoadedRun run;  // RUN, with AGAIN's results in place
     Remeasured remeasured;
+    // AGAIN's random-ring tables (rank 0's samples of the congestion tests it ran), their ranks
+    // turned into RUN's: the ring figures beside the node figures AGAIN measured, which RUN's
+    // rank 0 trace no longer matches (RunDetails serves them in its place).
+    std::map<std::string, SampleTable> ring_tables;
 };
 
-// `again_matrix`: rank 0's allpairs samples of AGAIN (nullopt: none). Throws InputError when AGAIN
-// is not a confirmation of RUN: a rank on a node or local rank RUN does not have, or a test RUN
-// did not list.
-RemeasuredRun remeasure(const LoadedRun& first, const LoadedRun& again, const std::optional<SampleTable>& again_matrix);
+// `again_matrix`: rank 0's allpairs samples of AGAIN (nullopt: none); `again_ring_tables`: rank
+// 0's samples of AGAIN's congestion tests, by test key. Throws InputError when AGAIN is not a
+// confirmation of RUN: a rank on a node or local rank RUN does not have, or a test RUN did not list.
+RemeasuredRun remeasure(const LoadedRun& first, const LoadedRun& again, const std::optional<SampleTable>& again_matrix,
+                        const std::map<std::string, SampleTable>& again_ring_tables = {});
 
 }  // namespace shakedown::analysis

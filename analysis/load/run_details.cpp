@@ -46,6 +46,7 @@ const NodeDetails& RunDetails::node(const std::string& name) {
 }
 
 std::optional<SampleTable> RunDetails::rank0_samples(const std::string& test) const {
+    if (const auto in_place = rank0_in_place_.find(test); in_place != rank0_in_place_.end()) return in_place->second;
     if (run_.ranks.empty() || !run_.ranks.front().trace) return std::nullopt;
     const RankRecord& rank0 = run_.ranks.front();
     const auto& tests = rank0.trace->tests;

@@ -11,6 +11,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 
 namespace shakedown::analysis {
 
@@ -24,7 +25,10 @@ struct NodeDetails {
 
 class RunDetails {
 public:
-    explicit RunDetails(const LoadedRun& run) : run_(run) {}
+    // `rank0_in_place`: samples that stand in for rank 0's trace's, by test (a confirmation's
+    // ring tables, RemeasuredRun::ring_tables).
+    explicit RunDetails(const LoadedRun& run, std::map<std::string, SampleTable> rank0_in_place = {})
+        : run_(run), rank0_in_place_(std::move(rank0_in_place)) {}
 
     // The node's leader (local rank 0, else its first rank with a trace), read once.
     const NodeDetails& node(const std::string& name);
@@ -42,6 +46,7 @@ private:
     const RankRecord* leader_of(const std::string& name);
 
     const LoadedRun& run_;
+    std::map<std::string, SampleTable> rank0_in_place_;
     std::map<std::string, NodeDetails> nodes_;
     // Each node's leader, found in one pass over the ranks on the first question (a pass per
     // node was ranks x nodes: 840 M steps at 10,240 nodes x 8).

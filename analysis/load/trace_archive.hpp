@@ -115,14 +115,10 @@ void from_archive_bytes(std::span<const std::uint8_t> bytes, Value& value, const
     try {
         cereal::BinaryInputArchive archive(text);
         archive(value);
-    } catch (const cereal::Exception& error) {
-        throw std::runtime_error(std::string(what) + ": " + error.what());
-    } catch (const nlohmann::json::exception& error) {
-        throw std::runtime_error(std::string(what) + ": " + error.what());
-    } catch (const std::length_error& error) {  // a damaged length asks for more than a vector can hold
-        throw std::runtime_error(std::string(what) + ": " + error.what());
     } catch (const std::bad_alloc&) {
         throw std::runtime_error(std::string(what) + ": a length larger than memory");
+    } catch (const std::exception& error) {  // cereal's, the inventory's JSON, a damaged length or row
+        throw std::runtime_error(std::string(what) + ": " + error.what());
     }
 }
 

@@ -11,14 +11,9 @@
 #include "analysis/rules/telemetry_explanation.hpp"
 #include "analysis/rules/threshold_rule.hpp"
 
-#include <iterator>
 
 namespace shakedown::analysis {
 namespace {
-
-void append(std::vector<Finding>& findings, std::vector<Finding> more) {
-    findings.insert(findings.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
-}
 
 // A finding about a test its rank ran on the host (`device: host`) is the host's, not the GPU
 // the rank is bound to: no GPU row in the report, no GPU telemetry as its explanation (an H200
@@ -61,7 +56,7 @@ AnalysisResult apply_rules(const Observations& observations, const Thresholds& t
         append(findings, link_findings(*result.links, observations));
     }
     append(findings, slow_rank_findings(observations, settings));
-    append(findings, congestion_findings(observations, settings));
+    append(findings, congestion_findings(observations, settings, [&](const std::string& key) { return details.rank0_samples(key); }));
     LeaderTraceFindings leader_findings = leader_trace_findings(observations, settings, profile, reader_jobs);
     append(findings, std::move(leader_findings.port_counters));
     append(findings, std::move(leader_findings.hidden_faults));

@@ -131,9 +131,18 @@ std::vector<Finding> confirm_findings(const std::vector<Finding>& first, std::ve
             finding.confirmation = Confirmation::awaiting;
         }
     }
-    std::vector<Finding> not_reproduced;
+    std::vector<Finding> from_first_run;  // its FAILs the rules over the confirmation no longer find
     for (const auto& [identity, before] : first_fails) {
-        if (!remeasured(*before, measured)) continue;
+        if (!remeasured(*before, measured)) {
+            // Not measured again: it stays a FAIL that drains nothing, also where the rules over
+            // the run with the confirmation in place no longer see it (a figure that several
+            // nodes' results make, such as the congestion rings rank 0 measured again without it).
+            if (!again_by_identity.contains(identity)) {
+                from_first_run.push_back(*before);
+                from_first_run.back().confirmation = Confirmation::awaiting;
+            }
+            continue;
+        }
         const auto now = again_by_identity.find(identity);
         if (now != again_by_identity.end() && now->second->level == Level::fail) continue;  // confirmed above
         const std::string remeasured_text =
@@ -144,10 +153,10 @@ std::vector<Finding> confirm_findings(const std::vector<Finding>& first, std::ve
         warning.reason = fmt::format("not reproduced: run {} measured it again: {}; the first run's FAIL was: {}",
                                      measured.run_id, remeasured_text, before->reason);
         if (now != again_by_identity.end()) *now->second = std::move(warning);
-        else not_reproduced.push_back(std::move(warning));
+        else from_first_run.push_back(std::move(warning));
     }
-    again.insert(again.end(), std::make_move_iterator(not_reproduced.begin()),
-                 std::make_move_iterator(not_reproduced.end()));
+    again.insert(again.end(), std::make_move_iterator(from_first_run.begin()),
+                 std::make_move_iterator(from_first_run.end()));
     return again;
 }
 

@@ -1,16 +1,20 @@
 #include "analysis/rules/congestion_rule.hpp"
 
+#include "analysis/rules/congestion_localization.hpp"
+#include "comm/congestion_ring_columns.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <set>
 
 namespace shakedown::analysis {
 namespace {
 
 // The MPI test and its NCCL variant report the same figures under their own key.
-constexpr std::array<std::string_view, 2> test_keys = {"congestion", "congestion_nccl"};
+constexpr auto test_keys = congestion_ring_columns::tests;
 // The statistics judged. The p99 impact is recorded and shown, not judged, as no other p99
 // figure is (default.yaml): on an oversubscribed host it swung from 0.01 to 430 in 25 healthy runs.
 constexpr std::array<std::string_view, 2> statistics = {"latency_p50", "bandwidth"};
@@ -40,7 +44,10 @@ Level level_of(double impact, const AnalysisSettings& s) {
     return impact >= s.congestion_warn() ? Level::warn : Level::pass;
 }
 
-std::string describe(std::string_view statistic) { return statistic == "bandwidth" ? "ring bandwidth" : "p50 ring latency"; }
+std::string describe(std::string_view statistic) {
+    if (statistic == "bandwidth_alone") return "ring bandwidth alone";
+    return statistic == "bandwidth" ? "ring bandwidth" : "p50 ring latency";
+}
 
 std::string ranking(const std::vector<NodeImpact>& nodes) {
     std::string text;
@@ -61,6 +68,81 @@ Finding impact_finding(const RankIdentity& who, const std::string& test, const M
     return finding;
 }
 
+std::string bands_of(const AnalysisSettings& settings) {
+    return fmt::format("warn from {}x, fail from {}x", format_number(settings.congestion_warn()), format_number(settings.congestion_fail()));
+}
+
+// A node's own finding: its worst judged statistic.
+Finding own_figure_finding(const Observations& observations, const AnalysisSettings& settings, const std::string& key,
+                           const NodeImpact& node, Level level, const std::vector<NodeImpact>& nodes) {
+    const TestResult* test = observations.test_of(node.who->rank, key);
+    const Metric* metric = find(*test, fmt::format("{}.node_{}_impact", key, node.statistic));
+    return impact_finding(*node.who, key, *metric, level, settings,
+                          fmt::format("{}'s links degrade under load: its {} is {}x worse beside the congestors than alone "
+                                      "({}); the most degraded nodes: {}",
+                                      node.who->node, describe(node.statistic), format_number(node.impact), bands_of(settings),
+                                      ranking(nodes)));
+}
+
+std::string names(const std::vector<std::string>& nodes) {
+    std::string text;
+    for (std::size_t i = 0; i < nodes.size(); ++i) text += (i == 0 ? "" : i + 1 == nodes.size() ? " and " : ", ") + nodes[i];
+    return text;
+}
+
+std::string whose_figures(const RingCulprit& culprit) {
+    const auto own = static_cast<std::size_t>(std::count_if(culprit.evidence.begin(), culprit.evidence.end(),
+                                                            [&](const RingRow& row) { return row.node == culprit.node; }));
+    return culprit.neighbours.empty()
+               ? "all of them its own"
+               : fmt::format("{} of them its own, the others {}'s, its ring neighbours there, which it explains", own,
+                             names(culprit.neighbours));
+}
+
+// "in 2 of 3 rings": the rings a culprit's evidence was measured in, of the run's.
+std::string rings_text(const RingCulprit& culprit, int rings) {
+    std::set<int> seen;
+    for (const RingRow& row : culprit.evidence) seen.insert(row.ring);
+    return fmt::format("in {} of {} ring{}", seen.size(), rings, rings == 1 ? "" : "s");
+}
+
+// A node named from the ring figures: `<key>.<figure>`, the evidence's upper median, its ring
+// neighbours whose figures it explains as peers (a confirmation measures them again too).
+Finding ring_culprit_finding(const RankIdentity& who, const AnalysisSettings& settings, const std::string& key,
+                             const RingCulprit& culprit, std::string_view figure, std::string reason) {
+    const Metric metric{fmt::format("{}.{}", key, figure), "ratio", culprit.impact, std::nullopt, Better::lower};
+    Finding finding = impact_finding(who, key, metric, culprit.impact >= settings.congestion_fail() ? Level::fail : Level::warn,
+                                     settings, std::move(reason));
+    finding.peers = culprit.neighbours;
+    return finding;
+}
+
+// A node the ring figures slow even alone have in common.
+Finding slow_alone_finding(const RankIdentity& who, const AnalysisSettings& settings, const std::string& key,
+                           const RingCulprit& culprit, int rings) {
+    Finding finding = ring_culprit_finding(
+        who, settings, key, culprit, ring_links_slowdown_alone,
+        fmt::format("{}'s links are slow even without the congestors: the {} ring bandwidths measured across them alone "
+                    "({}) are {}x below the run's (their upper median, against the upper quartile of every ring "
+                    "bandwidth alone; {}); {}",
+                    culprit.node, culprit.evidence.size(), rings_text(culprit, rings), format_number(culprit.impact),
+                    bands_of(settings), whose_figures(culprit)));
+    finding.code = ReasonCode::slow_node_links;
+    return finding;
+}
+
+// A node the degraded ring figures have in common; `who`: the rank its finding is filed under.
+Finding common_node_finding(const RankIdentity& who, const AnalysisSettings& settings, const std::string& key,
+                            const RingCulprit& culprit, int rings, const std::vector<NodeImpact>& nodes) {
+    return ring_culprit_finding(
+        who, settings, key, culprit, ring_links_impact,
+        fmt::format("{}'s links degrade under load: the {} degraded ring figures measured across them ({}) are {}x "
+                    "worse beside the congestors than alone (their upper median, {}; {}); {}; the most degraded nodes "
+                    "by their own figures: {}",
+                    culprit.node, culprit.evidence.size(), rings_text(culprit, rings), format_number(culprit.impact),
+                    describe(culprit.statistic), bands_of(settings), whose_figures(culprit), ranking(nodes)));
+}
+
 }  // namespace
 
 std::vector<NodeImpact> nodes_by_congestion_impact(const Observations& observations) {
@@ -73,38 +155,82 @@ std::vector<NodeImpact> nodes_by_congestion_impact(const Observations& observati
     return nodes;
 }
 
-std::vector<Finding> congestion_findings(const Observations& observations, const AnalysisSettings& settings) {
+std::vector<Finding> congestion_findings(const Observations& observations, const AnalysisSettings& settings,
+                                         const Rank0Samples& rank0_samples) {
     std::vector<Finding> findings;
-    for (const auto key : test_keys) {
-        auto more = congestion_findings_of(observations, settings, std::string(key));
-        findings.insert(findings.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
-    }
+    for (const auto key : test_keys) append(findings, congestion_findings_of(observations, settings, std::string(key), rank0_samples));
     return findings;
 }
 
 std::vector<Finding> congestion_findings_of(const Observations& observations, const AnalysisSettings& settings,
-                                            const std::string& key) {
+                                            const std::string& key, const Rank0Samples& rank0_samples) {
     auto nodes = nodes_by_congestion_impact(observations);
     std::erase_if(nodes, [&](const NodeImpact& node) { return node.test != key; });
-    const std::string bands =
-        fmt::format("warn from {}x, fail from {}x", format_number(settings.congestion_warn()), format_number(settings.congestion_fail()));
+    const std::string bands = bands_of(settings);
     std::vector<Finding> findings;
-    for (const NodeImpact& node : nodes) {
-        const Level level = level_of(node.impact, settings);
-        if (level == Level::pass) continue;
-        const TestResult* test = observations.test_of(node.who->rank, key);
-        const Metric* metric = find(*test, fmt::format("{}.node_{}_impact", key, node.statistic));
-        findings.push_back(impact_finding(
-            *node.who, key, *metric, level, settings,
-            fmt::format("{}'s links degrade under load: its {} is {}x worse beside the congestors than alone "
-                        "({}); the most degraded nodes: {}",
-                        node.who->node, describe(node.statistic), format_number(node.impact), bands, ranking(nodes))));
+
+    std::vector<RingRow> rows;
+    const TestResult* job = observations.test_of(0, key);
+    if (rank0_samples && job != nullptr && job->status != Status::waived)
+        if (const auto table = rank0_samples(key))
+            rows = ring_rows(*table, [&](int rank) {
+                const RankIdentity* who = observations.rank(rank);
+                return who != nullptr ? who->node : std::string();
+            });
+    if (!rows.empty()) {
+        std::vector<std::string> run_nodes;
+        for (const NodeRow& node : observations.nodes()) run_nodes.push_back(node.name);
+        const auto own_of = [&](const std::string& name) {
+            const auto found = std::find_if(nodes.begin(), nodes.end(), [&](const NodeImpact& n) { return n.who->node == name; });
+            return found != nodes.end() ? &*found : nullptr;
+        };
+        std::set<int> rings;
+        for (const RingRow& row : rows) rings.insert(row.ring);
+        // The rank a node's finding is filed under: its first measuring rank (or the first rank of
+        // its evidence on it, or its first rank).
+        const auto filed_under = [&](const RingCulprit& culprit) {
+            const NodeImpact* own = own_of(culprit.node);
+            const RankIdentity* who = own != nullptr ? own->who : nullptr;
+            for (const RingRow& row : culprit.evidence)
+                if (who == nullptr && row.node == culprit.node) who = observations.rank(row.rank);
+            if (who == nullptr)
+                if (const NodeRow* node = observations.node(culprit.node); node != nullptr && !node->ranks.empty())
+                    who = observations.rank(node->ranks.front());
+            return who;
+        };
+        std::set<std::string> slow_alone;
+        for (const RingCulprit& culprit : ring_culprits(rows, run_nodes, settings.congestion_warn(),
+                                                        [](const std::string&) { return false; }, RingFigure::baseline_slowdown))
+            if (const RankIdentity* who = filed_under(culprit)) {
+                slow_alone.insert(culprit.node);
+                findings.push_back(slow_alone_finding(*who, settings, key, culprit, static_cast<int>(rings.size())));
+            }
+        for (const RingCulprit& culprit : ring_culprits(
+                 rows, run_nodes, settings.congestion_warn(),
+                 [&](const std::string& name) {
+                     const NodeImpact* own = own_of(name);
+                     return own != nullptr && own->impact >= settings.congestion_warn();
+                 },
+                 RingFigure::impact, slow_alone)) {
+            const NodeImpact* own = own_of(culprit.node);
+            // Named by its own figure, or by figures that are all its own and that figure shows: the node's own finding.
+            const bool own_figure = own != nullptr && own->impact >= settings.congestion_warn();
+            if (!culprit.common_to_figures || (culprit.neighbours.empty() && own_figure)) {
+                if (own != nullptr) findings.push_back(own_figure_finding(observations, settings, key, *own, level_of(own->impact, settings), nodes));
+                continue;
+            }
+            if (const RankIdentity* who = filed_under(culprit))
+                findings.push_back(common_node_finding(*who, settings, key, culprit, static_cast<int>(rings.size()), nodes));
+        }
+    } else {
+        for (const NodeImpact& node : nodes)
+            if (const Level level = level_of(node.impact, settings); level != Level::pass)
+                findings.push_back(own_figure_finding(observations, settings, key, node, level, nodes));
     }
     if (!findings.empty()) return findings;
 
     // No node stands out: the job-wide figure (the median over the measuring ranks) says whether
     // the fabric as a whole does.
-    const TestResult* job = observations.test_of(0, key);
     if (job == nullptr || job->status == Status::waived) return findings;
     const auto figure = worst(*job, "");
     if (!figure) return findings;

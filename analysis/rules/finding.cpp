@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <iterator>
 
 namespace shakedown::analysis {
 
@@ -105,6 +106,10 @@ std::string format_number(double value) {
 
 std::string with_unit(double value, const std::string& unit) {
     return unit.empty() ? format_number(value) : format_number(value) + " " + unit;
+}
+
+void append(std::vector<Finding>& findings, std::vector<Finding> more) {
+    findings.insert(findings.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
 }
 
 }  // namespace shakedown::analysis

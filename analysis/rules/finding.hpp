@@ -99,6 +99,9 @@ Finding make_finding(const RankIdentity& who, std::string test, Level level, std
 Finding make_metric_finding(const RankIdentity& who, const std::string& test, const Metric& metric, Level level,
                             std::string reason, FindingSource source = FindingSource::threshold);
 
+// Moves `more` onto the end of `findings`: how the rules' findings are gathered.
+void append(std::vector<Finding>& findings, std::vector<Finding> more);
+
 // Numbers as the reasons print them: 3 significant digits, no exponent below a million.
 std::string format_number(double value);
 std::string with_unit(double value, const std::string& unit);  // "4.1 GB/s"

@@ -19,10 +19,6 @@
 namespace shakedown::analysis {
 namespace {
 
-void append(std::vector<Finding>& findings, std::vector<Finding> more) {
-    findings.insert(findings.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
-}
-
 // What one node leader's trace holds for the rules that judge more than its metrics.
 struct LeaderTables {
     std::map<std::string, SampleTable> telemetry;

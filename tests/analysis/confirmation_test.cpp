@@ -3,6 +3,7 @@
 // reproduced"; one it did not measure still awaits (FAIL, not drained); a wrong answer drains at
 // once. Run folders written with the real trace writer, analysed through shakedown-analyze's code.
 #include "analysis/analyzer.hpp"
+#include "analysis/rules/confirmation.hpp"
 #include "analysis_outcome.hpp"
 #include "bench/synthetic_run.hpp"
 
@@ -131,6 +132,37 @@ TEST(Confirmation, AFailTheConfirmationDidNotMeasureStillAwaits) {
     EXPECT_NE(analysis.out.find("0 FAIL(s) measured again and confirmed (they drain), 0 not reproduced (WARN), 1 not "
                                 "measured again"),
               std::string::npos) << analysis.out;
+}
+
+// A figure several nodes' results make (the congestion rings, rank 0's) is judged again from the
+// confirmation's rings alone: where the confirmation left the named node out, the rules over it
+// no longer find its FAIL, which must stay (awaiting, not drained) rather than vanish.
+TEST(Confirmation, AFailTheRulesOverTheConfirmationNoLongerFindStaysAFailWhenItsNodeWasNotMeasured) {
+    Finding fail;
+    fail.node = "node2";
+    fail.rank = 2;
+    fail.test = "congestion";
+    fail.metric = "congestion.ring_links_impact";
+    fail.level = Level::fail;
+    fail.cause = Cause::hardware;
+    fail.evidence = Evidence::figure;
+    fail.peers = {"node1", "node3"};
+    ASSERT_TRUE(fail.needs_confirmation());
+    Remeasured measured;
+    measured.run_id = "again";
+    for (const char* node : {"node1", "node3", "node4"}) measured.tests_by_node[node] = {"congestion"};
+    const auto confirmed = confirm_findings({fail}, {}, measured, nullptr);
+    ASSERT_EQ(confirmed.size(), 1u);
+    EXPECT_EQ(confirmed[0].node, "node2");
+    EXPECT_EQ(confirmed[0].level, Level::fail);
+    EXPECT_EQ(confirmed[0].confirmation, Confirmation::awaiting);
+    EXPECT_FALSE(confirmed[0].drains());
+    // Measured again (node and peers) and no longer found: not reproduced, a WARN.
+    measured.tests_by_node["node2"] = {"congestion"};
+    const auto again = confirm_findings({fail}, {}, measured, nullptr);
+    ASSERT_EQ(again.size(), 1u);
+    EXPECT_EQ(again[0].level, Level::warn);
+    EXPECT_EQ(again[0].confirmation, Confirmation::not_reproduced);
 }
 
 TEST(Confirmation, ASlowFigureMeasuredAgainHealthyIsNotReproduced) {

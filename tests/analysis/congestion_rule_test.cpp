@@ -4,14 +4,18 @@
 // beside it; the healthy factors measured here on 4 oversubscribed ranks flag nothing; a fabric
 // that degrades evenly is one configuration finding, nothing drained.
 #include "analysis/load/observations.hpp"
+#include "analysis/load/run_details.hpp"
 #include "analysis/load/run_loader.hpp"
 #include "analysis/rules/congestion_rule.hpp"
 #include "analysis/rules/thresholds.hpp"
 #include "analysis_fixtures.hpp"
+#include "comm/congestion_ring_columns.hpp"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <functional>
 
 namespace shakedown::analysis {
 namespace {
@@ -54,7 +58,50 @@ std::vector<Finding> findings_of(const std::vector<Trace>& traces, const Thresho
     const auto dir = testing::write_run(temp.path() / "run", traces, "complete", {"stream", "mpi_pingpong", "congestion", "congestion_nccl"});
     const LoadedRun run = load_run(dir, {});
     const Observations observations(run);
-    return congestion_findings(observations, thresholds.settings());
+    const RunDetails details(run);
+    return congestion_findings(observations, thresholds.settings(),
+                               [&](const std::string& key) { return details.rank0_samples(key); });
+}
+
+// Rank 0's ring table for the measuring ranks 0, 2, 4, 6 (one per node) over the three rings
+// four nodes have; `latency(node, previous, next)` (node indices) gives a row's p50 impact.
+// `bandwidth_alone(node, previous)`: a row's baseline bandwidth (GB/s), 1 unless given.
+SampleTable ring_table(const std::function<double(int, int, int)>& latency,
+                       const std::function<double(int, int)>& bandwidth_alone = {}) {
+    SampleTable table(congestion_ring_columns::columns());
+    const std::array<std::array<int, 4>, 3> orders{{{0, 1, 2, 3}, {0, 2, 1, 3}, {0, 1, 3, 2}}};
+    for (std::size_t k = 0; k < orders.size(); ++k)
+        for (std::size_t i = 0; i < 4; ++i) {
+            const int node = orders[k][i], previous = orders[k][(i + 3) % 4], next = orders[k][(i + 1) % 4];
+            const double impact = latency(node, previous, next);
+            const double alone = bandwidth_alone ? bandwidth_alone(node, previous) : 1.0;
+            table.add_row({2.0 * node, static_cast<double>(node), static_cast<double>(k), 2.0 * previous, 2.0 * next, 20, 40,
+                           alone, 20 * impact, 80, alone});
+        }
+    return table;
+}
+
+// The node figures the ring table gives (the median of each node's three rows), on its first rank.
+std::vector<Trace> ring_traces(const std::function<double(int, int, int)>& latency,
+                               const std::function<double(int, int)>& bandwidth_alone = {}) {
+    const SampleTable table = ring_table(latency, bandwidth_alone);
+    std::array<std::array<double, 3>, node_count> nodes{};
+    for (int n = 0; n < node_count; ++n) {
+        std::vector<double> mine;
+        for (const auto& row : table.rows())
+            if (row[1] == n) mine.push_back(row[8] / row[5]);
+        std::sort(mine.begin(), mine.end());
+        nodes[static_cast<std::size_t>(n)] = {mine[1], 2.0, 1.0};
+    }
+    auto traces = congestion_traces(nodes, {1.5, 2.0, 1.0});
+    traces[0].tests.back().samples = table;
+    return traces;
+}
+
+// node0002's link degrades under load: its neighbours wait for what it sends (36x), it barely moves.
+double node2_shaped(int node, int previous, int next) {
+    if (node == 2) return 1.3;
+    return previous == 2 || next == 2 ? 36.0 : 1.2;
 }
 
 TEST(CongestionRule, TheNodeWhoseLinksDegradeUnderLoadFailsAndIsNamedFirst) {
@@ -148,6 +195,68 @@ TEST(CongestionRule, BandsComeFromTheThresholdsFileAndBadValuesAreRefused) {
             EXPECT_NE(std::string(e.what()).find("warn_impact"), std::string::npos) << e.what();
         }
     }
+}
+
+// Each other node is beside node0002 in two of the three rings, so each one's own figure is 36x
+// too: judged node by node, all three would FAIL and node0002 would pass. From the ring table,
+// node0002 is the one node all degraded figures have in common, and the only one named.
+TEST(CongestionRule, WithTheRingTableTheNodeTheDegradedFiguresHaveInCommonIsNamedAloneWithItsNeighboursAsPeers) {
+    const auto findings = findings_of(ring_traces(node2_shaped));
+    ASSERT_EQ(findings.size(), 1u);
+    const Finding& f = findings[0];
+    EXPECT_EQ(f.node, "node0002");
+    EXPECT_EQ(f.rank, 4);  // its measuring rank
+    EXPECT_EQ(f.level, Level::fail);
+    EXPECT_EQ(f.cause, Cause::hardware);
+    EXPECT_TRUE(f.needs_confirmation());
+    EXPECT_EQ(f.metric, "congestion.ring_links_impact");
+    EXPECT_DOUBLE_EQ(*f.value, 36.0);
+    EXPECT_EQ(f.peers, (std::vector<std::string>{"node0000", "node0001", "node0003"}));  // measured again with it
+    EXPECT_EQ(f.reason,
+              "node0002's links degrade under load: the 6 degraded ring figures measured across them (in 3 of 3 rings) "
+              "are 36x worse beside the congestors than alone (their upper median, p50 ring latency; warn from 4x, fail "
+              "from 10x); 0 of them its own, the others node0000, node0001 and node0003's, its ring neighbours there, "
+              "which it explains; the most degraded nodes by their own figures: node0000 36x (p50 ring latency), "
+              "node0001 36x (p50 ring latency), node0003 36x (p50 ring latency) and 1 more");
+}
+
+TEST(CongestionRule, WithTheRingTableHealthyFiguresAndOneNoisyOneNameNothing) {
+    EXPECT_TRUE(findings_of(ring_traces([](int, int, int) { return 1.2; })).empty());
+    // node0003's figure in one ring 8.35x (as a healthy virtual-cluster run gave): its median is fine.
+    EXPECT_TRUE(findings_of(ring_traces([](int node, int previous, int) { return node == 3 && previous == 2 ? 8.35 : 1.2; }))
+                    .empty());
+}
+
+// node0002's link at 10 Mbit/s, as on the virtual cluster: every ring bandwidth received across
+// it is 300x below the others alone and under load alike (impact 1), and two figures that cross
+// both node0002 and node0003 degrade 12x. Judged by impacts alone node0003 won that tie (the
+// larger share of degraded figures); node0002 is named slow alone and explains them.
+TEST(CongestionRule, ALinkSlowEvenAloneIsNamedByItsBandwidthsAloneAndNotItsNeighbour) {
+    int crossing = 0;
+    const auto findings = findings_of(ring_traces(
+        [&](int node, int previous, int next) {
+            const bool both = (previous == 3 && next == 2) || (previous == 2 && next == 3);
+            return node != 2 && node != 3 && both && crossing++ < 2 ? 12.0 : 1.2;
+        },
+        [](int node, int previous) { return node == 2 || previous == 2 ? 1.0 / 300 : 1.0; }));
+    ASSERT_EQ(crossing, 2);
+    ASSERT_EQ(findings.size(), 2u);
+    for (const Finding& f : findings) EXPECT_EQ(f.node, "node0002") << f.reason;
+    EXPECT_EQ(findings[0].metric, "congestion.ring_links_slowdown_alone");
+    EXPECT_EQ(findings[0].code, ReasonCode::slow_node_links);
+    EXPECT_EQ(findings[0].level, Level::fail);
+    EXPECT_TRUE(findings[0].needs_confirmation());
+    EXPECT_DOUBLE_EQ(*findings[0].value, 300.0);
+    EXPECT_NE(findings[0].reason.find("node0002's links are slow even without the congestors: the 6 ring bandwidths "
+                                      "measured across them alone (in 3 of 3 rings) are 300x below the run's"),
+              std::string::npos)
+        << findings[0].reason;
+    EXPECT_EQ(findings[1].metric, "congestion.ring_links_impact");
+    EXPECT_EQ(findings[1].level, Level::fail);
+    // Healthy bandwidths alone, spread as a healthy virtual-cluster run gave (0.39 to 0.61 GB/s): nothing.
+    EXPECT_TRUE(findings_of(ring_traces([](int, int, int) { return 1.2; },
+                                        [](int node, int previous) { return 0.39 + 0.055 * (node + previous); }))
+                    .empty());
 }
 
 }  // namespace

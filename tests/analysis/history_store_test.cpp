@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -132,7 +134,8 @@ pid_t in_child(const std::function<bool()>& work) {
         int code = 1;
         try {
             code = work() ? 0 : 1;
-        } catch (const std::exception&) {
+        } catch (const std::exception& error) {
+            std::fprintf(stderr, "child process: %s\n", error.what());  // the cause beside the parent's failure
         }
         _exit(code);
     }

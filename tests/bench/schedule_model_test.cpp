@@ -80,7 +80,10 @@ TEST(ScheduleModel, LocalPairThenLeaderRingNeedsTwoOrThreeRoundsAtAnyNodeCount) 
 TEST(ScheduleModel, CongestionTakesItsMeasuredTimeAndConfirmationIsAllpairsOnTheFlaggedNodes) {
     const auto run = measured("congestion", 0.5, {1, 4});
     EXPECT_DOUBLE_EQ(*congestion_estimate(&run, {10000, 8}).seconds, 0.5);
-    EXPECT_DOUBLE_EQ(*congestion_estimate(&run, {1, 4}).messages, 2 * 2 * (2 * 220.0 + 8 * 22));
+    EXPECT_DOUBLE_EQ(*congestion_estimate(&run, {1, 4}).messages, 2 * 2 * (2 * 220.0 + 8 * 22));  // one ring
+    const auto three_rings = measured("congestion", 1.5, {1, 4}, {{"rings", "3"}});
+    EXPECT_DOUBLE_EQ(congestion_estimate(&three_rings, {1, 4}).rounds, 6);  // two phases of 3 rings
+    EXPECT_DOUBLE_EQ(*congestion_estimate(&three_rings, {1, 4}).messages, 3 * 2 * 2 * (2 * 220.0 + 8 * 22));
     const auto allpairs = measured("allpairs", 0.3, {1, 4});
     const auto confirm = confirmation_estimate(&allpairs, {10000, 8}, 100, 3);
     EXPECT_DOUBLE_EQ(confirm.rounds, 400 * 8 - 1);  // 100 flagged nodes and 3 peers each

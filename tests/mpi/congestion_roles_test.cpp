@@ -63,5 +63,31 @@ TEST(CongestionRing, TheRandomRingIsAPermutationTheSameForTheSameSeed) {
     EXPECT_EQ(place.next_world, 100 + ring[6]);
 }
 
+// Every rank's unordered neighbour pair: rings equal up to rotation and direction have the same.
+std::vector<std::pair<int, int>> neighbours(const std::vector<int>& ring) {
+    std::vector<std::pair<int, int>> pairs(ring.size());
+    for (std::size_t i = 0; i < ring.size(); ++i)
+        pairs[static_cast<std::size_t>(ring[i])] =
+            std::minmax(ring[(i + ring.size() - 1) % ring.size()], ring[(i + 1) % ring.size()]);
+    return pairs;
+}
+
+// Four ranks have exactly three rings; three drawn rings are all of them, so every rank is
+// beside each other rank in two of the three. Three ranks have one ring, which is all it can give.
+TEST(CongestionRing, TheRingsOfAPhaseDifferWhereTheRanksAllow) {
+    for (std::uint64_t seed : {1, 2, 3, 99}) {
+        const auto rings = random_rings(4, seed, 3);
+        ASSERT_EQ(rings.size(), 3u);
+        EXPECT_NE(neighbours(rings[0]), neighbours(rings[1])) << seed;
+        EXPECT_NE(neighbours(rings[0]), neighbours(rings[2])) << seed;
+        EXPECT_NE(neighbours(rings[1]), neighbours(rings[2])) << seed;
+        EXPECT_EQ(rings, random_rings(4, seed, 3));  // the same on every rank
+    }
+    const auto three = random_rings(3, 5, 3);
+    ASSERT_EQ(three.size(), 3u);
+    EXPECT_EQ(neighbours(three[0]), neighbours(three[2]));
+    EXPECT_EQ(random_rings(64, 7, 1).front(), random_ring(64, 7));  // the first ring is the seed's
+}
+
 }  // namespace
 }  // namespace shakedown::mpi

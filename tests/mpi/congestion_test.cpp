@@ -35,13 +35,21 @@ TEST(Congestion, HealthyRunGivesFiniteImpactFactorsFromEveryMeasuringRank) {
                              "congestion.node_latency_p50_impact"}) {
         ASSERT_TRUE(metric(result, name).has_value()) << name;
         EXPECT_TRUE(std::isfinite(*metric(result, name))) << name;
-        EXPECT_GT(*metric(result, name), 0.05) << name;  // a ratio of two positive, same-order times
+        // A ratio of two positive times. Not of the same order here: beside other work, 4 ranks on
+        // 2 cores put a scheduler's wait in either phase (a p50 impact of 0.0055 was seen).
+        EXPECT_GT(*metric(result, name), 0.0) << name;
     }
     EXPECT_GT(*metric(result, "congestion.baseline_latency_p50_us"), 0.0);
     EXPECT_GE(*metric(result, "congestion.baseline_latency_p99_us"), *metric(result, "congestion.baseline_latency_p50_us"));
     EXPECT_GT(*metric(result, "congestion.congested_bandwidth_gbs"), 0.0);
-    ASSERT_EQ(result.samples.size(), 2u);  // one row per measuring rank
-    EXPECT_EQ(result.samples.column("rank"), (std::vector<double>{0.0, 2.0}));
+    // One row per measuring rank and ring (3 by default), with the ring's neighbours: two measuring
+    // ranks are each other's both neighbours in every ring.
+    ASSERT_EQ(result.samples.size(), 6u);
+    EXPECT_EQ(result.parameters.at("rings"), "3");
+    EXPECT_EQ(result.samples.column("rank"), (std::vector<double>{0, 0, 0, 2, 2, 2}));
+    EXPECT_EQ(result.samples.column("ring"), (std::vector<double>{0, 1, 2, 0, 1, 2}));
+    EXPECT_EQ(result.samples.column("previous_rank"), (std::vector<double>{2, 2, 2, 0, 0, 0}));
+    EXPECT_EQ(result.samples.column("next_rank"), (std::vector<double>{2, 2, 2, 0, 0, 0}));
     EXPECT_NEAR(*metric(result, "congestion.latency_p50_impact"),
                 *metric(result, "congestion.congested_latency_p50_us") / *metric(result, "congestion.baseline_latency_p50_us"),
                 1e-9);
@@ -56,7 +64,7 @@ TEST(Congestion, CorruptedRingPayloadFailsTheReceiverNamingTheLink) {
     }
     EXPECT_EQ(result.status, Status::fail);
     // Two measuring ranks: rank 0 is both of rank 2's ring neighbours.
-    EXPECT_NE(result.reason.find("payload mismatch on the link 0 -> 2 (congested phase, bandwidth message 1 of 4 131072 B, "
+    EXPECT_NE(result.reason.find("payload mismatch on the link 0 -> 2 (congested phase, ring 1, bandwidth message 1 of 4 131072 B, "
                                  "iteration 0, byte 65536)"),
               std::string::npos)
         << result.reason;
@@ -64,13 +72,17 @@ TEST(Congestion, CorruptedRingPayloadFailsTheReceiverNamingTheLink) {
 
 TEST(Congestion, MeasuringRankSlowedUnderLoadRaisesTheImpactFactorFarAboveTheFailBand) {
     if (world_size() < 4) GTEST_SKIP() << "needs 4 ranks";
-    // 5 ms before every message rank 2 sends, in the congested phase only: its ring exchanges
-    // take milliseconds where the baseline takes microseconds.
-    const auto result =
-        run_registered_test("congestion", small + "faults: [{kind: delay, test: congestion, rank: 2, seconds: 0.005}]\n");
+    // 50 ms before every message rank 2 sends, in the congested phase only, in one ring. The delay
+    // must stand far above the scheduler: 4 ranks on 2 cores beside other work wait milliseconds
+    // for a core in the baseline too (5 ms gave a latency impact of 4.2 and a bandwidth impact of
+    // 0.77 beside two busy loops).
+    const auto result = run_registered_test(
+        "congestion", "params: {congestion: {rings: 1, latency_iterations: 10, latency_warmup: 1, bandwidth_window: 4, "
+                      "bandwidth_iterations: 3, bandwidth_warmup: 1}}\n"
+                      "faults: [{kind: delay, test: congestion, rank: 2, seconds: 0.05}]\n");
     EXPECT_EQ(result.status, Status::pass) << result.reason;
     if (world_rank() != 0) return;
-    EXPECT_GE(*metric(result, "congestion.congested_latency_p50_us"), 5000.0);
+    EXPECT_GE(*metric(result, "congestion.congested_latency_p50_us"), 50000.0);
     EXPECT_GT(*metric(result, "congestion.latency_p50_impact"), 10.0);
     EXPECT_GT(*metric(result, "congestion.node_latency_p50_impact"), 10.0);
     EXPECT_GT(*metric(result, "congestion.bandwidth_impact"), 1.5);

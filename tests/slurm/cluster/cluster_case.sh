@@ -5,7 +5,7 @@
 # analyzer's verdict. Needs root; exits 77 (ctest: skipped) otherwise.
 #
 #   cluster_case.sh CASE   with CASE one of: quick-srun, quick-mpirun, rank-killed, rate-limited,
-#                          two-slow-links, mtu-mismatch, testbed-refuses-foreign, dead-node,
+#                          two-slow-links, congestion-shaped, mtu-mismatch, testbed-refuses-foreign, dead-node,
 #                          stopped-rank, time-limit, account-qos
 # The testbed has 4 nodes; the cases run on node[1-3] unless they say otherwise (NODES=4).
 # Environment (set by tests/slurm/CMakeLists.txt): TESTBED, SLURM_CLI, SHAKEDOWN, ANALYZER.
@@ -219,6 +219,36 @@ YAML
     [ "$(grep -c '^scontrol' "$run_folder/drain.txt")" -eq 1 ] || fail "drain.txt drains more than node4: $(cat "$run_folder/drain.txt")"
     check "node4 named the common end of node4<->node1 and node4<->node2, confirmed, alone in drain.txt" \
       "($(grep -o '"pass": [0-9]*' "$run_folder/summary.json" | head -1) of the others)"
+    ;;
+
+  congestion-shaped)
+    # node2's link shaped to 50 Mbit/s both ways, then the congestion test on 4 nodes x 2 ranks
+    # (3 random rings per phase): the slow link degrades its ring neighbours' figures as much as
+    # node2's own, and node2 alone must be named (FAIL), the 3 other nodes pass, and whatever
+    # drains is node2 (the confirmation step may drain it; its TCP wire-up across the shaped link
+    # can fail, as in rate-limited, and then nothing drains).
+    trap '"$TESTBED" clear-faults' EXIT
+    "$TESTBED" limit-rate node2 50mbit
+    use_ompi_tcp_environment
+    NODES=4 submit quick srun --ranks-per-node 2 --run-args "--tests congestion"
+    if [ "$job_status" -eq 3 ] && [ ! -d "$run_folder" ] && grep -q "Open MPI failed to TCP connect" "$job_log"; then
+      echo "retrying: the MPI wire-up failed before the run started (job exit 3, no run folder)"
+      NODES=4 submit quick srun --ranks-per-node 2 --run-args "--tests congestion"
+    fi
+    [ "$job_status" -eq 1 ] || fail "job exit code $job_status, expected 1 (node2 fails)"
+    # The final verdict (the last table of the job's log: after the confirmation step, if one ran)
+    # is asserted. Under CI's parallel ctest the congestors' CPU noise has put another node at FAIL
+    # in the first analysis (270x), not reproduced by the confirmation (a WARN), and a ring
+    # neighbour at WARN in the confirmation's figures (9.85x): a WARN drains nothing.
+    final_table=$(awk '/^NODE +RANKS/ { table = "" } { table = table $0 "\n" } END { printf "%s", table }' "$job_log")
+    grep -q '"fail": 1' "$run_folder/summary.json" || fail "not exactly one node failed: $(cat "$run_folder/summary.json")"
+    grep -qE "^node2 +2-3 +FAIL .*node2's links (are slow even without the congestors|degrade under load)" <<<"$final_table" ||
+      fail "node2 is not the node named"
+    if grep '^scontrol' "$run_folder/drain.txt" | grep -qv 'NodeName=node2 '; then
+      fail "drain.txt drains another node: $(cat "$run_folder/drain.txt")"
+    fi
+    if grep -qE "^node[134] +[0-9]-[0-9] +FAIL" <<<"$final_table"; then fail "a node other than node2 FAILs"; fi
+    check "node2 named alone for its links under congestion; no other node FAILs; drain.txt: $(grep -c '^scontrol' "$run_folder/drain.txt") line(s), node2's"
     ;;
 
   mtu-mismatch)

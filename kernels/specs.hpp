@@ -11,6 +11,7 @@ const TestSpec& stencil3d_spec();
 const TestSpec& gemm_ladder_spec();
 const TestSpec& lu_fp64_spec();
 const TestSpec& cg_fp64_spec();
+const TestSpec& train_step_spec();
 
 // `device`: auto (the bound GPU when there is one), host or gpu; shared by the kernels that run on
 // either.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds shakedown for Hopper (sm_90) here and packs the driver, the analyzer, the GPU-facing
 # test binaries and the GPU tuning probes (bench/gpu/*_probe.cu: shakedown_kernel_probe,
-# shakedown_stencil_probe, shakedown_gemm_probe; with a CUDA Kokkos also bench/gpu/kokkos_probe.cpp:
+# shakedown_stencil_probe, shakedown_gemm_probe, shakedown_attention_probe; with a CUDA Kokkos also bench/gpu/kokkos_probe.cpp:
 # shakedown_kokkos_probe) with their runtime into .device-rt/rt.tar.xz for the GPU host
 # (../shared/device/bundle-runtime.sh does the packing; binaries land in /tmp/rt/bin there).
 #
@@ -28,7 +28,7 @@ fi
 summary=$(cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
   -DSHAKEDOWN_WITH_CUDA=ON -DSHAKEDOWN_WITH_NCCL=ON "${kokkos[@]}")
 grep -E '^--   (CUDA|KOKKOS) ' <<<"$summary" || true
-probes=(shakedown_kernel_probe shakedown_stencil_probe shakedown_gemm_probe)
+probes=(shakedown_kernel_probe shakedown_stencil_probe shakedown_gemm_probe shakedown_attention_probe)
 # The Kokkos probe (bench/gpu/kokkos_probe.cpp) exists only when the Kokkos found has CUDA.
 if grep -Eq '^--   KOKKOS +ON .*devices: [^ ]*CUDA' <<<"$summary"; then
   probes+=(shakedown_kokkos_probe)

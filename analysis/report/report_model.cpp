@@ -304,6 +304,10 @@ ReportModel make_report_model(const Observations& observations, const AnalysisRe
     model.fp64 = make_fp64_capability(observations, settings);
     model.fp64_table = fp64_table(model.fp64);
     model.fp64_lines = fp64_lines(model.fp64);
+    model.workload = make_workload(observations, settings);
+    model.workload_devices = workload_device_table(model.workload);
+    model.workload_scaling = workload_scaling_table(model.workload);
+    model.workload_lines = workload_lines(model.workload);
     return model;
 }
 

@@ -10,6 +10,7 @@
 #include "analysis/report/fp64_capability.hpp"
 #include "analysis/report/node_metrics.hpp"
 #include "analysis/report/price_report.hpp"
+#include "analysis/report/workload_section.hpp"
 #include "analysis/rules/apply_rules.hpp"
 
 #include <map>
@@ -82,6 +83,10 @@ struct ReportModel {
     Fp64Capability fp64;
     Fp64Table fp64_table;
     std::vector<std::string> fp64_lines;
+    Workload workload;
+    WorkloadTable workload_devices;
+    WorkloadTable workload_scaling;
+    std::vector<std::string> workload_lines;
 };
 
 ReportModel make_report_model(const Observations& observations, const AnalysisResult& result, const AnalysisSettings& settings);

@@ -149,6 +149,24 @@ json fp64_view(const ReportModel& model) {
             {"lines", model.fp64_lines}};
 }
 
+json table_view(const WorkloadTable& table) {
+    json rows = json::array();
+    for (const auto& row : table.rows) {
+        json cells = json::array();
+        for (std::size_t i = 0; i < row.size(); ++i) cells.push_back({{"text", row[i]}, {"num", i >= 1}});
+        rows.push_back({{"cells", std::move(cells)}});
+    }
+    return {{"header", table.header}, {"rows", std::move(rows)}};
+}
+
+json workload_view(const ReportModel& model) {
+    if (model.workload.empty()) return false;
+    return {{"devices", table_view(model.workload_devices)},
+            {"scaling", table_view(model.workload_scaling)},
+            {"has_scaling", model.workload_scaling.rows.size() > 1},
+            {"lines", model.workload_lines}};
+}
+
 }  // namespace
 
 json lines_section(const std::vector<std::string>& lines, std::size_t max) {
@@ -194,6 +212,7 @@ json report_view(const ReportModel& model, const ReportHeader& header, const std
             {"gpus", gpu_rows(model)},
             {"identity", identity_rows(identity)},
             {"results", results(model, limits.max_result_rows)},
+            {"workload", workload_view(model)},
             {"fp64", fp64_view(model)},
             {"signoff", {{"verdict", upper(overall)}, {"level", overall}, {"line", model.verdict_line}}}};
 }

@@ -18,6 +18,7 @@
 //   identity [{node, cpu_model, gpu, gpu_model, gpu_uuid, gpu_serial, driver, vbios, nic_firmware}],
 //   results {nodes [{node, level, verdict, values, flagged, open, rows [{node, rank, gpu, test,
 //           metric, unit, value, nominal, ratio, level, level_text}]}], note (text | false)} | false,
+//   workload {lines [text], devices {header, rows}, scaling {header, rows}, has_scaling} | false,
 //   fp64 {header [text], rows [{cells [{text, num}]}], lines [text]} | false,
 //   signoff {verdict, line}
 // level: pass, warn, fail, incomplete, error (a CSS class); verdict and level_text: the same in capitals.

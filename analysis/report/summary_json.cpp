@@ -301,6 +301,38 @@ json fp64_to_json(const Fp64Capability& capability) {
     return {{"nodes", std::move(nodes)}, {"host_lu", std::move(host_lu)}, {"currency", capability.currency}};
 }
 
+json workload_to_json(const Workload& workload) {
+    if (workload.empty()) return nullptr;
+    json devices = json::array();
+    for (const WorkloadDevice& device : workload.devices)
+        devices.push_back({{"node", device.node},
+                           {"rank", device.rank},
+                           {"gpu", device.gpu ? json(*device.gpu) : json(nullptr)},
+                           {"step_s", device.step_s},
+                           {"tokens_per_s", device.tokens_per_s},
+                           {"mfu", optional_number(device.mfu)},
+                           {"mfu_of_measured_peak", optional_number(device.mfu_measured)},
+                           {"alone_step_s", optional_number(device.alone_s)}});
+    json scaling = json::array();
+    for (const ScalingRow& row : workload.scaling)
+        scaling.push_back({{"scope", row.scope},
+                           {"gpus", row.gpus},
+                           {"efficiency", row.measured},
+                           {"predicted", row.predicted},
+                           {"bus_gbs", optional_number(row.bus_gbs)}});
+    return {{"model", workload.model},
+            {"engine", workload.engine},
+            {"devices", std::move(devices)},
+            {"scaling", std::move(scaling)},
+            {"job_tokens_per_s", workload.job_tokens_per_s},
+            {"nodes", workload.nodes},
+            {"price_per_million_tokens", optional_number(workload.price_per_million_tokens)},
+            {"task_tokens", workload.task_tokens},
+            {"task_hours", optional_number(workload.task_hours)},
+            {"task_price", optional_number(workload.task_price)},
+            {"currency", workload.currency}};
+}
+
 json summary_to_json(const ReportModel& model, const SummaryContext& context) {
     const LoadedRun& run = *model.run;
     const AnalysisResult& result = *model.result;
@@ -335,6 +367,7 @@ json summary_to_json(const ReportModel& model, const SummaryContext& context) {
             {"localization", result.links ? localization_to_json(*result.links) : json(nullptr)},
             {"price", model.price ? price_to_json(*model.price) : json(nullptr)},
             {"fp64_capability", fp64_to_json(model.fp64)},
+            {"workload", workload_to_json(model.workload)},
             {"explained_findings", result.explained},
             {"outputs", context.outputs}};
 }

@@ -9,8 +9,8 @@
 namespace shakedown::analysis {
 namespace {
 
-constexpr std::array<std::string_view, 9> sections{"fleet",       "baseline", "telemetry",     "links",     "collectives",
-                                                   "price",       "port_counters", "gpu_health", "congestion"};
+constexpr std::array<std::string_view, 10> sections{"fleet",         "baseline",   "telemetry",  "links",  "collectives", "price",
+                                                    "port_counters", "gpu_health", "congestion", "scaling"};
 
 // One key of one section: how to read it into the settings.
 struct SettingKey {
@@ -81,6 +81,7 @@ const std::vector<SettingKey>& setting_keys() {
         {"collectives", "fail_ratio", positive_in(&AnalysisSettings::slow_rank_fail_ratio)},
         {"price", "per_node_hour", positive_in(&AnalysisSettings::price_per_node_hour)},
         {"price", "per_node_month", positive_in(&AnalysisSettings::price_per_node_month)},
+        {"price", "task_tokens", positive_in(&AnalysisSettings::task_tokens)},
         {"price", "currency",
          [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
              if (!node.IsScalar() || node.Scalar().size() > 16)
@@ -121,6 +122,12 @@ const std::vector<SettingKey>& setting_keys() {
         {"gpu_health", "aer_correctable_warn_rise", positive_in(&AnalysisSettings::aer_correctable_warn_rise)},
         {"congestion", "warn_impact", positive_in(&AnalysisSettings::congestion_warn_impact)},
         {"congestion", "fail_impact", positive_in(&AnalysisSettings::congestion_fail_impact)},
+        {"scaling", "slow_rank_ratio", positive_in(&AnalysisSettings::scaling_slow_rank_ratio)},
+        {"scaling", "slow_rank_fail_ratio", positive_in(&AnalysisSettings::scaling_slow_rank_fail_ratio)},
+        {"scaling", "link_warn_fraction", fraction_in(&AnalysisSettings::scaling_link_warn_fraction, 1.0)},
+        {"scaling", "link_fail_fraction", fraction_in(&AnalysisSettings::scaling_link_fail_fraction, 1.0)},
+        {"scaling", "shortfall_warn", fraction_in(&AnalysisSettings::scaling_shortfall_warn_fraction, 1.0)},
+        {"scaling", "noise_margin", positive_in(&AnalysisSettings::scaling_noise_margin_factor)},
     };
     return keys;
 }
@@ -183,6 +190,7 @@ void AnalysisSettings::merge(const AnalysisSettings& other) {
         price_per_node_month = other.price_per_node_month;
     }
     take(currency, other.currency);
+    take(task_tokens, other.task_tokens);
     take(port_counters_enabled, other.port_counters_enabled);
     take(port_counter_warn_counters, other.port_counter_warn_counters);
     take(gpu_health_enabled, other.gpu_health_enabled);
@@ -191,6 +199,12 @@ void AnalysisSettings::merge(const AnalysisSettings& other) {
     take(aer_correctable_warn_rise, other.aer_correctable_warn_rise);
     take(congestion_warn_impact, other.congestion_warn_impact);
     take(congestion_fail_impact, other.congestion_fail_impact);
+    take(scaling_slow_rank_ratio, other.scaling_slow_rank_ratio);
+    take(scaling_slow_rank_fail_ratio, other.scaling_slow_rank_fail_ratio);
+    take(scaling_link_warn_fraction, other.scaling_link_warn_fraction);
+    take(scaling_link_fail_fraction, other.scaling_link_fail_fraction);
+    take(scaling_shortfall_warn_fraction, other.scaling_shortfall_warn_fraction);
+    take(scaling_noise_margin_factor, other.scaling_noise_margin_factor);
     // Counter by counter: a user file naming symbol_error keeps the other allowances.
     for (const auto& [counter, allowed] : other.port_counter_allowances) port_counter_allowances[counter] = allowed;
 }

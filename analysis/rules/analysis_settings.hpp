@@ -60,6 +60,8 @@ struct AnalysisSettings {
     std::optional<double> price_per_node_hour;
     std::optional<double> price_per_node_month;
     std::optional<std::string> currency;
+    // price.task_tokens: the standard task the Workload section prices (tokens of train_step).
+    std::optional<double> task_tokens;
     // port_counters: {enabled: true, allowed_increase: {symbol_error: 10, ...}} — how much an RDMA
     // error counter (sysfs name) may rise over the whole run before the node FAILs; 0 when unnamed.
     std::optional<bool> port_counters_enabled;
@@ -81,6 +83,17 @@ struct AnalysisSettings {
     // a node's (or, when no node stands out, the job's) impact factor at or above them.
     std::optional<double> congestion_warn_impact;
     std::optional<double> congestion_fail_impact;
+    // scaling: {slow_rank_ratio: 1.25, slow_rank_fail_ratio: 1.5, link_warn_fraction: 0.75,
+    // link_fail_fraction: 0.5, shortfall_warn: 0.85} — train_step's scaling rule
+    // (rules/scaling_rule.hpp): a rank whose step alone takes R x the median rank's, a node whose
+    // link figure is below the fraction of the fabric median, an efficiency below the fraction of
+    // its prediction with neither to explain it.
+    std::optional<double> scaling_slow_rank_ratio;
+    std::optional<double> scaling_slow_rank_fail_ratio;
+    std::optional<double> scaling_link_warn_fraction;
+    std::optional<double> scaling_link_fail_fraction;
+    std::optional<double> scaling_shortfall_warn_fraction;
+    std::optional<double> scaling_noise_margin_factor;  // scaling.noise_margin: bands widen to this x the step scatter
 
     int min_peers() const { return fleet_min_peers.value_or(3); }
     bool fleet_rule_enabled() const { return fleet_enabled.value_or(true); }
@@ -95,6 +108,7 @@ struct AnalysisSettings {
     double rank_ratio() const { return slow_rank_ratio.value_or(1.5); }
     double rank_fail_ratio() const { return slow_rank_fail_ratio.value_or(3.0); }
     std::string currency_text() const { return currency.value_or(""); }
+    double task_token_count() const { return task_tokens.value_or(1e9); }
     bool port_counter_rule_enabled() const { return port_counters_enabled.value_or(true); }
     bool gpu_health_rule_enabled() const { return gpu_health_enabled.value_or(true); }
     double pcie_replay_fail_rise_or_default() const { return pcie_replay_fail_rise.value_or(1000.0); }
@@ -102,6 +116,14 @@ struct AnalysisSettings {
     double congestion_fail() const { return congestion_fail_impact.value_or(10.0); }
     // A WARN band a user file left above the FAIL band is lowered to it.
     double congestion_warn() const { return std::min(congestion_warn_impact.value_or(4.0), congestion_fail()); }
+    double scaling_slow_rank_fail() const { return scaling_slow_rank_fail_ratio.value_or(1.5); }
+    // A WARN ratio a user file left above the FAIL ratio is lowered to it; a WARN fraction below
+    // the FAIL fraction raised to it.
+    double scaling_slow_rank_warn() const { return std::min(scaling_slow_rank_ratio.value_or(1.25), scaling_slow_rank_fail()); }
+    double scaling_link_fail() const { return scaling_link_fail_fraction.value_or(0.5); }
+    double scaling_link_warn() const { return std::max(scaling_link_warn_fraction.value_or(0.75), scaling_link_fail()); }
+    double scaling_shortfall_warn() const { return scaling_shortfall_warn_fraction.value_or(0.85); }
+    double scaling_noise_margin() const { return scaling_noise_margin_factor.value_or(2.0); }
     double allowed_increase(const std::string& counter) const;
     bool port_counter_warns(const std::string& counter) const;
 
@@ -115,7 +137,7 @@ struct AnalysisSettings {
 inline constexpr double hours_per_month = 730.0;
 
 // Whether `key` is a settings section (fleet, baseline, telemetry, links, collectives, price,
-// port_counters, gpu_health, congestion).
+// port_counters, gpu_health, congestion, scaling).
 bool is_settings_section(std::string_view key);
 // Reads one settings section into `settings`; unknown keys and bad values are rejected.
 void parse_settings_section(const YamlFields& fields, const std::string& section, const YAML::Node& node,

@@ -5,6 +5,7 @@
 #include "analysis/rules/credibility_rule.hpp"
 #include "analysis/rules/leader_trace_rules.hpp"
 #include "analysis/rules/profile_rule.hpp"
+#include "analysis/rules/scaling_rule.hpp"
 #include "analysis/rules/scheduler_rule.hpp"
 #include "analysis/rules/slow_ranks.hpp"
 #include "analysis/rules/stall_rule.hpp"
@@ -56,6 +57,7 @@ AnalysisResult apply_rules(const Observations& observations, const Thresholds& t
         append(findings, link_findings(*result.links, observations));
     }
     append(findings, slow_rank_findings(observations, settings));
+    append(findings, scaling_findings(observations, settings));
     append(findings, congestion_findings(observations, settings, [&](const std::string& key) { return details.rank0_samples(key); }));
     LeaderTraceFindings leader_findings = leader_trace_findings(observations, settings, profile, reader_jobs);
     append(findings, std::move(leader_findings.port_counters));

@@ -29,6 +29,7 @@ std::string_view to_string(FindingSource source) {
         case FindingSource::scheduler: return "scheduler";
         case FindingSource::hidden_faults: return "hidden_faults";
         case FindingSource::pkeys: return "pkeys";
+        case FindingSource::scaling: return "scaling";
     }
     return "unknown";
 }
@@ -45,6 +46,7 @@ ReasonCode reason_code_of(FindingSource source) {
         case FindingSource::scheduler: return ReasonCode::node_down;
         case FindingSource::hidden_faults: return ReasonCode::gpu_health_fault;
         case FindingSource::pkeys: return ReasonCode::pkey_mismatch;
+        case FindingSource::scaling: return ReasonCode::scaling_shortfall;
         case FindingSource::threshold: break;  // every check there sets its own
     }
     return ReasonCode::unclassified;

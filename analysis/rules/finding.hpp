@@ -25,7 +25,8 @@ std::string_view to_string(Level level);
 // the job (scheduler), or a GPU health counter or Xid event (hidden_faults: rules/hidden_fault_rule.hpp).
 enum class FindingSource {
     threshold, fleet, baseline, links, collective, port_counters, credibility, stall, scheduler, hidden_faults,
-    pkeys  // the RDMA ports' PKey tables compared across nodes (rules/pkey_rule.hpp)
+    pkeys,   // the RDMA ports' PKey tables compared across nodes (rules/pkey_rule.hpp)
+    scaling  // train_step's scaling against its prediction (rules/scaling_rule.hpp)
 };
 std::string_view to_string(FindingSource source);
 

@@ -27,6 +27,8 @@ std::string_view to_string(ReasonCode code) {
         case ReasonCode::profile_mismatch: return "profile_mismatch";
         case ReasonCode::pkey_mismatch: return "pkey_mismatch";
         case ReasonCode::congestion_impact: return "congestion_impact";
+        case ReasonCode::slow_alone: return "slow_alone";
+        case ReasonCode::scaling_shortfall: return "scaling_shortfall";
         case ReasonCode::unclassified: return "unclassified";
     }
     return "unclassified";

@@ -33,6 +33,8 @@ enum class ReasonCode {
     profile_mismatch,         // the node differs from the expected profile
     pkey_mismatch,            // an RDMA port's PKey table differs from the other nodes'
     congestion_impact,        // latency or bandwidth many times worse beside congestors than alone
+    slow_alone,               // a rank's training step alone much slower than the median rank's
+    scaling_shortfall,        // a data-parallel efficiency below its prediction, no slow part to blame
     unclassified,             // a rule that declares no code of its own yet
 };
 

@@ -70,7 +70,7 @@ TEST(RunFolder, HealthyRunPassesAndWritesSummaryLeavingEverythingElseAlone) {
     EXPECT_EQ(snapshot(run), before);
 
     const auto summary = summary_of(run);
-    EXPECT_EQ(summary["schema_version"], "1.5");
+    EXPECT_EQ(summary["schema_version"], "1.6");
     EXPECT_DOUBLE_EQ(summary["started_utc"].get<double>(), 1764480000.0);  // run.json's, as the writer made it
     EXPECT_DOUBLE_EQ(summary["ended_utc"].get<double>(), 1764480000.0 + 600.0);
     EXPECT_EQ(summary["run_id"], testing::test_run_id);

@@ -1,0 +1,137 @@
+#include "analysis/report/workload_section.hpp"
+
+#include "analysis/rules/finding.hpp"
+#include "kernels/train/train_step_names.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <map>
+
+namespace shakedown::analysis {
+namespace {
+
+namespace names = kernels::train_names;
+
+const Metric* find(const TestResult& test, std::string_view name) {
+    for (const Metric& metric : test.metrics)
+        if (metric.name == name && std::isfinite(metric.value)) return &metric;
+    return nullptr;
+}
+
+std::string text_or_dash(const std::optional<double>& value, int digits = 3) {
+    return value ? fmt::format("{:.{}g}", *value, digits) : "-";
+}
+
+std::string parameter(const TestResult& test, std::string_view name) {
+    const auto found = test.parameters.find(std::string(name));
+    return found == test.parameters.end() ? "" : found->second;
+}
+
+}  // namespace
+
+Workload make_workload(const Observations& observations, const AnalysisSettings& settings) {
+    Workload workload;
+    std::map<std::string, const TestResult*> first_of_node;
+    const TestResult* first = nullptr;
+    for (const TestRow& row : observations.tests()) {
+        const TestResult& test = *row.test;
+        if (test.key != names::key || test.status == Status::waived || test.status == Status::error) continue;
+        const Metric* step = find(test, names::step_time_s);
+        const Metric* tokens = find(test, names::tokens_per_s);
+        if (!step || !tokens) continue;
+        if (!first) first = &test;
+        first_of_node.emplace(row.who->node, &test);
+        WorkloadDevice device{row.who->node, row.who->rank, row.who->gpu, step->value, tokens->value};
+        if (const Metric* rate = find(test, names::model_tflops)) device.mfu = rate->usable_fraction();
+        if (const Metric* measured = find(test, names::mfu_of_measured_peak)) device.mfu_measured = measured->value;
+        if (const Metric* alone = find(test, names::alone_step_s)) device.alone_s = alone->value;
+        workload.job_tokens_per_s += tokens->value;
+        workload.devices.push_back(device);
+    }
+    if (!first) return workload;
+    workload.model = parameter(*first, names::recorded_model);
+    workload.engine = parameter(*first, names::recorded_engine);
+    workload.nodes = static_cast<int>(first_of_node.size());
+
+    workload.scaling.push_back({"one GPU alone (T1)", 1, 1.0, 1.0, std::nullopt});
+    for (const auto& [node, test] : first_of_node) {
+        const NodeRow* row = observations.node(node);
+        const int ranks = row ? static_cast<int>(row->ranks.size()) : 1;
+        const Metric* efficiency = find(*test, names::node_efficiency);
+        const Metric* predicted = find(*test, names::predicted_node_efficiency);
+        if (ranks < 2 || !efficiency || !predicted) continue;
+        const Metric* bus = find(*test, names::node_busbw_gbs);
+        workload.scaling.push_back({node, ranks, efficiency->value, predicted->value,
+                                    bus ? std::optional<double>(bus->value) : std::nullopt});
+    }
+    const Metric* job = find(*first, names::job_efficiency);
+    const Metric* job_predicted = find(*first, names::predicted_job_efficiency);
+    const Metric* gpus = find(*first, names::job_gpus);
+    if (job && job_predicted && gpus && gpus->value >= 2) {
+        const Metric* bus = find(*first, names::job_busbw_gbs);
+        workload.scaling.push_back({fmt::format("job ({} node(s))", workload.nodes), static_cast<int>(gpus->value), job->value,
+                                    job_predicted->value, bus ? std::optional<double>(bus->value) : std::nullopt});
+    }
+
+    workload.task_tokens = settings.task_token_count();
+    workload.currency = settings.currency_text();
+    if (const auto price = settings.node_hour_price(); price && workload.job_tokens_per_s > 0.0) {
+        const double fleet_per_hour = *price * workload.nodes;
+        workload.price_per_million_tokens = fleet_per_hour / (workload.job_tokens_per_s * 3600.0) * 1e6;
+        workload.task_hours = workload.task_tokens / workload.job_tokens_per_s / 3600.0;
+        workload.task_price = *workload.task_hours * fleet_per_hour;
+    } else if (workload.job_tokens_per_s > 0.0) {
+        workload.task_hours = workload.task_tokens / workload.job_tokens_per_s / 3600.0;
+    }
+    return workload;
+}
+
+WorkloadTable workload_device_table(const Workload& workload) {
+    WorkloadTable table;
+    table.header = {"node", "device", "step (s)", "tokens/s", "MFU", "MFU of measured GEMM", "alone (s)"};
+    for (const WorkloadDevice& device : workload.devices)
+        table.rows.push_back({device.node,
+                              device.gpu ? fmt::format("GPU {} (rank {})", *device.gpu, device.rank)
+                                         : fmt::format("host (rank {})", device.rank),
+                              fmt::format("{:.4g}", device.step_s), fmt::format("{:.4g}", device.tokens_per_s),
+                              text_or_dash(device.mfu), text_or_dash(device.mfu_measured), text_or_dash(device.alone_s, 4)});
+    return table;
+}
+
+WorkloadTable workload_scaling_table(const Workload& workload) {
+    WorkloadTable table;
+    table.header = {"scope", "GPUs (ranks)", "efficiency", "predicted", "measured / predicted", "all-reduce bus bandwidth"};
+    for (const ScalingRow& row : workload.scaling)
+        table.rows.push_back({row.scope, std::to_string(row.gpus), fmt::format("{:.3g}", row.measured),
+                              fmt::format("{:.3g}", row.predicted),
+                              row.predicted > 0.0 ? fmt::format("{:.3g}", row.measured / row.predicted) : "-",
+                              row.bus_gbs ? with_unit(*row.bus_gbs, "GB/s") : "-"});
+    return table;
+}
+
+std::vector<std::string> workload_lines(const Workload& workload) {
+    std::vector<std::string> lines;
+    if (workload.empty()) return lines;
+    lines.push_back(fmt::format("step: {}; {}", workload.model, workload.engine));
+    lines.push_back(fmt::format("{} token/s over {} rank(s) on {} node(s); efficiency is the median rank's step alone (T1) over "
+                                "its data-parallel step; predicted from the same run's T1 schedule and all-reduce bus bandwidth",
+                                format_number(workload.job_tokens_per_s), workload.devices.size(), workload.nodes));
+    for (const ScalingRow& row : workload.scaling)
+        if (row.gpus > 1 && row.predicted > 0.0 && row.measured < 0.9 && row.measured / row.predicted >= 0.85)
+            lines.push_back(fmt::format("{}: as built: efficiency {} of T1, predicted {} from its own all-reduce bus bandwidth{}: "
+                                        "the links, not a fault, set it",
+                                        row.scope, format_number(row.measured), format_number(row.predicted),
+                                        row.bus_gbs ? " (" + with_unit(*row.bus_gbs, "GB/s") + ")" : std::string()));
+    if (workload.price_per_million_tokens)
+        lines.push_back(fmt::format("price per million tokens of this step: {} {}", format_number(*workload.price_per_million_tokens),
+                                    workload.currency));
+    if (workload.task_hours)
+        lines.push_back(fmt::format("a task of {} tokens on this fleet: {} h{}", format_number(workload.task_tokens),
+                                    format_number(*workload.task_hours),
+                                    workload.task_price ? fmt::format(", {} {}", format_number(*workload.task_price), workload.currency)
+                                                        : std::string()));
+    return lines;
+}
+
+}  // namespace shakedown::analysis

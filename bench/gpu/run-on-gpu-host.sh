@@ -37,6 +37,10 @@
 #                                               | health2 (NVML health sources and PCIe AER read for real, every value
 #                                                 or the NVML return code; gpu_memtest over 90 % of free HBM, 2 GPUs,
 #                                                 rank 1 with a planted flipped bit)
+#                                               | train (train_step on 1 GPU beside PyTorch's step of the same layers
+#                                                 (bench/gpu/train_step_torch.py), TRAIN_ROUNDS rounds interleaved; then
+#                                                 the batched-GEMM attention beside torch's explicit one, and a planted
+#                                                 corrupted gradient; cuDNN from PyTorch's packages)
 #                                               | sdc (sdc_dgemm on 1 GPU healthy and with a planted flipped bit,
 #                                                 then on every GPU of the host: the node's checksums compared)
 # Figures and logs go to $OUT (the device tool's output folder) or ./gpu-out.
@@ -246,6 +250,21 @@ if [[ $parts == *" sdc "* ]]; then  # silent data corruption: the same DGEMM twi
   run_job sdc-1gpu 1 --config "$here/health/configs/h200-sdc-dgemm.yaml"
   run_job sdc-1gpu-corrupt 1 --config "$here/health/configs/h200-sdc-dgemm-corrupt.yaml"  # FAIL expected
   [ "${gpus:-0}" -ge 2 ] && run_job sdc-all-gpus "$gpus" --config "$here/health/configs/h200-sdc-dgemm.yaml"
+fi
+if [[ $parts == *" train "* ]]; then  # train_step on 1 GPU beside PyTorch's step of the same layers, interleaved
+  # cuDNN is loaded at run time: the one PyTorch's packages bring (the bundle carries none).
+  cudnn_lib=$(find / -name 'libcudnn.so.9' -path '*nvidia/cudnn/lib*' 2>/dev/null | head -n 1)
+  log "cuDNN for train_step: ${cudnn_lib:-none found}"
+  [ -n "$cudnn_lib" ] && export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$(dirname "$cudnn_lib")
+  [ -x "$bin/shakedown_attention_probe" ] && { timeout 300 "$bin/shakedown_attention_probe" 2>&1 | tee -a "$out/log.txt"; log "attention probe exit ${PIPESTATUS[0]}"; }
+  torch_step() { env -u LD_LIBRARY_PATH PYTHONUNBUFFERED=1 timeout 300 python3 "$here/bench/gpu/train_step_torch.py" "$@" 2>&1 | tee -a "$out/log.txt"; }
+  for round in ${TRAIN_ROUNDS:-1 2}; do
+    run_job "train-$round" 1 --tests train_step
+    torch_step
+  done
+  run_job train-batched 1 --tests train_step --config "$here/bench/gpu/train-batched-gemm.yaml"
+  torch_step --attention explicit
+  run_job train-corrupt 1 --tests train_step --config "$here/bench/gpu/train-corrupt.yaml"  # FAIL expected
 fi
 tar -C "$runs" -czf "$out/runs.tgz" .
 log "done"

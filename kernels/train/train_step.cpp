@@ -26,6 +26,7 @@
 #include "stats/summary.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -43,9 +44,9 @@ using train::TrainEngine;
 
 // Relative L2 error a small stack may show against double: fp32 rounds each product and sum to
 // 2^-24 (1e-4 leaves room for the softmax's exponentials); bf16 tensors hold 8 bits (a few 2^-8
-// through the chain of GEMMs and norms).
+// through the chain of GEMMs and norms: 6.1e-3 on an H100 with cuDNN 9.14).
 constexpr double fp32_reference_bound = 1e-4;
-constexpr double bf16_reference_bound = 5e-2;
+constexpr double bf16_reference_bound = 3e-2;  // an H100 gave 6.1e-3
 
 struct TrainPlan {
     placement::Placement placement = placement::Placement::host;
@@ -126,6 +127,24 @@ std::vector<std::vector<double>> gather_vectors(MPI_Comm comm, const std::vector
         all.emplace_back(flat.begin() + rank * static_cast<std::ptrdiff_t>(mine.size()),
                          flat.begin() + (rank + 1) * static_cast<std::ptrdiff_t>(mine.size()));
     return all;
+}
+
+// How the node's GPUs are linked, from the inventory's NVML section: what a node's efficiency is
+// judged by beside its prediction (PCIe boxes scale as their links allow).
+std::string node_topology(const nlohmann::json& inventory, bool gpu) {
+    if (!gpu) return "host ranks sharing the node's cores";
+    const nlohmann::json* devices = nullptr;
+    if (inventory.contains("nvml") && inventory["nvml"].is_object() && inventory["nvml"].contains("devices"))
+        devices = &inventory["nvml"]["devices"];
+    if (devices == nullptr || !devices->is_array() || devices->empty()) return "no GPU seen by NVML";
+    if (devices->size() == 1) return "one GPU";
+    int fewest = std::numeric_limits<int>::max();
+    for (const auto& device : *devices) {
+        const auto& links = device.contains("nvlink_active_links") ? device["nvlink_active_links"] : nlohmann::json();
+        fewest = std::min(fewest, links.is_number() ? links.get<int>() : 0);
+    }
+    return fewest > 0 ? fmt::format("NVLink between its {} GPUs (at least {} links each)", devices->size(), fewest)
+                      : fmt::format("PCIe between its {} GPUs (no active NVLink)", devices->size());
 }
 
 double finite_median(std::vector<double> values) {
@@ -280,6 +299,7 @@ public:
         result.parameters["precision_used"] = plan.precision;
         result.parameters[std::string(names::recorded_engine)] = engine->description();
         result.parameters[std::string(names::recorded_attention)] = engine->attention_path();
+        result.parameters[std::string(names::recorded_topology)] = node_topology(ctx.inventory(), gpu);
         result.parameters["buckets"] = fmt::format("{} of up to {:.3g} MiB over {} gradient tensors ({:.3g} MiB)", buckets.size(),
                                                    static_cast<double>(plan.bucket_bytes) / 1048576.0, engine->layout().size(),
                                                    static_cast<double>(buckets.back().offset + buckets.back().elements) *

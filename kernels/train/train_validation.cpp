@@ -41,7 +41,11 @@ ReductionCheck check_reduction(const GradientSummary& local, const GradientSumma
     const bool strict_majority = majority->second * 2 > size;
     check.hash_disagrees = strict_majority ? mine != majority->first : counts.size() > 1;
 
-    if (!(check.relative_error <= check.bound))
+    // Alone, the sum is the rank's own gradient: bit for bit (the checksum cannot see one element
+    // among hundreds of millions within bf16's rounding, the hash can).
+    if (size == 1 && reduced.hash != local.hash)
+        check.problem = "the reduced gradient on this rank differs in its bits from its own gradient, the sum over this one rank";
+    else if (!(check.relative_error <= check.bound))
         check.problem = fmt::format(
             "the reduced gradient on this rank is not the sum of the ranks' gradients: its checksum is off by {:.3g} of "
             "their magnitude (rounding allows {:.3g})",

@@ -206,6 +206,12 @@ std::vector<ReportFigure> report_figures(const ReportModel& model) {
         for (ReportFigure& figure : sweep_figures(key, *samples, references_for(key, *test, *rank0, world_size)))
             figures.push_back(std::move(figure));
     }
+    std::vector<ScalingPoint> scaling;
+    for (const ScalingRow& row : model.workload.scaling) scaling.push_back({row.scope, row.gpus, row.measured, row.predicted});
+    if (std::string svg = svg_scaling("train_step: data-parallel efficiency against GPUs", scaling); !svg.empty())
+        figures.push_back({"scaling", "Scaling efficiency", std::move(svg),
+                           "The median rank's step alone (T1) over the data-parallel step of one GPU, each node and the job: "
+                           "measured, and predicted from the same run's T1 schedule and all-reduce bus bandwidth (Workload)."});
     if (observations.nodes().size() == 1) {
         const TestResult* allpairs = observations.test_of(0, "allpairs");
         if (allpairs != nullptr && allpairs->status != Status::waived)

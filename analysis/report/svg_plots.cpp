@@ -453,4 +453,58 @@ std::string svg_sweep(const SweepPlot& plot) {
     return svg + "</svg>\n";
 }
 
+std::string svg_scaling(const std::string& title, const std::vector<ScalingPoint>& points) {
+    if (points.size() < 2) return {};
+    int most = 1;
+    double highest = 1.0;
+    for (const ScalingPoint& point : points) {
+        most = std::max(most, point.gpus);
+        if (std::isfinite(point.measured)) highest = std::max(highest, point.measured);
+        if (std::isfinite(point.predicted)) highest = std::max(highest, point.predicted);
+    }
+    const double lx1 = std::max(1.0, std::ceil(std::log2(static_cast<double>(most))));
+    const double y_top = std::ceil(std::min(highest, 2.0) * 5.0) / 5.0 + 0.2;
+    const double left = 64.0, top = 28.0, plot_width = 420.0, plot_height = 220.0;
+    const double legend_x = left + plot_width + 16;
+    const double width = legend_x + 200.0, height = top + plot_height + 56.0;
+    auto x_of = [&](double gpus) { return left + plot_width * std::log2(std::max(1.0, gpus)) / lx1; };
+    auto y_of = [&](double y) { return top + plot_height - plot_height * std::clamp(y, 0.0, y_top) / y_top; };
+    std::string svg = svg_open(width, height, 11);
+    svg += text(left, 16, title, "font-weight=\"bold\"") + "\n";
+    svg += fmt::format("<rect x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\" fill=\"none\" stroke=\"#999\"/>\n",
+                       left, top, plot_width, plot_height);
+    for (double e = 0; e <= lx1 + 1e-9; e += 1.0) {
+        const double x = x_of(std::exp2(e));
+        svg += fmt::format("<line x1=\"{0:.1f}\" x2=\"{0:.1f}\" y1=\"{1:.1f}\" y2=\"{2:.1f}\" stroke=\"#eee\"/>\n", x, top,
+                           top + plot_height);
+        svg += text(x, top + plot_height + 14, format_number(std::exp2(e)), "class=\"x-tick\" text-anchor=\"middle\" font-size=\"9\"") + "\n";
+    }
+    for (double y = 0.0; y <= y_top + 1e-9; y += 0.2) {
+        svg += fmt::format("<line x1=\"{0:.1f}\" x2=\"{1:.1f}\" y1=\"{2:.1f}\" y2=\"{2:.1f}\" stroke=\"{3}\"/>\n", left,
+                           left + plot_width, y_of(y), std::abs(y - 1.0) < 1e-9 ? "#999" : "#eee");
+        svg += text(left - 4, y_of(y) + 4, format_number(y), "class=\"y-tick\" text-anchor=\"end\" font-size=\"9\"") + "\n";
+    }
+    svg += text(left + plot_width / 2, top + plot_height + 32, "GPUs (ranks), log scale", "text-anchor=\"middle\"") + "\n";
+    svg += text(16, top + plot_height / 2, "efficiency (T1 / step)",
+                fmt::format("text-anchor=\"middle\" transform=\"rotate(-90 16 {:.1f})\"", top + plot_height / 2)) + "\n";
+    const std::string measured_colour = css_colour(sequential_colour(0.0));
+    const std::string predicted_colour = css_colour(sequential_colour(0.6));
+    for (const ScalingPoint& point : points) {
+        const double x = x_of(point.gpus);
+        if (std::isfinite(point.predicted))
+            svg += fmt::format("<path class=\"predicted\" d=\"M {0:.1f} {1:.1f} l 5 5 l -5 5 l -5 -5 z\" fill=\"none\" stroke=\"{2}\" "
+                               "stroke-width=\"1.5\"><title>{3}: predicted {4}</title></path>\n",
+                               x, y_of(point.predicted) - 5, predicted_colour, escape_markup(point.label), format_number(point.predicted));
+        if (std::isfinite(point.measured))
+            svg += fmt::format("<circle class=\"measured\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"><title>{}: measured {}</title></circle>\n",
+                               x, y_of(point.measured), measured_colour, escape_markup(point.label), format_number(point.measured));
+    }
+    svg += fmt::format("<circle cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"3.5\" fill=\"{}\"/>\n", legend_x + 12, top + 8, measured_colour);
+    svg += text(legend_x + 24, top + 12, "measured") + "\n";
+    svg += fmt::format("<path d=\"M {0:.1f} {1:.1f} l 5 5 l -5 5 l -5 -5 z\" fill=\"none\" stroke=\"{2}\" stroke-width=\"1.5\"/>\n",
+                       legend_x + 12, top + 19, predicted_colour);
+    svg += text(legend_x + 24, top + 28, "predicted from this run") + "\n";
+    return svg + "</svg>\n";
+}
+
 }  // namespace shakedown::analysis

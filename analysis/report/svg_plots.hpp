@@ -88,4 +88,15 @@ struct SweepPlot {
 // "" when no series has a point: no empty figure.
 std::string svg_sweep(const SweepPlot& plot);
 
+// Scaling efficiency against the GPUs (ranks) of each scope: x the count on a log2 axis, y the
+// efficiency from 0 (a line at 1: N times one), a filled dot for what was measured and an open
+// diamond for what the run's own figures predicted. "" with fewer than two points.
+struct ScalingPoint {
+    std::string label;  // "job (4 node(s))"
+    int gpus = 1;
+    double measured = 1.0;
+    double predicted = 1.0;
+};
+std::string svg_scaling(const std::string& title, const std::vector<ScalingPoint>& points);
+
 }  // namespace shakedown::analysis

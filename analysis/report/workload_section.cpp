@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -54,7 +55,9 @@ Workload make_workload(const Observations& observations, const AnalysisSettings&
     workload.engine = parameter(*first, names::recorded_engine);
     workload.nodes = static_cast<int>(first_of_node.size());
 
-    workload.scaling.push_back({"one GPU alone (T1)", 1, 1.0, 1.0, std::nullopt});
+    const bool on_gpus = std::any_of(workload.devices.begin(), workload.devices.end(),
+                                     [](const WorkloadDevice& device) { return device.gpu.has_value(); });
+    workload.scaling.push_back({on_gpus ? "one GPU alone (T1)" : "one rank alone (T1)", 1, 1.0, 1.0, std::nullopt});
     for (const auto& [node, test] : first_of_node) {
         const NodeRow* row = observations.node(node);
         const int ranks = row ? static_cast<int>(row->ranks.size()) : 1;
@@ -62,8 +65,9 @@ Workload make_workload(const Observations& observations, const AnalysisSettings&
         const Metric* predicted = find(*test, names::predicted_node_efficiency);
         if (ranks < 2 || !efficiency || !predicted) continue;
         const Metric* bus = find(*test, names::node_busbw_gbs);
-        workload.scaling.push_back({node, ranks, efficiency->value, predicted->value,
-                                    bus ? std::optional<double>(bus->value) : std::nullopt});
+        const std::string topology = parameter(*test, names::recorded_topology);
+        workload.scaling.push_back({topology.empty() ? node : fmt::format("{} ({})", node, topology), ranks, efficiency->value,
+                                    predicted->value, bus ? std::optional<double>(bus->value) : std::nullopt});
     }
     const Metric* job = find(*first, names::job_efficiency);
     const Metric* job_predicted = find(*first, names::predicted_job_efficiency);

@@ -1,0 +1,102 @@
+// The Workload section over a run folder written with the real TraceWriter: 2 nodes of 2 ranks
+// that ran train_step. Per device the figures it recorded, the scaling rows (one GPU, each node,
+// the job) with their predictions, the price per million tokens and a standard task from a node
+// price, the "as built" line where the prediction gives the efficiency, and the figure.
+#include "analysis/load/observations.hpp"
+#include "analysis/load/run_loader.hpp"
+#include "analysis/report/svg_plots.hpp"
+#include "analysis/report/workload_section.hpp"
+#include "analysis/rules/analysis_settings.hpp"
+#include "analysis_fixtures.hpp"
+#include "kernels/train/train_step_names.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace shakedown::analysis {
+namespace {
+
+namespace names = kernels::train_names;
+using testing::TempDir;
+
+Metric metric(std::string_view name, double value, std::optional<double> nominal = std::nullopt) {
+    return Metric{std::string(name), "", value, nominal, Better::higher};
+}
+
+struct WorkloadRun {
+    TempDir temp;
+    LoadedRun run;
+    WorkloadRun() : run(make()) {}
+
+    LoadedRun make() {
+        auto traces = testing::healthy_traces(4, 2);
+        for (Trace& trace : traces) {
+            TestResult test;
+            test.key = std::string(names::key);
+            test.status = Status::pass;
+            test.parameters = {{std::string(names::recorded_model), "llama3_8b: hidden 4096"},
+                               {std::string(names::recorded_engine), "GPU bf16"},
+                               {std::string(names::recorded_topology), "PCIe between its 2 GPUs (no active NVLink)"}};
+            test.metrics = {metric(names::step_time_s, 0.05), metric(names::tokens_per_s, 80000.0),
+                            metric(names::model_tflops, 500.0, 1000.0), metric(names::mfu_of_measured_peak, 0.65),
+                            metric(names::alone_step_s, 0.04), metric(names::node_efficiency, 0.62),
+                            metric(names::predicted_node_efficiency, 0.64), metric(names::node_busbw_gbs, 21.0),
+                            metric(names::job_efficiency, 0.8), metric(names::predicted_job_efficiency, 0.82),
+                            metric(names::job_busbw_gbs, 12.0), metric(names::job_gpus, 4.0)};
+            trace.tests.push_back(std::move(test));
+        }
+        const auto dir = testing::write_run(temp.path() / "run", traces, "complete", {std::string(names::key)});
+        return load_run(dir, {});
+    }
+};
+
+TEST(WorkloadSection, DevicesScalingPriceAndTheMachineAsBuilt) {
+    const WorkloadRun fixture;
+    const Observations observations(fixture.run);
+    AnalysisSettings settings;
+    settings.price_per_node_hour = 10.0;
+    settings.currency = "EUR";
+    const Workload workload = make_workload(observations, settings);
+    ASSERT_EQ(workload.devices.size(), 4u);
+    EXPECT_DOUBLE_EQ(*workload.devices.front().mfu, 0.5);
+    EXPECT_DOUBLE_EQ(workload.job_tokens_per_s, 320000.0);
+    EXPECT_EQ(workload.nodes, 2);
+    ASSERT_EQ(workload.scaling.size(), 4u);  // one GPU, two nodes, the job
+    EXPECT_EQ(workload.scaling[1].scope, "node0000 (PCIe between its 2 GPUs (no active NVLink))");
+    EXPECT_EQ(workload.scaling[1].gpus, 2);
+    EXPECT_EQ(workload.scaling[3].gpus, 4);
+    EXPECT_DOUBLE_EQ(workload.scaling[3].measured, 0.8);
+    // 2 nodes x 10 EUR an hour for 320,000 tokens a second.
+    EXPECT_NEAR(*workload.price_per_million_tokens, 20.0 / (320000.0 * 3600.0) * 1e6, 1e-12);
+    EXPECT_NEAR(*workload.task_hours, 1e9 / 320000.0 / 3600.0, 1e-9);
+    EXPECT_NEAR(*workload.task_price, *workload.task_hours * 20.0, 1e-9);
+
+    const auto lines = workload_lines(workload);
+    const auto as_built = std::find_if(lines.begin(), lines.end(), [](const std::string& line) {
+        return line.find("node0000 (PCIe between its 2 GPUs (no active NVLink)): as built: efficiency 0.62 of T1, predicted 0.64") !=
+               std::string::npos;
+    });
+    EXPECT_NE(as_built, lines.end());
+    EXPECT_EQ(workload_scaling_table(workload).rows.size(), 4u);
+    EXPECT_EQ(workload_device_table(workload).rows.size(), 4u);
+
+    std::vector<ScalingPoint> points;
+    for (const ScalingRow& row : workload.scaling) points.push_back({row.scope, row.gpus, row.measured, row.predicted});
+    const std::string svg = svg_scaling("efficiency", points);
+    EXPECT_NE(svg.find("<svg"), std::string::npos);
+    EXPECT_NE(svg.find("job (2 node(s)): measured 0.8"), std::string::npos);
+    EXPECT_EQ(svg_scaling("efficiency", {points.front()}), "");
+}
+
+TEST(WorkloadSection, EmptyWithoutTheTest) {
+    TempDir temp;
+    const auto dir = testing::write_run(temp.path() / "run", testing::healthy_traces(2, 2));
+    const LoadedRun run = load_run(dir, {});
+    const Observations observations(run);
+    EXPECT_TRUE(make_workload(observations, AnalysisSettings{}).empty());
+    EXPECT_TRUE(workload_lines(make_workload(observations, AnalysisSettings{})).empty());
+}
+
+}  // namespace
+}  // namespace shakedown::analysis

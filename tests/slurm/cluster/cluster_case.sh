@@ -5,7 +5,7 @@
 # analyzer's verdict. Needs root; exits 77 (ctest: skipped) otherwise.
 #
 #   cluster_case.sh CASE   with CASE one of: quick-srun, quick-mpirun, rank-killed, rate-limited,
-#                          two-slow-links, congestion-shaped, mtu-mismatch, testbed-refuses-foreign, dead-node,
+#                          two-slow-links, congestion-shaped, train-shaped, mtu-mismatch, testbed-refuses-foreign, dead-node,
 #                          stopped-rank, time-limit, account-qos
 # The testbed has 4 nodes; the cases run on node[1-3] unless they say otherwise (NODES=4).
 # Environment (set by tests/slurm/CMakeLists.txt): TESTBED, SLURM_CLI, SHAKEDOWN, ANALYZER.
@@ -75,6 +75,18 @@ submit() {
   echo "--- job $job_id log ($job_seconds s, exit $job_status):"
   cat "$job_log" || true
   echo "---"
+}
+
+# A job whose run never started (exit 3, no run folder) is submitted once more, said so in the log:
+# Open MPI's TCP wire-up across a shaped link can fail before shakedown starts (a connect() that
+# returns EINPROGRESS, then a crash in the launcher's error path), and 1 in about 25 jobs under srun
+# loses a rank to a SIGSEGV at start-up before the run folder exists (a call through a null pointer
+# caught by UCX's handler; its cause is not found). Neither is the verdict under test.
+resubmit_if_not_started() {
+  if [ "$job_status" -eq 3 ] && [ ! -d "$run_folder" ]; then
+    echo "retrying: the run did not start (job exit 3, no run folder): $(grep -m1 -E 'Segmentation fault|failed to TCP connect|error' "$job_log" || true)"
+    submit "$@"
+  fi
 }
 
 expect_traces_from_every_rank() {
@@ -171,14 +183,7 @@ params:
              latency_iterations: 50, latency_warmup: 5}
 YAML
     submit pairwise srun --config "$out/allpairs.yaml" --run-args "--tests allpairs"
-    # Open MPI's TCP wire-up over the shaped link can fail before shakedown starts (a connect()
-    # that returns EINPROGRESS, then a crash in the launcher's error path; seen once in CI on a
-    # loaded machine): the job then has no run folder and says so (exit 3). That is the MPI
-    # launch, not the case under test: one more job, said so in the log.
-    if [ "$job_status" -eq 3 ] && [ ! -d "$run_folder" ] && grep -q "Open MPI failed to TCP connect" "$job_log"; then
-      echo "retrying: the MPI wire-up failed before the run started (job exit 3, no run folder)"
-      submit pairwise srun --config "$out/allpairs.yaml" --run-args "--tests allpairs"
-    fi
+    resubmit_if_not_started pairwise srun --config "$out/allpairs.yaml" --run-args "--tests allpairs"
     [ "$job_status" -eq 1 ] || fail "job exit code $job_status, expected 1 (node2 fails)"
     grep -q '"pass": 2' "$run_folder/summary.json" || fail "healthy nodes were flagged: $(cat "$run_folder/summary.json")"
     grep -q '"fail": 1' "$run_folder/summary.json" || fail "no node failed"
@@ -206,7 +211,9 @@ params:
   allpairs: {bandwidth_bytes: 1048576, bandwidth_window: 4, bandwidth_iterations: 5, bandwidth_warmup: 1,
              latency_iterations: 50, latency_warmup: 5}
 YAML
-    NODES=4 submit pairwise srun --config "$out/allpairs.yaml" --run-args "--tests allpairs"
+    export NODES=4
+    submit pairwise srun --config "$out/allpairs.yaml" --run-args "--tests allpairs"
+    resubmit_if_not_started pairwise srun --config "$out/allpairs.yaml" --run-args "--tests allpairs"
     [ "$job_status" -eq 1 ] || fail "job exit code $job_status, expected 1 (node4 fails)"
     # node1-3 must not FAIL; on 4 ranks sharing 2 cores their own links may WARN.
     grep -q '"fail": 1' "$run_folder/summary.json" || fail "not node4 alone failed: $(cat "$run_folder/summary.json")"
@@ -230,11 +237,9 @@ YAML
     trap '"$TESTBED" clear-faults' EXIT
     "$TESTBED" limit-rate node2 50mbit
     use_ompi_tcp_environment
-    NODES=4 submit quick srun --ranks-per-node 2 --run-args "--tests congestion"
-    if [ "$job_status" -eq 3 ] && [ ! -d "$run_folder" ] && grep -q "Open MPI failed to TCP connect" "$job_log"; then
-      echo "retrying: the MPI wire-up failed before the run started (job exit 3, no run folder)"
-      NODES=4 submit quick srun --ranks-per-node 2 --run-args "--tests congestion"
-    fi
+    export NODES=4
+    submit quick srun --ranks-per-node 2 --run-args "--tests congestion"
+    resubmit_if_not_started quick srun --ranks-per-node 2 --run-args "--tests congestion"
     [ "$job_status" -eq 1 ] || fail "job exit code $job_status, expected 1 (node2 fails)"
     # The final verdict (the last table of the job's log: after the confirmation step, if one ran)
     # is asserted. Under CI's parallel ctest the congestors' CPU noise has put another node at FAIL
@@ -249,6 +254,34 @@ YAML
     fi
     if grep -qE "^node[134] +[0-9]-[0-9] +FAIL" <<<"$final_table"; then fail "a node other than node2 FAILs"; fi
     check "node2 named alone for its links under congestion; no other node FAILs; drain.txt: $(grep -c '^scontrol' "$run_folder/drain.txt") line(s), node2's"
+    ;;
+
+  train-shaped)
+    # node2's link shaped to 50 Mbit/s both ways, then train_step on 4 nodes x 1 rank (a small
+    # custom stack: the gradients are 0.3 MB): node2's network link is far below the fabric's
+    # median in its all-reduces with the other leaders; node2 alone is named, confirmed by the
+    # job's confirmation step and drained; the three other nodes pass.
+    trap '"$TESTBED" clear-faults' EXIT
+    "$TESTBED" limit-rate node2 50mbit
+    use_ompi_tcp_environment
+    cat >"$out/train.yaml" <<'YAML'
+params:
+  train_step: {model: custom, hidden: 64, ffn: 128, heads: 4, kv_heads: 2, layers: 2, sequence: 64, steps: 4,
+               warmup_steps: 1, allreduce_repetitions: 3}
+YAML
+    export NODES=4
+    submit quick srun --config "$out/train.yaml" --run-args "--tests train_step"
+    resubmit_if_not_started quick srun --config "$out/train.yaml" --run-args "--tests train_step"
+    [ "$job_status" -eq 1 ] || fail "job exit code $job_status, expected 1 (node2 fails)"
+    grep -q '"fail": 1' "$run_folder/summary.json" || fail "not exactly one node failed: $(cat "$run_folder/summary.json")"
+    grep -q "slow network link: node2's all-reduces with other nodes' leaders" "$job_log" ||
+      fail "the report does not name node2's network link"
+    grep -q "shakedown: confirming before drain: tests train_step again on 4 node(s)" "$job_log" ||
+      fail "no confirmation step measured node2's link again with its peers"
+    grep -q '^scontrol update NodeName=node2 State=DRAIN Reason="shakedown: train_step: slow network link' \
+      "$run_folder/drain.txt" || fail "drain.txt does not drain node2: $(cat "$run_folder/drain.txt")"
+    [ "$(grep -c '^scontrol' "$run_folder/drain.txt")" -eq 1 ] || fail "drain.txt drains more than node2: $(cat "$run_folder/drain.txt")"
+    check "node2's link named by train_step, confirmed, alone in drain.txt"
     ;;
 
   mtu-mismatch)

@@ -45,7 +45,7 @@ std::optional<double> median_of(const std::vector<RankFigures>& ranks, std::stri
 
 // How far a ratio must be from 1 before it says something: the configured band, or
 // `noise_margin` times the ranks' median step-time scatter where that is wider (ranks sharing
-// cores scatter by tens of percent; a GPU's steps by about one).
+// cores scattered by 0.10-0.39, an H100's steps by 0.025-0.038: docs/benchmarks.md).
 double margin(const std::vector<RankFigures>& ranks, double band, const AnalysisSettings& settings) {
     const auto noise = median_of(ranks, names::step_noise);
     return std::max(band, noise ? settings.scaling_noise_margin() * *noise : 0.0);

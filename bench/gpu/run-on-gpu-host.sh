@@ -59,6 +59,11 @@ runs=/tmp/shakedown-gpu-runs
 mkdir -p "$runs"
 gpus=$(nvidia-smi -L | wc -l)
 log() { echo "== $(date -u +%FT%TZ) $*" | tee -a "$out/log.txt"; }
+# train_step's fused attention loads cuDNN at run time: the one PyTorch's packages bring (the
+# bundle carries none), for every part (the quick suite runs train_step too).
+cudnn_lib=$(find / -name 'libcudnn.so.9' -path '*nvidia/cudnn/lib*' 2>/dev/null | head -n 1)
+log "cuDNN for train_step: ${cudnn_lib:-none found}"
+[ -n "$cudnn_lib" ] && export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$(dirname "$cudnn_lib")
 
 run_job() {  # run_job NAME RANKS ARGS...: one shakedown run plus its analysis
   local name=$1 ranks=$2; shift 2
@@ -252,10 +257,6 @@ if [[ $parts == *" sdc "* ]]; then  # silent data corruption: the same DGEMM twi
   [ "${gpus:-0}" -ge 2 ] && run_job sdc-all-gpus "$gpus" --config "$here/health/configs/h200-sdc-dgemm.yaml"
 fi
 if [[ $parts == *" train "* ]]; then  # train_step on 1 GPU beside PyTorch's step of the same layers, interleaved
-  # cuDNN is loaded at run time: the one PyTorch's packages bring (the bundle carries none).
-  cudnn_lib=$(find / -name 'libcudnn.so.9' -path '*nvidia/cudnn/lib*' 2>/dev/null | head -n 1)
-  log "cuDNN for train_step: ${cudnn_lib:-none found}"
-  [ -n "$cudnn_lib" ] && export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$(dirname "$cudnn_lib")
   [ -x "$bin/shakedown_attention_probe" ] && { timeout 300 "$bin/shakedown_attention_probe" 2>&1 | tee -a "$out/log.txt"; log "attention probe exit ${PIPESTATUS[0]}"; }
   torch_step() { env -u LD_LIBRARY_PATH PYTHONUNBUFFERED=1 timeout 300 python3 "$here/bench/gpu/train_step_torch.py" "$@" 2>&1 | tee -a "$out/log.txt"; }
   for round in ${TRAIN_ROUNDS:-1 2}; do

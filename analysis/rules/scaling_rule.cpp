@@ -170,7 +170,9 @@ std::vector<Finding> node_shortfalls(const std::vector<RankFigures>& ranks, cons
     for (const RankFigures& rank : ranks) first_of_node.emplace(rank.who->node, &rank);
     std::vector<Finding> findings;
     const double band = 1.0 - margin(ranks, 1.0 - settings.scaling_shortfall_warn(), settings);
-    for (const auto& [node, rank] : first_of_node) {
+    for (const auto& entry : first_of_node) {
+        const std::string& node = entry.first;  // named, not a structured binding: a lambda below captures it
+        const RankFigures* rank = entry.second;
         const Metric* efficiency = find(*rank->test, names::node_efficiency);
         const Metric* predicted = find(*rank->test, names::predicted_node_efficiency);
         const Metric* bus = find(*rank->test, names::node_busbw_gbs);

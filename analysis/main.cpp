@@ -11,9 +11,11 @@
 #include "analysis/cli/export_command.hpp"
 #include "analysis/cli/history_command.hpp"
 #include "core/errors.hpp"
+#include "core/git_commit.hpp"
 #include "core/printable_text.hpp"
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include <malloc.h>
 
@@ -42,7 +44,7 @@ int main(int argc, char** argv) {
                  "regressions, slow nodes/links/switches, slow ranks), telemetry explanations, and summary.json,\n"
                  "junit.xml, report.html and drain.txt in the run folder.\n"
                  "Exit codes: 0 all pass (warnings allowed), 1 failures, 2 bad input, 3 incomplete run."};
-    app.set_version_flag("--version", std::string("shakedown-analyze ") + SHAKEDOWN_VERSION);
+    app.set_version_flag("--version", fmt::format("shakedown-analyze {} (git {})", SHAKEDOWN_VERSION, shakedown::build_git_commit()));
 
     // The default form (RUN [options]) on the main app; each subcommand in its own file.
     const cli::Command analyze = cli::add_analyze_command(app);

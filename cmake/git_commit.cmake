@@ -17,7 +17,7 @@ if(GIT_FOUND)
   endif()
 endif()
 set(_text "// Generated at build time by cmake/git_commit.cmake: do not edit.
-#include \"driver/build_info.hpp\"
+#include \"core/git_commit.hpp\"
 
 namespace shakedown {
 

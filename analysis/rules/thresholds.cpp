@@ -1,10 +1,13 @@
 #include "analysis/rules/thresholds.hpp"
 
+#include "core/nearest_names.hpp"
+
 #include "analysis/rules/default_thresholds.hpp"
 #include "analysis/rules/yaml_fields.hpp"
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
 #include "core/input_limits.hpp"
+#include "core/nearest_names.hpp"
 #include "core/yaml_document.hpp"
 
 #include <fmt/format.h>
@@ -199,32 +202,6 @@ Thresholds Thresholds::overridden_by(const Thresholds& overrides) const {
     return merged;
 }
 
-namespace {
-
-// Edits (insert, delete, substitute) between two names: how the nearest declared names are found.
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> previous(b.size() + 1), current(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j) previous[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        current[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j)
-            current[j] = std::min({previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-        std::swap(previous, current);
-    }
-    return previous[b.size()];
-}
-
-std::vector<std::string> nearest_names(const std::string& key, const std::vector<std::string>& names, std::size_t count) {
-    std::vector<std::pair<std::size_t, std::string>> ranked;
-    for (const std::string& name : names) ranked.emplace_back(edit_distance(key, name), name);
-    std::sort(ranked.begin(), ranked.end());
-    ranked.erase(std::unique(ranked.begin(), ranked.end()), ranked.end());
-    std::vector<std::string> nearest;
-    for (std::size_t i = 0; i < std::min(count, ranked.size()); ++i) nearest.push_back(ranked[i].second);
-    return nearest;
-}
-
-}  // namespace
 
 void Thresholds::require_declared(const std::vector<std::string>& declared_metrics) const {
     for (const Entry& entry : entries_) {

@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
 #include "core/input_limits.hpp"
+#include "core/nearest_names.hpp"
 #include "core/registry.hpp"
 #include "core/yaml_document.hpp"
 
@@ -203,7 +204,8 @@ void require_known_test(const YamlReader& reader, const YAML::Node& node, const 
     if (registry.find(key) == nullptr) {
         std::vector<std::string> known;
         for (const auto& test : registry.tests()) known.emplace_back(test->key());
-        reader.error(node, fmt::format("unknown test '{}' in {} (known: {})", key, where, fmt::join(known, ", ")));
+        reader.error(node, fmt::format("unknown test '{}' in {}{} (known: {})", key, where, did_you_mean(key, known),
+                                       fmt::join(known, ", ")));
     }
 }
 

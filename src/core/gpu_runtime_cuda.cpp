@@ -29,9 +29,12 @@ std::string gpu_runtime_version() {
     int runtime = 0;
     int driver = 0;
     cudaRuntimeGetVersion(&runtime);
+    // cudaDriverGetVersion answers 0 where no driver is loaded (a CPU node running a CUDA build):
+    // "no driver", never "driver 0.0".
     if (cudaDriverGetVersion(&driver) != cudaSuccess) driver = 0;
-    return fmt::format("CUDA runtime {}.{} (driver {}.{})", runtime / 1000, (runtime % 1000) / 10, driver / 1000,
-                       (driver % 1000) / 10);
+    const std::string driver_text =
+        driver > 0 ? fmt::format("driver {}.{}", driver / 1000, (driver % 1000) / 10) : std::string("no driver");
+    return fmt::format("CUDA runtime {}.{} ({})", runtime / 1000, (runtime % 1000) / 10, driver_text);
 }
 
 }  // namespace shakedown

@@ -1,6 +1,7 @@
 #include "core/registry.hpp"
 
 #include "core/errors.hpp"
+#include "core/nearest_names.hpp"
 #include "core/run_context.hpp"
 
 #include <fmt/format.h>
@@ -87,7 +88,7 @@ std::vector<const Test*> Registry::select(const std::string& suite, const std::v
                                           const std::vector<std::string>& exclude) const {
     for (const auto& name : exclude)
         if (find(name) == nullptr)
-            throw InputError(fmt::format("unknown test '{}' in --exclude (known: {})", name,
+            throw InputError(fmt::format("unknown test '{}' in --exclude{} (known: {})", name, did_you_mean(name, keys()),
                                          fmt::join(keys(), ", ")));
     const auto excluded = [&](std::string_view key) {
         return std::find(exclude.begin(), exclude.end(), key) != exclude.end();
@@ -98,7 +99,8 @@ std::vector<const Test*> Registry::select(const std::string& suite, const std::v
         for (const auto& name : tests) {
             const Test* test = find(name);
             if (test == nullptr)
-                throw InputError(fmt::format("unknown test '{}' (known: {})", name, fmt::join(keys(), ", ")));
+                throw InputError(fmt::format("unknown test '{}'{} (known: {})", name, did_you_mean(name, keys()),
+                                             fmt::join(keys(), ", ")));
             if (!excluded(name) && std::find(chosen.begin(), chosen.end(), test) == chosen.end()) chosen.push_back(test);
         }
         if (chosen.empty())  // a run of nothing would pass: not run is not a pass

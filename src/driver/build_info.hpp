@@ -1,8 +1,9 @@
 // What this binary is and was built with (`shakedown --version`, `shakedown version`).
 #pragma once
 
+#include "core/git_commit.hpp"
+
 #include <string>
-#include <string_view>
 
 namespace shakedown {
 
@@ -10,6 +11,5 @@ namespace shakedown {
 // CUDA architectures, MPI and HDF5 (built against, and the library loaded now).
 std::string build_info();
 
-std::string_view build_git_commit();  // "1a2b3c4d5e6f", "1a2b3c4d5e6f-dirty" or "unknown"
 
 }  // namespace shakedown

@@ -98,13 +98,18 @@ int main(int argc, char** argv) {
     run->add_option("--profile", profile_file, "expected profile (YAML): what every node must have and run");
     run->add_option("--gpus-per-node", gpus_per_node, "expect this many GPUs on every node (a profile of that alone)")
         ->check(CLI::Range(0, 4096));
-    run->add_option("--progress", progress, "auto, live (one line rewritten in place) or lines (one per test)")
-        ->transform(CLI::CheckedTransformer(
-            std::map<std::string, ProgressStyle>{
-                {"auto", ProgressStyle::automatic}, {"live", ProgressStyle::live}, {"lines", ProgressStyle::lines}},
-            CLI::ignore_case));
+    // A value CLI11's own map transformer refuses is printed with the map ({auto->0,...}): checked here
+    // against the words, one line naming them.
+    std::string progress_text = "auto";
+    run->add_option("--progress", progress_text, "auto, live (one line rewritten in place) or lines (one per test)")
+        ->check([](const std::string& value) -> std::string {
+            if (value == "auto" || value == "live" || value == "lines") return {};
+            return fmt::format("'{}' is not a progress style: give auto, live or lines", value);
+        });
 
     auto* list = app.add_subcommand("list", "list the tests with their suites, parameters and descriptions");
+    bool list_json = false;
+    list->add_flag("--json", list_json, "print every declaration (parameters, metrics, sample columns) as JSON");
     auto* inventory = app.add_subcommand("inventory", "print this node's inventory");
     bool inventory_json = false;
     inventory->add_flag("--json", inventory_json, "print the inventory as JSON");
@@ -137,7 +142,7 @@ int main(int argc, char** argv) {
     try {
         if (slurm_commands.chosen()) return slurm_commands.execute();
         if (*list) {
-            fmt::print("{}", format_test_list(Registry::instance()));
+            fmt::print("{}", list_json ? format_test_list_json(Registry::instance()) : format_test_list(Registry::instance()));
             return exit_code::ok;
         }
         if (*inventory) {
@@ -164,7 +169,7 @@ int main(int argc, char** argv) {
         if (const auto file = given_text(*run, "--config", config_file, "a YAML file")) cli.config_file = *file;
         (void)given_text(*run, "--profile", profile_file, "a profile file");
         if (no_telemetry) cli.telemetry_enabled = false;
-        cli.progress = progress;
+        cli.progress = progress_text == "live" ? ProgressStyle::live : progress_text == "lines" ? ProgressStyle::lines : progress;
         const Config config = load_config(cli, Registry::instance());
         if (!profile_file.empty() && gpus_per_node)
             return fail_input("give --profile or --gpus-per-node, not both (put gpus_per_node in the profile)");

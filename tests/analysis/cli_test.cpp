@@ -51,6 +51,16 @@ TEST(AnalyzeCli, HealthyRunExitsZeroWithTableAndPaths) {
     EXPECT_TRUE(result.err.empty());
 }
 
+// The version names the commit as `shakedown --version` does: which analyzer judged a run.
+TEST(AnalyzeCli, VersionNamesTheGitCommit) {
+    TempDir temp;
+    const CommandResult result = run_analyzer(temp, "--version");
+    EXPECT_EQ(result.exit_code, 0) << result.err;
+    EXPECT_EQ(result.out.rfind("shakedown-analyze ", 0), 0u) << result.out;
+    EXPECT_NE(result.out.find(" (git "), std::string::npos) << result.out;
+    EXPECT_EQ(line_count(result.out), 1u) << result.out;
+}
+
 TEST(AnalyzeCli, QuietPrintsOnlyTheVerdictAndPaths) {
     TempDir temp;
     const auto run = write_run(temp.path() / "run", healthy_traces(2, 1));

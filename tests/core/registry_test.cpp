@@ -55,7 +55,7 @@ TEST(Registry, UnknownNamesAreInputErrorsListingTheChoices) {
         (void)registry.select("quick", {"alpah"}, {});
         FAIL() << "no error";
     } catch (const InputError& error) {
-        EXPECT_STREQ(error.what(), "unknown test 'alpah' (known: alpha, beta, delta)");
+        EXPECT_STREQ(error.what(), "unknown test 'alpah' (did you mean 'alpha'?) (known: alpha, beta, delta)");
     }
     EXPECT_THROW((void)registry.select("nightly", {}, {}), InputError);
     EXPECT_THROW((void)registry.select("quick", {}, {"nope"}), InputError);

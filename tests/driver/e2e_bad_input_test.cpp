@@ -17,7 +17,10 @@ void expect_one_line_error(const ProcessResult& result, const std::string& expec
 }
 
 TEST(BadInput, UnknownTestOrSuite) {
-    expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "run", "--tests", "stream,strem"}), "unknown test 'strem'");
+    expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "run", "--tests", "stream,strem"}),
+                          "unknown test 'strem' (did you mean 'stream'?) (known: ");
+    expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "run", "--tests", "burnin_gpu_memory"}),
+                          "unknown test 'burnin_gpu_memory' (known: ");
     expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "run", "--suite", "nightly"}), "unknown suite 'nightly'");
     expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "run", "--exclude", "nothing"}), "unknown test 'nothing'");
 }
@@ -31,6 +34,9 @@ TEST(BadInput, NothingToRun) {
 
 TEST(BadInput, UnknownOptionOrSubcommand) {
     expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "run", "--suit", "quick"}), "--suit");
+    // The words, never CLI11's internal map ({auto->0,lines->2,live->1}).
+    expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "run", "--progress", "fast"}),
+                          "--progress: 'fast' is not a progress style: give auto, live or lines");
     expect_one_line_error(run_process({SHAKEDOWN_DRIVER, "fly"}), "unknown command 'fly' (known: run, list,");
 }
 

@@ -4,6 +4,7 @@
 #include "trace/trace_reader.hpp"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <regex>
@@ -144,6 +145,32 @@ TEST(EndToEnd, ListAndVersion) {
     const auto version = run_process({SHAKEDOWN_DRIVER, "version"});
     EXPECT_EQ(version.exit_code, 0);
     EXPECT_NE(version.output.find("shakedown " SHAKEDOWN_VERSION), std::string::npos) << version.output;
+}
+
+// `list --json`: every declaration as a tool reads it, the same tests as the table.
+TEST(EndToEnd, ListJsonHoldsEveryDeclaration) {
+    const auto listed = run_process({SHAKEDOWN_DRIVER, "list", "--json"});
+    ASSERT_EQ(listed.exit_code, 0) << listed.output;
+    const auto tests = nlohmann::json::parse(listed.output);
+    ASSERT_TRUE(tests.is_array());
+    const auto train = std::find_if(tests.begin(), tests.end(), [](const nlohmann::json& test) { return test["key"] == "train_step"; });
+    ASSERT_NE(train, tests.end());
+    EXPECT_EQ((*train)["suites"], nlohmann::json::array({"quick", "full"}));
+    const auto& metrics = (*train)["metrics"];
+    const auto job = std::find_if(metrics.begin(), metrics.end(),
+                                  [](const nlohmann::json& metric) { return metric["name"] == "train_step.job_efficiency"; });
+    ASSERT_NE(job, metrics.end());
+    EXPECT_EQ((*job)["scope"], "job");
+    EXPECT_EQ((*job)["better"], "higher");
+    const auto& parameters = (*train)["parameters"];
+    const auto steps = std::find_if(parameters.begin(), parameters.end(),
+                                    [](const nlohmann::json& parameter) { return parameter["name"] == "steps"; });
+    ASSERT_NE(steps, parameters.end());
+    EXPECT_EQ((*steps)["default"], "10");
+    EXPECT_EQ((*steps)["suite_defaults"]["quick"], "6");
+    const auto table = run_process({SHAKEDOWN_DRIVER, "list"});
+    for (const auto& test : tests)
+        EXPECT_NE(table.output.find(test["key"].get<std::string>()), std::string::npos) << test["key"];
 }
 
 // A rank file of another run that shared the folder name was judged as this run's: run_id is the

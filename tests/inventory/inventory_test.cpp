@@ -91,6 +91,11 @@ TEST_F(Inventory, VersionsAreFilled) {
     EXPECT_EQ(versions["hwloc"].get<std::string>().substr(0, 2), "2.");
     EXPECT_FALSE(versions["compiler"].get<std::string>().empty());
     for (const char* key : {"cuda", "nccl", "kokkos", "nvidia_driver"}) EXPECT_TRUE(versions.contains(key)) << key;
+    // A CUDA build on a node without a driver says so, never "driver 0.0".
+    const std::string cuda = versions["cuda"].get<std::string>();
+    EXPECT_EQ(cuda.find("driver 0.0"), std::string::npos) << cuda;
+    if (cuda.rfind("CUDA runtime", 0) == 0)
+        EXPECT_TRUE(cuda.find("(no driver)") != std::string::npos || cuda.find("(driver ") != std::string::npos) << cuda;
 }
 
 TEST_F(Inventory, BlasIsIdentified) {

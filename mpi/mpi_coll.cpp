@@ -15,6 +15,7 @@
 #include "stats/summary.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <numeric>

@@ -5,6 +5,7 @@
 #include "core/program_paths.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <unistd.h>
 

@@ -7,6 +7,7 @@
 #include "slurm/node_name.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>

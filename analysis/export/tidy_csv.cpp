@@ -3,6 +3,7 @@
 #include "core/printable_text.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Configures and builds shakedown into ${SHAKEDOWN_BUILD_DIR:-build} (Release, Ninja).
+# Configures and builds shakedown into ${SHAKEDOWN_BUILD_DIR:-build} (Release, Ninja): everything,
+# or the targets SHAKEDOWN_BUILD_TARGETS names ("shakedown shakedown-analyze": what a run needs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${SHAKEDOWN_BUILD_DIR:-build}
@@ -12,4 +13,5 @@ done
 if [ ! -f "$build/build.ninja" ]; then
   cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "${architectures[@]}" "$@"
 fi
-cmake --build "$build" -j "$(nproc)"
+read -r -a targets <<<"${SHAKEDOWN_BUILD_TARGETS:-}"
+cmake --build "$build" -j "$(nproc)" ${targets[@]+--target "${targets[@]}"}

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Installs the Debian 12 packages shakedown builds and tests with. Idempotent and
-# non-interactive: does nothing when everything is present already.
+# Installs the Debian 12 packages shakedown builds and tests with (`build`: only what building and
+# running it needs; `all`, the default: the tests' too). Idempotent and non-interactive: does
+# nothing when everything is present already.
 set -euo pipefail
 
-packages=(
+# What building and running shakedown needs (the README's first command installs only these).
+build_packages=(
   build-essential cmake ninja-build pkg-config git
   libopenmpi-dev openmpi-bin
   libhdf5-dev hdf5-tools
@@ -11,13 +13,23 @@ packages=(
   libibverbs-dev librdmacm-dev libucx-dev
   libhwloc-dev libgtest-dev libgmock-dev libbenchmark-dev libscalapack-openmpi-dev
   libcli11-dev nlohmann-json3-dev libcereal-dev libfmt-dev libyaml-cpp-dev libsqlite3-dev libkainjow-mustache-dev
+  # configure looks for help2man (man pages in the install tree): present from the first configure
+  help2man
+)
+# What the tests add: the virtual Slurm cluster, Chromium for the report, clang for the fuzzers,
+# the tools that check the machine-readable outputs (tests/analysis/outputs/).
+test_packages=(
   slurm-wlm slurmctld slurmd slurm-client munge libpmix2 iproute2
   chromium clang-14 libclang-rt-14-dev
-  # the tools that check the machine-readable outputs (tests/analysis/outputs/)
   python3-jsonschema python3-yaml libxml2-utils python3-prometheus-client
-  help2man
-  ${SHAKEDOWN_EXTRA_PACKAGES:-}
 )
+case "${1:-all}" in
+  build) packages=("${build_packages[@]}") ;;
+  all) packages=("${build_packages[@]}" "${test_packages[@]}") ;;
+  *) echo "usage: install-deps.sh [build|all]" >&2; exit 2 ;;
+esac
+# shellcheck disable=SC2206
+packages+=(${SHAKEDOWN_EXTRA_PACKAGES:-})
 
 missing=()
 for package in "${packages[@]}"; do

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # The README's first command: install what is missing, build, run the quick suite with
-# 2 MPI ranks on this machine, analyze the run and print the per-node verdict.
+# 2 MPI ranks on this machine, analyze the run and print the per-node verdict. Only what a run
+# needs: the packages to build and run (not the tests' Slurm, Chromium or clang) and the two
+# programs (the tests are built by scripts/test.sh, in the same build folder).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
-bash scripts/build.sh
+bash scripts/install-deps.sh build
+SHAKEDOWN_BUILD_TARGETS="shakedown shakedown-analyze" bash scripts/build.sh
 build=${SHAKEDOWN_BUILD_DIR:-build}
 ranks=${SHAKEDOWN_RANKS:-2}
 out=${SHAKEDOWN_OUT:-shakedown-runs}

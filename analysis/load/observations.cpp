@@ -1,5 +1,7 @@
 #include "analysis/load/observations.hpp"
 
+#include <cmath>
+
 #include <map>
 
 namespace shakedown::analysis {
@@ -61,6 +63,12 @@ const TestResult* Observations::test_of(int rank, const std::string& key) const 
 std::string_view ran_on(const TestResult& test) {
     const auto device = test.parameters.find("device");
     return device != test.parameters.end() ? std::string_view(device->second) : std::string_view();
+}
+
+const Metric* finite_metric(const TestResult& test, std::string_view name) {
+    for (const Metric& metric : test.metrics)
+        if (metric.name == name && std::isfinite(metric.value)) return &metric;
+    return nullptr;
 }
 
 }  // namespace shakedown::analysis

@@ -76,6 +76,10 @@ private:
 
 inline constexpr const char* unknown_node = "(unknown node)";
 
+// The metric `name` of `test` when its value is finite, else nullptr: what a rule reading one
+// figure by its declared name asks.
+const Metric* finite_metric(const TestResult& test, std::string_view name);
+
 // Where a test ran as its result records it (the `device` parameter): "gpu", "host", or "" for a
 // test that records none (one that runs on one kind of device only).
 std::string_view ran_on(const TestResult& test);

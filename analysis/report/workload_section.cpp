@@ -14,12 +14,6 @@ namespace {
 
 namespace names = kernels::train_names;
 
-const Metric* find(const TestResult& test, std::string_view name) {
-    for (const Metric& metric : test.metrics)
-        if (metric.name == name && std::isfinite(metric.value)) return &metric;
-    return nullptr;
-}
-
 std::string text_or_dash(const std::optional<double>& value, int digits = 3) {
     return value ? fmt::format("{:.{}g}", *value, digits) : "-";
 }
@@ -38,15 +32,15 @@ Workload make_workload(const Observations& observations, const AnalysisSettings&
     for (const TestRow& row : observations.tests()) {
         const TestResult& test = *row.test;
         if (test.key != names::key || test.status == Status::waived || test.status == Status::error) continue;
-        const Metric* step = find(test, names::step_time_s);
-        const Metric* tokens = find(test, names::tokens_per_s);
+        const Metric* step = finite_metric(test, names::step_time_s);
+        const Metric* tokens = finite_metric(test, names::tokens_per_s);
         if (!step || !tokens) continue;
         if (!first) first = &test;
         first_of_node.emplace(row.who->node, &test);
         WorkloadDevice device{row.who->node, row.who->rank, row.who->gpu, step->value, tokens->value};
-        if (const Metric* rate = find(test, names::model_tflops)) device.mfu = rate->usable_fraction();
-        if (const Metric* measured = find(test, names::mfu_of_measured_peak)) device.mfu_measured = measured->value;
-        if (const Metric* alone = find(test, names::alone_step_s)) device.alone_s = alone->value;
+        if (const Metric* rate = finite_metric(test, names::model_tflops)) device.mfu = rate->usable_fraction();
+        if (const Metric* measured = finite_metric(test, names::mfu_of_measured_peak)) device.mfu_measured = measured->value;
+        if (const Metric* alone = finite_metric(test, names::alone_step_s)) device.alone_s = alone->value;
         workload.job_tokens_per_s += tokens->value;
         workload.devices.push_back(device);
     }
@@ -61,19 +55,19 @@ Workload make_workload(const Observations& observations, const AnalysisSettings&
     for (const auto& [node, test] : first_of_node) {
         const NodeRow* row = observations.node(node);
         const int ranks = row ? static_cast<int>(row->ranks.size()) : 1;
-        const Metric* efficiency = find(*test, names::node_efficiency);
-        const Metric* predicted = find(*test, names::predicted_node_efficiency);
+        const Metric* efficiency = finite_metric(*test, names::node_efficiency);
+        const Metric* predicted = finite_metric(*test, names::predicted_node_efficiency);
         if (ranks < 2 || !efficiency || !predicted) continue;
-        const Metric* bus = find(*test, names::node_busbw_gbs);
+        const Metric* bus = finite_metric(*test, names::node_busbw_gbs);
         const std::string topology = parameter(*test, names::recorded_topology);
         workload.scaling.push_back({topology.empty() ? node : fmt::format("{} ({})", node, topology), ranks, efficiency->value,
                                     predicted->value, bus ? std::optional<double>(bus->value) : std::nullopt});
     }
-    const Metric* job = find(*first, names::job_efficiency);
-    const Metric* job_predicted = find(*first, names::predicted_job_efficiency);
-    const Metric* gpus = find(*first, names::job_gpus);
+    const Metric* job = finite_metric(*first, names::job_efficiency);
+    const Metric* job_predicted = finite_metric(*first, names::predicted_job_efficiency);
+    const Metric* gpus = finite_metric(*first, names::job_gpus);
     if (job && job_predicted && gpus && gpus->value >= 2) {
-        const Metric* bus = find(*first, names::job_busbw_gbs);
+        const Metric* bus = finite_metric(*first, names::job_busbw_gbs);
         workload.scaling.push_back({fmt::format("job ({} node(s))", workload.nodes), static_cast<int>(gpus->value), job->value,
                                     job_predicted->value, bus ? std::optional<double>(bus->value) : std::nullopt});
     }

@@ -20,12 +20,6 @@ constexpr auto test_keys = congestion_ring_columns::tests;
 constexpr std::array<std::string_view, 2> statistics = {"latency_p50", "bandwidth"};
 constexpr std::size_t ranked_shown = 3;
 
-const Metric* find(const TestResult& test, const std::string& name) {
-    for (const Metric& metric : test.metrics)
-        if (metric.name == name && std::isfinite(metric.value)) return &metric;
-    return nullptr;
-}
-
 bool is_congestion_test(const std::string& key) {
     return std::find(test_keys.begin(), test_keys.end(), key) != test_keys.end();
 }
@@ -34,7 +28,7 @@ bool is_congestion_test(const std::string& key) {
 std::optional<std::pair<std::string, const Metric*>> worst(const TestResult& test, std::string_view prefix) {
     std::optional<std::pair<std::string, const Metric*>> found;
     for (const auto statistic : statistics)
-        if (const Metric* metric = find(test, fmt::format("{}.{}{}_impact", test.key, prefix, statistic)))
+        if (const Metric* metric = finite_metric(test, fmt::format("{}.{}{}_impact", test.key, prefix, statistic)))
             if (!found || metric->value > found->second->value) found.emplace(std::string(statistic), metric);
     return found;
 }
@@ -76,7 +70,7 @@ std::string bands_of(const AnalysisSettings& settings) {
 Finding own_figure_finding(const Observations& observations, const AnalysisSettings& settings, const std::string& key,
                            const NodeImpact& node, Level level, const std::vector<NodeImpact>& nodes) {
     const TestResult* test = observations.test_of(node.who->rank, key);
-    const Metric* metric = find(*test, fmt::format("{}.node_{}_impact", key, node.statistic));
+    const Metric* metric = finite_metric(*test, fmt::format("{}.node_{}_impact", key, node.statistic));
     return impact_finding(*node.who, key, *metric, level, settings,
                           fmt::format("{}'s links degrade under load: its {} is {}x worse beside the congestors than alone "
                                       "({}); the most degraded nodes: {}",

@@ -16,12 +16,6 @@ namespace {
 
 namespace names = kernels::train_names;
 
-const Metric* find(const TestResult& test, std::string_view name) {
-    for (const Metric& metric : test.metrics)
-        if (metric.name == name && std::isfinite(metric.value)) return &metric;
-    return nullptr;
-}
-
 struct RankFigures {
     const RankIdentity* who = nullptr;
     const TestResult* test = nullptr;
@@ -38,7 +32,7 @@ std::vector<RankFigures> train_ranks(const Observations& observations) {
 std::optional<double> median_of(const std::vector<RankFigures>& ranks, std::string_view metric) {
     std::vector<double> values;
     for (const RankFigures& rank : ranks)
-        if (const Metric* found = find(*rank.test, metric)) values.push_back(found->value);
+        if (const Metric* found = finite_metric(*rank.test, metric)) values.push_back(found->value);
     if (values.empty()) return std::nullopt;
     return stats::median(values);
 }
@@ -59,9 +53,9 @@ struct JobFigures {
 
 std::optional<JobFigures> job_figures(const std::vector<RankFigures>& ranks) {
     for (const RankFigures& rank : ranks) {
-        const Metric* efficiency = find(*rank.test, names::job_efficiency);
-        const Metric* predicted = find(*rank.test, names::predicted_job_efficiency);
-        const Metric* bus = find(*rank.test, names::job_busbw_gbs);
+        const Metric* efficiency = finite_metric(*rank.test, names::job_efficiency);
+        const Metric* predicted = finite_metric(*rank.test, names::predicted_job_efficiency);
+        const Metric* bus = finite_metric(*rank.test, names::job_busbw_gbs);
         if (efficiency && predicted && bus) return JobFigures{efficiency->value, predicted->value, bus->value};
     }
     return std::nullopt;
@@ -80,7 +74,7 @@ std::vector<Finding> slow_alone_findings(const std::vector<RankFigures>& ranks, 
     const auto median = median_of(ranks, names::alone_step_s);
     if (!median || *median <= 0.0 || ranks.size() < 2) return findings;
     for (const RankFigures& rank : ranks) {
-        const Metric* alone = find(*rank.test, names::alone_step_s);
+        const Metric* alone = finite_metric(*rank.test, names::alone_step_s);
         if (alone == nullptr) continue;
         const double ratio = alone->value / *median;
         const double warn_ratio = 1.0 + margin(ranks, settings.scaling_slow_rank_warn() - 1.0, settings);
@@ -108,15 +102,15 @@ std::vector<Finding> slow_link_findings(const std::vector<RankFigures>& ranks, c
     std::vector<Finding> findings;
     std::vector<const RankFigures*> leaders;
     for (const RankFigures& rank : ranks)
-        if (find(*rank.test, names::node_link_gbs)) leaders.push_back(&rank);
+        if (finite_metric(*rank.test, names::node_link_gbs)) leaders.push_back(&rank);
     // Two nodes share their one link: which end is slow cannot be told.
     if (leaders.size() < 3) return findings;
     std::vector<double> figures;
-    for (const RankFigures* leader : leaders) figures.push_back(find(*leader->test, names::node_link_gbs)->value);
+    for (const RankFigures* leader : leaders) figures.push_back(finite_metric(*leader->test, names::node_link_gbs)->value);
     const double median = stats::median(figures);
     if (median <= 0.0) return findings;
     for (const RankFigures* leader : leaders) {
-        const Metric* link = find(*leader->test, names::node_link_gbs);
+        const Metric* link = finite_metric(*leader->test, names::node_link_gbs);
         const double fraction = link->value / median;
         if (fraction >= settings.scaling_link_warn()) continue;
         const Level level = fraction < settings.scaling_link_fail() ? Level::fail : Level::warn;
@@ -128,7 +122,7 @@ std::vector<Finding> slow_link_findings(const std::vector<RankFigures>& ranks, c
         // Measured again with the nodes that measured well, so a confirmation has links to compare.
         std::vector<const RankFigures*> peers = leaders;
         std::sort(peers.begin(), peers.end(), [](const RankFigures* a, const RankFigures* b) {
-            return find(*a->test, names::node_link_gbs)->value > find(*b->test, names::node_link_gbs)->value;
+            return finite_metric(*a->test, names::node_link_gbs)->value > finite_metric(*b->test, names::node_link_gbs)->value;
         });
         for (const RankFigures* peer : peers)
             if (peer->who->node != leader->who->node && finding.peers.size() < 3) finding.peers.push_back(peer->who->node);
@@ -149,7 +143,7 @@ std::optional<Finding> unexplained_job_shortfall(const std::vector<RankFigures>&
     const double band = 1.0 - margin(ranks, 1.0 - settings.scaling_shortfall_warn(), settings);
     if (!(job.predicted > 0.0) || job.efficiency / job.predicted >= band) return std::nullopt;
     const RankFigures& first = ranks.front();
-    Finding finding = make_metric_finding(*first.who, first.test->key, *find(*first.test, names::job_efficiency), Level::warn,
+    Finding finding = make_metric_finding(*first.who, first.test->key, *finite_metric(*first.test, names::job_efficiency), Level::warn,
                                           "", FindingSource::scaling);
     finding.code = ReasonCode::scaling_shortfall;
     finding.reference = job.predicted;
@@ -173,9 +167,9 @@ std::vector<Finding> node_shortfalls(const std::vector<RankFigures>& ranks, cons
     for (const auto& entry : first_of_node) {
         const std::string& node = entry.first;  // named, not a structured binding: a lambda below captures it
         const RankFigures* rank = entry.second;
-        const Metric* efficiency = find(*rank->test, names::node_efficiency);
-        const Metric* predicted = find(*rank->test, names::predicted_node_efficiency);
-        const Metric* bus = find(*rank->test, names::node_busbw_gbs);
+        const Metric* efficiency = finite_metric(*rank->test, names::node_efficiency);
+        const Metric* predicted = finite_metric(*rank->test, names::predicted_node_efficiency);
+        const Metric* bus = finite_metric(*rank->test, names::node_busbw_gbs);
         if (!efficiency || !predicted || !bus || bus->value <= 0.0 || predicted->value <= 0.0) continue;
         const double fraction = efficiency->value / predicted->value;
         if (fraction >= band) continue;

@@ -1,5 +1,7 @@
 #include "analysis/rules/credibility_rule.hpp"
 
+#include "core/registry.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -23,6 +25,12 @@ std::map<std::string, double> node_memory_bandwidth(const Observations& observat
     for (const auto& [node, by_metric] : sums)
         for (const auto& [metric, sum] : by_metric) bandwidth[node] = std::max(bandwidth[node], sum);
     return bandwidth;
+}
+
+// The declaration of a metric, from the tests the binary declares; nullptr for one it does not.
+const MetricSpec* declaration_of(const std::string& test_key, const std::string& metric) {
+    const Test* test = Registry::instance().find(test_key);
+    return test == nullptr ? nullptr : test->spec().metric(metric);
 }
 
 }  // namespace
@@ -64,6 +72,24 @@ std::vector<Finding> credibility_findings(const Observations& observations) {
         finding.cause = Cause::software;
         finding.reference = *capacity;
         finding.bound = *capacity * network_bound_tolerance;
+        findings.push_back(std::move(finding));
+    }
+    for (const MetricRow& row : observations.metrics()) {
+        const auto& bound = row.metric->nominal;
+        if (!bound || !(*bound > 0.0) || row.metric->value <= *bound * declared_bound_tolerance) continue;
+        const MetricSpec* declared = declaration_of(row.test->key, row.metric->name);
+        if (declared == nullptr || !declared->bounded_by_nominal) continue;
+        Finding finding = make_metric_finding(
+            *row.who, row.test->key, *row.metric, Level::fail,
+            fmt::format("measurement not credible: {} {} is above its physical bound {} (x{} allowed for timing): the "
+                        "bound or the measurement is wrong (a bound measured at another size, a working set the "
+                        "caches hold)",
+                        row.metric->name, format_number(row.metric->value), format_number(*bound),
+                        format_number(declared_bound_tolerance)),
+            FindingSource::credibility);
+        finding.cause = Cause::software;
+        finding.reference = *bound;
+        finding.bound = *bound * declared_bound_tolerance;
         findings.push_back(std::move(finding));
     }
     return findings;

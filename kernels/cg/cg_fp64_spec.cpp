@@ -59,7 +59,8 @@ const TestSpec& cg_fp64_spec() {
                 {"cg_fp64.iterations_per_s", "1/s", Better::higher, "CG iterations per second, nominal: the triad bound"},
                 {"cg_fp64.allreduce_time_share", "fraction", Better::lower, "time in the two MPI_Allreduce per iteration / total"},
                 {"cg_fp64.bandwidth_bound_fraction", "fraction", Better::higher,
-                 "104 bytes per cell and iteration x rate / triad measured in the same test"},
+                 "104 bytes per cell and iteration x rate / triad measured in the same test", MetricScope::rank,
+                 /*bounded_by_nominal=*/true},
                 {"cg_fp64.{relative_error,relative_residual}", "1", Better::lower,
                  "worst solve's ||x - x*|| / ||x*|| and true ||b - Ax|| / ||b||, nominal: the bound from kappa and the "
                  "iterations (above it fails)"},

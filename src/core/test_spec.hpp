@@ -29,6 +29,10 @@ struct MetricSpec {
     Better better = Better::higher;
     std::string description;
     MetricScope scope = MetricScope::rank;
+    // The nominal is a physical bound no correct measurement passes (a rate over the bandwidth
+    // bound measured in the same test): above it, the bound or the measurement is wrong and the
+    // analyzer calls the figure not credible (analysis/rules/credibility_rule.hpp).
+    bool bounded_by_nominal = false;
 
     std::vector<std::string> names() const;  // every name the pattern stands for
     bool matches(std::string_view metric_name) const;

@@ -50,6 +50,7 @@ std::string format_test_list_json(const Registry& registry) {
                                {"unit", metric.unit},
                                {"better", to_string(metric.better)},
                                {"scope", metric.scope == MetricScope::job ? "job" : "rank"},
+                               {"bounded_by_nominal", metric.bounded_by_nominal},
                                {"description", metric.description}});
         nlohmann::json samples = nlohmann::json::array();
         for (const auto& column : spec.samples) samples.push_back({{"name", column.name}, {"unit", column.unit}});

@@ -93,5 +93,39 @@ TEST(Credibility, AnInterNodeLinkAtItsLineRateOrWithoutOneIsNotFlagged) {
     EXPECT_TRUE(findings_for(nodes_with_inter_node_link(40.0, std::nullopt)).empty());  // veth: capacity unknown
 }
 
+// A figure its declaration bounds by its nominal (cg_fp64's fraction of the bandwidth bound measured
+// in the same test): 1.18 of the bound on a host's CPU ranks cannot be; up to 1.05 is timing.
+std::vector<Trace> cg_bound_fraction(double fraction) {
+    auto traces = healthy_traces(2, 2);
+    TestResult cg;
+    cg.key = "cg_fp64";
+    cg.metrics.push_back(Metric{"cg_fp64.bandwidth_bound_fraction", "fraction", fraction, 1.0, Better::higher});
+    traces[1].tests.push_back(cg);
+    return traces;
+}
+
+TEST(Credibility, AFigureAboveTheBoundItsDeclarationNamesIsNotCredible) {
+    const auto findings = findings_for(cg_bound_fraction(1.18));
+    ASSERT_EQ(findings.size(), 1u);
+    EXPECT_EQ(findings[0].rank, 1);
+    EXPECT_EQ(findings[0].cause, Cause::software);
+    EXPECT_EQ(findings[0].code, ReasonCode::not_credible);
+    EXPECT_DOUBLE_EQ(*findings[0].bound, 1.05);
+    EXPECT_EQ(findings[0].reason,
+              "measurement not credible: cg_fp64.bandwidth_bound_fraction 1.18 is above its physical bound 1 (x1.05 "
+              "allowed for timing): the bound or the measurement is wrong (a bound measured at another size, a working "
+              "set the caches hold)");
+}
+
+TEST(Credibility, AFigureAtItsDeclaredBoundOrUndeclaredIsNotFlagged) {
+    EXPECT_TRUE(findings_for(cg_bound_fraction(0.89)).empty());
+    EXPECT_TRUE(findings_for(cg_bound_fraction(1.035)).empty());  // the H100's full-suite figure: within timing
+    // A metric above its nominal that no declaration bounds (a nominal that is a datasheet figure) is
+    // the thresholds' nominal_not_credible, not this rule.
+    auto traces = healthy_traces(2, 2);
+    testing::metric_named(traces[0], "stream.triad_gbs").value = 20.0;  // nominal 7.9
+    EXPECT_TRUE(findings_for(traces).empty());
+}
+
 }  // namespace
 }  // namespace shakedown::analysis

@@ -64,6 +64,7 @@ params:
   stencil3d: {local_n: 24, steps: 4, triad_mib: 4, triad_repetitions: 2}
   cg_fp64: {local_n: 12, triad_mib: 4, triad_repetitions: 2}
   mpi_pingpong: {sizes: "8,1024", iterations_small: 200, warmup_small: 5, batch: 20}
+  train_step: {steps: 3, warmup_steps: 1}
 YAML
 # The analyzer's speed rules judge this shared CI machine's speed, not the install: off here.
 cat >"$work/rules.yaml" <<'YAML'
@@ -71,6 +72,8 @@ metrics:
   stream.triad_gbs: {}
   dgemm_fp64.tflops: {}
   dgemm_fp64.core_peak_gflops: {}
+# train_step's ranks compared with each other alone and against their prediction: speed too.
+scaling: {slow_rank_ratio: 100, slow_rank_fail_ratio: 100, shortfall_warn: 0.01}
 YAML
 clean=(env -i "HOME=$work" "PATH=$prefix/bin:/usr/bin:/bin" OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
        OMPI_MCA_rmaps_base_oversubscribe=1)

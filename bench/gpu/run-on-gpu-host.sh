@@ -41,6 +41,12 @@
 #                                                 (bench/gpu/train_step_torch.py), TRAIN_ROUNDS rounds interleaved; then
 #                                                 the batched-GEMM attention beside torch's explicit one, and a planted
 #                                                 corrupted gradient; cuDNN from PyTorch's packages)
+#                                               | calibrate (1 GPU: the reference runs of a part's calibration: the
+#                                                 quick suite 3 times, DGEMM with small integers 3 times; shakedown-
+#                                                 analyze calibrate reads them) | calibrate-fp64 (the full suite's FP64
+#                                                 tests 3 times, for the same)
+#                                               | calibration-check (1 GPU: runs judged against that calibration: the
+#                                                 quick suite twice, the FP64 tests once, a planted slow DGEMM)
 #                                               | sdc (sdc_dgemm on 1 GPU healthy and with a planted flipped bit,
 #                                                 then on every GPU of the host: the node's checksums compared)
 # Figures and logs go to $OUT (the device tool's output folder) or ./gpu-out.
@@ -67,6 +73,8 @@ log "cuDNN for train_step: ${cudnn_lib:-none found}"
 
 run_job() {  # run_job NAME RANKS ARGS...: one shakedown run plus its analysis
   local name=$1 ranks=$2; shift 2
+  # STOP_AT (epoch seconds): start no run after it, so the call ends with its figures packed.
+  if [ -n "${STOP_AT:-}" ] && [ "$(date +%s)" -ge "$STOP_AT" ]; then log "skip $name: past STOP_AT"; return; fi
   log "run $name: mpirun -np $ranks shakedown run $*"
   timeout "${RUN_TIMEOUT_S:-400}" mpirun -np "$ranks" --bind-to none shakedown run --out "$runs" --name "$name" --progress lines "$@" \
     >>"$out/log.txt" 2>&1
@@ -75,6 +83,7 @@ run_job() {  # run_job NAME RANKS ARGS...: one shakedown run plus its analysis
     shakedown-analyze "$runs/$name" >>"$out/log.txt" 2>&1
     log "analyze $name exit $?"
   fi
+  tar -C "$runs" -czf "$out/runs.tgz" .  # after every run: a call cut off at its limit still returns the runs before
 }
 
 if [[ $parts == *" kernels "* || $parts == *" all "* ]]; then
@@ -201,6 +210,18 @@ if [[ $parts == *" cg "* ]]; then
     run_job cg-2gpu 2 --tests cg_fp64
     run_job cg-2gpu-halo-host 2 --tests cg_fp64 --config "$here/bench/gpu/cg-halo-host.yaml"
   fi
+fi
+if [[ $parts == *" calibrate "* ]]; then
+  for i in 1 2 3; do run_job "cal-quick-$i" 1 --suite quick --gpus-per-node 1; done
+  for i in 1 2 3; do run_job "cal-dgemm-int-$i" 1 --tests dgemm_fp64 --config "$here/bench/gpu/dgemm-small-integers.yaml"; done
+fi
+if [[ $parts == *" calibrate-fp64 "* ]]; then
+  for i in 1 2 3; do run_job "cal-fp64-$i" 1 --suite full --tests dgemm_fp64,lu_fp64,cg_fp64,gemm_ladder; done
+fi
+if [[ $parts == *" calibration-check "* ]]; then
+  for i in 1 2; do run_job "check-quick-$i" 1 --suite quick --gpus-per-node 1; done
+  run_job check-fp64 1 --suite full --tests dgemm_fp64,lu_fp64,cg_fp64,gemm_ladder
+  run_job check-slow-gpu 1 --tests dgemm_fp64 --config "$here/bench/gpu/dgemm-slow-gpu.yaml"
 fi
 if [[ $parts == *" fp64 "* ]]; then
   run_job fp64-1gpu 1 --suite full --tests dgemm_fp64,lu_fp64,cg_fp64,gemm_ladder

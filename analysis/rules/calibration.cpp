@@ -3,6 +3,8 @@
 #include "analysis/rules/calibrated_references_data.hpp"
 #include "analysis/rules/yaml_fields.hpp"
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
+#include "core/input_limits.hpp"
 #include "core/yaml_document.hpp"
 
 #include <fmt/format.h>
@@ -27,6 +29,12 @@ std::string text_of(const YamlFields& fields, const YAML::Node& node, std::strin
     return node.Scalar();
 }
 
+// An entry's own bands, made on its first band key from the defaults (the file's bands may come later).
+CalibrationBands& bands(CalibratedReference& reference) {
+    if (!reference.bands) reference.bands = CalibrationBands{};
+    return *reference.bands;
+}
+
 CalibratedReference reference_of(const YamlFields& fields, const YAML::Node& node) {
     if (!node.IsMap()) fields.reject(node, "references: each entry must be a map");
     CalibratedReference reference;
@@ -41,13 +49,16 @@ CalibratedReference reference_of(const YamlFields& fields, const YAML::Node& nod
         else if (key == "measured") reference.measured = text_of(fields, item.second, key);
         else if (key == "conditions") reference.conditions = text_of(fields, item.second, key);
         else if (key == "source") reference.source = text_of(fields, item.second, key);
+        else if (key == "warn_below") bands(reference).warn_below = fields.positive(item.second, key);
+        else if (key == "fail_below") bands(reference).fail_below = fields.positive(item.second, key);
         else if (key == "when") {
             if (!item.second.IsMap()) fields.reject(item.second, "when: expected a map of test parameter -> value");
             for (const auto& condition : item.second)
                 reference.when[fields.key(condition.first, "when")] = text_of(fields, condition.second, "when");
         } else {
             fields.reject(item.first, fmt::format("references: unknown key '{}' (expected part, metric, when, ranks, "
-                                                  "healthy_fraction, healthy_value, measured, conditions, source)", key));
+                                                  "healthy_fraction, healthy_value, warn_below, fail_below, measured, "
+                                                  "conditions, source)", key));
         }
     }
     if (reference.part.empty() || reference.metric.empty())
@@ -55,6 +66,8 @@ CalibratedReference reference_of(const YamlFields& fields, const YAML::Node& nod
     if (reference.healthy_fraction.has_value() == reference.healthy_value.has_value())
         fields.reject(node, "references: an entry needs exactly one of healthy_fraction and healthy_value");
     if (reference.source.empty()) fields.reject(node, "references: an entry needs its source (where it was measured)");
+    if (reference.bands && reference.bands->fail_below > reference.bands->warn_below)
+        fields.reject(node, "references: fail_below is above warn_below");
     return reference;
 }
 
@@ -99,6 +112,29 @@ CalibratedReferences CalibratedReferences::parse(std::string_view yaml_text, con
 
 CalibratedReferences CalibratedReferences::built_in() {
     return parse(calibrated_references_yaml(), "calibrated.yaml (built in)");
+}
+
+CalibratedReferences CalibratedReferences::from_file(const std::string& path) {
+    return parse(read_input_file(path, input_limits::max_text_file_bytes,
+                                 fmt::format("{}: cannot read the calibration file: ", path)),
+                 path);
+}
+
+CalibratedReferences CalibratedReferences::merged_over(const CalibratedReferences& base) const {
+    CalibratedReferences merged = *this;
+    // An entry without bands of its own keeps its own file's: the site's file bands for its
+    // entries, the built-in bands for the built-in ones.
+    for (CalibratedReference& reference : merged.references_)
+        if (!reference.bands) reference.bands = bands_;
+    for (std::size_t i = 0; i < base.references_.size(); ++i) {
+        CalibratedReference reference = base.references_[i];
+        if (!reference.bands) reference.bands = base.bands_;
+        merged.references_.push_back(std::move(reference));
+        merged.lowered_parts_.push_back(base.lowered_parts_[i]);
+        merged.metric_is_pattern_.push_back(base.metric_is_pattern_[i]);
+    }
+    merged.bands_ = base.bands_;
+    return merged;
 }
 
 const CalibratedReference* CalibratedReferences::find(const std::string& metric, const std::string& gpu_name,

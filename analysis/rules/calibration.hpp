@@ -13,6 +13,11 @@
 
 namespace shakedown::analysis {
 
+struct CalibrationBands {
+    double warn_below = 0.90;  // of the healthy figure
+    double fail_below = 0.75;
+};
+
 struct CalibratedReference {
     std::string part;    // matched against the GPU's name, case-insensitive substring ("H200")
     std::string metric;  // a name or glob pattern
@@ -24,11 +29,8 @@ struct CalibratedReference {
     std::string conditions;
     std::string source;
     std::string origin;  // "calibrated.yaml:24"
-};
-
-struct CalibrationBands {
-    double warn_below = 0.90;  // of the healthy figure
-    double fail_below = 0.75;
+    // This entry's own bands (a site's calibration sets them from its runs' spread); none: the file's.
+    std::optional<CalibrationBands> bands;
 };
 
 class CalibratedReferences {
@@ -36,6 +38,12 @@ public:
     // Throws InputError "source:line: problem" for a malformed file.
     static CalibratedReferences parse(std::string_view yaml_text, const std::string& source_name);
     static CalibratedReferences built_in();
+    // A calibration file (`shakedown-analyze calibrate` writes one); InputError when unreadable or malformed.
+    static CalibratedReferences from_file(const std::string& path);
+
+    // This file's entries first (find() takes the first match, so they win), then `base`'s. Each
+    // entry keeps its own file's bands.
+    CalibratedReferences merged_over(const CalibratedReferences& base) const;
 
     // The first entry for `metric` on a GPU named `gpu_name` whose conditions hold; nothing for a
     // rank without a GPU name or a part no entry names.
@@ -43,6 +51,10 @@ public:
                                     const std::map<std::string, std::string>& parameters, int world_size) const;
 
     const CalibrationBands& bands() const { return bands_; }
+    // The bands `reference` is judged by: its own, else its file's (the built-in file's by default).
+    const CalibrationBands& bands_of(const CalibratedReference& reference) const {
+        return reference.bands ? *reference.bands : bands_;
+    }
     const std::vector<CalibratedReference>& references() const { return references_; }
 
 private:

@@ -106,7 +106,7 @@ private:
 }  // namespace
 
 MetricJudgment judge_metric(const Metric& metric, const MetricRule* rule, const CalibratedReference* calibrated,
-                            const CalibrationBands& bands) {
+                            const CalibrationBands& bands, std::string_view gpu_without_calibration) {
     if (!std::isfinite(metric.value))
         return {Level::fail, fmt::format("{} is {}: the measurement produced no number", metric.name, metric.value),
                 std::nullopt, std::nullopt, ReasonCode::not_a_number};
@@ -114,7 +114,16 @@ MetricJudgment judge_metric(const Metric& metric, const MetricRule* rule, const 
     CheckResult worst;
     if (calibrated != nullptr && (rule->fraction_of_nominal || rule->calibrated))
         keep_worst(worst, check_calibrated(metric, *calibrated, bands, calibrated->part));
-    else if (rule->fraction_of_nominal)
+    else if (!gpu_without_calibration.empty() && (rule->gpu_fraction_of_nominal || rule->fraction_of_nominal)) {
+        CheckResult generic = check_fraction(
+            metric, rule->gpu_fraction_of_nominal ? *rule->gpu_fraction_of_nominal : *rule->fraction_of_nominal);
+        // A generic band was set for no part in particular: the finding says so, and how to get a fair one.
+        if (generic.level != Level::pass)
+            generic.reason += fmt::format("; generic band: no calibrated figure for {} (shakedown-analyze calibrate "
+                                          "on healthy nodes of this part writes one)",
+                                          gpu_without_calibration);
+        keep_worst(worst, std::move(generic));
+    } else if (rule->fraction_of_nominal)
         keep_worst(worst, check_fraction(metric, *rule->fraction_of_nominal));
     if (rule->above_nominal_warns_at && metric.better == Better::higher && metric.nominal && *metric.nominal > 0.0 &&
         metric.value > *rule->above_nominal_warns_at * *metric.nominal && worst.level == Level::pass)
@@ -181,6 +190,13 @@ int ranks_measured(const TestResult& test, int world_size) {
     }
 }
 
+// A figure of the rank's GPU: the rank has one, and the test did not record running on the host.
+bool measured_on_gpu(const RankIdentity& who, const TestResult& test) {
+    if (who.gpu_name.empty()) return false;
+    const auto device = test.parameters.find("device");
+    return device == test.parameters.end() || device->second == "gpu";
+}
+
 }  // namespace
 
 std::vector<Finding> threshold_findings(const Observations& observations, const Thresholds& thresholds) {
@@ -192,7 +208,9 @@ std::vector<Finding> threshold_findings(const Observations& observations, const 
         const CalibratedReference* calibrated =
             calibration.find(row.metric->name, row.who->gpu_name, row.test->parameters, ranks_measured(*row.test, world_size));
         MetricJudgment judgment =
-            judge_metric(*row.metric, rules.rule_for(row.metric->name), calibrated, calibration.bands());
+            judge_metric(*row.metric, rules.rule_for(row.metric->name), calibrated,
+                         calibrated != nullptr ? calibration.bands_of(*calibrated) : calibration.bands(),
+                         calibrated == nullptr && measured_on_gpu(*row.who, *row.test) ? row.who->gpu_name : "");
         if (judgment.level != Level::pass) {
             Finding finding = make_metric_finding(*row.who, row.test->key, *row.metric, judgment.level, std::move(judgment.reason));
             finding.reference = judgment.reference;

@@ -3,6 +3,8 @@
 // nominal bands; a NaN or infinite figure always fails).
 #pragma once
 
+#include <string_view>
+
 #include "analysis/load/observations.hpp"
 #include "analysis/rules/finding.hpp"
 #include "analysis/rules/calibration.hpp"
@@ -24,9 +26,11 @@ struct MetricJudgment {
 // One metric against its rule (nullptr: no rule, only a non-finite value is judged). With a
 // calibrated reference for the rank's part, a rule's fraction_of_nominal (or `calibrated`) check
 // is made against what healthy hardware of that part gives instead (`bands` of that figure), and
-// says so; without one, `calibrated` alone judges nothing.
+// says so; without one, `calibrated` alone judges nothing. `gpu_without_calibration`: the GPU's name
+// when the figure was measured on a GPU that no calibrated figure matches: its generic band is
+// the rule's gpu_fraction_of_nominal where it has one, and the reason says the band is generic.
 MetricJudgment judge_metric(const Metric& metric, const MetricRule* rule, const CalibratedReference* calibrated = nullptr,
-                            const CalibrationBands& bands = {});
+                            const CalibrationBands& bands = {}, std::string_view gpu_without_calibration = {});
 
 // FAIL per test that failed or ended with an error, with the test's reason and recorded cause.
 std::vector<Finding> test_status_findings(const Observations& observations);

@@ -24,8 +24,9 @@ namespace shakedown::analysis {
 namespace {
 
 constexpr std::string_view rule_keys =
-    "fail_below, warn_below, fail_above, warn_above, fraction_of_nominal, calibrated, fleet_outlier, above_nominal";
-constexpr std::string_view top_level_keys = "metrics, fleet, baseline, telemetry, links, collectives, price, port_counters, gpu_health";
+    "fail_below, warn_below, fail_above, warn_above, fraction_of_nominal, gpu_fraction_of_nominal, calibrated, "
+    "fleet_outlier, above_nominal";
+constexpr std::string_view top_level_keys = "metrics, calibrated, fleet, baseline, telemetry, links, collectives, price, port_counters, gpu_health";
 
 bool is_glob_pattern(std::string_view key) { return key.find_first_of("*?[") != std::string_view::npos; }
 
@@ -89,6 +90,7 @@ public:
             else if (key == "fail_above") rule.fail_above = fields_.number(item.second, field);
             else if (key == "warn_above") rule.warn_above = fields_.number(item.second, field);
             else if (key == "fraction_of_nominal") rule.fraction_of_nominal = fraction_band(item.second, metric);
+            else if (key == "gpu_fraction_of_nominal") rule.gpu_fraction_of_nominal = fraction_band(item.second, metric);
             else if (key == "calibrated") rule.calibrated = fields_.choice(item.second, field, {"true", "false"}) == "true";
             else if (key == "fleet_outlier") rule.fleet_outlier = fleet_band(item.second, metric);
             else if (key == "above_nominal") {
@@ -124,7 +126,8 @@ YAML::Node load_yaml(std::string_view yaml_text, const std::string& source_name)
 }  // namespace
 
 bool MetricRule::judges_anything() const {
-    return fail_below || warn_below || fail_above || warn_above || fraction_of_nominal || calibrated ||
+    return fail_below || warn_below || fail_above || warn_above || fraction_of_nominal || gpu_fraction_of_nominal ||
+           calibrated ||
            above_nominal_warns_at;
 }
 
@@ -145,6 +148,13 @@ Thresholds Thresholds::parse(std::string_view yaml_text, const std::string& sour
             const std::string key = fields.key(section.first, "top level");
             if (is_settings_section(key)) {
                 parse_settings_section(fields, key, section.second, thresholds.settings_);
+                continue;
+            }
+            if (key == "calibrated") {
+                if (!section.second.IsScalar() || section.second.Scalar().empty())
+                    fields.reject(section.second, "calibrated: expected the path of a calibration file "
+                                                  "(shakedown-analyze calibrate writes one)");
+                thresholds.calibration_file_ = section.second.Scalar();
                 continue;
             }
             if (key != "metrics")
@@ -177,9 +187,19 @@ Thresholds Thresholds::built_in() {
 }
 
 Thresholds Thresholds::from_file(const std::filesystem::path& path) {
-    return parse(read_input_file(path, input_limits::max_text_file_bytes,
-                                 fmt::format("{}: cannot read the thresholds file: ", path.string())),
-                 path.string());
+    Thresholds thresholds = parse(read_input_file(path, input_limits::max_text_file_bytes,
+                                                  fmt::format("{}: cannot read the thresholds file: ", path.string())),
+                                  path.string());
+    // A relative calibration path is the thresholds file's neighbour, wherever the analyzer runs.
+    if (thresholds.calibration_file_ && std::filesystem::path(*thresholds.calibration_file_).is_relative())
+        thresholds.calibration_file_ = (path.parent_path() / *thresholds.calibration_file_).string();
+    return thresholds;
+}
+
+Thresholds Thresholds::with_calibration_over(const CalibratedReferences& site) const {
+    Thresholds merged = *this;
+    merged.calibration_ = site.merged_over(calibration_);
+    return merged;
 }
 
 Thresholds Thresholds::overridden_by(const Thresholds& overrides) const {

@@ -37,6 +37,10 @@ struct MetricRule {
     std::optional<double> fail_above;
     std::optional<double> warn_above;
     std::optional<FractionBand> fraction_of_nominal;
+    // The generic band for a figure measured on a GPU whose part has no calibrated figure, where
+    // it differs from fraction_of_nominal's (which then judges host figures): a power-capped
+    // GPU's DGEMM on uniform data sits lower than a CPU BLAS (docs/analyzer.md).
+    std::optional<FractionBand> gpu_fraction_of_nominal;
     // `calibrated: true`: judged against a part's calibrated healthy figure (calibrated.yaml)
     // where one matches the rank, and by no generic band elsewhere: for figures whose healthy
     // value depends on the part and the conditions so much that no fraction of nominal fits all
@@ -71,8 +75,14 @@ public:
     // "file.yaml:12: 'stream.tirad_gbs' matches no metric any test declares (nearest: ...)".
     void require_declared(const std::vector<std::string>& declared_metrics) const;
 
-    // The built-in calibrated references (empty for a parsed file; overrides keep the base's).
+    // The built-in calibrated references (empty for a parsed file; overrides keep the base's),
+    // with a site's calibration merged over them by with_calibration_over.
     const CalibratedReferences& calibration() const { return calibration_; }
+    // A copy whose calibrated references are `site`'s entries first, then these.
+    Thresholds with_calibration_over(const CalibratedReferences& site) const;
+    // `calibrated: FILE` in a thresholds file: a site's calibration (the path as resolved against
+    // the thresholds file's folder), to merge over the built-in one.
+    const std::optional<std::string>& calibration_file() const { return calibration_file_; }
 
     const AnalysisSettings& settings() const { return settings_; }
     AnalysisSettings& settings() { return settings_; }  // command-line values (price) go in here
@@ -88,6 +98,7 @@ private:
     std::vector<Entry> entries_;
     AnalysisSettings settings_;
     CalibratedReferences calibration_;
+    std::optional<std::string> calibration_file_;
     std::string source_;
 };
 

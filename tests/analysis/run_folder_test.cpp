@@ -290,7 +290,8 @@ TEST(RunFolder, BadThresholdsFileIsBadInputBeforeAnyTraceIsRead) {
     EXPECT_EQ(outcome.exit_code, 2);
     EXPECT_EQ(outcome.err, "shakedown-analyze: " + thresholds.string() +
                                ":3: stream.triad_gbs: unknown key 'fail_belw' (expected fail_below, warn_below, "
-                               "fail_above, warn_above, fraction_of_nominal, calibrated, fleet_outlier, above_nominal)\n");
+                               "fail_above, warn_above, fraction_of_nominal, gpu_fraction_of_nominal, calibrated, fleet_outlier, "
+                           "above_nominal)\n");
     EXPECT_FALSE(std::filesystem::exists(run / "summary.json"));
 }
 

@@ -152,9 +152,9 @@ TEST(Thresholds, MalformedYamlNamesFileAndLine) {
 TEST(Thresholds, UnknownKeysAreRejectedWithTheirLine) {
     EXPECT_EQ(parse_error("metrics:\n  stream.triad_gbs:\n    fail_belw: 3\n"),
               "my.yaml:3: stream.triad_gbs: unknown key 'fail_belw' (expected fail_below, warn_below, fail_above, "
-              "warn_above, fraction_of_nominal, calibrated, fleet_outlier, above_nominal)");
+              "warn_above, fraction_of_nominal, gpu_fraction_of_nominal, calibrated, fleet_outlier, above_nominal)");
     EXPECT_EQ(parse_error("metric:\n  a: {}\n"),
-              "my.yaml:1: unknown key 'metric' (expected metrics, fleet, baseline, telemetry, links, collectives, price, port_counters, gpu_health)");
+              "my.yaml:1: unknown key 'metric' (expected metrics, calibrated, fleet, baseline, telemetry, links, collectives, price, port_counters, gpu_health)");
     EXPECT_EQ(parse_error("metrics:\n  a:\n    fraction_of_nominal: {warn: 0.8, fial: 0.6}\n"),
               "my.yaml:3: a.fraction_of_nominal: unknown key 'fial' (expected warn, fail)");
 }
@@ -179,7 +179,7 @@ TEST(Thresholds, WrongTypesAndInconsistentBandsAreRejected) {
               "my.yaml:3: a.fraction_of_nominal: warn (0.5) is below fail (0.6): the WARN band must lie above the FAIL band");
     EXPECT_EQ(parse_error("metrics:\n  a: 3\n"),
               "my.yaml:2: a: expected a map of fail_below, warn_below, fail_above, warn_above, fraction_of_nominal, "
-              "calibrated, fleet_outlier, above_nominal");
+              "gpu_fraction_of_nominal, calibrated, fleet_outlier, above_nominal");
     EXPECT_EQ(parse_error("metrics:\n  a: {fail_below: .nan}\n"), "my.yaml:2: a.fail_below: expected a finite number, got '.nan'");
     EXPECT_EQ(parse_error(""), "my.yaml:1: empty thresholds file (expected 'metrics:')");
     EXPECT_EQ(parse_error("- a\n- b\n"), "my.yaml:1: expected a map with the key 'metrics'");

@@ -46,7 +46,11 @@ Thresholds resolve_thresholds(const AnalyzeOptions& options) {
         const Thresholds given = Thresholds::from_file(*options.thresholds_file);
         given.require_declared(declared_metrics());
         thresholds = thresholds.overridden_by(given);
+        if (given.calibration_file())
+            thresholds = thresholds.with_calibration_over(CalibratedReferences::from_file(*given.calibration_file()));
     }
+    if (options.calibrated_file)
+        thresholds = thresholds.with_calibration_over(CalibratedReferences::from_file(options.calibrated_file->string()));
     if (options.price_per_node_hour && options.price_per_node_month)
         throw InputError("give --price-per-node-hour or --price-per-node-month, not both");
     AnalysisSettings command_line;

@@ -15,6 +15,9 @@ enum class ReportFormat { text, markdown };
 struct AnalyzeOptions {
     std::filesystem::path run_dir;
     std::optional<std::filesystem::path> thresholds_file;  // overrides the built-in defaults
+    // --calibrated FILE: a site's calibration (shakedown-analyze calibrate), merged over the built-in
+    // one and over a thresholds file's `calibrated:`
+    std::optional<std::filesystem::path> calibrated_file;
     std::optional<std::filesystem::path> summary_path;     // default RUN/summary.json
     std::optional<std::filesystem::path> junit_path;       // default RUN/junit.xml
     std::optional<std::filesystem::path> html_path;        // default RUN/report.html

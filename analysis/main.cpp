@@ -5,8 +5,10 @@
 // shakedown-analyze export RUN --format csv|openmetrics [--output FILE]
 // shakedown-analyze compare OLD NEW [--format text|markdown|json] [--tolerance X]
 // shakedown-analyze history FILE --node N [--metric M] [--format text|markdown|json]
+// shakedown-analyze calibrate RUN... --output FILE [--min-runs N] [--thresholds FILE]
 // Only the wiring lives here: each command's options and action are in analysis/cli/.
 #include "analysis/cli/analyze_command.hpp"
+#include "analysis/cli/calibrate_command.hpp"
 #include "analysis/cli/compare_command.hpp"
 #include "analysis/cli/export_command.hpp"
 #include "analysis/cli/history_command.hpp"
@@ -49,7 +51,8 @@ int main(int argc, char** argv) {
     // The default form (RUN [options]) on the main app; each subcommand in its own file.
     const cli::Command analyze = cli::add_analyze_command(app);
     const std::vector<cli::Command> subcommands{cli::add_export_command(app), cli::add_compare_command(app),
-                                                cli::add_history_command(app)};
+                                                cli::add_history_command(app),
+                                                cli::add_calibrate_command(app)};
     app.require_subcommand(0, 1);
 
     try {

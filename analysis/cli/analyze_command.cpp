@@ -15,6 +15,7 @@ namespace {
 struct AnalyzeArguments {
     std::string run_dir;
     std::string thresholds_file;
+    std::string calibrated_file;
     std::string summary_path;
     std::string junit_path;
     std::string html_path;
@@ -47,6 +48,9 @@ Command add_analyze_command(CLI::App& app) {
     auto args = std::make_shared<AnalyzeArguments>();
     app.add_option("RUN", args->run_dir, "run folder (holds run.json and rank-NNNNN.h5)");
     app.add_option("--thresholds", args->thresholds_file, "YAML file overriding the built-in thresholds and settings");
+    app.add_option("--calibrated", args->calibrated_file,
+                   "a site's calibration (shakedown-analyze calibrate writes one): its parts' healthy figures, "
+                   "judged before the built-in ones");
     app.add_option("--baseline", args->baseline_dir, "an earlier run folder: report regressions beyond the tolerance");
     app.add_option("--topology", args->topology_file, "Slurm topology.conf: name the switch of a slow group of nodes");
     app.add_option("--profile", args->profile_file, "expected profile (YAML): what every node must have and run "
@@ -96,7 +100,7 @@ Command add_analyze_command(CLI::App& app) {
             return exit_code::bad_input;
         }
         // A path option given empty (an unset shell variable) would silently mean the default file.
-        for (const char* option : {"--thresholds", "--baseline", "--topology", "--profile", "--confirmation",
+        for (const char* option : {"--thresholds", "--calibrated", "--baseline", "--topology", "--profile", "--confirmation",
                                    "--summary", "--junit", "--html", "--drain", "--history", "--template-dir", "--pdf"})
             if (main_app->count(option) > 0 && (*main_app)[option]->as<std::string>().empty()) {
                 err << "shakedown-analyze: " << option << " is empty: give a path, or leave " << option << " out\n";
@@ -110,6 +114,7 @@ Command add_analyze_command(CLI::App& app) {
         options.write_html = !args->no_html;
         options.format = args->format == "markdown" ? ReportFormat::markdown : ReportFormat::text;
         options.thresholds_file = path_if(args->thresholds_file);
+        options.calibrated_file = path_if(args->calibrated_file);
         options.summary_path = path_if(args->summary_path);
         options.junit_path = path_if(args->junit_path);
         options.html_path = path_if(args->html_path);

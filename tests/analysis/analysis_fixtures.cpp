@@ -130,6 +130,20 @@ std::filesystem::path write_run(const std::filesystem::path& dir, const std::vec
     return dir;
 }
 
+std::filesystem::path write_gpu_run(const std::filesystem::path& dir, const std::vector<Trace>& traces,
+                                    const std::vector<std::string>& gpu_name_of_rank,
+                                    const std::vector<std::string>& tests) {
+    std::filesystem::create_directories(dir);
+    std::vector<std::string> node_of_rank;
+    for (const Trace& trace : traces) {
+        node_of_rank.push_back(trace.header.node);
+        bench::write_trace_file(dir / default_trace_file_name(trace.header.rank), trace);
+    }
+    bench::write_run_json(dir, bench::make_run_json(test_run_id, tests, node_of_rank, "complete",
+                                                    std::vector<int>(traces.size(), 0), {}, gpu_name_of_rank));
+    return dir;
+}
+
 std::string read_text(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
     std::ostringstream text;

@@ -51,6 +51,12 @@ std::filesystem::path write_run(const std::filesystem::path& dir, const std::vec
                                 const std::string& status = "complete",
                                 const std::vector<std::string>& tests = {"stream", "mpi_pingpong"});
 
+// The same with every rank bound to GPU 0 of its node, named `gpu_name_of_rank[rank]` in run.json
+// (what calibrated figures match).
+std::filesystem::path write_gpu_run(const std::filesystem::path& dir, const std::vector<Trace>& traces,
+                                    const std::vector<std::string>& gpu_name_of_rank,
+                                    const std::vector<std::string>& tests);
+
 std::string read_text(const std::filesystem::path& path);
 
 }  // namespace shakedown::analysis::testing

@@ -147,5 +147,69 @@ TEST(Calibration, AMalformedFileIsOneLineWithItsPlace) {
                  InputError);  // neither healthy_fraction nor healthy_value
 }
 
+
+TEST(Calibration, AHealthyH100PassesAndAQuarterBelowFails) {
+    // 55.4-56.4 TFLOP/s measured on an H100 SXM (calibrated.yaml): 0.83-0.84 of nominal, below the
+    // generic host band's 0.85 and above the GPU band's 0.75.
+    EXPECT_EQ(judge(55.4, "NVIDIA H100 80GB HBM3").level, Level::pass);
+    EXPECT_EQ(judge(65.0, "NVIDIA H100 80GB HBM3", "small_integers").level, Level::pass);
+    EXPECT_EQ(judge(0.83 * 67 * 0.85, "NVIDIA H100 80GB HBM3").level, Level::warn);
+    EXPECT_EQ(judge(34.0, "NVIDIA H100 80GB HBM3").level, Level::fail);  // the planted 50 ms delay gave 34.0
+    // The PCIe part has another power limit and nominal: the SXM figure is not its figure.
+    EXPECT_EQ(built_in().calibration().find("dgemm_fp64.tflops", "NVIDIA H100 PCIe", {{"fill", "uniform"}}, 1), nullptr);
+}
+
+MetricJudgment judge_uncalibrated_gpu(double tflops, double nominal, const std::string& gpu) {
+    const Metric metric{"dgemm_fp64.tflops", "TFLOP/s", tflops, nominal, Better::higher};
+    return judge_metric(metric, built_in().rule_for(metric.name), nullptr, built_in().calibration().bands(), gpu);
+}
+
+TEST(GenericBand, AHealthyUncalibratedGpuAtItsPowerCappedRateIsNotFlagged) {
+    // 0.82 of nominal: what a healthy power-capped part gives on uniform data; the host band (0.85) would warn.
+    EXPECT_EQ(judge_uncalibrated_gpu(0.82 * 1.43, 1.43, "NVIDIA L40S").level, Level::pass);
+    const Metric host{"dgemm_fp64.tflops", "TFLOP/s", 0.82 * 1.2, 1.2, Better::higher};
+    EXPECT_EQ(judge_metric(host, built_in().rule_for(host.name)).level, Level::warn);  // a CPU BLAS keeps its band
+}
+
+TEST(GenericBand, AShortfallOnAnUncalibratedGpuSaysTheBandIsGenericAndHowToCalibrate) {
+    const MetricJudgment warn = judge_uncalibrated_gpu(0.70 * 1.43, 1.43, "NVIDIA L40S");
+    EXPECT_EQ(warn.level, Level::warn);
+    EXPECT_EQ(warn.reason, "dgemm_fp64.tflops 1 TFLOP/s is 0.70 of nominal 1.43 (warn below 0.75); generic band: no "
+                           "calibrated figure for NVIDIA L40S (shakedown-analyze calibrate on healthy nodes of this part "
+                           "writes one)");
+    EXPECT_EQ(judge_uncalibrated_gpu(0.55 * 1.43, 1.43, "NVIDIA L40S").level, Level::fail);
+}
+
+TEST(SiteCalibration, ASiteFileIsJudgedFirstWithItsOwnBandsAndTheBuiltInEntriesKeepTheirs) {
+    const CalibratedReferences site = CalibratedReferences::parse(
+        "bands: {warn_below: 0.95, fail_below: 0.9}\n"
+        "references:\n"
+        "  - {part: H200, metric: dgemm_fp64.tflops, when: {fill: uniform}, healthy_fraction: 0.86, source: golden}\n"
+        "  - {part: L40S, metric: dgemm_fp64.tflops, healthy_fraction: 0.9, warn_below: 0.97, fail_below: 0.93, "
+        "source: golden}\n",
+        "site.yaml");
+    const Thresholds merged = built_in().with_calibration_over(site);
+    const CalibratedReferences& calibration = merged.calibration();
+    const CalibratedReference* h200 = calibration.find("dgemm_fp64.tflops", "NVIDIA H200", {{"fill", "uniform"}}, 1);
+    ASSERT_NE(h200, nullptr);
+    EXPECT_EQ(h200->source, "golden");  // the site's entry wins
+    EXPECT_DOUBLE_EQ(calibration.bands_of(*h200).fail_below, 0.9);
+    const CalibratedReference* l40s = calibration.find("dgemm_fp64.tflops", "NVIDIA L40S", {}, 1);
+    ASSERT_NE(l40s, nullptr);
+    EXPECT_DOUBLE_EQ(calibration.bands_of(*l40s).warn_below, 0.97);
+    const CalibratedReference* small = calibration.find("dgemm_fp64.tflops", "NVIDIA H200", {{"fill", "small_integers"}}, 1);
+    ASSERT_NE(small, nullptr);  // the built-in entry, with the built-in bands
+    EXPECT_DOUBLE_EQ(calibration.bands_of(*small).fail_below, 0.75);
+    // 0.88 of the site's healthy H200 figure: a FAIL by its bands, a WARN by the built-in ones.
+    const Metric metric{"dgemm_fp64.tflops", "TFLOP/s", 0.86 * 67 * 0.88, 67.0, Better::higher};
+    EXPECT_EQ(judge_metric(metric, merged.rule_for(metric.name), h200, calibration.bands_of(*h200)).level, Level::fail);
+}
+
+TEST(SiteCalibration, EntryBandsOutOfOrderAreRefused) {
+    EXPECT_THROW((void)CalibratedReferences::parse("references:\n  - {part: X, metric: m, healthy_value: 1, warn_below: 0.8, "
+                                                   "fail_below: 0.9, source: s}\n", "c.yaml"),
+                 InputError);
+}
+
 }  // namespace
 }  // namespace shakedown::analysis

@@ -112,11 +112,33 @@ TEST(AnalyzeCli, AnInfiniteOrNanPriceIsOneLineAndExitTwo) {
 TEST(AnalyzeCli, AnEmptyPathOptionIsOneLineAndExitTwo) {
     TempDir temp;
     const auto run = write_run(temp.path() / "run", healthy_traces(1, 1));
-    for (const char* option : {"--summary", "--junit", "--html", "--drain", "--thresholds", "--baseline"}) {
+    for (const char* option : {"--summary", "--junit", "--html", "--drain", "--thresholds", "--calibrated", "--baseline"}) {
         const CommandResult result = run_analyzer(temp, run.string() + " " + option + " ''");
         EXPECT_EQ(result.exit_code, 2) << option;
         EXPECT_EQ(result.err, std::string("shakedown-analyze: ") + option + " is empty: give a path, or leave " + option + " out\n");
     }
+    EXPECT_FALSE(std::filesystem::exists(run / "summary.json"));
+}
+
+// The calibrate command through the executable: runs without a GPU are refused with one line,
+// nothing written; a calibration file that does not exist is one line before any trace is read.
+TEST(AnalyzeCli, CalibrateRefusesRunsWithoutAGpuAndAMissingCalibrationIsOneLine) {
+    TempDir temp;
+    std::string runs;
+    for (int i = 0; i < 3; ++i)
+        runs += " " + write_run(temp.path() / ("golden-" + std::to_string(i)), healthy_traces(2, 1)).string();
+    const auto output = temp.path() / "site.yaml";
+    const CommandResult refused = run_analyzer(temp, "calibrate" + runs + " --output " + output.string());
+    EXPECT_EQ(refused.exit_code, 2);
+    EXPECT_NE(refused.err.find("rank 0 recorded no GPU: a calibration is a GPU part's figures"), std::string::npos)
+        << refused.err;
+    EXPECT_EQ(line_count(refused.err), 1u);
+    EXPECT_FALSE(std::filesystem::exists(output));
+    const auto run = write_run(temp.path() / "run", healthy_traces(1, 1));
+    const CommandResult missing = run_analyzer(temp, run.string() + " --calibrated " + output.string());
+    EXPECT_EQ(missing.exit_code, 2);
+    EXPECT_NE(missing.err.find("cannot read the calibration file"), std::string::npos) << missing.err;
+    EXPECT_EQ(line_count(missing.err), 1u);
     EXPECT_FALSE(std::filesystem::exists(run / "summary.json"));
 }
 

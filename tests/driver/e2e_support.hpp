@@ -28,13 +28,14 @@ params:
 
 // These tests check the pipeline (validation, traces, verdicts), not this shared CI machine's
 // speed: the analyzer's performance rules are tested on hand-made traces in tests/analysis.
+// The metrics section comes last: a test adds its own keys to it by appending lines.
 inline const std::string speed_rules_off = R"(
+# train_step's ranks compared with each other alone and against their prediction: speed too.
+scaling: {slow_rank_ratio: 100, slow_rank_fail_ratio: 100, shortfall_warn: 0.01}
 metrics:
   stream.triad_gbs: {}
   dgemm_fp64.tflops: {}
   dgemm_fp64.core_peak_gflops: {}
-# train_step's ranks compared with each other alone and against their prediction: speed too.
-scaling: {slow_rank_ratio: 100, slow_rank_fail_ratio: 100, shortfall_warn: 0.01}
 )";
 
 class ScratchFolder {

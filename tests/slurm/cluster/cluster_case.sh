@@ -219,8 +219,17 @@ YAML
     grep -q '"fail": 1' "$run_folder/summary.json" || fail "not node4 alone failed: $(cat "$run_folder/summary.json")"
     grep -q "slow node: node4 is the common end of 2 slow links" "$job_log" ||
       fail "the report does not name node4 as the common end of the two slow links"
-    grep -q "shakedown: confirming before drain: tests allpairs again on 3 node(s) (node1,node2,node4)" "$job_log" ||
-      fail "no confirmation step on node4 and the far ends of its slow links"
+    # The confirmation step must measure node4 and the far ends of its slow links again. On 4
+    # nodes sharing 2 cores a healthy link (node1<->node3, measured here at 0.68-0.69 of its
+    # reference, 0.74-0.80 again) can fall below the FAIL line once; its nodes are then measured
+    # again too and end "not reproduced", which is what the confirmation is for: the drain
+    # assertions below still require node4 alone.
+    confirmed_nodes=$(sed -n 's/^shakedown: confirming before drain: tests allpairs again on [0-9]* node(s) (\([^)]*\)).*/\1/p' \
+      "$job_log" | head -n 1)
+    for node in node1 node2 node4; do
+      [[ ",$confirmed_nodes," == *",$node,"* ]] ||
+        fail "no confirmation step on node4 and the far ends of its slow links (confirmed: ${confirmed_nodes:-none})"
+    done
     grep -q '^scontrol update NodeName=node4 State=DRAIN Reason="shakedown: allpairs: slow node: node4 is the common end' \
       "$run_folder/drain.txt" || fail "drain.txt does not drain node4: $(cat "$run_folder/drain.txt")"
     [ "$(grep -c '^scontrol' "$run_folder/drain.txt")" -eq 1 ] || fail "drain.txt drains more than node4: $(cat "$run_folder/drain.txt")"

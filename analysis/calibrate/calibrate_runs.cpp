@@ -11,6 +11,7 @@
 #include "core/printable_text.hpp"
 #include "core/registry.hpp"
 #include "core/test_spec.hpp"
+#include "stats/summary.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -53,19 +54,6 @@ struct FigureValues {
     std::set<std::size_t> runs;  // indices of the runs that measured it
 };
 
-double median_of(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const std::size_t middle = values.size() / 2;
-    return values.size() % 2 == 1 ? values[middle] : 0.5 * (values[middle - 1] + values[middle]);
-}
-
-// A figure of the rank's GPU: the rank has one, and the test did not record running on the host.
-bool measured_on_gpu(const RankIdentity& who, const TestResult& test) {
-    if (who.gpu_name.empty()) return false;
-    const auto device = test.parameters.find("device");
-    return device == test.parameters.end() || device->second == "gpu";
-}
-
 // The declared parameters as the test recorded them: the configuration the figure holds for.
 // Recorded outcomes (a checksum ratio, the n an `auto` chose) are not conditions.
 std::map<std::string, std::string> declared_conditions(const TestResult& test) {
@@ -82,13 +70,7 @@ std::optional<int> job_ranks(const TestResult& test, const std::string& metric, 
     const Test* declared = Registry::instance().find(test.key);
     const MetricSpec* spec = declared != nullptr ? declared->spec().metric(metric) : nullptr;
     if (spec == nullptr || spec->scope != MetricScope::job) return std::nullopt;
-    if (const auto found = test.parameters.find("communicator_ranks"); found != test.parameters.end()) {
-        try {
-            return std::stoi(found->second);
-        } catch (const std::exception&) {
-        }
-    }
-    return world_size;
+    return ranks_measured(test, world_size);
 }
 
 // Judged by calibration where a part has a figure: a fraction-of-nominal band or `calibrated: true`.
@@ -180,7 +162,7 @@ public:
                                               min_runs));
                 continue;
             }
-            const double healthy = median_of(figure.values);
+            const double healthy = stats::median(figure.values);
             const auto [low, high] = std::minmax_element(figure.values.begin(), figure.values.end());
             if (!(healthy > 0.0)) {
                 skipped.push_back(fmt::format("{}: healthy median {} is not a rate", key.metric, healthy));

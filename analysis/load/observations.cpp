@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include <exception>
 #include <map>
 
 namespace shakedown::analysis {
@@ -69,6 +70,22 @@ const Metric* finite_metric(const TestResult& test, std::string_view name) {
     for (const Metric& metric : test.metrics)
         if (metric.name == name && std::isfinite(metric.value)) return &metric;
     return nullptr;
+}
+
+bool measured_on_gpu(const RankIdentity& who, const TestResult& test) {
+    if (who.gpu_name.empty()) return false;
+    const auto device = test.parameters.find("device");
+    return device == test.parameters.end() || device->second == "gpu";
+}
+
+int ranks_measured(const TestResult& test, int world_size) {
+    const auto found = test.parameters.find("communicator_ranks");
+    if (found == test.parameters.end()) return world_size;
+    try {
+        return std::stoi(found->second);
+    } catch (const std::exception&) {
+        return world_size;
+    }
 }
 
 }  // namespace shakedown::analysis

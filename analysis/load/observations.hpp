@@ -80,6 +80,13 @@ inline constexpr const char* unknown_node = "(unknown node)";
 // figure by its declared name asks.
 const Metric* finite_metric(const TestResult& test, std::string_view name);
 
+// A figure of the rank's GPU: the rank has one, and the test did not record running on the host.
+bool measured_on_gpu(const RankIdentity& who, const TestResult& test);
+
+// The ranks a job-wide figure was measured over: the test's communicator where it says (a
+// collective over the GPUs' owners only), else the run's.
+int ranks_measured(const TestResult& test, int world_size);
+
 // Where a test ran as its result records it (the `device` parameter): "gpu", "host", or "" for a
 // test that records none (one that runs on one kind of device only).
 std::string_view ran_on(const TestResult& test);

@@ -176,29 +176,6 @@ std::vector<Finding> missing_result_findings(const Observations& observations) {
     return findings;
 }
 
-namespace {
-
-// The ranks a job-wide figure was measured over: the test's communicator where it says (a
-// collective over the GPUs' owners only), else the run's.
-int ranks_measured(const TestResult& test, int world_size) {
-    const auto found = test.parameters.find("communicator_ranks");
-    if (found == test.parameters.end()) return world_size;
-    try {
-        return std::stoi(found->second);
-    } catch (const std::exception&) {
-        return world_size;
-    }
-}
-
-// A figure of the rank's GPU: the rank has one, and the test did not record running on the host.
-bool measured_on_gpu(const RankIdentity& who, const TestResult& test) {
-    if (who.gpu_name.empty()) return false;
-    const auto device = test.parameters.find("device");
-    return device == test.parameters.end() || device->second == "gpu";
-}
-
-}  // namespace
-
 std::vector<Finding> threshold_findings(const Observations& observations, const Thresholds& thresholds) {
     std::vector<Finding> findings;
     RuleCache rules(thresholds);

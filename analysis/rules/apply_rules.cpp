@@ -1,5 +1,6 @@
 #include "analysis/rules/apply_rules.hpp"
 
+#include "analysis/rules/blas_kernel_rule.hpp"
 #include "analysis/rules/confirmation.hpp"
 #include "analysis/rules/congestion_rule.hpp"
 #include "analysis/rules/credibility_rule.hpp"
@@ -66,6 +67,7 @@ AnalysisResult apply_rules(const Observations& observations, const Thresholds& t
     append(findings, credibility_findings(observations));
     append(findings, stall_findings(observations));
     append(findings, scheduler_findings(observations));
+    judge_blas_kernels(findings, observations, details);
     if (profile != nullptr) append(findings, profile_findings(observations, *profile, details));
 
     file_host_results_under_the_host(findings, observations);

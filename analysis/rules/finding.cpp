@@ -30,6 +30,7 @@ std::string_view to_string(FindingSource source) {
         case FindingSource::hidden_faults: return "hidden_faults";
         case FindingSource::pkeys: return "pkeys";
         case FindingSource::scaling: return "scaling";
+        case FindingSource::software_stack: return "software_stack";
     }
     return "unknown";
 }
@@ -47,6 +48,7 @@ ReasonCode reason_code_of(FindingSource source) {
         case FindingSource::hidden_faults: return ReasonCode::gpu_health_fault;
         case FindingSource::pkeys: return ReasonCode::pkey_mismatch;
         case FindingSource::scaling: return ReasonCode::scaling_shortfall;
+        case FindingSource::software_stack: return ReasonCode::blas_kernel_narrow;
         case FindingSource::threshold: break;  // every check there sets its own
     }
     return ReasonCode::unclassified;

@@ -26,7 +26,8 @@ std::string_view to_string(Level level);
 enum class FindingSource {
     threshold, fleet, baseline, links, collective, port_counters, credibility, stall, scheduler, hidden_faults,
     pkeys,   // the RDMA ports' PKey tables compared across nodes (rules/pkey_rule.hpp)
-    scaling  // train_step's scaling against its prediction (rules/scaling_rule.hpp)
+    scaling,  // train_step's scaling against its prediction (rules/scaling_rule.hpp)
+    software_stack  // the node's software cannot use its hardware (rules/blas_kernel_rule.hpp)
 };
 std::string_view to_string(FindingSource source);
 

@@ -35,6 +35,7 @@ enum class ReasonCode {
     congestion_impact,        // latency or bandwidth many times worse beside congestors than alone
     slow_alone,               // a rank's training step alone much slower than the median rank's
     scaling_shortfall,        // a data-parallel efficiency below its prediction, no slow part to blame
+    blas_kernel_narrow,       // the host BLAS runs kernels narrower than the CPU by misdetection or force
     unclassified,             // a rule that declares no code of its own yet
 };
 

@@ -169,12 +169,6 @@ WindowExplanation explain_host(const Finding& finding, const TestResult& test, c
                                const AnalysisSettings& settings) {
     WindowExplanation result{"", false, "host", test.start_utc, test.end_utc};
     std::vector<std::string> coincided;
-    bool configuration = false;
-    if (test.key == "dgemm_fp64")
-        if (auto mismatch = blas_core_mismatch(node.inventory)) {
-            coincided.push_back(*mismatch);
-            configuration = true;
-        }
     auto table_entry = node.telemetry.find("host");
     std::string normal;
     if (table_entry != node.telemetry.end()) {
@@ -210,37 +204,8 @@ WindowExplanation explain_host(const Finding& finding, const TestResult& test, c
     } else if (!normal.empty()) {
         result.text = fmt::format("host telemetry in the {} window looks normal ({})", test.key, normal);
     }
-    result.configuration = configuration;
     (void)finding;
     return result;
-}
-
-// The widest vector instruction set a core name implies, and one a CPU's flags offer.
-int isa_level_of_core(std::string core) {
-    std::transform(core.begin(), core.end(), core.begin(), [](unsigned char c) { return std::tolower(c); });
-    static const std::array<std::pair<const char*, int>, 22> table{{
-        {"prescott", 1}, {"core2", 1}, {"penryn", 1}, {"dunnington", 1}, {"nehalem", 1}, {"atom", 1},
-        {"katmai", 0}, {"northwood", 0}, {"opteron", 1}, {"barcelona", 1}, {"bobcat", 1},
-        {"sandybridge", 2}, {"bulldozer", 2}, {"piledriver", 2}, {"steamroller", 2},
-        {"haswell", 3}, {"zen", 3}, {"excavator", 3},
-        {"skylakex", 4}, {"cooperlake", 4}, {"sapphirerapids", 4}, {"generic", 0},
-    }};
-    for (const auto& [name, level] : table)
-        if (core == name) return level;
-    return -1;  // unknown core: no judgment
-}
-
-constexpr std::array<const char*, 5> isa_names{"generic C", "SSE", "AVX", "AVX2", "AVX-512"};
-
-int isa_level_of_cpu(const nlohmann::json& flags, std::string& evidence) {
-    std::set<std::string> present;
-    for (const auto& flag : flags)
-        if (flag.is_string()) present.insert(flag.get<std::string>());
-    if (present.count("avx512f")) return evidence = "avx512f", 4;
-    if (present.count("avx2") && present.count("fma")) return evidence = "avx2, fma", 3;
-    if (present.count("avx")) return evidence = "avx", 2;
-    if (present.count("sse3") || present.count("pni")) return evidence = "sse3", 1;
-    return -1;
 }
 
 }  // namespace
@@ -255,26 +220,6 @@ std::optional<double> gpu_max_sm_clock(const nlohmann::json& inventory, const Fi
             return entry["max_sm_clock_mhz"].get<double>();
     }
     return std::nullopt;
-}
-
-std::optional<std::string> blas_core_mismatch(const nlohmann::json& inventory) {
-    if (!inventory.is_object() || !inventory.contains("blas") || !inventory["blas"].is_object()) return std::nullopt;
-    const auto& blas = inventory["blas"];
-    if (!blas.contains("openblas_core") || !blas["openblas_core"].is_string()) return std::nullopt;
-    const std::string core = blas["openblas_core"].get<std::string>();
-    if (!inventory.contains("cpu") || !inventory["cpu"].is_object() || !inventory["cpu"].contains("flags") ||
-        !inventory["cpu"]["flags"].is_array())
-        return std::nullopt;
-    std::string evidence;
-    const int cpu_level = isa_level_of_cpu(inventory["cpu"]["flags"], evidence);
-    const int core_level = isa_level_of_core(core);
-    if (cpu_level < 0 || core_level < 0 || core_level >= cpu_level) return std::nullopt;
-    const std::string model = inventory["cpu"].value("model", std::string("this CPU"));
-    return fmt::format("OpenBLAS runs its {} kernels ({}) on {} which has {} ({}): the BLAS core was misdetected "
-                       "or forced (OPENBLAS_CORETYPE); a {} core would use the full vector width",
-                       core, isa_names[static_cast<std::size_t>(core_level)], model,
-                       isa_names[static_cast<std::size_t>(cpu_level)], evidence,
-                       cpu_level == 4 ? "SkylakeX" : cpu_level == 3 ? "Haswell" : "Sandybridge");
 }
 
 WindowExplanation explain_window(const Finding& finding, const TestResult& test, const NodeDetails& node,
@@ -312,10 +257,6 @@ int explain_findings(std::vector<Finding>& findings, const Observations& observa
         if (explanation.text.empty()) continue;
         finding.explanation = std::move(explanation.text);
         finding.telemetry_coincided = explanation.coincided;
-        if (explanation.configuration && !finding.metric.empty() && finding.cause == Cause::hardware) {
-            finding.cause = Cause::configuration;
-            finding.reason += " (to fix: " + finding.explanation + ")";
-        }
         ++explained;
     }
     return explained;

@@ -24,18 +24,11 @@ struct WindowExplanation {
     std::string device;      // "gpu2", "host"
     double start_utc = 0.0;
     double end_utc = 0.0;
-    // What was found is the installation's, not the hardware's (OpenBLAS running kernels narrower
-    // than the CPU): a shortfall of that test is configuration to fix, not a node to drain.
-    bool configuration = false;
 };
 
 // `test` is the finding's test result on its rank (its window).
 WindowExplanation explain_window(const Finding& finding, const TestResult& test, const NodeDetails& node,
                                  const AnalysisSettings& settings);
-
-// "OpenBLAS uses its Prescott kernels (SSE3) on a CPU with AVX-512 (avx512f) ..." or nullopt
-// when the core fits the CPU (or nothing is known).
-std::optional<std::string> blas_core_mismatch(const nlohmann::json& inventory);
 
 // The node's telemetry table of a GPU: the one whose "uuid" attribute is `uuid`, else (a run that
 // recorded no UUID) "gpu<ordinal>"; nothing when the node has no such table.
@@ -44,8 +37,7 @@ std::optional<std::string> gpu_telemetry_table(const NodeDetails& node, const st
 // The inventory's maximum SM clock of the finding's GPU (by UUID, else by ordinal).
 std::optional<double> gpu_max_sm_clock(const nlohmann::json& inventory, const Finding& finding);
 
-// Fills finding.explanation for every WARN/FAIL that has a test window (and turns a metric's
-// shortfall that a configuration fault explains into a configuration finding), loading node details as
+// Fills finding.explanation for every WARN/FAIL that has a test window, loading node details as
 // needed; at most `max_nodes` nodes are read (the rest keep no explanation). Returns how many
 // findings were explained.
 int explain_findings(std::vector<Finding>& findings, const Observations& observations, RunDetails& details,

@@ -4,9 +4,11 @@
 #include "hardware/cpu_nominal.hpp"
 #include "hardware/fma_peak.hpp"
 #include "hardware/gpu_specs.hpp"
+#include "hardware/vector_isa.hpp"
 #include "gemm/matrix_fill.hpp"
 #include "kernels/specs.hpp"
 #include "kernels/common/kernel_backend.hpp"
+#include "kernels/dgemm/dgemm_fp64_names.hpp"
 #include "kernels/dgemm/dgemm_kokkos_device.hpp"
 #include "kokkos/kokkos_runtime.hpp"
 #include "placement/placement.hpp"
@@ -26,6 +28,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <thread>
 
 namespace shakedown::kernels {
@@ -111,8 +114,45 @@ struct DgemmNominal {
     std::string detail;
 };
 
+// What the host's FMA units really do, measured beside the DGEMM (after it, the clocks as warm).
+struct HostPeaks {
+    // This rank's BLAS threads running FMA chains at the BLAS kernel's width, every host rank of
+    // the node at once: the cores' rate under the load the DGEMM put on them, at the width the
+    // library computes at. The honest reference for the DGEMM (a clock the VM hides, a kernel
+    // narrower than the CPU by the library's choice are in it; the library's misdetection is
+    // the analyzer's to report, from the inventory).
+    hardware::FmaPeak rank;
+    // The node's first host rank alone, one core at the CPU's widest vectors: what the core does
+    // beside the datasheet-style derived figure.
+    std::optional<hardware::FmaPeak> core;
+};
+
+// The width the BLAS's DGEMM kernels compute at: OpenBLAS's kernel family in use; another BLAS
+// (no family to read) is taken at the widest the CPU offers.
+std::optional<hardware::VectorIsa> blas_kernel_width() {
+    if (const auto core = gemm::BlasThreadShare::openblas_core()) return hardware::isa_of_openblas_core(*core);
+    return std::nullopt;
+}
+
+HostPeaks measure_host_peaks(const Communicator& node_host_ranks, int threads) {
+    HostPeaks peaks;
+    MPI_Barrier(node_host_ranks.get());
+    peaks.rank = hardware::measure_fma_peak_on_threads(0.3, blas_kernel_width(), threads);
+    MPI_Barrier(node_host_ranks.get());
+    if (node_host_ranks.rank() == 0) peaks.core = hardware::measure_fma_peak(0.2);
+    MPI_Barrier(node_host_ranks.get());
+    return peaks;
+}
+
+std::string derived_text(const RunContext& ctx, double share, const std::string& of) {
+    const hardware::CpuNominal cpu = hardware::derive_cpu_nominal(ctx.inventory());
+    if (!cpu.node_gflops) return "derived: " + cpu.explanation;
+    return fmt::format("derived {:.1f} GFLOP/s ({}; {})", *cpu.node_gflops * share, cpu.explanation, of);
+}
+
 // `host_ranks`: the ranks running this test on the node's host cores, whose share is this rank's.
-DgemmNominal nominal_for(const RunContext& ctx, placement::Placement placement, int host_ranks) {
+DgemmNominal nominal_for(const RunContext& ctx, placement::Placement placement, int host_ranks,
+                         const std::optional<HostPeaks>& peaks, int threads) {
     if (placement == placement::Placement::gpu) {
         const hardware::GpuNominal gpu = hardware::gpu_nominal(gpu::query_gpu_facts(*placement::usable_gpu(ctx)));
         // cuBLAS DGEMM runs on the FP64 tensor cores where a part has them.
@@ -126,9 +166,14 @@ DgemmNominal nominal_for(const RunContext& ctx, placement::Placement placement, 
                                        placement::node_cores(ctx), host_ranks);
     if (const auto configured = ctx.params().optional_real("nominal_tflops"))
         return {*configured * share, "config", "nominal_tflops per node x " + of};
-    const hardware::CpuNominal cpu = hardware::derive_cpu_nominal(ctx.inventory());
-    if (!cpu.node_gflops) return {std::nullopt, "unknown", cpu.explanation};
-    return {*cpu.node_gflops * 1e-3 * share, "derived", cpu.explanation + "; " + of};
+    const auto core = gemm::BlasThreadShare::openblas_core();
+    return {peaks->rank.gflops * 1e-3, "measured",
+            fmt::format("{:.1f} GFLOP/s measured: FMA chains at {} ({}) on this rank's {} thread(s), every host rank "
+                        "of the node at once; {}",
+                        peaks->rank.gflops, peaks->rank.instructions,
+                        core ? fmt::format("the width of OpenBLAS's {} kernels", *core)
+                             : std::string("the CPU's widest: the BLAS's kernels are not known"),
+                        threads, derived_text(ctx, share, of))};
 }
 
 // One rank per core: OpenBLAS gets this rank's whole cores (at least one thread).
@@ -142,25 +187,54 @@ std::string inventory_text(const nlohmann::json& inventory, const char* section,
     return value.is_string() ? value.get<std::string>() : value.dump();
 }
 
-// What one core really does (FMA chains at the widest vector width), beside the derived per-core
-// nominal: a measured peak above it shows the nominal undercounts the part (a boost clock the VM
-// hides, FMA units the flags cannot tell), and the analyzer says so. One host rank per node
-// measures while the others wait: ranks time-sharing cores would each see a fraction of a core.
-void add_core_peak(const RunContext& ctx, const Communicator& node_host_ranks, TestResult& result) {
-    MPI_Barrier(node_host_ranks.get());
-    if (node_host_ranks.rank() == 0) {
-        const hardware::FmaPeak peak = hardware::measure_fma_peak(0.2);
-        const hardware::CpuNominal cpu = hardware::derive_cpu_nominal(ctx.inventory());
-        std::optional<double> per_core;
-        if (cpu.node_gflops && cpu.cores > 0) per_core = *cpu.node_gflops / cpu.cores;
-        result.add_metric("dgemm_fp64.core_peak_gflops", peak.gflops, per_core);
-        result.parameters["core_peak_detail"] = fmt::format(
-            "{:.1f} GFLOP/s from {} FMA chains on one core, the node's other ranks idle; derived per core: {}", peak.gflops,
-            peak.instructions,
-            per_core ? fmt::format("{:.1f} GFLOP/s ({} MHz x {} FLOP/cycle)", *per_core, cpu.max_mhz, cpu.flops_per_cycle)
-                     : std::string("unknown"));
+// How the BLAS kernels in use fit this CPU, in one line for the report (the analyzer judges the
+// same from the inventory: a misdetection is configuration to fix).
+std::string blas_kernel_fit(const RunContext& ctx) {
+    const auto core = gemm::BlasThreadShare::openblas_core();
+    if (!core) return "not OpenBLAS: its kernels' width is not known";
+    const char* forced = std::getenv("OPENBLAS_CORETYPE");
+    const nlohmann::json& inventory = ctx.inventory();
+    const nlohmann::json cpu = inventory.contains("cpu") ? inventory["cpu"] : nlohmann::json::object();
+    const hardware::BlasKernelJudgement judgement =
+        hardware::judge_blas_kernel(*core, forced != nullptr ? forced : "", cpu.value("flags", nlohmann::json::array()),
+                                    cpu.value("model", std::string()));
+    if (judgement.fit == hardware::BlasKernelFit::full_width)
+        return fmt::format("OpenBLAS's {} kernels use the CPU's widest vectors ({})", *core, to_string(*judgement.kernel));
+    if (judgement.fit == hardware::BlasKernelFit::unknown)
+        return fmt::format("OpenBLAS's {} kernels: their width or the CPU's is not known", *core);
+    return judgement.text;
+}
+
+// One core's measured peak beside the derived per-core figure. Above it, the derived figure
+// undercounts the core (a boost clock the VM hides): said in the detail, not judged, since the
+// DGEMM is judged against the measured peak. Above any core's physical ceiling, the measurement
+// is broken: the test fails, cause software.
+void add_core_peak(const RunContext& ctx, const HostPeaks& peaks, int threads, TestResult& result) {
+    for (const hardware::FmaPeak* peak : {&peaks.rank, peaks.core ? &*peaks.core : nullptr}) {
+        if (peak == nullptr) continue;
+        const double ceiling = hardware::fma_peak_ceiling_gflops(*peak) * (peak == &peaks.rank ? threads : 1);
+        if (!(peak->gflops > 0.0) || peak->gflops > ceiling) {
+            result.fail(fmt::format("dgemm_fp64: the FMA peak measured {:.1f} GFLOP/s at {}, outside (0, {:.0f}] (two units "
+                                    "at {} GHz): the timer or the measurement is broken, no reference to judge by",
+                                    peak->gflops, peak->instructions, ceiling, hardware::highest_plausible_core_ghz));
+            result.cause = Cause::software;
+        }
     }
-    MPI_Barrier(node_host_ranks.get());
+    if (!peaks.core) return;
+    const hardware::CpuNominal cpu = hardware::derive_cpu_nominal(ctx.inventory());
+    std::optional<double> per_core;
+    if (cpu.node_gflops && cpu.cores > 0) per_core = *cpu.node_gflops / cpu.cores;
+    result.add_metric(std::string(dgemm_names::core_peak_gflops), peaks.core->gflops, per_core);
+    std::string undercount;
+    if (per_core && cpu.flops_per_cycle > 0 && peaks.core->gflops > 1.05 * *per_core)
+        undercount = fmt::format("; the derived figure undercounts this core: it runs as if at {:.0f} MHz",
+                                 peaks.core->gflops / cpu.flops_per_cycle * 1e3);
+    result.parameters["core_peak_detail"] = fmt::format(
+        "{:.1f} GFLOP/s from {} FMA chains on one core, the node's other ranks idle; derived per core: {}{}",
+        peaks.core->gflops, peaks.core->instructions,
+        per_core ? fmt::format("{:.1f} GFLOP/s ({} MHz x {} FLOP/cycle)", *per_core, cpu.max_mhz, cpu.flops_per_cycle)
+                 : std::string("unknown"),
+        undercount);
 }
 
 gemm::MatrixFill fill_of(const TestParams& params) { return *gemm::matrix_fill_from(params.text("fill")); }  // a declared choice
@@ -219,11 +293,13 @@ public:
         const gemm::GemmCheck check = gemm::check_gemm_by_checksums(a, b, backend->result(), n, n, n);
         if (!check.ok()) result.fail("dgemm_fp64 produced a wrong product: " + gemm::describe_failure(check));
 
-        const DgemmNominal nominal = nominal_for(ctx, placement, host_ranks);
+        std::optional<HostPeaks> peaks;
+        if (on_host) peaks = measure_host_peaks(node_host_ranks, blas_thread_share(ctx, host_ranks));
+        const DgemmNominal nominal = nominal_for(ctx, placement, host_ranks, peaks, blas_thread_share(ctx, host_ranks));
         const stats::Summary spread = stats::summarize(rates);
-        result.add_metric("dgemm_fp64.tflops", spread.median, nominal.tflops);
-        result.add_metric("dgemm_fp64.tflops_max", spread.max, nominal.tflops);
-        result.add_metric("dgemm_fp64.tflops_min", spread.min, nominal.tflops);
+        result.add_metric(std::string(dgemm_names::tflops), spread.median, nominal.tflops);
+        result.add_metric(std::string(dgemm_names::tflops_max), spread.max, nominal.tflops);
+        result.add_metric(std::string(dgemm_names::tflops_min), spread.min, nominal.tflops);
 
         result.parameters["device"] = std::string(to_string(placement));
         result.parameters["backend"] = backend->name();
@@ -234,10 +310,11 @@ public:
         result.parameters["nominal_detail"] = nominal.detail;
         result.parameters["checksum_worst_ratio"] = fmt::format("{:.3g}", check.worst_column_error);
         if (placement == placement::Placement::host) {
-            add_core_peak(ctx, node_host_ranks, result);
+            add_core_peak(ctx, *peaks, blas_thread_share(ctx, host_ranks), result);
             result.parameters["blas_library"] = inventory_text(ctx.inventory(), "blas", "library");
             result.parameters["openblas_core"] = inventory_text(ctx.inventory(), "blas", "openblas_core");
             result.parameters["openblas_core_in_use"] = gemm::BlasThreadShare::openblas_core().value_or("not OpenBLAS");
+            result.parameters["blas_kernel_fit"] = blas_kernel_fit(ctx);
             result.parameters["blas_threads"] =
                 blas_threads->threads() ? std::to_string(*blas_threads->threads()) : std::string("not OpenBLAS");
         }

@@ -51,8 +51,8 @@ TEST(Thresholds, BuiltInDefaultsParseAndCoverTheKnownMetrics) {
     EXPECT_DOUBLE_EQ(*triad->fraction_of_nominal->fail, 0.6);
     const MetricRule* dgemm = thresholds.rule_for("dgemm_fp64.tflops");
     ASSERT_NE(dgemm, nullptr);
-    EXPECT_DOUBLE_EQ(*dgemm->fraction_of_nominal->warn, 0.85);
-    EXPECT_DOUBLE_EQ(*dgemm->fraction_of_nominal->fail, 0.7);
+    EXPECT_DOUBLE_EQ(*dgemm->fraction_of_nominal->warn, 0.65);
+    EXPECT_DOUBLE_EQ(*dgemm->fraction_of_nominal->fail, 0.5);
     for (const char* latency : {"mpi_pingpong.latency_us", "mpi_pingpong.leader_latency_us"}) {
         const MetricRule* rule = thresholds.rule_for(latency);
         ASSERT_NE(rule, nullptr) << latency;

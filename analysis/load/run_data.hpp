@@ -37,6 +37,9 @@ struct LoadedRun {
     RunManifest manifest;
     std::vector<RankRecord> ranks;          // one per expected rank, ordered by rank
     std::vector<std::string> run_problems;  // run-level: "run.json: status is running ..."
+    // Every rank that did not finish ended by a signal it recorded (scancel, the job's time limit,
+    // the job script's trap): the run was cancelled, not crashed. The line leads run_problems.
+    std::optional<std::string> cancelled;
 };
 
 }  // namespace shakedown::analysis

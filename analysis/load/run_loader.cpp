@@ -171,6 +171,29 @@ void read_ranks(LoadedRun& run, const std::map<int, const ManifestRank*>& listed
                     }});
 }
 
+// "cancelled: ..." when every rank that did not finish recorded that a signal ended it, naming
+// the first one's line ("rank 0 ended by signal 15 (Terminated) in dgemm_fp64").
+std::optional<std::string> cancellation_of(const LoadedRun& run) {
+    int signalled = 0;
+    std::string first;
+    for (const RankRecord& record : run.ranks) {
+        if (record.problem == RankProblem::none) continue;
+        const bool by_signal = record.problem == RankProblem::aborted && record.trace && record.trace->stalled &&
+                               record.trace->stalled->noticed_by == stalled_by_signal;
+        if (!by_signal) return std::nullopt;  // a rank missing, still running or stopped by its watchdog: not only a cancel
+        if (signalled++ == 0) {
+            constexpr std::string_view marker = "aborted: ";  // read_rank's problem text: the rank's last event after it
+            const std::size_t at = record.problem_text.find(marker);
+            first = at == std::string::npos ? record.problem_text : record.problem_text.substr(at + marker.size());
+        }
+    }
+    if (signalled == 0) return std::nullopt;
+    return fmt::format("cancelled: {} of {} rank(s) ended by a signal they recorded ({}): scancel, the job's time "
+                       "limit or the job script's trap; the tests that finished are judged, nothing drains for what did "
+                       "not run",
+                       signalled, run.ranks.size(), first);
+}
+
 }  // namespace
 
 int default_load_jobs() { return usable_cores(); }
@@ -193,7 +216,9 @@ LoadedRun load_run(const std::filesystem::path& run_dir, const RunLoadOptions& o
     run.manifest = read_run_manifest(run_dir);
     const RunManifest& manifest = run.manifest;
 
-    if (manifest.status != "complete")
+    if (manifest.status == "aborted")
+        run.run_problems.push_back("run.json: status is aborted: the run ended before its last test");
+    else if (manifest.status != "complete")
         run.run_problems.push_back(fmt::format("run.json: status is {}: the driver did not record a finished run",
                                                manifest.status));
     std::map<int, const ManifestRank*> listed;
@@ -225,6 +250,8 @@ LoadedRun load_run(const std::filesystem::path& run_dir, const RunLoadOptions& o
         }
     }
     read_ranks(run, listed, read_options, options);
+    run.cancelled = cancellation_of(run);
+    if (run.cancelled) run.run_problems.insert(run.run_problems.begin(), *run.cancelled);
     return run;
 }
 

@@ -278,8 +278,8 @@ ReportModel make_report_model(const Observations& observations, const AnalysisRe
         model.verdict_line += fmt::format("; {} problem(s) to fix before the hardware can be judged (not drained)",
                                           model.fix_lines.size());
     if (judgement.is_incomplete())
-        model.verdict_line +=
-            fmt::format("; run incomplete ({} of {} ranks judged)", judgement.ranks_judged, judgement.ranks_expected);
+        model.verdict_line += fmt::format("; run {} ({} of {} ranks judged)", run.cancelled ? "cancelled" : "incomplete",
+                                          judgement.ranks_judged, judgement.ranks_expected);
     for (const std::string& error : judgement.errors) model.fix_lines.insert(model.fix_lines.begin(), error);
     model.localization_lines = localization_lines(result);
     model.hidden_fault_lines = hidden_fault_lines(judgement);

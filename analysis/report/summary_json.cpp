@@ -93,7 +93,10 @@ json price_line_to_json(const PriceLine& line) {
 json incomplete_to_json(const LoadedRun& run) {
     json entries = json::array();
     for (const std::string& problem : run.run_problems)
-        entries.push_back({{"rank", nullptr}, {"node", nullptr}, {"problem", "run"}, {"text", problem}});
+        entries.push_back({{"rank", nullptr},
+                           {"node", nullptr},
+                           {"problem", run.cancelled && problem == *run.cancelled ? "cancelled" : "run"},
+                           {"text", problem}});
     for (const RankRecord& record : run.ranks) {
         if (record.problem == RankProblem::none) continue;
         entries.push_back({{"rank", record.rank},

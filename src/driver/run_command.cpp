@@ -156,7 +156,7 @@ int run_selected_tests(const Config& config, const std::optional<std::string>& p
     Progress progress(is_root, tests.size(), config.progress, config.still_running_interval_s);
     Heartbeat heartbeat(is_root, folder.path / progress_keys::file_name,
                         {manifest.run_id, manifest.run_uuid, manifest.suite, keys, start_utc}, progress);
-    const auto on_termination = termination.arm([&trace, &session, &heartbeat](int signal) {
+    const auto on_termination = termination.arm([&](int signal) {
         const double now = now_utc();
         const ActivitySnapshot stood = session.activity().snapshot();
         heartbeat.abort(fmt::format("ended by signal {} ({}) in {}", signal, strsignal(signal), stood.describe()));
@@ -164,6 +164,14 @@ int run_selected_tests(const Config& config, const std::optional<std::string>& p
                          fmt::format("rank {} ended by signal {} ({}) in {}", session.world_rank(), signal,
                                      strsignal(signal), stood.describe())},
                         now, std::chrono::seconds(2), StalledAt{stood, stalled_by_signal});
+        if (is_root) {  // run.json says the run ended early, as progress.json does
+            manifest.end_utc = now;
+            manifest.status = "aborted";
+            try {
+                write_run_manifest(folder, manifest);
+            } catch (const std::exception&) {  // the traces still say why; nothing may throw out of the listener
+            }
+        }
     });
     std::optional<TelemetrySampler> sampler;
     if (config.telemetry_enabled && session.identity().is_leader())

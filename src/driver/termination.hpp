@@ -1,8 +1,9 @@
 // Turns SIGTERM/SIGINT/SIGHUP into an orderly end: when a launcher kills the job (srun
 // --kill-on-bad-exit, mpirun after one rank died, scancel), each surviving rank records why
 // in its trace and marks it aborted, so the analyzer names only the rank that really died.
-// The signals are blocked in every thread and taken by one listener thread with sigwait, so
-// the trace is written outside any signal handler.
+// The signals are blocked in every thread this process starts and taken by one listener thread
+// with sigwait, so the trace is written outside any signal handler; a thread a library started
+// before main (which does not block them) passes them on to the listener through a handler.
 #pragma once
 
 #include <mutex>

@@ -152,6 +152,7 @@ TEST(EndToEndHeartbeat, ASigtermedRunLeavesItAbortedWithTheSignalAndNeverHalfAFi
     EXPECT_GT(final[key::current][key::elapsed_s].get<double>(), 1.0);
     EXPECT_LT(final[key::current][key::elapsed_s].get<double>(), 60.0);
     EXPECT_EQ(final[key::tests_done], 1);
+    EXPECT_EQ(read_json(folder / "run.json")["status"], "aborted");  // run.json says so too
     EXPECT_TRUE(leftover_temporary_files(folder).empty());
 }
 

@@ -447,6 +447,72 @@ YAML
     check "Slurm's USR1 stopped the hung step after $job_seconds s, the analyzer judged it (exit 3), stream pass on every rank"
     ;;
 
+  scancel)
+    # A running job cancelled with scancel while every rank is in a long test (rank 0's DGEMM
+    # repetitions are delayed; the others wait for it at each repetition): each rank takes the
+    # SIGTERM through its listener, whichever of its threads the kernel hands it to, and records
+    # it (trace aborted, "ended by signal 15"), progress.json and run.json say aborted, and the
+    # analyzer calls the run cancelled: the finished test judged, nothing drained, exit 3.
+    cat >"$out/slow.yaml" <<'YAML'
+faults:
+  - {kind: delay, test: dgemm_fp64, rank: 0, seconds: 5}
+params: {dgemm_fp64: {device: host, n: 128, repetitions: 20}}
+YAML
+    use_ompi_tcp_environment
+    "$SLURM_CLI" slurm submit --wait --nodes 3 --nodelist 'node[1-3]' --partition debug --time 8 --suite quick \
+      --out "$out" --launcher srun --shakedown "$SHAKEDOWN" --analyzer "$ANALYZER" \
+      --analyzer-args "--thresholds $THRESHOLDS" --config "$out/slow.yaml" --run-args "--tests stream,dgemm_fp64" \
+      >"$out/submit.log" 2>&1 &
+    submit_pid=$!
+    job_id=
+    running=
+    for _ in $(seq 240); do
+      job_id=${job_id:-$(sed -n 's/.*submitted job \([0-9]*\).*/\1/p' "$out/submit.log")}
+      if [ -n "$job_id" ] && grep -q '"key": "dgemm_fp64"' "$out/quick-job$job_id/progress.json" 2>/dev/null; then
+        running=yes
+        break
+      fi
+      sleep 0.5
+    done
+    [ -n "$running" ] || fail "job '$job_id' never reached dgemm_fp64: $(cat "$out/submit.log")"
+    sleep 2
+    scancel "$job_id" || fail "scancel $job_id failed"
+    check "job $job_id cancelled with scancel while its ranks ran dgemm_fp64"
+    set +e
+    wait "$submit_pid"
+    set -e
+    cat "$out/submit.log"
+    run_folder=$out/quick-job$job_id
+    echo "--- job $job_id log:"
+    cat "$out/slurm-shakedown-quick-$job_id.out" || true
+    echo "---"
+    for rank in 0 1 2; do
+      trace=$run_folder/traces/00000-00999/rank-0000$rank.h5
+      [ "$(attribute "$trace" /status)" = aborted ] || fail "rank $rank's trace is '$(attribute "$trace" /status)', not aborted"
+      [ "$(attribute "$trace" /tests/stream/status)" = pass ] || fail "rank $rank's finished stream is not pass"
+    done
+    grep -q '"state": "aborted"' "$run_folder/progress.json" || fail "progress.json: $(cat "$run_folder/progress.json")"
+    grep -q 'ended by signal 15' "$run_folder/progress.json" || fail "progress.json does not name the signal"
+    grep -q '"status": "aborted"' "$run_folder/run.json" || fail "run.json does not say aborted"
+    check "every rank's trace aborted; progress.json and run.json: aborted, signal 15 named"
+    set +e
+    analysis=$("$ANALYZER" "$run_folder" --thresholds "$THRESHOLDS" --no-html --summary "$out/summary.json" \
+      --junit "$out/junit.xml" --drain "$out/drain.txt" 2>&1)
+    analysis_status=$?
+    set -e
+    echo "$analysis"
+    [ "$analysis_status" -eq 3 ] || fail "analyzer exit $analysis_status, expected 3 (incomplete: cancelled)"
+    grep -q "cancelled: 3 of 3 rank(s) ended by a signal they recorded" <<<"$analysis" || fail "the analysis does not call it cancelled"
+    grep -q "run cancelled (3 of 3 ranks judged)" <<<"$analysis" || fail "the verdict line does not say cancelled"
+    for rank in 0 1 2; do  # each trace's last event, as the analyzer reads it
+      grep -q "aborted: rank $rank ended by signal 15 (Terminated) in dgemm_fp64" <<<"$analysis" ||
+        fail "rank $rank's trace does not say signal 15 ended it in dgemm_fp64"
+    done
+    grep -q '"problem": "cancelled"' "$out/summary.json" || fail "summary.json has no cancelled entry"
+    ! grep -q "^scontrol" "$out/drain.txt" || fail "a cancelled job drained: $(cat "$out/drain.txt")"
+    check "analyzer: run cancelled, stream judged, nothing drained (exit 3)"
+    ;;
+
   account-qos)
     # -A and --qos reach Slurm as #SBATCH lines. The virtual cluster has no accounting
     # (AccountingStorageType=accounting_storage/none, no slurmdbd), so Slurm checks neither

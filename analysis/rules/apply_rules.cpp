@@ -4,6 +4,7 @@
 #include "analysis/rules/confirmation.hpp"
 #include "analysis/rules/congestion_rule.hpp"
 #include "analysis/rules/credibility_rule.hpp"
+#include "analysis/rules/freeze_rule.hpp"
 #include "analysis/rules/leader_trace_rules.hpp"
 #include "analysis/rules/profile_rule.hpp"
 #include "analysis/rules/scaling_rule.hpp"
@@ -66,6 +67,7 @@ AnalysisResult apply_rules(const Observations& observations, const Thresholds& t
     append(findings, std::move(leader_findings.pkeys));
     append(findings, credibility_findings(observations));
     append(findings, stall_findings(observations));
+    append(findings, freeze_findings(observations));
     append(findings, scheduler_findings(observations));
     judge_blas_kernels(findings, observations, details);
     if (profile != nullptr) append(findings, profile_findings(observations, *profile, details));

@@ -21,6 +21,7 @@ std::string_view to_string(ReasonCode code) {
         case ReasonCode::slow_rank: return "slow_rank";
         case ReasonCode::not_credible: return "not_credible";
         case ReasonCode::rank_stalled: return "rank_stalled";
+        case ReasonCode::rank_froze: return "rank_froze";
         case ReasonCode::node_down: return "node_down";
         case ReasonCode::port_counter_rise: return "port_counter_rise";
         case ReasonCode::gpu_health_fault: return "gpu_health_fault";

@@ -27,6 +27,7 @@ enum class ReasonCode {
     slow_rank,                // a rank's collective time many times the others'
     not_credible,             // above a physical bound: the measurement is wrong
     rank_stalled,             // a rank stopped progressing while others waited
+    rank_froze,               // a rank's whole process stood still inside a test, shorter than its deadline
     node_down,                // Slurm marked the node down or drained during the job
     port_counter_rise,        // RDMA port error counters rose
     gpu_health_fault,         // a GPU health counter, Xid event or PCIe AER error

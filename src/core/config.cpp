@@ -154,6 +154,14 @@ const ParamSpec& grace_s() {
         ParamSpec::real("watchdog.grace_s", 10.0, "seconds the watchdog waits after a deadline").above(0).at_most(max_deadline_s);
     return spec;
 }
+const ParamSpec& freeze_report_s() {
+    static const ParamSpec spec = ParamSpec::real("watchdog.freeze_report_s", 3.0,
+                                                  "seconds a rank's process may stand still inside a test before the "
+                                                  "test's result records it")
+                                      .above(0.5)
+                                      .at_most(max_deadline_s);
+    return spec;
+}
 const ParamSpec& still_running_interval_s() {
     static const ParamSpec spec = ParamSpec::real("progress.still_running_interval_s", 60.0,
                                                   "seconds between two 'still running' lines in line mode")
@@ -233,7 +241,10 @@ void apply_yaml(Config& config, const YAML::Node& root, const YamlReader& reader
         }
     }
     if (const auto watchdog = root["watchdog"]) {
-        reader.expect_map(watchdog, "watchdog", {"deadline_s", "grace_s", "deadlines"});
+        reader.expect_map(watchdog, "watchdog", {"deadline_s", "grace_s", "freeze_report_s", "deadlines"});
+        if (watchdog["freeze_report_s"])
+            config.freeze_report_s =
+                real_setting(reader, watchdog["freeze_report_s"], setting::freeze_report_s(), "watchdog.freeze_report_s");
         if (watchdog["deadline_s"]) config.deadline_s = real_setting(reader, watchdog["deadline_s"], setting::deadline_s(), "watchdog.deadline_s");
         if (watchdog["grace_s"]) config.watchdog_grace_s = real_setting(reader, watchdog["grace_s"], setting::grace_s(), "watchdog.grace_s");
         if (const auto deadlines = watchdog["deadlines"]) {
@@ -418,6 +429,7 @@ std::string Config::resolved_yaml() const {
     out << YAML::Key << "watchdog" << YAML::Value << YAML::BeginMap;
     if (deadline_s) out << YAML::Key << "deadline_s" << YAML::Value << *deadline_s;
     out << YAML::Key << "grace_s" << YAML::Value << watchdog_grace_s;
+    out << YAML::Key << "freeze_report_s" << YAML::Value << freeze_report_s;
     out << YAML::Key << "deadlines" << YAML::Value << deadlines << YAML::EndMap;
     out << YAML::Key << "progress" << YAML::Value << YAML::BeginMap << YAML::Key << "still_running_interval_s"
         << YAML::Value << still_running_interval_s << YAML::EndMap;

@@ -21,7 +21,8 @@ enum class FaultKind {
     abort,    // the rank kills itself (SIGKILL) when the test starts: a crashed node
     hang,     // the rank stops responding inside the test: the watchdog must end the job
     stop,     // the rank stops itself (SIGSTOP) when the test starts, watchdog included: the
-              // other ranks' watchdogs must end the job and name it
+              // other ranks' watchdogs must end the job and name it; with `seconds`, it is
+              // continued after that long (a pause shorter than the deadline: reported, not fatal)
     corrupt,  // the test corrupts one element of its result: validation must catch it
     delay,    // the test slows this rank's work by `seconds` per operation: a slow node/link
 };
@@ -60,6 +61,9 @@ struct Config {
     std::optional<double> deadline_s;        // overrides every test's default deadline
     std::map<std::string, double> deadlines; // per test key
     double watchdog_grace_s = 10.0;
+    // A rank whose whole process did not run for longer than this inside a test (SIGSTOP, a paused
+    // VM, a node swapping) records it in the test's result (watchdog.freeze_report_s).
+    double freeze_report_s = 3.0;
 
     std::map<std::string, std::map<std::string, ParamValue>> params;  // per test key, validated
     std::vector<FaultSpec> faults;

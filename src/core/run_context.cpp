@@ -9,7 +9,10 @@ FaultSwitches::FaultSwitches(const std::vector<FaultSpec>& all, std::string_view
         case FaultKind::corrupt: corrupt_ = true; break;
         case FaultKind::abort: abort_ = true; break;
         case FaultKind::hang: hang_ = true; break;
-        case FaultKind::stop: stop_ = true; break;
+        case FaultKind::stop:
+            stop_ = true;
+            stop_s_ = fault.seconds;
+            break;
         case FaultKind::delay: delay_s_ += fault.seconds; break;
         }
     }

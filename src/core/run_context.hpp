@@ -24,12 +24,14 @@ public:
     bool abort() const { return abort_; }
     bool hang() const { return hang_; }
     bool stop() const { return stop_; }
+    double stop_s() const { return stop_s_; }  // with stop(): continued after this long; 0: never
 
 private:
     bool corrupt_ = false;
     bool abort_ = false;
     bool hang_ = false;
     bool stop_ = false;
+    double stop_s_ = 0.0;
     double delay_s_ = 0.0;
 };
 

@@ -13,11 +13,36 @@
 #include <exception>
 #include <thread>
 
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
 namespace shakedown {
 namespace {
 
 // A planted hang: the rank stops answering, as a stuck driver call would; only the watchdog
 // (or the launcher killing the job) ends it.
+// The planted stop: the whole process stops (SIGSTOP), watchdog and all. With `seconds`, a child
+// process continues it after that long (async-signal-safe calls only after fork), as a paused VM
+// or an operator's SIGSTOP/SIGCONT would; without, only the launcher ends it.
+void stop_this_process(double seconds) {
+    pid_t waker = -1;
+    if (seconds > 0.0) {
+        const pid_t me = ::getpid();
+        waker = ::fork();
+        if (waker == 0) {
+            const auto whole = static_cast<time_t>(seconds);
+            timespec span{whole, static_cast<long>((seconds - static_cast<double>(whole)) * 1e9)};
+            while (::nanosleep(&span, &span) != 0) {
+            }
+            ::kill(me, SIGCONT);
+            ::_exit(0);
+        }
+    }
+    std::raise(SIGSTOP);
+    if (waker > 0) ::waitpid(waker, nullptr, 0);
+}
+
 [[noreturn]] void hang_forever() {
     for (;;) std::this_thread::sleep_for(std::chrono::hours(1));
 }
@@ -49,7 +74,7 @@ TestResult execute_test(const Test& test, const Session& session, const Config& 
     } else {
         const RunContext ctx(session, config, config.params_for(test), runners.get(), inventory, faults);
         if (faults.hang()) hang_forever();
-        if (faults.stop()) std::raise(SIGSTOP);  // frozen, watchdog and all, until the launcher ends it
+        if (faults.stop()) stop_this_process(faults.stop_s());
         try {
             result = test.run(ctx);
         } catch (const InputError& error) {

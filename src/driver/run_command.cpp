@@ -1,5 +1,6 @@
 #include "driver/run_command.hpp"
 
+#include "core/driver_result_names.hpp"
 #include "core/printable_text.hpp"
 
 #include "core/build_features.hpp"
@@ -56,6 +57,22 @@ void record_telemetry(TelemetrySampler* sampler, TraceWriter& trace) {
     for (const auto& [device, samples] : sampler->drain())
         if (!samples.empty()) trace.append_telemetry(device, samples, sampler->attributes_of(device));
     for (const auto& event : sampler->drain_events()) trace.append_event(event);
+}
+
+// The stretches the rank's process stood still inside the test, in its result (summed) and as
+// one event each: shorter than any deadline, they show only as a slow test otherwise.
+void record_freezes(const std::vector<Watchdog::Freeze>& freezes, TestResult& result, TraceWriter& trace, int rank) {
+    if (freezes.empty()) return;
+    double total = 0.0;
+    for (const Watchdog::Freeze& freeze : freezes) {
+        total += freeze.seconds;
+        trace.append_event({freeze.resumed_utc, Severity::warning,
+                            fmt::format("rank {} stood still for {:.1f} s in {} (the whole process: SIGSTOP, a paused "
+                                        "VM or swapping)",
+                                        rank, freeze.seconds, freeze.test_key)});
+    }
+    result.parameters[std::string(driver_names::frozen_s)] = fmt::format("{:.3f}", total);
+    result.parameters[std::string(driver_names::freezes)] = std::to_string(freezes.size());
 }
 
 void record_outcome_event(const TestResult& result, TraceWriter& trace) {
@@ -177,7 +194,8 @@ int run_selected_tests(const Config& config, const std::optional<std::string>& p
     if (config.telemetry_enabled && session.identity().is_leader())
         sampler.emplace(config.telemetry_rate_hz, default_telemetry_sources(config.infiniband_sysfs_root, config.passive_health));
 
-    Watchdog watchdog(session.world_rank(), session.identity().node_name, config.watchdog_grace_s, session.activity(),
+    Watchdog watchdog(session.world_rank(), session.identity().node_name, config.watchdog_grace_s,
+                      config.freeze_report_s, session.activity(),
                       [&trace, &heartbeat](const std::string& message, const ActivitySnapshot& stood, double late_s) {
                           const double now = now_utc();
                           heartbeat.abort(message);
@@ -198,11 +216,12 @@ int run_selected_tests(const Config& config, const std::optional<std::string>& p
         watchdog.arm(key, config.deadline_for(test));
         session.activity().enter_test(key);
         MPI_Barrier(session.world());
-        const TestResult result = execute_test(test, session, config, inventory);
+        TestResult result = execute_test(test, session, config, inventory);
         session.activity().set_phase("gathering every rank's outcome");
         const TestOutcome outcome = gather_outcome(result, session.world());
         watchdog.disarm();
         session.activity().leave_test();
+        record_freezes(watchdog.take_freezes(), result, trace, session.world_rank());
 
         trace.write_test(result);
         record_outcome_event(result, trace);

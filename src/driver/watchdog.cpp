@@ -8,14 +8,27 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 #include <cstdio>
 #include <cstdlib>
 
 namespace shakedown {
 
-Watchdog::Watchdog(int world_rank, std::string node, double grace_s, const Activity& activity, ExpiryAction on_expiry)
-    : world_rank_(world_rank), node_(std::move(node)), grace_s_(grace_s), activity_(activity), on_expiry_(std::move(on_expiry)),
-      thread_([this] { watch(); }) {}
+namespace {
+
+// How often an armed watchdog wakes to see whether its process stood still.
+constexpr auto tick = std::chrono::milliseconds(500);
+
+double now_utc_s() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
+
+Watchdog::Watchdog(int world_rank, std::string node, double grace_s, double freeze_report_s, const Activity& activity,
+                   ExpiryAction on_expiry)
+    : world_rank_(world_rank), node_(std::move(node)), grace_s_(grace_s), freeze_report_s_(freeze_report_s),
+      activity_(activity), on_expiry_(std::move(on_expiry)), thread_([this] { watch(); }) {}
 
 Watchdog::~Watchdog() {
     {
@@ -44,6 +57,11 @@ void Watchdog::disarm() {
     changed_.notify_all();
 }
 
+std::vector<Watchdog::Freeze> Watchdog::take_freezes() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(freezes_, {});
+}
+
 void Watchdog::watch() {
     std::unique_lock lock(mutex_);
     while (!stopping_) {
@@ -52,12 +70,20 @@ void Watchdog::watch() {
             continue;
         }
         const auto expires_at = armed_->expires_at;
-        if (changed_.wait_until(lock, expires_at) == std::cv_status::timeout && armed_ &&
-            armed_->expires_at == expires_at) {
+        const std::string test_key = armed_->test_key;
+        const auto asleep_at = std::chrono::steady_clock::now();
+        const auto wake_at = std::min(expires_at, asleep_at + tick);
+        const bool timed_out = changed_.wait_until(lock, wake_at) == std::cv_status::timeout;
+        // Woken this much later than asked: nothing of the process ran meanwhile.
+        const double late_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wake_at).count();
+        if (timed_out && late_s > freeze_report_s_ && armed_ && armed_->test_key == test_key)
+            freezes_.push_back({test_key, late_s, now_utc_s()});
+        if (timed_out && armed_ && armed_->expires_at == expires_at && std::chrono::steady_clock::now() >= expires_at) {
             const Armed expired = *armed_;
-            const double late_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - expires_at).count();
+            const double past_deadline_s =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - expires_at).count();
             lock.unlock();
-            expire(expired.test_key, expired.deadline_s, late_s);
+            expire(expired.test_key, expired.deadline_s, past_deadline_s);
         }
     }
 }

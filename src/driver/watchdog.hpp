@@ -2,6 +2,9 @@
 // disarms it after. If a test overruns, the watchdog records an event in the trace, marks the
 // trace aborted, prints one line naming the test and rank, and exits the rank without calling
 // MPI (the launcher then ends the job); if recording hangs, it exits after the grace period.
+// While armed it also wakes every half second: a wake that comes seconds late means the whole
+// process stood still (SIGSTOP, a paused VM, a node swapping), shorter than any deadline; each
+// such freeze longer than `freeze_report_s` is kept for the driver to record with the test.
 #pragma once
 
 #include "core/activity.hpp"
@@ -13,6 +16,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace shakedown {
 
@@ -24,13 +28,22 @@ public:
     // process was frozen (SIGSTOP, a VM paused), not only its main thread.
     using ExpiryAction = std::function<void(const std::string& message, const ActivitySnapshot& stood, double late_s)>;
 
-    Watchdog(int world_rank, std::string node, double grace_s, const Activity& activity, ExpiryAction on_expiry);
+    struct Freeze {
+        std::string test_key;
+        double seconds = 0.0;      // how long the process stood still
+        double resumed_utc = 0.0;  // when the watchdog ran again
+    };
+
+    Watchdog(int world_rank, std::string node, double grace_s, double freeze_report_s, const Activity& activity,
+             ExpiryAction on_expiry);
     ~Watchdog();
     Watchdog(const Watchdog&) = delete;
     Watchdog& operator=(const Watchdog&) = delete;
 
     void arm(const std::string& test_key, double deadline_s);
     void disarm();
+    // The freezes seen since the last call (in the order they ended).
+    std::vector<Freeze> take_freezes();
 
 private:
     void watch();
@@ -39,6 +52,7 @@ private:
     const int world_rank_;
     const std::string node_;
     const double grace_s_;
+    const double freeze_report_s_;
     const Activity& activity_;
     const ExpiryAction on_expiry_;
 
@@ -51,6 +65,7 @@ private:
         std::chrono::steady_clock::time_point expires_at;
     };
     std::optional<Armed> armed_;
+    std::vector<Freeze> freezes_;
     std::thread thread_;  // last: starts after every member above exists
 };
 

@@ -93,5 +93,38 @@ TEST(EndToEndFaults, StoppedRankIsNamedByTheRankThatWaitedForIt) {
     EXPECT_NE(drained.find("NodeName=" + this_node_name()), std::string::npos) << drained;
 }
 
+// Stopped for 5 s and continued, well inside the deadline: the run completes and passes its
+// tests, but the stopped rank's watchdog saw its process stand still: a WARN naming rank 1 and
+// mpi_pingpong, nothing drained. Its twin without the fault has no such line.
+TEST(EndToEndFaults, ARankStoppedForSecondsIsNamedWithTheTimeLost) {
+    const ScratchFolder scratch("pause");
+    const auto config = scratch.write("pause.yaml", small_params + "watchdog: {freeze_report_s: 2}\n"
+                                                                   "faults: [{kind: stop, test: mpi_pingpong, rank: 1, "
+                                                                   "seconds: 5}]\n");
+    const auto run = run_process(mpirun(2, {SHAKEDOWN_DRIVER, "run", "--tests", "stream,mpi_pingpong", "--config",
+                                            config.string(), "--out", scratch.path().string(), "--name", "paused"}));
+    EXPECT_EQ(run.exit_code, 0) << run.output;
+    const auto folder = scratch.path() / "paused";
+    const Trace paused = read_trace(folder / trace_relative_path(1));
+    EXPECT_EQ(paused.status, TraceStatus::complete);
+    const TestResult& pingpong = paused.tests.at(1);
+    ASSERT_TRUE(pingpong.parameters.count("frozen_s")) << "no freeze recorded on the stopped rank";
+    EXPECT_GT(std::stod(pingpong.parameters.at("frozen_s")), 3.0);
+    EXPECT_LT(std::stod(pingpong.parameters.at("frozen_s")), 7.0);
+    EXPECT_FALSE(read_trace(folder / trace_relative_path(0)).tests.at(1).parameters.count("frozen_s"))
+        << "the rank that waited ran all along";
+    const auto analysis = run_process({SHAKEDOWN_ANALYZER, folder.string(), "--thresholds", scratch.write("rules.yaml", speed_rules_off).string()});
+    EXPECT_EQ(analysis.exit_code, 0) << analysis.output;  // a WARN
+    EXPECT_NE(analysis.output.find("rank 1 (" + this_node_name() + ") stood still for "), std::string::npos) << analysis.output;
+    EXPECT_NE(analysis.output.find(" s in mpi_pingpong: the whole process did not run"), std::string::npos) << analysis.output;
+
+    const auto healthy = run_process(mpirun(2, {SHAKEDOWN_DRIVER, "run", "--tests", "stream,mpi_pingpong", "--config",
+                                                scratch.write("plain.yaml", small_params).string(), "--out",
+                                                scratch.path().string(), "--name", "plain"}));
+    ASSERT_EQ(healthy.exit_code, 0) << healthy.output;
+    const auto plain = run_process({SHAKEDOWN_ANALYZER, (scratch.path() / "plain").string()});
+    EXPECT_EQ(plain.output.find("stood still"), std::string::npos) << plain.output;
+}
+
 }  // namespace
 }  // namespace shakedown::testing

@@ -1,5 +1,6 @@
 #include "analysis/report/price_report.hpp"
 
+#include "kernels/dgemm/dgemm_fp64_names.hpp"
 #include "stats/summary.hpp"
 
 #include <fmt/format.h>
@@ -11,12 +12,12 @@ namespace {
 
 struct PricedQuantity {
     const char* quantity;
-    const char* metric;
+    std::string_view metric;
     bool additive;  // summed over a node's ranks (GPUs); else the node's median (a job-wide figure)
 };
 
 constexpr std::array<PricedQuantity, 3> priced{{
-    {"FP64 TFLOP/s", "dgemm_fp64.tflops", true},
+    {"FP64 TFLOP/s", kernels::dgemm_names::tflops, true},
     {"BF16 TFLOP/s", "gemm_ladder.bf16_tflops", true},
     {"NCCL all_reduce bus GB/s", "nccl.all_reduce_busbw_gbs", false},
 }};
@@ -51,7 +52,7 @@ std::optional<PriceReport> make_price_report(const std::vector<NodeMetrics>& nod
         NodePrice line{node.node, {}};
         for (std::size_t q = 0; q < priced.size(); ++q) {
             const NodeMetric* metric = node.find(priced[q].metric);
-            PriceLine price{priced[q].quantity, priced[q].metric, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+            PriceLine price{priced[q].quantity, std::string(priced[q].metric), std::nullopt, std::nullopt, std::nullopt, std::nullopt};
             if (metric != nullptr) {
                 price.usable = priced[q].additive ? metric->sum : metric->median;
                 if (metric->nominal) price.nominal = priced[q].additive ? metric->nominal_sum : metric->nominal;
@@ -72,7 +73,7 @@ std::optional<PriceReport> make_price_report(const std::vector<NodeMetrics>& nod
     }
     for (std::size_t q = 0; q < priced.size(); ++q) {
         const FleetSum& sum = fleet[q];
-        PriceLine line{priced[q].quantity, priced[q].metric, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+        PriceLine line{priced[q].quantity, std::string(priced[q].metric), std::nullopt, std::nullopt, std::nullopt, std::nullopt};
         if (sum.nodes > 0) {
             if (priced[q].additive) {
                 line.usable = sum.usable;

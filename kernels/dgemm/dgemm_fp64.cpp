@@ -265,7 +265,8 @@ public:
         const std::int64_t repetitions = ctx.params().integer("repetitions");
 
         std::optional<gemm::BlasThreadShare> blas_threads;
-        if (placement == placement::Placement::host) blas_threads.emplace(blas_thread_share(ctx, host_ranks));
+        const int host_threads = on_host ? blas_thread_share(ctx, host_ranks) : 0;  // this rank's BLAS threads
+        if (on_host) blas_threads.emplace(host_threads);
 
         const std::size_t n = requested_n ? static_cast<std::size_t>(*requested_n) : automatic_n(ctx, where, target_s, limit);
         const gemm::MatrixFill fill = fill_of(ctx.params());
@@ -294,8 +295,8 @@ public:
         if (!check.ok()) result.fail("dgemm_fp64 produced a wrong product: " + gemm::describe_failure(check));
 
         std::optional<HostPeaks> peaks;
-        if (on_host) peaks = measure_host_peaks(node_host_ranks, blas_thread_share(ctx, host_ranks));
-        const DgemmNominal nominal = nominal_for(ctx, placement, host_ranks, peaks, blas_thread_share(ctx, host_ranks));
+        if (on_host) peaks = measure_host_peaks(node_host_ranks, host_threads);
+        const DgemmNominal nominal = nominal_for(ctx, placement, host_ranks, peaks, host_threads);
         const stats::Summary spread = stats::summarize(rates);
         result.add_metric(std::string(dgemm_names::tflops), spread.median, nominal.tflops);
         result.add_metric(std::string(dgemm_names::tflops_max), spread.max, nominal.tflops);
@@ -310,7 +311,7 @@ public:
         result.parameters["nominal_detail"] = nominal.detail;
         result.parameters["checksum_worst_ratio"] = fmt::format("{:.3g}", check.worst_column_error);
         if (placement == placement::Placement::host) {
-            add_core_peak(ctx, *peaks, blas_thread_share(ctx, host_ranks), result);
+            add_core_peak(ctx, *peaks, host_threads, result);
             result.parameters["blas_library"] = inventory_text(ctx.inventory(), "blas", "library");
             result.parameters["openblas_core"] = inventory_text(ctx.inventory(), "blas", "openblas_core");
             result.parameters["openblas_core_in_use"] = gemm::BlasThreadShare::openblas_core().value_or("not OpenBLAS");

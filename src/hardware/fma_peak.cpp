@@ -51,6 +51,17 @@ __attribute__((target("avx512f"))) double avx512_chains(std::int64_t iterations,
     return total;  // used, so the chains cannot be optimized away
 }
 
+// The 256-bit accumulators' lanes, summed (the AVX and AVX2 chains' result).
+__attribute__((target("avx"))) double sum_of_lanes(const __m256d* acc, int count) {
+    alignas(32) double lanes[4];
+    double total = 0.0;
+    for (int c = 0; c < count; ++c) {
+        _mm256_store_pd(lanes, acc[c]);
+        total += lanes[0] + lanes[1] + lanes[2] + lanes[3];
+    }
+    return total;
+}
+
 __attribute__((target("avx2,fma"))) double avx2_chains(std::int64_t iterations, double start) {
     constexpr int chains = narrow_chains;
     __m256d acc[chains];
@@ -58,13 +69,7 @@ __attribute__((target("avx2,fma"))) double avx2_chains(std::int64_t iterations, 
     const __m256d a = _mm256_set1_pd(0.999999), b = _mm256_set1_pd(1e-7);
     for (std::int64_t i = 0; i < iterations; ++i)
         for (int c = 0; c < chains; ++c) acc[c] = _mm256_fmadd_pd(acc[c], a, b);
-    alignas(32) double lanes[4];
-    double total = 0.0;
-    for (int c = 0; c < chains; ++c) {
-        _mm256_store_pd(lanes, acc[c]);
-        total += lanes[0] + lanes[1] + lanes[2] + lanes[3];
-    }
-    return total;  // used, so the chains cannot be optimized away
+    return sum_of_lanes(acc, chains);  // used, so the chains cannot be optimized away
 }
 
 __attribute__((target("avx"))) double avx_chains(std::int64_t iterations, double start) {
@@ -74,13 +79,7 @@ __attribute__((target("avx"))) double avx_chains(std::int64_t iterations, double
     const __m256d a = _mm256_set1_pd(0.999999), b = _mm256_set1_pd(1e-7);
     for (std::int64_t i = 0; i < iterations; ++i)
         for (int c = 0; c < chains; ++c) acc[c] = _mm256_add_pd(_mm256_mul_pd(acc[c], a), b);
-    alignas(32) double lanes[4];
-    double total = 0.0;
-    for (int c = 0; c < chains; ++c) {
-        _mm256_store_pd(lanes, acc[c]);
-        total += lanes[0] + lanes[1] + lanes[2] + lanes[3];
-    }
-    return total;  // used, so the chains cannot be optimized away
+    return sum_of_lanes(acc, chains);  // used, so the chains cannot be optimized away
 }
 
 double sse2_chains(std::int64_t iterations, double start) {

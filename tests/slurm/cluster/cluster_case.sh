@@ -129,6 +129,38 @@ expect_ucx_across_nodes() {
   check "ucx_perf node to node on 3 ranks, validated, transports: $(attribute "$run_folder/traces/00000-00999/rank-00000.h5" /tests/ucx_perf/parameters/transports)"
 }
 
+# submit_in_background MINUTES CONFIG TESTS: a 3-node srun job of the quick suite's TESTS with
+# CONFIG, `submit --wait` in the background (submit_pid, its output in $out/submit.log), for a
+# case that acts on the job while it runs; end_background_submit waits for it and sets
+# job_status, job_seconds, run_folder and job_log as submit does.
+submit_in_background() {
+  use_ompi_tcp_environment
+  background_started=$SECONDS
+  "$SLURM_CLI" slurm submit --wait --nodes 3 --nodelist 'node[1-3]' --partition debug --time "$1" --suite quick \
+    --out "$out" --launcher srun --shakedown "$SHAKEDOWN" --analyzer "$ANALYZER" \
+    --analyzer-args "--thresholds $THRESHOLDS" --config "$2" --run-args "--tests $3" >"$out/submit.log" 2>&1 &
+  submit_pid=$!
+}
+
+# The job id submit printed, once there is one ("" before).
+background_job_id() {
+  sed -n 's/.*submitted job \([0-9]*\).*/\1/p' "$out/submit.log"
+}
+
+end_background_submit() {
+  set +e
+  wait "$submit_pid"
+  job_status=$?
+  set -e
+  job_seconds=$((SECONDS - background_started))
+  cat "$out/submit.log"
+  run_folder=$out/quick-job$job_id
+  job_log=$out/slurm-shakedown-quick-$job_id.out
+  echo "--- job $job_id log ($job_seconds s, exit $job_status):"
+  cat "$job_log" || true
+  echo "---"
+}
+
 case "$case_name" in
   quick-srun | quick-mpirun)
     launcher=${case_name#quick-}
@@ -407,33 +439,17 @@ watchdog: {deadline_s: 600, grace_s: 5}
 faults:
   - {kind: hang, test: mpi_pingpong, rank: 2}
 YAML
-    use_ompi_tcp_environment
-    started=$SECONDS
-    "$SLURM_CLI" slurm submit --wait --nodes 3 --nodelist 'node[1-3]' --partition debug --time 10 --suite quick \
-      --out "$out" --launcher srun --shakedown "$SHAKEDOWN" --analyzer "$ANALYZER" \
-      --analyzer-args "--thresholds $THRESHOLDS" --config "$out/hang.yaml" --run-args "--tests stream,mpi_pingpong" \
-      >"$out/submit.log" 2>&1 &
-    submit_pid=$!
+    submit_in_background 10 "$out/hang.yaml" stream,mpi_pingpong
     job_id=
     for _ in $(seq 100); do
-      job_id=$(sed -n 's/.*submitted job \([0-9]*\).*/\1/p' "$out/submit.log")
+      job_id=$(background_job_id)
       [ -n "$job_id" ] && [ "$(squeue -h -j "$job_id" -o %T 2>/dev/null)" = RUNNING ] && break
       sleep 0.5
     done
     [ -n "$job_id" ] || fail "no job id: $(cat "$out/submit.log")"
     scontrol update JobId="$job_id" TimeLimit=2 || fail "scontrol could not shorten job $job_id's limit"
     check "job $job_id's time limit cut to 2 minutes while it runs"
-    set +e
-    wait "$submit_pid"
-    job_status=$?
-    set -e
-    job_seconds=$((SECONDS - started))
-    cat "$out/submit.log"
-    run_folder=$out/quick-job$job_id
-    job_log=$out/slurm-shakedown-quick-$job_id.out
-    echo "--- job $job_id log ($job_seconds s, exit $job_status):"
-    cat "$job_log" || true
-    echo "---"
+    end_background_submit
     [ "$job_status" -eq 3 ] || fail "job exit code $job_status, expected the analyzer's 3 (4: Slurm ended it TIMEOUT first)"
     [ "$job_seconds" -lt 125 ] || fail "the job took $job_seconds s, past its 2-minute limit"
     grep -q "Slurm signalled USR1" "$job_log" || fail "the job's trap never saw Slurm's USR1"
@@ -458,16 +474,11 @@ faults:
   - {kind: delay, test: dgemm_fp64, rank: 0, seconds: 5}
 params: {dgemm_fp64: {device: host, n: 128, repetitions: 20}}
 YAML
-    use_ompi_tcp_environment
-    "$SLURM_CLI" slurm submit --wait --nodes 3 --nodelist 'node[1-3]' --partition debug --time 8 --suite quick \
-      --out "$out" --launcher srun --shakedown "$SHAKEDOWN" --analyzer "$ANALYZER" \
-      --analyzer-args "--thresholds $THRESHOLDS" --config "$out/slow.yaml" --run-args "--tests stream,dgemm_fp64" \
-      >"$out/submit.log" 2>&1 &
-    submit_pid=$!
+    submit_in_background 8 "$out/slow.yaml" stream,dgemm_fp64
     job_id=
     running=
     for _ in $(seq 240); do
-      job_id=${job_id:-$(sed -n 's/.*submitted job \([0-9]*\).*/\1/p' "$out/submit.log")}
+      job_id=${job_id:-$(background_job_id)}
       if [ -n "$job_id" ] && grep -q '"key": "dgemm_fp64"' "$out/quick-job$job_id/progress.json" 2>/dev/null; then
         running=yes
         break
@@ -478,14 +489,7 @@ YAML
     sleep 2
     scancel "$job_id" || fail "scancel $job_id failed"
     check "job $job_id cancelled with scancel while its ranks ran dgemm_fp64"
-    set +e
-    wait "$submit_pid"
-    set -e
-    cat "$out/submit.log"
-    run_folder=$out/quick-job$job_id
-    echo "--- job $job_id log:"
-    cat "$out/slurm-shakedown-quick-$job_id.out" || true
-    echo "---"
+    end_background_submit
     for rank in 0 1 2; do
       trace=$run_folder/traces/00000-00999/rank-0000$rank.h5
       [ "$(attribute "$trace" /status)" = aborted ] || fail "rank $rank's trace is '$(attribute "$trace" /status)', not aborted"

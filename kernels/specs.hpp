@@ -13,8 +13,4 @@ const TestSpec& lu_fp64_spec();
 const TestSpec& cg_fp64_spec();
 const TestSpec& train_step_spec();
 
-// `device`: auto (the bound GPU when there is one), host or gpu; shared by the kernels that run on
-// either.
-ParamSpec device_parameter();
-
 }  // namespace shakedown::kernels

@@ -1,7 +1,8 @@
 #include "analysis/load/observations.hpp"
 
-#include <cmath>
+#include "placement/placement_names.hpp"
 
+#include <cmath>
 #include <exception>
 #include <map>
 
@@ -62,9 +63,11 @@ const TestResult* Observations::test_of(int rank, const std::string& key) const 
 }
 
 std::string_view ran_on(const TestResult& test) {
-    const auto device = test.parameters.find("device");
+    const auto device = test.parameters.find(placement::names::device);
     return device != test.parameters.end() ? std::string_view(device->second) : std::string_view();
 }
+
+bool ran_on_host(const TestResult& test) { return ran_on(test) == placement::names::ran_on_host; }
 
 const Metric* finite_metric(const TestResult& test, std::string_view name) {
     for (const Metric& metric : test.metrics)
@@ -74,8 +77,8 @@ const Metric* finite_metric(const TestResult& test, std::string_view name) {
 
 bool measured_on_gpu(const RankIdentity& who, const TestResult& test) {
     if (who.gpu_name.empty()) return false;
-    const auto device = test.parameters.find("device");
-    return device == test.parameters.end() || device->second == "gpu";
+    const auto device = test.parameters.find(placement::names::device);
+    return device == test.parameters.end() || device->second == placement::names::ran_on_gpu;
 }
 
 int ranks_measured(const TestResult& test, int world_size) {

@@ -90,5 +90,7 @@ int ranks_measured(const TestResult& test, int world_size);
 // Where a test ran as its result records it (the `device` parameter): "gpu", "host", or "" for a
 // test that records none (one that runs on one kind of device only).
 std::string_view ran_on(const TestResult& test);
+// The test recorded that it ran on the host cores (placement/placement_names.hpp).
+bool ran_on_host(const TestResult& test);
 
 }  // namespace shakedown::analysis

@@ -2,6 +2,7 @@
 
 #include "analysis/report/price_report.hpp"
 #include "analysis/rules/finding.hpp"
+#include "placement/placement_names.hpp"
 #include "stats/summary.hpp"
 
 #include <fmt/format.h>
@@ -71,7 +72,7 @@ Fp64Capability make_fp64_capability(const Observations& observations, const Anal
         const std::string& name = metric.name;
         // A result that records no device (the ladder runs on GPUs only) is its rank's GPU's.
         const std::string_view recorded = ran_on(*row.test);
-        const bool on_host = recorded == "host" || (recorded.empty() && !row.who->gpu);
+        const bool on_host = recorded == placement::names::ran_on_host || (recorded.empty() && !row.who->gpu);
         if (name == fp64_metrics::lu && on_host) {
             host_lu_rates.push_back(metric.value);
             if (metric.nominal) host_lu_nominals.push_back(*metric.nominal);

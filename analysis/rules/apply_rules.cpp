@@ -26,7 +26,7 @@ void file_host_results_under_the_host(std::vector<Finding>& findings, const Obse
         if (!finding.gpu) continue;
         const TestResult* test = observations.test_of(finding.rank, finding.test);
         if (test == nullptr) continue;
-        if (ran_on(*test) == "host") {
+        if (ran_on_host(*test)) {
             finding.gpu.reset();
             finding.gpu_uuid.clear();
         }

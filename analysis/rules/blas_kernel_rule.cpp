@@ -20,7 +20,7 @@ std::string text_at(const nlohmann::json& inventory, const char* section, const 
 const TestRow* host_dgemm_on(const Observations& observations, const NodeRow& node) {
     for (const std::size_t index : node.tests) {
         const TestRow& row = observations.tests()[index];
-        if (row.test->key == kernels::dgemm_names::key && row.test->status != Status::waived && ran_on(*row.test) == "host")
+        if (row.test->key == kernels::dgemm_names::key && row.test->status != Status::waived && ran_on_host(*row.test))
             return &row;
     }
     return nullptr;
@@ -33,7 +33,7 @@ void file_under_the_kernel(std::vector<Finding>& findings, const Observations& o
             finding.cause != Cause::hardware)
             continue;
         const TestResult* test = observations.test_of(finding.rank, finding.test);
-        if (test == nullptr || ran_on(*test) != "host") continue;
+        if (test == nullptr || !ran_on_host(*test)) continue;
         finding.cause = Cause::configuration;
         finding.reason += " (the BLAS kernel's narrow vectors, to fix on this node: not the hardware's)";
     }

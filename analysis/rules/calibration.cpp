@@ -6,6 +6,7 @@
 #include "core/input_file.hpp"
 #include "core/input_limits.hpp"
 #include "core/yaml_document.hpp"
+#include "placement/placement_names.hpp"
 
 #include <fmt/format.h>
 #include <yaml-cpp/yaml.h>
@@ -144,7 +145,7 @@ const CalibratedReference* CalibratedReferences::find(const std::string& metric,
     // The references are a GPU part's: a result the test recorded as run on the host of a GPU
     // node (device: host) is the CPU's, whatever GPU the rank was bound to (an H200 node's host
     // DGEMM was once judged "0.16 of a healthy H200").
-    if (const auto device = parameters.find("device"); device != parameters.end() && device->second != "gpu")
+    if (const auto device = parameters.find(placement::names::device); device != parameters.end() && device->second != placement::names::ran_on_gpu)
         return nullptr;
     std::optional<std::string> name;  // lowered only for a metric some reference names
     for (std::size_t i = 0; i < references_.size(); ++i) {

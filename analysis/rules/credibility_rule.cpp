@@ -17,7 +17,7 @@ std::map<std::string, double> node_memory_bandwidth(const Observations& observat
     std::map<std::string, std::map<std::string, double>> sums;  // node -> metric -> sum over ranks
     for (const MetricRow& row : observations.metrics()) {
         if (row.test->key != "stream") continue;
-        if (ran_on(*row.test) != "host") continue;
+        if (!ran_on_host(*row.test)) continue;
         if (row.metric->name == "stream.copy_max_gbs" || row.metric->name == "stream.triad_max_gbs")
             sums[row.who->node][row.metric->name] += row.metric->value;
     }

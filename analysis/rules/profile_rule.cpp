@@ -2,6 +2,7 @@
 
 #include "core/registry.hpp"
 #include "core/waiver_reasons.hpp"
+#include "placement/placement_names.hpp"
 #include "profile/node_check.hpp"
 
 #include <fmt/format.h>
@@ -26,7 +27,7 @@ bool measures_gpus(const std::string& key, const std::vector<const TestRow*>& ro
         const auto& needs = test->spec().needs;
         if (std::find(needs.begin(), needs.end(), Feature::cuda) != needs.end()) return true;
     }
-    return std::any_of(rows.begin(), rows.end(), [](const TestRow* row) { return ran_on(*row->test) == "gpu"; });
+    return std::any_of(rows.begin(), rows.end(), [](const TestRow* row) { return ran_on(*row->test) == placement::names::ran_on_gpu; });
 }
 
 // Why a waiver left the test unrun: the device is missing (hardware), or the build or the launch

@@ -7,6 +7,7 @@
 // test must FAIL naming the rank and its device.
 #include "health/sdc/result_agreement.hpp"
 #include "health/specs.hpp"
+#include "placement/placement_names.hpp"
 
 #include "core/communicator.hpp"
 #include "core/registry.hpp"
@@ -78,7 +79,7 @@ public:
     SdcDgemm() : Test(sdc_dgemm_spec()) {}
 
     std::optional<std::string> waiver(const RunContext& ctx) const override {
-        const std::string& device = ctx.params().text("device");
+        const std::string& device = ctx.params().text(placement::names::device);
         if (auto gpu = placement::gpu_request_waiver(ctx, device)) return gpu;
         const bool on_gpu = device == "gpu" || (device == "auto" && placement::usable_gpu(ctx));
         if (!on_gpu && !kokkos::built()) return std::string("built without Kokkos (host DGEMM needs KokkosKernels)");
@@ -87,7 +88,7 @@ public:
 
     TestResult run(const RunContext& ctx) const override {
         TestResult result;
-        const auto where = placement::choose_placement(ctx, ctx.params().text("device"));
+        const auto where = placement::choose_placement(ctx, ctx.params().text(placement::names::device));
         const bool gpu = where == placement::Placement::gpu;
         const auto n = static_cast<std::size_t>(ctx.params().optional_integer("n").value_or(gpu ? gpu_default_n : host_default_n));
         const auto seed = static_cast<std::uint64_t>(ctx.params().integer("seed"));

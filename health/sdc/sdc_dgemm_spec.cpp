@@ -1,4 +1,5 @@
 #include "health/specs.hpp"
+#include "placement/placement_names.hpp"
 
 #include "core/registry.hpp"
 
@@ -12,7 +13,7 @@ const TestSpec& sdc_dgemm_spec() {
         .suites = {"full"},
         .parameters =
             {
-                ParamSpec::choice("device", "auto", {"auto", "host", "gpu"}, "auto (GPU when one is bound), host or gpu"),
+                placement::names::device_parameter(),
                 ParamSpec::integer("n", automatic, "matrix order")
                     .between(16, 65536)
                     .allow_auto("8192 on a GPU (1.1 TFLOP per product), 384 on the host"),

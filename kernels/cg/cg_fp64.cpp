@@ -14,6 +14,7 @@
 #include "kernels/stencil/stencil_geometry.hpp"
 #include "kernels/stream/stream_backend.hpp"
 #include "kernels/stream/stream_run.hpp"
+#include "placement/placement_names.hpp"
 
 #include "core/errors.hpp"
 #include "core/registry.hpp"
@@ -67,7 +68,7 @@ HaloPath choose_halo_path(const RunContext& ctx, Placement placement) {
 
 CgPlan plan_cg(const RunContext& ctx) {
     CgPlan plan;
-    plan.placement = placement::choose_placement(ctx, ctx.params().text("device"));
+    plan.placement = placement::choose_placement(ctx, ctx.params().text(placement::names::device));
     plan.halo_path = choose_halo_path(ctx, plan.placement);
     const std::optional<std::int64_t> global_n = ctx.params().optional_integer("global_n");
     const std::int64_t local_n = ctx.params().optional_integer("local_n").value_or(
@@ -200,7 +201,7 @@ public:
     CgFp64Test() : Test(cg_fp64_spec()) {}
 
     std::optional<std::string> waiver(const RunContext& ctx) const override {
-        const std::string& device = ctx.params().text("device");
+        const std::string& device = ctx.params().text(placement::names::device);
         if (auto gpu_waiver = placement::gpu_request_waiver(ctx, device)) return gpu_waiver;
         if (ctx.params().text("halo_path") == "nccl" && !placement::usable_gpu(ctx)) return std::string(placement::no_cuda_device);
         const bool on_gpu = device == "gpu" || (device == "auto" && placement::usable_gpu(ctx));
@@ -261,7 +262,7 @@ public:
 
         auto& p = result.parameters;
         const auto& g = plan.global;
-        p["device"] = std::string(to_string(plan.placement));
+        p[placement::names::device] = std::string(to_string(plan.placement));
         p["backend"] = backend->name();
         p["global_cells"] = fmt::format("{}x{}x{}", g[0], g[1], g[2]);
         p["decomposition"] = fmt::format("{}x{}x{}", geometry.dims()[0], geometry.dims()[1], geometry.dims()[2]);

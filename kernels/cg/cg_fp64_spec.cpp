@@ -1,4 +1,5 @@
 #include "kernels/specs.hpp"
+#include "placement/placement_names.hpp"
 
 #include "core/build_features.hpp"
 #include "core/errors.hpp"
@@ -15,7 +16,7 @@ void check_cg_parameters(const TestParams& params, int /*world_size*/) {
     if (params.text("halo_path") != "nccl") return;  // auto decides in run()
     if (!built_with(Feature::nccl))
         throw InputError("cg_fp64: halo_path nccl needs a build with CUDA and NCCL; this shakedown was built without NCCL (use halo_path: host)");
-    if (params.text("device") == "host")
+    if (params.text(placement::names::device) == "host")
         throw InputError("cg_fp64: halo_path nccl exchanges GPU memory, but device host runs the host backend (use halo_path: host or device: gpu)");
 }
 
@@ -29,7 +30,7 @@ const TestSpec& cg_fp64_spec() {
         .suites = {"quick", "full"},
         .parameters =
             {
-                device_parameter(),
+                placement::names::device_parameter(),
                 ParamSpec::integer("global_n", automatic, "cells per side of the global cube").allow_auto("local_n per rank").between(1, 1 << 20),
                 ParamSpec::integer("local_n", automatic, "cells per side per rank when global_n is auto")
                     .allow_auto("32 on the host, 256 on a GPU")

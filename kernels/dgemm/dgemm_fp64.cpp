@@ -1,21 +1,22 @@
 // `dgemm_fp64`: C = A * B in FP64 on this rank's device (host BLAS through KokkosKernels,
 // or cuBLAS on the bound GPU, directly or with `backend: kokkos` through KokkosBlas), sized so that one repetition lasts at least 50 ms, random
 // inputs, every element of C validated by checksums; TFLOP/s against the nominal.
+#include "gemm/blas_threads.hpp"
+#include "gemm/dgemm_engine.hpp"
+#include "gemm/gemm_checksum.hpp"
+#include "gemm/matrix_fill.hpp"
 #include "hardware/cpu_nominal.hpp"
 #include "hardware/fma_peak.hpp"
 #include "hardware/gpu_specs.hpp"
 #include "hardware/vector_isa.hpp"
-#include "gemm/matrix_fill.hpp"
-#include "kernels/specs.hpp"
 #include "kernels/common/kernel_backend.hpp"
 #include "kernels/dgemm/dgemm_fp64_names.hpp"
 #include "kernels/dgemm/dgemm_kokkos_device.hpp"
+#include "kernels/specs.hpp"
 #include "kokkos/kokkos_runtime.hpp"
 #include "placement/placement.hpp"
+#include "placement/placement_names.hpp"
 #include "stats/summary.hpp"
-#include "gemm/blas_threads.hpp"
-#include "gemm/dgemm_engine.hpp"
-#include "gemm/gemm_checksum.hpp"
 
 #include "core/communicator.hpp"
 #include "core/errors.hpp"
@@ -243,14 +244,14 @@ class DgemmFp64Test final : public Test {
 public:
     DgemmFp64Test() : Test(dgemm_fp64_spec()) {}
     std::optional<std::string> waiver(const RunContext& ctx) const override {
-        const std::string& device = ctx.params().text("device");
+        const std::string& device = ctx.params().text(placement::names::device);
         if (auto gpu_waiver = placement::gpu_request_waiver(ctx, device)) return gpu_waiver;
         const bool runs_on_host = device == "host" || (device == "auto" && !placement::usable_gpu(ctx));
         return backend_choice(ctx, !runs_on_host).waiver;
     }
 
     TestResult run(const RunContext& ctx) const override {
-        const placement::Placement placement = placement::choose_placement(ctx, ctx.params().text("device"));
+        const placement::Placement placement = placement::choose_placement(ctx, ctx.params().text(placement::names::device));
         const Where where{placement, backend_choice(ctx, placement == placement::Placement::gpu).backend};
         const bool on_host = placement == placement::Placement::host;
         const int host_ranks = placement::ranks_sharing_this_node(ctx, on_host);
@@ -302,7 +303,7 @@ public:
         result.add_metric(std::string(dgemm_names::tflops_max), spread.max, nominal.tflops);
         result.add_metric(std::string(dgemm_names::tflops_min), spread.min, nominal.tflops);
 
-        result.parameters["device"] = std::string(to_string(placement));
+        result.parameters[placement::names::device] = std::string(to_string(placement));
         result.parameters["backend"] = backend->name();
         result.parameters["n_used"] = std::to_string(n);
         result.parameters["fill"] = to_string(fill);

@@ -1,6 +1,7 @@
 #include "kernels/specs.hpp"
 #include "kernels/common/kernel_backend.hpp"
 #include "kernels/dgemm/dgemm_fp64_names.hpp"
+#include "placement/placement_names.hpp"
 
 #include "core/input_limits.hpp"
 #include "core/registry.hpp"
@@ -16,7 +17,7 @@ const TestSpec& dgemm_fp64_spec() {
         .suites = {"quick", "full"},
         .parameters =
             {
-                device_parameter(),
+                placement::names::device_parameter(),
                 backend_parameter(),
                 ParamSpec::integer("n", automatic, "matrix order").allow_auto("chosen so one repetition lasts >= min_rep_s").between(1, 1 << 20),
                 ParamSpec::real("min_rep_s", 0.05, "shortest repetition the automatic size aims for, seconds")

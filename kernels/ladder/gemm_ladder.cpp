@@ -5,11 +5,12 @@
 // fp64 and fp32 their cuBLAS 13 emulations (fixed-point FP64, BF16x9 FP32), each also compared
 // over the whole matrix with the native product of the same inputs.
 #include "hardware/gpu_specs.hpp"
-#include "placement/placement.hpp"
-#include "stats/summary.hpp"
 #include "kernels/ladder/ladder_backend.hpp"
 #include "kernels/ladder/ladder_precisions.hpp"
 #include "kernels/specs.hpp"
+#include "placement/placement.hpp"
+#include "placement/placement_names.hpp"
+#include "stats/summary.hpp"
 
 #include "core/errors.hpp"
 #include "core/registry.hpp"
@@ -141,7 +142,7 @@ public:
                 result.fail(fmt::format("{}: {}", info.name, error.what()));
             }
         }
-        result.parameters["device"] = "gpu";
+        result.parameters[placement::names::device] = placement::names::ran_on_gpu;
         result.parameters["gpu"] = facts.name;
         result.parameters["nominal_source"] = nominal.derived ? "derived" : "spec table";
         result.parameters["nominal_detail"] = nominal.part + ": " + nominal.source;

@@ -8,6 +8,7 @@
 #include "kernels/lu/lu_grid.hpp"
 #include "kernels/lu/lu_math.hpp"
 #include "kernels/specs.hpp"
+#include "placement/placement_names.hpp"
 
 #include "core/communicator.hpp"
 #include "core/errors.hpp"
@@ -59,7 +60,7 @@ public:
     LuFp64Test() : Test(lu_fp64_spec()) {}
 
     std::optional<std::string> waiver(const RunContext& ctx) const override {
-        const std::string& device = ctx.params().text("device");
+        const std::string& device = ctx.params().text(placement::names::device);
         if (auto gpu_waiver = placement::gpu_request_waiver(ctx, device)) return gpu_waiver;
         const bool on_host = device == "host" || (device == "auto" && !placement::usable_gpu(ctx));
         if (on_host && !lu::host_lu_built()) return std::string("built without ScaLAPACK (the host LU needs it)");
@@ -68,7 +69,7 @@ public:
     }
 
     TestResult run(const RunContext& ctx) const override {
-        const placement::Placement where = placement::choose_placement(ctx, ctx.params().text("device"));
+        const placement::Placement where = placement::choose_placement(ctx, ctx.params().text(placement::names::device));
         const bool on_host = where == placement::Placement::host;
         // The host ranks factor one matrix together; every GPU rank its own.
         const Communicator host_ranks = Communicator::split(ctx.comm(), on_host ? 0 : MPI_UNDEFINED, ctx.rank());
@@ -121,7 +122,7 @@ public:
             result.add_metric("lu_fp64.tflops_min", spread.min, nominal);
             result.add_metric("lu_fp64.scaled_residual", worst_residual);
         }
-        result.parameters["device"] = std::string(to_string(where));
+        result.parameters[placement::names::device] = std::string(to_string(where));
         result.parameters["backend"] = engine->name();
         result.parameters["block_used"] = std::to_string(block_size(ctx, where));
         if (!on_host) result.parameters["gpu_algorithm_used"] = to_string(gpu_algorithm(ctx));

@@ -1,4 +1,5 @@
 #include "kernels/specs.hpp"
+#include "placement/placement_names.hpp"
 
 #include "core/errors.hpp"
 #include "core/input_limits.hpp"
@@ -14,7 +15,7 @@ namespace {
 // A grid that is given must hold the job's ranks exactly (judged before any work; `auto` picks
 // the squarest). Only the host LU spans the job; the GPU LU runs one per GPU.
 void check(const TestParams& params, int world_size) {
-    if (params.text("device") == "gpu" || params.is_auto("grid")) return;
+    if (params.text(placement::names::device) == "gpu" || params.is_auto("grid")) return;
     const std::optional<lu::ProcessGrid> grid = lu::parse_grid(params.text("grid"));
     if (!grid) throw InputError(fmt::format("lu_fp64: grid '{}' is not PxQ (e.g. 2x4) or auto", params.text("grid")));
     if (grid->rows * grid->columns != world_size)
@@ -33,7 +34,7 @@ const TestSpec& lu_fp64_spec() {
         .suites = {"full"},
         .parameters =
             {
-                device_parameter(),
+                placement::names::device_parameter(),
                 ParamSpec::integer("n", automatic, "matrix order")
                     .allow_auto("so one factorization lasts about target_s, within memory_fraction")
                     .between(16, 1 << 20),

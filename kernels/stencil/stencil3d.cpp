@@ -2,18 +2,19 @@
 // ranks (MPI Cartesian decomposition, halo exchange every step), on the host through Kokkos
 // or on the bound GPU through CUDA. Validated against the exact discrete solution; its rate
 // is compared with the memory-bandwidth bound from a short triad measured in the same test.
-#include "kernels/specs.hpp"
+#include "gpu/gpu_facts.hpp"
 #include "kernels/common/kernel_backend.hpp"
-#include "kokkos/kokkos_runtime.hpp"
-#include "placement/placement.hpp"
-#include "stats/summary.hpp"
+#include "kernels/specs.hpp"
 #include "kernels/stencil/halo_exchange.hpp"
 #include "kernels/stencil/stencil_backend.hpp"
 #include "kernels/stencil/stencil_geometry.hpp"
 #include "kernels/stencil/stencil_update.hpp"
 #include "kernels/stencil/stencil_validation.hpp"
-#include "gpu/gpu_facts.hpp"
 #include "kernels/stream/stream_run.hpp"
+#include "kokkos/kokkos_runtime.hpp"
+#include "placement/placement.hpp"
+#include "placement/placement_names.hpp"
+#include "stats/summary.hpp"
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
@@ -117,7 +118,7 @@ BackendChoice backend_choice(const RunContext& ctx, bool on_gpu) {
 
 StencilPlan plan_stencil(const RunContext& ctx) {
     StencilPlan plan;
-    plan.placement = placement::choose_placement(ctx, ctx.params().text("device"));
+    plan.placement = placement::choose_placement(ctx, ctx.params().text(placement::names::device));
     plan.backend = backend_choice(ctx, plan.placement == placement::Placement::gpu).backend;
     plan.halo_path = choose_halo_path(ctx, plan.placement, plan.backend);
     plan.steps = ctx.params().integer("steps");
@@ -216,7 +217,7 @@ void record_stencil_parameters(TestResult& result, const RunContext& ctx, const 
                                const BandwidthBound& bound, double max_rel_error, double tolerance) {
     const auto& global = plan.global;
     const auto& shape = plan.shape;
-    result.parameters["device"] = std::string(to_string(plan.placement));
+    result.parameters[placement::names::device] = std::string(to_string(plan.placement));
     result.parameters["backend"] = backend.name();
     result.parameters["global_cells"] = fmt::format("{}x{}x{}", global[0], global[1], global[2]);
     result.parameters["decomposition"] = fmt::format("{}x{}x{}", geometry.dims()[0], geometry.dims()[1], geometry.dims()[2]);
@@ -244,7 +245,7 @@ class Stencil3dTest final : public Test {
 public:
     Stencil3dTest() : Test(stencil3d_spec()) {}
     std::optional<std::string> waiver(const RunContext& ctx) const override {
-        const std::string& device = ctx.params().text("device");
+        const std::string& device = ctx.params().text(placement::names::device);
         if (auto gpu_waiver = placement::gpu_request_waiver(ctx, device)) return gpu_waiver;
         // GPU to GPU halos need a GPU: without one the test is waived, as device gpu is.
         if (ctx.params().text("halo_path") == "nccl" && !placement::usable_gpu(ctx)) return std::string(placement::no_cuda_device);

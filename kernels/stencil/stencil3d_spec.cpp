@@ -1,5 +1,6 @@
 #include "kernels/specs.hpp"
 #include "kernels/common/kernel_backend.hpp"
+#include "placement/placement_names.hpp"
 
 #include "core/errors.hpp"
 #include "core/registry.hpp"
@@ -26,7 +27,7 @@ void check_stencil_parameters(const TestParams& params, int /*world_size*/) {
         throw InputError("stencil3d: halo_path nccl needs a build with CUDA and NCCL; this shakedown was built without NCCL (use halo_path: host)");
     if (params.text("backend") == "kokkos")
         throw InputError("stencil3d: halo_path nccl exchanges faces from the CUDA backend's memory; backend kokkos stages halos through the host (use halo_path: host or backend: native)");
-    if (params.text("device") == "host")
+    if (params.text(placement::names::device) == "host")
         throw InputError("stencil3d: halo_path nccl exchanges GPU memory, but device host runs the Kokkos host backend (use halo_path: host or device: gpu)");
 }
 
@@ -39,7 +40,7 @@ const TestSpec& stencil3d_spec() {
         .suites = {"quick", "full"},
         .parameters =
             {
-                device_parameter(),
+                placement::names::device_parameter(),
                 backend_parameter(),
                 ParamSpec::integer("global_n", automatic, "cells per side of the global cube").allow_auto("local_n per rank").at_least(1),
                 ParamSpec::integer("local_n", automatic, "cells per side per rank when global_n is auto")

@@ -4,14 +4,15 @@
 // Every rank measures at the same time (a barrier starts each kernel), as a job would use
 // the node: the per-rank figures add up to what the node delivers.
 #include "hardware/gpu_specs.hpp"
-#include "placement/placement.hpp"
-#include "stats/summary.hpp"
-#include "kernels/specs.hpp"
 #include "kernels/common/kernel_backend.hpp"
+#include "kernels/specs.hpp"
 #include "kernels/stream/stream_backend.hpp"
 #include "kernels/stream/stream_kernels.hpp"
 #include "kernels/stream/stream_run.hpp"
 #include "kokkos/kokkos_runtime.hpp"
+#include "placement/placement.hpp"
+#include "placement/placement_names.hpp"
+#include "stats/summary.hpp"
 
 #include "core/errors.hpp"
 #include "core/registry.hpp"
@@ -53,7 +54,7 @@ BackendChoice backend_choice(const RunContext& ctx, bool on_gpu) {
 
 StreamPlan plan_from(const RunContext& ctx) {
     StreamPlan plan;  // parameter values were checked in check_parameters
-    plan.placement = placement::choose_placement(ctx, ctx.params().text("device"));
+    plan.placement = placement::choose_placement(ctx, ctx.params().text(placement::names::device));
     plan.backend = backend_choice(ctx, plan.placement == placement::Placement::gpu).backend;
     plan.elements = elements_asked(ctx.params(), plan.placement);
     plan.host_ranks = placement::ranks_sharing_this_node(ctx, plan.placement == placement::Placement::host);
@@ -97,7 +98,7 @@ class StreamTest final : public Test {
 public:
     StreamTest() : Test(stream_spec()) {}
     std::optional<std::string> waiver(const RunContext& ctx) const override {
-        const std::string& device = ctx.params().text("device");
+        const std::string& device = ctx.params().text(placement::names::device);
         if (auto gpu_waiver = placement::gpu_request_waiver(ctx, device)) return gpu_waiver;
         const bool on_gpu = device == "gpu" || (device == "auto" && placement::usable_gpu(ctx));
         return backend_choice(ctx, on_gpu).waiver;
@@ -128,7 +129,7 @@ public:
             result.add_metric(fmt::format("stream.{}_gbs", kernel.name), spread.median, nominal.gbs);
             result.add_metric(fmt::format("stream.{}_max_gbs", kernel.name), spread.max, nominal.gbs);
         }
-        result.parameters["device"] = std::string(to_string(plan.placement));
+        result.parameters[placement::names::device] = std::string(to_string(plan.placement));
         result.parameters["backend"] = backend->name();
         result.parameters["elements"] = std::to_string(plan.elements);
         result.parameters["array_bytes"] = std::to_string(plan.elements * sizeof(double));

@@ -1,6 +1,7 @@
 #include "kernels/specs.hpp"
 #include "kernels/common/kernel_backend.hpp"
 #include "kernels/stream/stream_kernels.hpp"
+#include "placement/placement_names.hpp"
 
 #include "core/registry.hpp"
 
@@ -28,7 +29,7 @@ const TestSpec& stream_spec() {
         .suites = {"quick", "full"},
         .parameters =
             {
-                device_parameter(),
+                placement::names::device_parameter(),
                 backend_parameter(),
                 ParamSpec::integer("array_mib", automatic, "MiB per array (3 arrays)")
                     .allow_auto("64 on the host, 4096 on a GPU")

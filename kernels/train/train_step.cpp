@@ -7,12 +7,13 @@
 // validated across ranks and a small stack against a double-precision reference
 // (train_validation.hpp). Names: train_step_names.hpp.
 #include "kernels/specs.hpp"
+#include "kernels/train/host_blas.hpp"
 #include "kernels/train/scaling_model.hpp"
 #include "kernels/train/train_engine.hpp"
 #include "kernels/train/train_phases.hpp"
 #include "kernels/train/train_step_names.hpp"
 #include "kernels/train/train_validation.hpp"
-#include "kernels/train/host_blas.hpp"
+#include "placement/placement_names.hpp"
 
 #include "core/communicator.hpp"
 #include "core/errors.hpp"
@@ -63,7 +64,7 @@ struct TrainPlan {
 TrainPlan plan_training(const RunContext& ctx) {
     const TestParams& params = ctx.params();
     TrainPlan plan;
-    plan.placement = placement::choose_placement(ctx, params.text("device"));
+    plan.placement = placement::choose_placement(ctx, params.text(placement::names::device));
     const bool gpu = plan.placement == placement::Placement::gpu;
     plan.model = params.text("model");
     if (plan.model == "auto") plan.model = gpu ? "llama3_8b" : "tiny";
@@ -190,7 +191,7 @@ public:
     TrainStepTest() : Test(train_step_spec()) {}
 
     std::optional<std::string> waiver(const RunContext& ctx) const override {
-        const std::string& device = ctx.params().text("device");
+        const std::string& device = ctx.params().text(placement::names::device);
         if (auto gpu_waiver = placement::gpu_request_waiver(ctx, device)) return gpu_waiver;
         const bool on_host = device == "host" || (device == "auto" && !placement::usable_gpu(ctx));
         if (on_host && !train::host_blas_built()) return std::string("this shakedown was built without a CBLAS (the host step needs one)");
@@ -291,7 +292,7 @@ public:
         result.add_metric(std::string(names::reference_error), reference.worst_error);
         result.add_metric(std::string(names::gradient_sum_error), reduction.relative_error);
 
-        result.parameters["device"] = std::string(placement::to_string(plan.placement));
+        result.parameters[placement::names::device] = std::string(placement::to_string(plan.placement));
         result.parameters[std::string(names::recorded_model)] = fmt::format(
             "{}: hidden {}, ffn {}, heads {}, kv_heads {}, {} layers, sequence {}, micro_batch {}", plan.model,
             plan.shape.layer.hidden, plan.shape.layer.ffn, plan.shape.layer.heads, plan.shape.layer.kv_heads,

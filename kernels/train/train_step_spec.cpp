@@ -1,6 +1,7 @@
 #include "kernels/specs.hpp"
 #include "kernels/train/train_shape.hpp"
 #include "kernels/train/train_step_names.hpp"
+#include "placement/placement_names.hpp"
 
 #include "core/errors.hpp"
 #include "core/registry.hpp"
@@ -48,7 +49,7 @@ const TestSpec& train_step_spec() {
         .suites = {"quick", "full"},
         .parameters =
             {
-                device_parameter(),
+                placement::names::device_parameter(),
                 ParamSpec::choice("model", "auto", {"auto", "llama3_8b", "llama3_70b", "tiny", "custom"},
                                   "the layer's dimensions: a published model's (llama3_8b: hidden 4096, ffn 14336, 32 heads, 8 "
                                   "key/value heads; llama3_70b: 8192, 28672, 64, 8), tiny (256, 768, 4, 2), custom (hidden, "

@@ -43,14 +43,13 @@ extern "C" void forward_to_listener(int signal) {
 TerminationListener::TerminationListener() {
     const sigset_t set = handled_signals();
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
-    std::atomic<bool> started{false};
-    thread_ = std::thread([this, &started] {
+    thread_ = std::thread([this] {
         listener_thread.store(static_cast<pid_t>(::syscall(SYS_gettid)));
-        started.store(true);
-        started.notify_one();
+        listening_.store(true);
+        listening_.notify_one();
         listen();
     });
-    started.wait(false);
+    listening_.wait(false);
     struct sigaction forward {};
     forward.sa_handler = forward_to_listener;
     sigfillset(&forward.sa_mask);

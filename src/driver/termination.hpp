@@ -6,8 +6,9 @@
 // before main (which does not block them) passes them on to the listener through a handler.
 #pragma once
 
-#include <mutex>
+#include <atomic>
 #include <functional>
+#include <mutex>
 #include <thread>
 
 namespace shakedown {
@@ -41,6 +42,7 @@ private:
 
     std::mutex mutex_;
     std::function<void(int)> action_;
+    std::atomic<bool> listening_{false};  // the listener thread knows its id (the handler can forward)
     std::thread thread_;
 };
 

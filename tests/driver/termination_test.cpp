@@ -13,6 +13,7 @@
 
 #include <array>
 #include <cstring>
+#include <future>
 #include <string>
 #include <thread>
 
@@ -38,18 +39,22 @@ ChildOutcome signal_the_child(Target target, int signal) {
     const pid_t child = ::fork();
     if (child == 0) {
         ::alarm(10);  // a signal the listener never took ends the child (SIGALRM), not the test run
+        // The library's thread runs (and is known) before the listener exists, as OpenBLAS's
+        // workers start before main; the ids go out in one order, from this thread.
+        std::promise<pid_t> started;
         std::thread library([&] {
-            const pid_t id = thread_id();
-            (void)!::write(ids[1], &id, sizeof id);
+            started.set_value(thread_id());
             for (;;) ::pause();
         });
         library.detach();
+        const pid_t library_id = started.get_future().get();
         TerminationListener listener;
         const auto armed = listener.arm([&](int number) {
             const std::string text = "ended by signal " + std::to_string(number);
             (void)!::write(said[1], text.data(), text.size());
         });
         const pid_t main_id = thread_id();
+        (void)!::write(ids[1], &library_id, sizeof library_id);
         (void)!::write(ids[1], &main_id, sizeof main_id);
         for (;;) ::pause();
     }

@@ -21,6 +21,7 @@
 #include "comm/congestion_ring_columns.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"
+#include "core/json_text.hpp"
 #include "core/output_file.hpp"
 #include "core/registry.hpp"
 
@@ -55,8 +56,8 @@ Thresholds resolve_thresholds(const AnalyzeOptions& options) {
         throw InputError("give --price-per-node-hour or --price-per-node-month, not both");
     AnalysisSettings command_line;
     for (const auto& price : {options.price_per_node_hour, options.price_per_node_month})
-        if (price && !(*price > 0.0 && std::isfinite(*price)))
-            throw InputError(fmt::format("a node price must be a finite number above 0, got {}", *price));
+        if (price && !(*price > 0.0 && *price <= max_node_price))
+            throw InputError(fmt::format("a node price must be a number above 0 and up to {:g}, got {}", max_node_price, *price));
     command_line.price_per_node_hour = options.price_per_node_hour;
     command_line.price_per_node_month = options.price_per_node_month;
     thresholds.settings().merge(command_line);
@@ -221,7 +222,7 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
         // Rendered before anything is written: a site's template that fails leaves no output of this run.
         if (options.format == ReportFormat::markdown) markdown = markdown_report(model, report_context);
         const std::string html = paths.html ? html_report(model, inputs.thresholds, details, report_context) : "";
-        write_file_atomically(paths.summary, summary_to_json(model, context).dump(2) + "\n");
+        write_file_atomically(paths.summary, json_text(summary_to_json(model, context), 2) + "\n");
         write_file_atomically(paths.junit, junit_xml(model));
         written.emplace_back("JUnit", paths.junit.string());
         if (paths.html) {

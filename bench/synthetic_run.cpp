@@ -6,6 +6,7 @@
 #include "core/errors.hpp"
 #include "core/input_limits.hpp"
 #include "core/registry.hpp"
+#include "inventory/inventory_names.hpp"
 #include "stats/summary.hpp"
 #include "telemetry/telemetry_columns.hpp"
 #include "trace/run_manifest.hpp"
@@ -300,12 +301,17 @@ TestResult synthetic_test_result(const SyntheticRunSpec& spec, const SyntheticTe
 // The GPU's identity, the same in the inventory, its telemetry table and run.json.
 std::string synthetic_gpu_uuid(const std::string& node, int index) { return fmt::format("GPU-{}-{:04d}", node, index); }
 
-nlohmann::json synthetic_inventory(const std::string& node, int gpus) {
+// What a node's leader records (inventory/inventory_names.hpp): the same everywhere but for the
+// drift the spec plants on this node.
+nlohmann::json synthetic_inventory(const std::string& node, int gpus, bool other_driver, bool other_hca_firmware) {
+    namespace names = inventory_names;
+    const std::string driver = other_driver ? "570.86.15" : "580.95.05";
     nlohmann::json gpu_list = nlohmann::json::array();
-    for (int index = 0; index < gpus; ++index)
-        gpu_list.push_back({{"index", index},
-                            {"name", "NVIDIA H200"},
-                            {"uuid", synthetic_gpu_uuid(node, index)},
+    nlohmann::json nvml_devices = nlohmann::json::array();
+    for (int index = 0; index < gpus; ++index) {
+        gpu_list.push_back({{names::gpu::index, index},
+                            {names::gpu::name, "NVIDIA H200"},
+                            {names::gpu::uuid, synthetic_gpu_uuid(node, index)},
                             {"pci_bus_id", fmt::format("00000000:{:02X}:00.0", 0x18 + 0x20 * index)},
                             {"sm_count", 132},
                             {"compute_capability", "9.0"},
@@ -313,20 +319,37 @@ nlohmann::json synthetic_inventory(const std::string& node, int gpus) {
                             {"memory_clock_mhz", 3201},
                             {"memory_bus_width_bits", 6016},
                             {"memory_bytes", 150754820096LL}});
+        nvml_devices.push_back({{names::nvml::nvml_index, index},
+                                {names::gpu::name, "NVIDIA H200"},
+                                {names::gpu::uuid, synthetic_gpu_uuid(node, index)},
+                                {names::nvml::vbios_version, "96.00.99.00.01"}});
+    }
     nlohmann::json flags = {"sse3", "sse4_2", "avx", "avx2", "fma", "avx512f", "avx512dq", "avx512bw", "avx512vl"};
-    return {{"cpu", {{"model", "Intel(R) Xeon(R) Platinum 8480+"},
-                     {"sockets", 2},
-                     {"cores", 112},
-                     {"pus", 224},
-                     {"max_mhz", 3800},
-                     {"flags", flags}}},
+    nlohmann::json hcas = nlohmann::json::array();
+    for (const char* hca : {"mlx5_0", "mlx5_1"})
+        hcas.push_back({{names::rdma::name, hca}, {names::rdma::fw_ver, other_hca_firmware ? "28.39.1002" : "28.43.1014"}});
+    return {{names::cpu::section,
+             {{names::cpu::model, "Intel(R) Xeon(R) Platinum 8480+"},
+              {"sockets", 2},
+              {"cores", 112},
+              {"pus", 224},
+              {"max_mhz", 3800},
+              {names::cpu::flags, flags}}},
             {"memory", {{"total_bytes", 2164663517184LL}}},
-            {"os", {{"name", "Ubuntu 24.04.3 LTS"}, {"kernel", "6.8.0-87-generic"}}},
-            {"gpus", gpu_list},
+            {names::os::section, {{names::os::pretty_name, "Ubuntu 24.04.3 LTS"}, {names::os::kernel, "6.8.0-87-generic"}}},
+            {names::board::section, {{names::board::bios_version, "2.3.6"}}},
+            {names::gpu::section, gpu_list},
+            {names::nvml::section, {{names::nvml::driver_version, driver}, {names::nvml::devices, nvml_devices}}},
             {"network", {{{"name", "eth0"}, {"mtu", 9000}, {"speed_mbps", 100000}, {"operstate", "up"}},
                          {{"name", "ib0"}, {"mtu", 4092}, {"speed_mbps", 400000}, {"operstate", "up"}}}},
-            {"blas", {{"library", "openblas"}, {"openblas_core", "SkylakeX"}, {"openblas_config", "OpenBLAS 0.3.26"}}},
-            {"versions", {{"mpi", "Open MPI 4.1.6"}, {"hdf5", "1.10.10"}, {"cuda", "13.0"}, {"nccl", "2.28.3"}}}};
+            {names::rdma::section, hcas},
+            {names::blas::section, {{"library", "openblas"}, {names::blas::openblas_core, "SkylakeX"}, {"openblas_config", "OpenBLAS 0.3.26"}}},
+            {names::versions::section,
+             {{names::versions::mpi, "Open MPI 4.1.6"},
+              {"hdf5", "1.10.10"},
+              {names::versions::cuda, "13.0"},
+              {names::versions::nccl, "2.28.3"},
+              {names::versions::nvidia_driver, driver}}}};
 }
 
 // The test windows of the run, for telemetry that shows load (and throttling) inside them.
@@ -396,7 +419,11 @@ Trace make_synthetic_trace(const SyntheticRunSpec& spec, int rank) {
                     .local_rank = local_rank,
                     .start_utc = run_start_utc};
     trace.config_yaml = "suite: synthetic\ntelemetry: {enabled: true, rate_hz: 10}\n";
-    trace.inventory = synthetic_inventory(trace.header.node, spec.gpus ? spec.ranks_per_node : 0);
+    const auto planted_on = [&](const std::vector<int>& nodes) {
+        return std::find(nodes.begin(), nodes.end(), node_index) != nodes.end();
+    };
+    trace.inventory = synthetic_inventory(trace.header.node, spec.gpus ? spec.ranks_per_node : 0,
+                                          planted_on(spec.other_driver_nodes), planted_on(spec.other_hca_firmware_nodes));
     const std::vector<std::string> keys = selected_tests(spec);
     std::vector<Window> windows;
     double clock = run_start_utc + 5.0;

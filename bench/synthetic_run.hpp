@@ -48,6 +48,9 @@ struct SyntheticRunSpec {
     std::optional<ThrottledGpu> throttled_gpu;  // GEMM throughput x0.65, power-capped telemetry
     std::optional<int> regressed_node;        // throughput x regression_factor (a later run vs a baseline)
     double regression_factor = 0.85;
+    // Configuration drift: these nodes' inventories record another GPU driver, another HCA firmware.
+    std::vector<int> other_driver_nodes;
+    std::vector<int> other_hca_firmware_nodes;
 };
 
 std::vector<std::string> synthetic_test_keys();          // the default set

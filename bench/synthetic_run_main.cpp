@@ -48,6 +48,11 @@ int main(int argc, char** argv) {
         ->delimiter(',')->expected(2);
     app.add_option("--regressed-node", regressed_node, "node index whose throughput drops by --regression-factor");
     app.add_option("--regression-factor", spec.regression_factor, "throughput factor of the regressed node")->capture_default_str();
+    app.add_option("--other-driver", spec.other_driver_nodes, "node indices whose GPU driver differs from the others'")
+        ->delimiter(',');
+    app.add_option("--other-hca-firmware", spec.other_hca_firmware_nodes,
+                   "node indices whose HCA firmware differs from the others'")
+        ->delimiter(',');
     app.add_option("--samples", spec.sample_rows, "sample rows per test")->capture_default_str();
     app.add_option("--telemetry-hz", spec.telemetry_hz, "telemetry rate of the leaders")->capture_default_str();
     app.add_option("--seed", spec.seed, "random seed")->capture_default_str();

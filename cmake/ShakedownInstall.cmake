@@ -1,6 +1,6 @@
 # `cmake --install BUILD --prefix P` gives a relocatable tree:
-#   P/bin/shakedown, P/bin/shakedown-analyze   RUNPATH $ORIGIN/../lib plus the directories of
-#                                              the libraries linked from outside the project
+#   P/bin/shakedown, P/bin/shakedown-analyze   RUNPATH: the directories of the libraries linked
+#                                              from outside the project (it installs none itself)
 #   P/share/shakedown/{thresholds,configs,templates,schemas}
 #   P/share/doc/shakedown/                     README.md and docs/
 #   P/share/man/man1/*.1                       generated from each binary's --help (help2man)
@@ -10,8 +10,9 @@ include(GNUInstallDirs)
 
 # CMake's default install RUNPATH is empty: a CUDA toolkit, Kokkos or HDF5 outside the loader's
 # default path would then not be found from the installed binary. Keep the link-time
-# directories that lie outside the build tree; never a build directory.
-set(CMAKE_INSTALL_RPATH "$ORIGIN/../${CMAKE_INSTALL_LIBDIR}")
+# directories that lie outside the build tree; never a build directory, and no folder of the
+# prefix: the project's own libraries are static, so the install has no lib/ to name.
+set(CMAKE_INSTALL_RPATH "")
 set(CMAKE_INSTALL_RPATH_USE_LINK_PATH TRUE)
 
 find_program(SHAKEDOWN_HELP2MAN help2man)

@@ -8,7 +8,7 @@
 namespace shakedown::ib {
 namespace {
 
-void check(const TestParams& params, int /*world_size*/) {
+void check_ib_inventory(const TestParams& params, int /*world_size*/) {
     const auto mtu = params.optional_integer("expected_mtu");
     if (mtu && *mtu != 256 && *mtu != 512 && *mtu != 1024 && *mtu != 2048 && *mtu != 4096)
         throw InputError(fmt::format("parameter 'expected_mtu' must be auto or one of 256, 512, 1024, 2048, 4096, got {}", *mtu));
@@ -38,7 +38,7 @@ const TestSpec& ib_inventory_spec() {
             },
         .samples = {{"t", "s"}, {"port_index", "index"}, {"rate_gbps", "Gb/s"}, {"active_mtu", "B"}, {"active", "flag"}, {"roce_v2_gids", "count"}, {"error_counters_total", "count"}},
         .default_deadline_s = 60.0,
-        .check_parameters = check,
+        .check_parameters = check_ib_inventory,
     };
     return spec;
 }

@@ -75,7 +75,7 @@ public:
         const auto counters_before = api->port_counters(choice.device, choice.port);
         std::vector<PairSweep> sweeps;
         int validated = 0;
-        pairs.for_each_turn([&](const comm::PairTurn& turn) {
+        pairs.for_each_turn([&, &choice = choice](const comm::PairTurn& turn) {  // named: clang 14 captures no structured binding
             MpiPeerChannel channel(ctx.comm(), turn.peer);
             if (auto sweep = measure_pair(*api, choice, channel, turn.initiator, plan, ctx, turn.label(), result)) {
                 sweep->peer_world_rank = turn.peer_world;

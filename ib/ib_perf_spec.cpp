@@ -10,7 +10,7 @@ namespace {
 
 constexpr std::int64_t largest_message = std::int64_t{1} << 30;
 
-std::vector<ParamSpec> parameters() {
+std::vector<ParamSpec> ib_perf_parameters() {
     auto specs = endpoint_parameters();
     for (ParamSpec spec : {
              ParamSpec::integer("min_bytes", 2, "smallest message size (arrival is seen on the last byte)").between(2, largest_message),
@@ -32,7 +32,7 @@ std::vector<ParamSpec> parameters() {
     return specs;
 }
 
-void check(const TestParams& params, int world_size) {
+void check_ib_perf(const TestParams& params, int world_size) {
     (void)comm::size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), 2);
     check_named_pairs(params, world_size);
 }
@@ -44,7 +44,7 @@ const TestSpec& ib_perf_spec() {
         .key = "ib_perf",
         .description = "RC verbs write/read/send latency (p99.9) and bandwidth (queue depth 128) between rank pairs, validated",
         .suites = {"full", "pairwise"},
-        .parameters = parameters(),
+        .parameters = ib_perf_parameters(),
         .metrics =
             {
                 {"ib_perf.{write,read,send}_{latency_us,latency_p99_us,latency_p99_9_us}", "us", Better::lower,
@@ -56,7 +56,7 @@ const TestSpec& ib_perf_spec() {
         .samples = {{"size", "B"}, {"peer", "rank"}, {"operation", "0=write,1=read,2=send"}, {"latency_min_us", "us"}, {"latency_median_us", "us"}, {"latency_average_us", "us"}, {"latency_p99_us", "us"}, {"latency_p99_9_us", "us"}, {"bandwidth_gbps", "Gb/s"}, {"bibandwidth_gbps", "Gb/s"}, {"message_rate_mps", "Mmsg/s"}},
         .default_deadline_s = 1800.0,
         .min_ranks = 2,
-        .check_parameters = check,
+        .check_parameters = check_ib_perf,
     };
     return spec;
 }

@@ -1,5 +1,7 @@
 #include "ib/sysfs_rdma.hpp"
 
+#include "core/printable_text.hpp"
+
 #include <sched.h>
 
 #include <algorithm>
@@ -64,8 +66,7 @@ std::string read_pci_address(const fs::path& root, const std::string& device) {
 }
 
 int pci_numa_node(const std::string& pci_bus_id, const fs::path& pci_root) {
-    std::string id = pci_bus_id;
-    std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    const std::string id = ascii_lower(pci_bus_id);
     return number_in<int>(first_line_of(pci_root / id / "numa_node")).value_or(-1);
 }
 

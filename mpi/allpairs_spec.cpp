@@ -8,9 +8,9 @@ namespace shakedown::mpi {
 namespace {
 
 constexpr std::int64_t largest_message = std::int64_t{1} << 30;
-constexpr std::int64_t most_counts = 1'000'000;
+constexpr std::int64_t most_allpairs_counts = 1'000'000;
 
-void check(const TestParams& params, int /*world_size*/) {
+void check_allpairs(const TestParams& params, int /*world_size*/) {
     if (params.integer("bandwidth_bytes") * params.integer("bandwidth_window") > (std::int64_t{4} << 30))
         throw InputError("bandwidth_bytes x bandwidth_window must stay within 4 GiB of receive buffers");
 }
@@ -26,12 +26,12 @@ const TestSpec& allpairs_spec() {
         .parameters =
             {
                 ParamSpec::integer("latency_bytes", 8, "latency message size").between(1, largest_message),
-                ParamSpec::integer("latency_iterations", 50, "timed ping-pongs per pair").between(1, most_counts),
-                ParamSpec::integer("latency_warmup", 5, "warm-up ping-pongs per pair").between(0, most_counts),
+                ParamSpec::integer("latency_iterations", 50, "timed ping-pongs per pair").between(1, most_allpairs_counts),
+                ParamSpec::integer("latency_warmup", 5, "warm-up ping-pongs per pair").between(0, most_allpairs_counts),
                 ParamSpec::integer("bandwidth_bytes", std::int64_t{1} << 20, "bandwidth message size").between(1, largest_message),
                 ParamSpec::integer("bandwidth_window", 16, "messages in flight per iteration").between(1, 1024),
-                ParamSpec::integer("bandwidth_iterations", 5, "timed windows per pair").between(1, most_counts),
-                ParamSpec::integer("bandwidth_warmup", 1, "warm-up windows per pair").between(0, most_counts),
+                ParamSpec::integer("bandwidth_iterations", 5, "timed windows per pair").between(1, most_allpairs_counts),
+                ParamSpec::integer("bandwidth_warmup", 1, "warm-up windows per pair").between(0, most_allpairs_counts),
                 ParamSpec::integer("rounds", 1,
                                    "times the whole ring-shift schedule runs: each ordered pair is measured this often "
                                    "(one matrix row each), so every link has a median and a spread")
@@ -65,7 +65,7 @@ const TestSpec& allpairs_spec() {
         .samples = link_matrix_columns::columns(),  // rank 0 only: the whole matrix (scope nodes: the leaders' ranks)
         .default_deadline_s = 1800.0,
         .min_ranks = 2,
-        .check_parameters = check,
+        .check_parameters = check_allpairs,
     };
     return spec;
 }

@@ -9,9 +9,9 @@
 namespace shakedown::mpi {
 namespace {
 
-constexpr std::int64_t most_counts = 1'000'000;
+constexpr std::int64_t most_congestion_nccl_counts = 1'000'000;
 
-void check(const TestParams& params, int /*world_size*/) {
+void check_congestion_nccl(const TestParams& params, int /*world_size*/) {
     const double fraction = params.real("congestor_fraction");
     if (fraction >= 1.0)
         throw InputError(
@@ -29,12 +29,12 @@ const TestSpec& congestion_nccl_spec() {
         .parameters =
             {
                 ParamSpec::integer("latency_bytes", 8, "ring message size for latency").between(4, std::int64_t{1} << 20),
-                ParamSpec::integer("latency_iterations", 200, "timed ring exchanges per phase").between(1, most_counts),
-                ParamSpec::integer("latency_warmup", 20, "untimed ones before them").between(0, most_counts),
+                ParamSpec::integer("latency_iterations", 200, "timed ring exchanges per phase").between(1, most_congestion_nccl_counts),
+                ParamSpec::integer("latency_warmup", 20, "untimed ones before them").between(0, most_congestion_nccl_counts),
                 ParamSpec::integer("bandwidth_bytes", std::int64_t{8} << 20, "ring message size for bandwidth")
                     .between(4, std::int64_t{1} << 32),
-                ParamSpec::integer("bandwidth_iterations", 50, "timed ring transfers per phase").between(1, most_counts),
-                ParamSpec::integer("bandwidth_warmup", 5, "untimed ones before them").between(0, most_counts),
+                ParamSpec::integer("bandwidth_iterations", 50, "timed ring transfers per phase").between(1, most_congestion_nccl_counts),
+                ParamSpec::integer("bandwidth_warmup", 5, "untimed ones before them").between(0, most_congestion_nccl_counts),
                 ParamSpec::real("congestor_fraction", 0.5, "share of each node's GPUs (of the nodes, one GPU per node) that congest")
                     .above(0.0),
                 ParamSpec::integer("alltoall_bytes", std::int64_t{1} << 20, "ncclAllToAll congestor: bytes to every other congesting GPU")
@@ -57,7 +57,7 @@ const TestSpec& congestion_nccl_spec() {
         .default_deadline_s = 900.0,
         .needs = {Feature::cuda, Feature::nccl},
         .min_ranks = 4,
-        .check_parameters = check,
+        .check_parameters = check_congestion_nccl,
     };
     return spec;
 }

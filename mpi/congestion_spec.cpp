@@ -9,9 +9,9 @@
 namespace shakedown::mpi {
 namespace {
 
-constexpr std::int64_t most_counts = 1'000'000;
+constexpr std::int64_t most_congestion_counts = 1'000'000;
 
-void check(const TestParams& params, int /*world_size*/) {
+void check_congestion(const TestParams& params, int /*world_size*/) {
     // The declaration holds the open lower bound; the upper one is open too (no measuring rank
     // would be left), which a single bound cannot say.
     const double fraction = params.real("congestor_fraction");
@@ -30,12 +30,12 @@ const TestSpec& congestion_spec() {
         .parameters =
             {
                 ParamSpec::integer("latency_bytes", 8, "random-ring latency message size").between(1, std::int64_t{1} << 20),
-                ParamSpec::integer("latency_iterations", 200, "timed ring exchanges per phase").between(1, most_counts),
-                ParamSpec::integer("latency_warmup", 20, "untimed ring exchanges before them").between(0, most_counts),
+                ParamSpec::integer("latency_iterations", 200, "timed ring exchanges per phase").between(1, most_congestion_counts),
+                ParamSpec::integer("latency_warmup", 20, "untimed ring exchanges before them").between(0, most_congestion_counts),
                 ParamSpec::integer("bandwidth_bytes", 131072, "random-ring bandwidth message size").between(1, std::int64_t{1} << 26),
                 ParamSpec::integer("bandwidth_window", 8, "messages in flight to the ring neighbour per iteration").between(1, 256),
-                ParamSpec::integer("bandwidth_iterations", 20, "timed windows per phase").between(1, most_counts),
-                ParamSpec::integer("bandwidth_warmup", 2, "untimed windows before them").between(0, most_counts),
+                ParamSpec::integer("bandwidth_iterations", 20, "timed windows per phase").between(1, most_congestion_counts),
+                ParamSpec::integer("bandwidth_warmup", 2, "untimed windows before them").between(0, most_congestion_counts),
                 ParamSpec::names("congestors", {"alltoall", "incast", "broadcast"}, {"alltoall", "incast", "broadcast"},
                                  "traffic the congesting ranks run, in turn, while the others measure"),
                 ParamSpec::real("congestor_fraction", 0.5, "share of each node's ranks (of the nodes, one rank per node) that congest")
@@ -65,7 +65,7 @@ const TestSpec& congestion_spec() {
         .samples = congestion_ring_columns::columns(),
         .default_deadline_s = 900.0,
         .min_ranks = 4,
-        .check_parameters = check,
+        .check_parameters = check_congestion,
     };
     return spec;
 }

@@ -7,7 +7,7 @@
 namespace shakedown::mpi {
 namespace {
 
-std::vector<ParamSpec> parameters() {
+std::vector<ParamSpec> gpu_aware_mpi_parameters() {
     auto specs = comm::iteration_parameters(comm::IterationCounts{{10, 1000}, {5, 100}});
     specs.push_back(ParamSpec::integers("sizes", {8, 65536, 4194304, 67108864}, "message sizes in bytes")
                         .between(0, comm::largest_message_bytes));
@@ -21,7 +21,7 @@ const TestSpec& gpu_aware_mpi_spec() {
         .key = "gpu_aware_mpi",
         .description = "MPI ping-pong from GPU memory (CUDA-aware MPI): latency and bandwidth, validated",
         .suites = {"full"},
-        .parameters = parameters(),
+        .parameters = gpu_aware_mpi_parameters(),
         .metrics =
             {
                 {"gpu_aware_mpi.latency_us", "us", Better::lower, "worst pair's median half round trip at the smallest size"},

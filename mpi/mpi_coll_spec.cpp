@@ -11,7 +11,7 @@ namespace {
 
 std::vector<std::string> names() { return {mpi_collective_names.begin(), mpi_collective_names.end()}; }
 
-void check(const TestParams& params, int /*world_size*/) {
+void check_mpi_coll(const TestParams& params, int /*world_size*/) {
     (void)comm::size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), params.integer("step_factor"));
 }
 
@@ -45,7 +45,7 @@ const TestSpec& mpi_coll_spec() {
             },
         .samples = {{"collective", "index"}, {"size", "B"}, {"iterations", "count"}, {"time_us", "us"}, {"own_time_us", "us"}, {"arrival_us", "us"}, {"algbw_gbs", "GB/s"}, {"busbw_gbs", "GB/s"}, {"job_busbw_gbs", "GB/s"}, {"wrong_elements", "count"}},
         .default_deadline_s = 900.0,
-        .check_parameters = check,
+        .check_parameters = check_mpi_coll,
     };
     return spec;
 }

@@ -7,7 +7,7 @@
 namespace shakedown::mpi {
 namespace {
 
-std::vector<ParamSpec> parameters() {
+std::vector<ParamSpec> mpi_pingpong_parameters() {
     // Modest counts (OSU uses 10000/100 and 1000/10): this test is in the quick suite, and 2000
     // samples still give a meaningful p99.
     auto specs = comm::iteration_parameters(comm::IterationCounts{{20, 2000}, {5, 200}});
@@ -23,7 +23,7 @@ const TestSpec& mpi_pingpong_spec() {
         .key = "mpi_pingpong",
         .description = "MPI ping-pong latency (half round trip) between the node-local pair and node leaders, validated",
         .suites = {"quick", "full"},
-        .parameters = parameters(),
+        .parameters = mpi_pingpong_parameters(),
         .metrics =
             {
                 {"mpi_pingpong.{latency,leader_latency}_us", "us", Better::lower,

@@ -8,7 +8,7 @@
 namespace shakedown::mpi {
 namespace {
 
-std::vector<ParamSpec> parameters() {
+std::vector<ParamSpec> p2p_parameters() {
     auto specs = comm::iteration_parameters(comm::IterationCounts{});
     const auto counts = [](const char* name, int value, const char* description, int least) {
         return ParamSpec::integer(name, value, description).between(least, comm::most_iterations);
@@ -29,7 +29,7 @@ std::vector<ParamSpec> parameters() {
 
 // A size range that is upside down, or named pairs that cannot be measured, before any rank
 // starts; run() checks the pairs again against the ranks that did not waive the test.
-void check(const TestParams& params, int world_size) {
+void check_p2p(const TestParams& params, int world_size) {
     (void)comm::size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), 2);
     if (!params.is_auto("pairs")) (void)comm::parse_pair_list(params.names("pairs"), comm::every_rank_apart(world_size), world_size);
 }
@@ -41,7 +41,7 @@ const TestSpec& p2p_spec() {
         .key = "p2p",
         .description = "MPI point-to-point latency, bandwidth, bi-bandwidth and message rate over a size sweep, validated",
         .suites = {"full", "pairwise"},
-        .parameters = parameters(),
+        .parameters = p2p_parameters(),
         .metrics =
             {
                 {"p2p.{intra_node,inter_node}_{latency_us,latency_p99_us}", "us", Better::lower,
@@ -56,7 +56,7 @@ const TestSpec& p2p_spec() {
         .samples = {{"size", "B"}, {"peer", "rank"}, {"intra_node", "flag"}, {"latency_min_us", "us"}, {"latency_median_us", "us"}, {"latency_p99_us", "us"}, {"bandwidth_gbs", "GB/s"}, {"bibandwidth_gbs", "GB/s"}, {"message_rate_mps", "Mmsg/s"}},
         .default_deadline_s = 900.0,
         .min_ranks = 2,
-        .check_parameters = check,
+        .check_parameters = check_p2p,
     };
     return spec;
 }

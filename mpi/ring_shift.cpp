@@ -12,11 +12,11 @@
 namespace shakedown::mpi {
 namespace {
 
-constexpr int ping_tag = 0x7170;
-constexpr int pong_tag = 0x7171;
-constexpr int stream_tag = 0x7172;
-constexpr int ack_tag = 0x7173;
-constexpr int check_tag = 0x7174;
+constexpr int ring_ping_tag = 0x7170;
+constexpr int ring_pong_tag = 0x7171;
+constexpr int ring_stream_tag = 0x7172;
+constexpr int ring_ack_tag = 0x7173;
+constexpr int ring_check_tag = 0x7174;
 
 struct Neighbours {
     int me = 0;
@@ -60,18 +60,18 @@ double measure_latency(MPI_Comm comm, const Neighbours& n, const ShiftSpec& spec
         MPI_Request incoming[2];
         MPI_Request outgoing[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
         MPI_Barrier(comm);  // every iteration starts together: no lag carried around the ring
-        MPI_Irecv(ping_in.data(), count, MPI_BYTE, n.receive_from, ping_tag, comm, &incoming[0]);
-        MPI_Irecv(pong_in.data(), count, MPI_BYTE, n.send_to, pong_tag, comm, &incoming[1]);
+        MPI_Irecv(ping_in.data(), count, MPI_BYTE, n.receive_from, ring_ping_tag, comm, &incoming[0]);
+        MPI_Irecv(pong_in.data(), count, MPI_BYTE, n.send_to, ring_pong_tag, comm, &incoming[1]);
         const double start = MPI_Wtime();
         if (timed) planted_delay(spec.delay_s);
-        MPI_Isend(ping_out.data(), count, MPI_BYTE, n.send_to, ping_tag, comm, &outgoing[0]);
+        MPI_Isend(ping_out.data(), count, MPI_BYTE, n.send_to, ring_ping_tag, comm, &outgoing[0]);
         double elapsed = 0.0;
         for (int done = 0; done < 2; ++done) {
             int which = MPI_UNDEFINED;
             MPI_Waitany(2, incoming, &which, MPI_STATUS_IGNORE);
             if (which == 0) {  // answer the ping at once
                 if (timed) planted_delay(spec.delay_s);
-                MPI_Isend(ping_in.data(), count, MPI_BYTE, n.receive_from, pong_tag, comm, &outgoing[1]);
+                MPI_Isend(ping_in.data(), count, MPI_BYTE, n.receive_from, ring_pong_tag, comm, &outgoing[1]);
             } else {
                 elapsed = MPI_Wtime() - start;
             }
@@ -113,14 +113,14 @@ double measure_bandwidth(MPI_Comm comm, const Neighbours& n, const ShiftSpec& sp
     for (int step = 0; step < spec.bandwidth_warmup + spec.bandwidth_iterations; ++step) {
         MPI_Barrier(comm);
         for (std::size_t w = 0; w < window; ++w)
-            MPI_Irecv(incoming.data(), count, MPI_BYTE, n.receive_from, stream_tag, comm, &waits[w]);
-        MPI_Irecv(&ack_in, 1, MPI_CHAR, n.send_to, ack_tag, comm, &waits[window]);
+            MPI_Irecv(incoming.data(), count, MPI_BYTE, n.receive_from, ring_stream_tag, comm, &waits[w]);
+        MPI_Irecv(&ack_in, 1, MPI_CHAR, n.send_to, ring_ack_tag, comm, &waits[window]);
         // The clock starts before the planted sleep: a slow rank's incoming links look slow
         // too (its ack comes late), as they would when the node itself is the problem.
         const double start = MPI_Wtime();
         planted_delay(spec.delay_s);
         for (std::size_t w = 0; w < window; ++w)
-            MPI_Isend(outgoing.data(), count, MPI_BYTE, n.send_to, stream_tag, comm, &sends[w]);
+            MPI_Isend(outgoing.data(), count, MPI_BYTE, n.send_to, ring_stream_tag, comm, &sends[w]);
         double elapsed = 0.0;
         std::size_t receives_left = window;
         MPI_Request ack_sent = MPI_REQUEST_NULL;
@@ -130,7 +130,7 @@ double measure_bandwidth(MPI_Comm comm, const Neighbours& n, const ShiftSpec& sp
             if (static_cast<std::size_t>(which) == window)
                 elapsed = MPI_Wtime() - start;  // send_to has the whole window
             else if (--receives_left == 0)
-                MPI_Isend(&ack_out, 1, MPI_CHAR, n.receive_from, ack_tag, comm, &ack_sent);
+                MPI_Isend(&ack_out, 1, MPI_CHAR, n.receive_from, ring_ack_tag, comm, &ack_sent);
         }
         MPI_Wait(&ack_sent, MPI_STATUS_IGNORE);
         MPI_Waitall(static_cast<int>(window), sends.data(), MPI_STATUSES_IGNORE);
@@ -142,8 +142,8 @@ double measure_bandwidth(MPI_Comm comm, const Neighbours& n, const ShiftSpec& sp
     for (std::size_t w = 0; w < window; ++w) {
         const auto message_seed = comm::payload_seed(w + 1, bytes);
         comm::fill_payload(outgoing, message_seed);
-        MPI_Sendrecv(outgoing.data(), count, MPI_BYTE, n.send_to, check_tag, incoming.data(), count, MPI_BYTE,
-                     n.receive_from, check_tag, comm, MPI_STATUS_IGNORE);
+        MPI_Sendrecv(outgoing.data(), count, MPI_BYTE, n.send_to, ring_check_tag, incoming.data(), count, MPI_BYTE,
+                     n.receive_from, ring_check_tag, comm, MPI_STATUS_IGNORE);
         note.check(incoming, message_seed, n.receive_from, "stream", fmt::format("validation message {}", w + 1));
     }
     return stats::summarize(rates_gbs).median;

@@ -9,10 +9,10 @@
 namespace shakedown::mpi {
 namespace {
 
-constexpr int data_tag = 0x6260;
-constexpr int ack_tag = 0x6261;
-constexpr int result_tag = 0x6262;
-constexpr int check_tag = 0x6263;
+constexpr int window_data_tag = 0x6260;
+constexpr int window_ack_tag = 0x6261;
+constexpr int window_result_tag = 0x6262;
+constexpr int window_check_tag = 0x6263;
 
 // Checks the receive buffer against `seed`, after the planted corruption if one is pending.
 std::optional<std::size_t> mismatch_in(std::vector<std::byte>& received, std::uint64_t seed, bool& corrupt_pending) {
@@ -45,21 +45,21 @@ WindowOutcome window_bandwidth(MPI_Comm comm, int peer, bool initiator, const Wi
         int posted = 0;
         if (receives)
             for (int w = 0; w < spec.window; ++w)
-                MPI_Irecv(receive_buffer.data(), count, MPI_BYTE, peer, data_tag, comm, &requests[posted++]);
+                MPI_Irecv(receive_buffer.data(), count, MPI_BYTE, peer, window_data_tag, comm, &requests[posted++]);
         if (sends) {
             planted_delay(spec.delay_s);
             for (int w = 0; w < spec.window; ++w)
-                MPI_Isend(send_buffer.data(), count, MPI_BYTE, peer, data_tag, comm, &requests[posted++]);
+                MPI_Isend(send_buffer.data(), count, MPI_BYTE, peer, window_data_tag, comm, &requests[posted++]);
         }
         MPI_Waitall(posted, requests.data(), MPI_STATUSES_IGNORE);
         // The window is complete when the other side says so.
         if (spec.bidirectional) {
             char reply = 0;
-            MPI_Sendrecv(&ack, 1, MPI_CHAR, peer, ack_tag, &reply, 1, MPI_CHAR, peer, ack_tag, comm, MPI_STATUS_IGNORE);
+            MPI_Sendrecv(&ack, 1, MPI_CHAR, peer, window_ack_tag, &reply, 1, MPI_CHAR, peer, window_ack_tag, comm, MPI_STATUS_IGNORE);
         } else if (initiator) {
-            MPI_Recv(&ack, 1, MPI_CHAR, peer, ack_tag, comm, MPI_STATUS_IGNORE);
+            MPI_Recv(&ack, 1, MPI_CHAR, peer, window_ack_tag, comm, MPI_STATUS_IGNORE);
         } else {
-            MPI_Send(&ack, 1, MPI_CHAR, peer, ack_tag, comm);
+            MPI_Send(&ack, 1, MPI_CHAR, peer, window_ack_tag, comm);
         }
     }
     const double seconds = MPI_Wtime() - start;
@@ -75,12 +75,12 @@ WindowOutcome window_bandwidth(MPI_Comm comm, int peer, bool initiator, const Wi
         const auto message_seed = comm::payload_seed(static_cast<std::uint64_t>(w) + 1, spec.bytes);
         if (sends) comm::fill_payload(send_buffer, message_seed);
         if (sends && receives)
-            MPI_Sendrecv(send_buffer.data(), count, MPI_BYTE, peer, check_tag, receive_buffer.data(), count, MPI_BYTE,
-                         peer, check_tag, comm, MPI_STATUS_IGNORE);
+            MPI_Sendrecv(send_buffer.data(), count, MPI_BYTE, peer, window_check_tag, receive_buffer.data(), count, MPI_BYTE,
+                         peer, window_check_tag, comm, MPI_STATUS_IGNORE);
         else if (sends)
-            MPI_Send(send_buffer.data(), count, MPI_BYTE, peer, check_tag, comm);
+            MPI_Send(send_buffer.data(), count, MPI_BYTE, peer, window_check_tag, comm);
         else
-            MPI_Recv(receive_buffer.data(), count, MPI_BYTE, peer, check_tag, comm, MPI_STATUS_IGNORE);
+            MPI_Recv(receive_buffer.data(), count, MPI_BYTE, peer, window_check_tag, comm, MPI_STATUS_IGNORE);
         if (receives && !mine)
             if (const auto index = mismatch_in(receive_buffer, message_seed, corrupt_pending))
                 mine = PayloadMismatch{me, spec.bytes, w, *index};
@@ -91,7 +91,7 @@ WindowOutcome window_bandwidth(MPI_Comm comm, int peer, bool initiator, const Wi
     double figures[5] = {seconds, mine ? 1.0 : 0.0, static_cast<double>(me), mine ? static_cast<double>(mine->index) : 0.0,
                          mine ? static_cast<double>(mine->message) : 0.0};
     double peer_figures[5] = {};
-    MPI_Sendrecv(figures, 5, MPI_DOUBLE, peer, result_tag, peer_figures, 5, MPI_DOUBLE, peer, result_tag, comm,
+    MPI_Sendrecv(figures, 5, MPI_DOUBLE, peer, window_result_tag, peer_figures, 5, MPI_DOUBLE, peer, window_result_tag, comm,
                  MPI_STATUS_IGNORE);
     outcome.seconds = initiator ? seconds : peer_figures[0];
     if (mine)

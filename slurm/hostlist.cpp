@@ -1,4 +1,5 @@
 #include "slurm/hostlist.hpp"
+#include "slurm/node_name.hpp"
 
 #include "core/errors.hpp"
 
@@ -19,10 +20,6 @@ namespace {
 constexpr std::size_t max_number_digits = 18;
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-bool is_name_character(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || is_digit(c) || c == '-' || c == '_' || c == '.';
-}
 
 [[noreturn]] void fail(std::string_view expression, std::string_view problem) {
     throw InputError(fmt::format("invalid hostlist '{}': {}", expression, problem));
@@ -109,11 +106,11 @@ NamePattern parse_name(std::string_view expression, std::string_view item) {
             position = close + 1;
         } else if (c == ']') {
             fail(expression, "']' without a matching '['");
-        } else if (is_name_character(c)) {
+        } else if (is_node_name_character(c)) {
             const auto end = std::min(item.find_first_of("[]", position), item.size());
             const auto text = item.substr(position, end - position);
             for (const char t : text)
-                if (!is_name_character(t))
+                if (!is_node_name_character(t))
                     fail(expression, fmt::format("character '{}' is not allowed in a node name", t));
             // Slurm refuses text after a name's last bracket group (node[1-3]x, node[1-2]-ib):
             // literal text may only come before a bracket.
@@ -249,6 +246,11 @@ std::string format_group(const GroupKey& key, std::vector<std::uint64_t> numbers
 }  // namespace
 
 std::vector<std::string> expand_hostlist(std::string_view expression) {
+    std::size_t names_left = max_hostlist_names;
+    return expand_hostlist(expression, names_left);
+}
+
+std::vector<std::string> expand_hostlist(std::string_view expression, std::size_t& names_left) {
     const auto first = expression.find_first_not_of(" \t\n");
     if (first == std::string_view::npos) throw InputError("invalid hostlist '': it is empty");
     const auto trimmed = expression.substr(first, expression.find_last_not_of(" \t\n") - first + 1);
@@ -276,6 +278,10 @@ std::vector<std::string> expand_hostlist(std::string_view expression) {
         patterns.push_back(std::move(pattern));
     }
 
+    if (total > names_left)
+        fail(trimmed, fmt::format("expands to {} names, more than the {} left of the {} one file may name", total,
+                                  names_left, max_hostlist_names));
+    names_left -= static_cast<std::size_t>(total);
     std::vector<std::string> names;
     names.reserve(static_cast<std::size_t>(total));
     for (const auto& pattern : patterns) expand_pattern(pattern, names);

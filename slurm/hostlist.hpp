@@ -30,6 +30,13 @@ inline constexpr std::uint64_t max_hostlist_range = 65'536;
 // nothing: `node[1-2` (Slurm: "node]"), `n[1-]`, other characters in names, an empty list.
 std::vector<std::string> expand_hostlist(std::string_view expression);
 
+// The same, counting the names against what a whole file may expand to: `names_left` starts at
+// max_hostlist_names for the file (a topology.conf, a profile) and each expression takes its names
+// from it, so many expressions of a million names each cannot together fill the memory (a 4.9 KB
+// topology.conf expanded to 2.7 GB). Throws InputError, naming the file-wide limit, when the
+// expression needs more names than are left; `names_left` is then unchanged.
+std::vector<std::string> expand_hostlist(std::string_view expression, std::size_t& names_left);
+
 // The shortest bracket form of a list of names: names that end in a number and differ only in
 // it share one bracket group (`node01,node02,node03,node07` -> `node[01-03,07]`); a name with
 // text after its last number (`node1-ib`) stays as written, since Slurm allows no text after a

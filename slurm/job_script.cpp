@@ -91,9 +91,18 @@ bool owned_by_generator(std::string_view option) {
         "--exclude", "--wrap",      "--kill-on-invalid-dep", "--array",  "--batch"};
     static constexpr std::array<std::string_view, 13> short_options = {"-N", "-w", "-p", "-t", "-o", "-D", "-k",
                                                                         "-J", "-A", "-q", "-C", "-x", "-a"};
+    // sbatch reads options with getopt_long, which takes any unambiguous abbreviation
+    // ("--part=debug" is --partition): a start of an owned name is owned, unless it is itself an
+    // sbatch option (getopt_long prefers the exact name: --gpus is not --gpus-per-node).
+    static constexpr std::array<std::string_view, 1> own_options_within_owned = {"--gpus"};
     const auto name = option.substr(0, option.find('='));
-    if (name.size() > 2 && name.substr(0, 2) == "--")
-        return std::find(long_options.begin(), long_options.end(), name) != long_options.end();
+    if (name.size() > 2 && name.substr(0, 2) == "--") {
+        if (std::find(own_options_within_owned.begin(), own_options_within_owned.end(), name) !=
+            own_options_within_owned.end())
+            return false;
+        return std::any_of(long_options.begin(), long_options.end(),
+                           [&](std::string_view owned) { return owned.starts_with(name); });
+    }
     return name.size() >= 2 && std::find(short_options.begin(), short_options.end(), name.substr(0, 2)) !=
                                    short_options.end();
 }

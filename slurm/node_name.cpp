@@ -9,18 +9,17 @@ namespace {
 
 constexpr std::size_t max_name_length = 253;
 
-// What Slurm accepts in a NodeName: letters, digits, '-', '_' and '.'.
-bool is_name_character(char c) {
+}  // namespace
+
+bool is_node_name_character(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
 }
-
-}  // namespace
 
 bool is_valid_node_name(std::string_view name) {
     if (name.empty() || name.size() > max_name_length) return false;
     if (name.front() == '-' || name.front() == '.') return false;  // never read as an option or a relative path
     for (const char c : name)
-        if (!is_name_character(c)) return false;
+        if (!is_node_name_character(c)) return false;
     return true;
 }
 

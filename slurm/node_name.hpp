@@ -8,6 +8,9 @@
 
 namespace shakedown::slurm {
 
+// What Slurm accepts in a NodeName: letters, digits, '-', '_' and '.'.
+bool is_node_name_character(char c);
+
 // 1..253 of letters, digits, '-', '_' and '.', not starting with '-' or '.'.
 bool is_valid_node_name(std::string_view name);
 

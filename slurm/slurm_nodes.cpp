@@ -1,22 +1,15 @@
 #include "slurm/slurm_nodes.hpp"
 
+#include "core/printable_text.hpp"
 #include "slurm/node_name.hpp"
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <fstream>
 #include <sstream>
 
 namespace shakedown::slurm {
 namespace {
-
-std::string lowercase(std::string_view text) {
-    std::string result(text);
-    std::transform(result.begin(), result.end(), result.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return result;
-}
 
 std::string_view trim(std::string_view text) {
     const auto first = text.find_first_not_of(" \t\r");
@@ -72,7 +65,7 @@ std::optional<SlurmNodesRecord> read_slurm_nodes(const std::filesystem::path& ru
 
 bool is_unusable_node_state(std::string_view state) {
     if (state.find('*') != std::string_view::npos) return true;  // not responding
-    const auto words = lowercase(state);
+    const auto words = ascii_lower(state);
     std::size_t start = 0;
     while (start <= words.size()) {
         const auto end = std::min(words.find('+', start), words.size());

@@ -4,6 +4,7 @@
 #include "analysis/history/run_comparison.hpp"
 #include "analysis/rules/thresholds.hpp"
 #include "core/errors.hpp"
+#include "core/json_text.hpp"
 #include "core/printable_text.hpp"
 
 #include <fmt/format.h>
@@ -54,7 +55,7 @@ Command add_compare_command(CLI::App& app, std::function<Thresholds()> threshold
             const RunRecord old_run = read_side(args->old_dir, "OLD");
             const RunRecord new_run = read_side(args->new_dir, "NEW");
             const RunComparison comparison = compare_runs(old_run, new_run, args->tolerance);
-            if (args->format == "json") out << comparison_json(comparison).dump(2) << '\n';
+            if (args->format == "json") out << json_text(comparison_json(comparison), 2) << '\n';
             else if (args->format == "markdown") out << comparison_markdown(comparison);
             else out << comparison_text(comparison);
         } catch (const InputError& error) {

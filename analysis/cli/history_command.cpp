@@ -4,6 +4,7 @@
 #include "analysis/history/node_history.hpp"
 #include "analysis/history/node_history_report.hpp"
 #include "core/errors.hpp"
+#include "core/json_text.hpp"
 #include "core/printable_text.hpp"
 
 #include <memory>
@@ -43,7 +44,7 @@ Command add_history_command(CLI::App& app) {
             HistoryStore store(args->file, HistoryStore::Access::read);
             const NodeHistory node =
                 node_history(store, args->node, *metric ? std::optional<std::string>(args->metric) : std::nullopt);
-            if (args->format == "json") out << node_history_json(node).dump(2) << '\n';
+            if (args->format == "json") out << json_text(node_history_json(node), 2) << '\n';
             else if (args->format == "markdown") out << node_history_markdown(node);
             else out << node_history_text(node);
         } catch (const InputError& error) {

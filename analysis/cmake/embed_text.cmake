@@ -12,10 +12,10 @@ file(WRITE "${OUTPUT}.tmp"
 
 namespace ${NAMESPACE} {
 namespace {
-constexpr char embedded_bytes[] = {${byte_list} '\\0'};
+constexpr char ${FUNCTION}_bytes[] = {${byte_list} '\\0'};  // named per file: a unity build batches several
 }  // namespace
 
-std::string_view ${FUNCTION}() { return {embedded_bytes, ${byte_count}}; }
+std::string_view ${FUNCTION}() { return {${FUNCTION}_bytes, ${byte_count}}; }
 
 }  // namespace ${NAMESPACE}
 ")

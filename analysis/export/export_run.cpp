@@ -39,7 +39,7 @@ int export_run(const ExportOptions& options, std::ostream& out, std::ostream& er
         RunDetails details(run);
         // No baseline, topology or profile: those judge nodes and runs, not a metric's level.
         const AnalysisResult result = apply_rules(observations, thresholds, nullptr, nullptr, details);
-        const std::vector<TidyRow> rows = tidy_rows(observations, result.judgement);
+        const std::vector<TidyRow> rows = tidy_rows(observations, result.judgement, result.judged);
         const std::string text = options.format == ExportFormat::csv ? tidy_csv(rows) : tidy_openmetrics(rows);
         if (options.output) write_file_atomically(*options.output, text);
         else out << text;

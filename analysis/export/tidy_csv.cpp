@@ -33,7 +33,7 @@ std::string tidy_csv(const std::vector<TidyRow>& rows) {
     for (const TidyRow& row : rows)
         csv += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", field(row.run), field(row.node), row.rank,
                            field(row.gpu_uuid), field(row.test), field(row.metric), field(row.unit), number(row.value),
-                           row.nominal ? number(*row.nominal) : "", to_string(row.level));
+                           row.nominal ? number(*row.nominal) : "", level_text(row));
     return csv;
 }
 

@@ -58,9 +58,10 @@ std::string tidy_openmetrics(const std::vector<TidyRow>& rows) {
     family(openmetrics_nominal_family, "What the hardware should deliver for that figure, in the same unit.");
     for (const TidyRow& row : rows)
         if (row.nominal) text += fmt::format("{}{} {}\n", openmetrics_nominal_family, labels(row), number(*row.nominal));
-    family(openmetrics_level_family, "How shakedown-analyze judged the figure: 0 pass, 1 warn, 2 fail.");
+    // A figure no rule compared has no level sample: a 0 would read as a pass.
+    family(openmetrics_level_family, "How shakedown-analyze judged the figure: 0 pass, 1 warn, 2 fail; no sample: not judged.");
     for (const TidyRow& row : rows)
-        text += fmt::format("{}{} {}\n", openmetrics_level_family, labels(row), level_number(row.level));
+        if (row.judged) text += fmt::format("{}{} {}\n", openmetrics_level_family, labels(row), level_number(row.level));
     text += "# EOF\n";
     return text;
 }

@@ -5,6 +5,7 @@
 
 #include "analysis/load/observations.hpp"
 #include "analysis/rules/finding.hpp"
+#include "analysis/rules/judged_metrics.hpp"
 #include "analysis/rules/verdicts.hpp"
 
 #include <array>
@@ -33,15 +34,22 @@ struct TidyRow {
     double value = 0.0;    // may be NaN or infinite: what the measurement gave
     std::optional<double> nominal;
     Level level = Level::pass;  // the worst WARN/FAIL finding about this rank's metric, else pass
+    // A rule compared the figure (a finding, or a check it passed: rules/judged_metrics.hpp); a
+    // figure no rule compared is "not judged", whatever `level` says.
+    bool judged = false;
+    std::optional<double> bound;  // on a judged pass: the band's edge it met, in its unit
 };
+
+// The level column of a row: pass, warn, fail, or not_judged.
+std::string_view level_text(const TidyRow& row);
 
 // Every metric of every rank, in rank then test order, with the judgement's levels; valid while
 // `observations` and `judgement` are.
-std::vector<TidyRow> tidy_rows(const Observations& observations, const Judgement& judgement);
+std::vector<TidyRow> tidy_rows(const Observations& observations, const Judgement& judgement, const JudgedMetrics& judged);
 
 // The same rows, one at a time, for a reader that keeps few of them (the report shows 20,000 of
 // 3.7 M at 81,920 ranks and counts the rest: a vector of them all was 550 MB of fresh pages).
-void for_each_tidy_row(const Observations& observations, const Judgement& judgement,
+void for_each_tidy_row(const Observations& observations, const Judgement& judgement, const JudgedMetrics& judged,
                        const std::function<void(const TidyRow&)>& visit);
 
 }  // namespace shakedown::analysis

@@ -3,6 +3,8 @@
 #include "analysis/load/forked_workers.hpp"
 #include "analysis/load/rank_codec.hpp"
 #include "analysis/load/run_manifest.hpp"
+#include "core/printable_text.hpp"
+#include "core/registry.hpp"
 #include "trace/trace_reader.hpp"
 
 #include <fmt/format.h>
@@ -41,6 +43,22 @@ bool never_negative(std::string_view unit) {
     return unit.ends_with("/s") || unit == "IOPS" || durations.contains(unit);
 }
 
+// The driver records every metric with its declaration's unit and direction (core/test_spec.cpp,
+// apply_declarations). A trace that says otherwise was edited: with `better` turned to lower a
+// DGEMM at 0.09 of nominal passed, and a negative triad in "GB/S" escaped the sign check. Metrics of
+// a test this binary does not declare are left to the rules (a trace of another version).
+std::optional<std::string> unlike_declaration(const std::string& test_key, const Metric& metric) {
+    const MetricSpec* declared = Registry::instance().declaration(test_key, metric.name);
+    if (declared == nullptr) return std::nullopt;
+    if (metric.unit != declared->unit)
+        return fmt::format("{} is recorded in '{}', but {} declares it in '{}'", metric.name, escape_control(metric.unit),
+                           test_key, declared->unit);
+    if (metric.better != declared->better)
+        return fmt::format("{} is recorded as {} is better, but {} declares {}", metric.name, to_string(metric.better),
+                           test_key, to_string(declared->better));
+    return std::nullopt;
+}
+
 // Figures no measurement gives: a negative rate or time, the same metric twice in one test
 // (which of the two would be judged?). The reader checks a trace's form, not its sense: such a
 // trace was damaged or forged, so the rank is corrupt, not judged on them. A NaN or infinite
@@ -55,6 +73,7 @@ std::optional<std::string> implausible_figure(const Trace& trace) {
             if (metric.value < 0 && never_negative(metric.unit))
                 return fmt::format("{} = {} {} (a rate or a time is never negative)", metric.name, metric.value,
                                    metric.unit);
+            if (const auto mismatch = unlike_declaration(test.key, metric)) return *mismatch;
         }
     }
     return std::nullopt;

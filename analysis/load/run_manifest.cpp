@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
 #include "core/input_limits.hpp"
+#include "core/json_text.hpp"
 
 namespace shakedown::analysis {
 
@@ -16,9 +17,7 @@ RunManifest read_run_manifest(const std::filesystem::path& run_dir) {
     // A regular file of bounded size, checked before it is opened: a FIFO named run.json would
     // block the analyzer, a folder named so was an uncaught stream error.
     const std::string text = read_input_file(path, input_limits::max_run_json_bytes, context + "run.json: ");
-    const nlohmann::json document = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (document.is_discarded()) throw InputError(context + "run.json is not valid JSON");
-    return parse_run_manifest(document, context);
+    return parse_run_manifest(parse_json_document(text, context + "run.json: "), context);
 }
 
 }  // namespace shakedown::analysis

@@ -20,7 +20,8 @@ std::string escape_markup(std::string_view text) {
             continue;
         }
         const bool allowed = code_point == 0x9 || code_point == 0xA || code_point == 0xD ||
-                             (code_point >= 0x20 && !is_control(code_point) && code_point != 0xFFFE && code_point != 0xFFFF);
+                             (code_point >= 0x20 && !is_control(code_point) && !is_bidi_control(code_point) && code_point != 0xFFFE &&
+                              code_point != 0xFFFF);
         if (!allowed) out += replacement;
         else if (code_point == '\r') out += "&#13;";
         else if (code_point == '&') out += "&amp;";

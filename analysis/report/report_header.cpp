@@ -6,6 +6,7 @@
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
 #include "core/input_limits.hpp"
+#include "core/json_text.hpp"
 
 #include <fmt/format.h>
 #include <openssl/evp.h>
@@ -18,7 +19,7 @@ namespace {
 std::string text_of(const nlohmann::json& value) {
     if (value.is_null()) return not_recorded;
     if (value.is_string()) return value.get<std::string>().empty() ? std::string(not_recorded) : value.get<std::string>();
-    return value.dump();
+    return json_text(value);
 }
 
 std::string slurm_field(const nlohmann::json& slurm, const char* key) {

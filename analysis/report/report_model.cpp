@@ -307,6 +307,7 @@ ReportModel make_report_model(const Observations& observations, const AnalysisRe
     model.workload = make_workload(observations, settings);
     model.workload_devices = workload_device_table(model.workload);
     model.workload_scaling = workload_scaling_table(model.workload);
+    model.workload_science = workload_science_table(model.workload);
     model.workload_lines = workload_lines(model.workload);
     return model;
 }

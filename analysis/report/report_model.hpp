@@ -86,6 +86,7 @@ struct ReportModel {
     Workload workload;
     WorkloadTable workload_devices;
     WorkloadTable workload_scaling;
+    WorkloadTable workload_science;
     std::vector<std::string> workload_lines;
 };
 

@@ -4,6 +4,7 @@
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
 #include "core/input_limits.hpp"
+#include "core/json_text.hpp"
 
 #include <fmt/format.h>
 #include <mustache.hpp>
@@ -41,7 +42,7 @@ mustache::data to_data(const nlohmann::json& value) {
         case nlohmann::json::value_t::string: return mustache::data(value.get_ref<const std::string&>());
         case nlohmann::json::value_t::boolean: return mustache::data(value.get<bool>());
         case nlohmann::json::value_t::null: return mustache::data(false);
-        default: return mustache::data(value.dump());
+        default: return mustache::data(json_text(value));
     }
 }
 

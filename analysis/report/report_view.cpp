@@ -91,7 +91,7 @@ json results(const ReportModel& model, std::size_t max_rows) {
     std::size_t shown = 0;
     const std::pair<const std::string, std::size_t>* current = nullptr;  // rows come node by node
     std::size_t total = 0;
-    for_each_tidy_row(*model.observations, model.result->judgement, [&](const TidyRow& row) {
+    for_each_tidy_row(*model.observations, model.result->judgement, model.result->judged, [&](const TidyRow& row) {
         ++total;
         if (current == nullptr || current->first != row.node) {
             auto found = slot.find(row.node);
@@ -112,7 +112,8 @@ json results(const ReportModel& model, std::size_t max_rows) {
         ++shown;
         const RankIdentity* who = model.observations->rank(row.rank);
         const bool has_ratio = row.nominal && *row.nominal > 0.0;
-        json cells = level_of(to_string(row.level));
+        // "not judged" where no rule compared the figure: a PASS there would claim a check never made.
+        json cells = row.judged ? level_of(to_string(row.level)) : json{{"level", "not_judged"}, {"verdict", "not judged"}};
         cells.update({{"node", row.node},
                       {"rank", std::to_string(row.rank)},
                       {"gpu", who != nullptr && who->gpu ? std::to_string(*who->gpu) : std::string("-")},
@@ -121,7 +122,8 @@ json results(const ReportModel& model, std::size_t max_rows) {
                       {"unit", row.unit},
                       {"value", format_number(row.value)},
                       {"nominal", row.nominal ? format_number(*row.nominal) : std::string("-")},
-                      {"ratio", has_ratio ? fmt::format("{:.3f}", row.value / *row.nominal) : std::string("-")}});
+                      {"ratio", has_ratio ? fmt::format("{:.3f}", row.value / *row.nominal) : std::string("-")},
+                      {"bound", row.bound ? format_number(*row.bound) : std::string("-")}});
         nodes[index]["rows"].push_back(std::move(cells));
     });
     for (std::size_t index = 0; index < nodes.size(); ++index) {
@@ -159,11 +161,15 @@ json table_view(const WorkloadTable& table) {
     return {{"header", table.header}, {"rows", std::move(rows)}};
 }
 
+// A table with no row is no table (false: the template leaves it out).
+json table_or_nothing(const WorkloadTable& table) { return table.rows.empty() ? json(false) : table_view(table); }
+
 json workload_view(const ReportModel& model) {
     if (model.workload.empty()) return false;
-    return {{"devices", table_view(model.workload_devices)},
+    return {{"devices", table_or_nothing(model.workload_devices)},
             {"scaling", table_view(model.workload_scaling)},
             {"has_scaling", model.workload_scaling.rows.size() > 1},
+            {"science", table_or_nothing(model.workload_science)},
             {"lines", model.workload_lines}};
 }
 

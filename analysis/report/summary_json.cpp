@@ -323,8 +323,18 @@ json workload_to_json(const Workload& workload) {
                            {"efficiency", row.measured},
                            {"predicted", row.predicted},
                            {"bus_gbs", optional_number(row.bus_gbs)}});
+    json science = json::array();
+    for (const ScienceScalingRow& row : workload.science)
+        science.push_back({{"test", row.test},
+                           {"ranks", row.ranks},
+                           {"nodes", row.nodes},
+                           {"efficiency", row.measured},
+                           {"predicted", row.predicted},
+                           {"comm_gbs", optional_number(row.comm_gbs)},
+                           {"comm_figure", row.comm_figure}});
     return {{"model", workload.model},
             {"engine", workload.engine},
+            {"science", std::move(science)},
             {"devices", std::move(devices)},
             {"scaling", std::move(scaling)},
             {"job_tokens_per_s", workload.job_tokens_per_s},

@@ -1,6 +1,7 @@
 #include "analysis/report/workload_section.hpp"
 
 #include "analysis/rules/finding.hpp"
+#include "analysis/rules/scaling_declarations.hpp"
 #include "kernels/train/train_step_names.hpp"
 
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 namespace shakedown::analysis {
 namespace {
@@ -23,10 +25,39 @@ std::string parameter(const TestResult& test, std::string_view name) {
     return found == test.parameters.end() ? "" : found->second;
 }
 
+// Each science kernel's job row, from its first rank (the job's figures are the same on every
+// rank); none where fewer than two ranks measured it.
+std::vector<ScienceScalingRow> science_rows(const Observations& observations) {
+    std::vector<ScienceScalingRow> rows;
+    for (const ScalingDeclaration* declaration : scaling_declarations) {
+        if (declaration->test == names::key) continue;  // the training step has its own tables
+        const TestResult* first = nullptr;
+        int ranks = 0;
+        std::set<std::string> nodes;
+        for (const TestRow& row : observations.tests()) {
+            const TestResult& test = *row.test;
+            if (test.key != declaration->test || test.status == Status::waived || test.status == Status::error) continue;
+            if (!finite_metric(test, declaration->job_efficiency) || !finite_metric(test, declaration->predicted_job_efficiency))
+                continue;
+            if (!first) first = &test;
+            ++ranks;
+            nodes.insert(row.who->node);
+        }
+        if (!first || ranks < 2) continue;
+        const Metric* comm = finite_metric(*first, declaration->job_comm_gbs);
+        rows.push_back({std::string(declaration->test), std::string(declaration->work), ranks, static_cast<int>(nodes.size()),
+                        finite_metric(*first, declaration->job_efficiency)->value,
+                        finite_metric(*first, declaration->predicted_job_efficiency)->value,
+                        comm ? std::optional<double>(comm->value) : std::nullopt, std::string(declaration->comm_figure)});
+    }
+    return rows;
+}
+
 }  // namespace
 
 Workload make_workload(const Observations& observations, const AnalysisSettings& settings) {
     Workload workload;
+    workload.science = science_rows(observations);
     std::map<std::string, const TestResult*> first_of_node;
     const TestResult* first = nullptr;
     for (const TestRow& row : observations.tests()) {
@@ -108,9 +139,30 @@ WorkloadTable workload_scaling_table(const Workload& workload) {
     return table;
 }
 
+WorkloadTable workload_science_table(const Workload& workload) {
+    WorkloadTable table;
+    table.header = {"science kernel", "ranks (nodes)", "weak-scaling efficiency", "predicted", "measured / predicted",
+                    "communication figure"};
+    for (const ScienceScalingRow& row : workload.science)
+        table.rows.push_back({fmt::format("{} ({})", row.test, row.work), fmt::format("{} ({})", row.ranks, row.nodes),
+                              fmt::format("{:.3g}", row.measured), fmt::format("{:.3g}", row.predicted),
+                              row.predicted > 0.0 ? fmt::format("{:.3g}", row.measured / row.predicted) : "-",
+                              row.comm_gbs ? fmt::format("{} {}", row.comm_figure, with_unit(*row.comm_gbs, "GB/s")) : "-"});
+    return table;
+}
+
 std::vector<std::string> workload_lines(const Workload& workload) {
     std::vector<std::string> lines;
-    if (workload.empty()) return lines;
+    if (!workload.science.empty())
+        lines.push_back("science kernels: weak-scaling efficiency is the median rank's work alone (T1, every rank at once) "
+                        "over the job's slowest step with its communication; predicted from the same run's T1 and its "
+                        "communication measured alone (the scaling rule judges the difference)");
+    for (const ScienceScalingRow& row : workload.science)
+        lines.push_back(fmt::format("{} on {} rank(s), {} node(s): weak-scaling efficiency {}, predicted {}{}", row.test, row.ranks,
+                                    row.nodes, format_number(row.measured), format_number(row.predicted),
+                                    row.comm_gbs ? fmt::format(" from its {} ({})", row.comm_figure, with_unit(*row.comm_gbs, "GB/s"))
+                                                 : std::string()));
+    if (workload.devices.empty()) return lines;
     lines.push_back(fmt::format("step: {}; {}", workload.model, workload.engine));
     lines.push_back(fmt::format("{} token/s over {} rank(s) on {} node(s); efficiency is the median rank's step alone (T1) over "
                                 "its data-parallel step; predicted from the same run's T1 schedule and all-reduce bus bandwidth",

@@ -4,6 +4,8 @@
 // scaling table (one GPU alone, each node, the job: the efficiency measured and predicted from the
 // run's own figures, and the bus bandwidth the prediction used); and, with a node price, the price
 // per million tokens and the time and price of a standard task (price.task_tokens, 10^9 tokens).
+// Beside it the science kernels' weak scaling (every other test that declares its scaling figures,
+// analysis/rules/scaling_declarations.hpp): the job's efficiency against its prediction.
 #pragma once
 
 #include "analysis/load/observations.hpp"
@@ -34,6 +36,18 @@ struct ScalingRow {
     std::optional<double> bus_gbs;
 };
 
+// One science kernel's weak scaling over the job (a test run on at least two ranks).
+struct ScienceScalingRow {
+    std::string test;
+    std::string work;  // the declaration's words: what a rank runs alone
+    int ranks = 0;
+    int nodes = 0;
+    double measured = 1.0;
+    double predicted = 1.0;
+    std::optional<double> comm_gbs;
+    std::string comm_figure;  // what comm_gbs is ("median halo bandwidth")
+};
+
 struct Workload {
     std::string model;      // the layer shapes the step ran
     std::string engine;     // what ran it (the first rank's)
@@ -46,7 +60,8 @@ struct Workload {
     std::optional<double> task_hours;
     std::optional<double> task_price;
     std::string currency;
-    bool empty() const { return devices.empty(); }
+    std::vector<ScienceScalingRow> science;
+    bool empty() const { return devices.empty() && science.empty(); }
 };
 
 Workload make_workload(const Observations& observations, const AnalysisSettings& settings);
@@ -57,6 +72,7 @@ struct WorkloadTable {
 };
 WorkloadTable workload_device_table(const Workload& workload);
 WorkloadTable workload_scaling_table(const Workload& workload);
+WorkloadTable workload_science_table(const Workload& workload);
 std::vector<std::string> workload_lines(const Workload& workload);
 
 }  // namespace shakedown::analysis

@@ -33,6 +33,15 @@ auto positive_in(std::optional<double> AnalysisSettings::*field) {
     };
 }
 
+auto price_in(std::optional<double> AnalysisSettings::*field) {
+    return [field](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
+        const double value = fields.positive(node, what);
+        if (value > max_node_price)
+            fields.reject(node, fmt::format("{}: expected a price up to {:g}, got {}", what, max_node_price, node.Scalar()));
+        s.*field = value;
+    };
+}
+
 const std::vector<SettingKey>& setting_keys() {
     static const std::vector<SettingKey> keys{
         {"fleet", "min_peers",
@@ -79,8 +88,8 @@ const std::vector<SettingKey>& setting_keys() {
          }},
         {"collectives", "slow_rank_ratio", positive_in(&AnalysisSettings::slow_rank_ratio)},
         {"collectives", "fail_ratio", positive_in(&AnalysisSettings::slow_rank_fail_ratio)},
-        {"price", "per_node_hour", positive_in(&AnalysisSettings::price_per_node_hour)},
-        {"price", "per_node_month", positive_in(&AnalysisSettings::price_per_node_month)},
+        {"price", "per_node_hour", price_in(&AnalysisSettings::price_per_node_hour)},
+        {"price", "per_node_month", price_in(&AnalysisSettings::price_per_node_month)},
         {"price", "task_tokens", positive_in(&AnalysisSettings::task_tokens)},
         {"price", "currency",
          [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
@@ -120,6 +129,7 @@ const std::vector<SettingKey>& setting_keys() {
         {"gpu_health", "pcie_replay_fail_rise", positive_in(&AnalysisSettings::pcie_replay_fail_rise)},
         {"gpu_health", "nvlink_expected_links", positive_in(&AnalysisSettings::nvlink_expected_links)},
         {"gpu_health", "aer_correctable_warn_rise", positive_in(&AnalysisSettings::aer_correctable_warn_rise)},
+        {"gpu_health", "nvme_wear_warn_percent", positive_in(&AnalysisSettings::nvme_wear_warn_percent)},
         {"congestion", "warn_impact", positive_in(&AnalysisSettings::congestion_warn_impact)},
         {"congestion", "fail_impact", positive_in(&AnalysisSettings::congestion_fail_impact)},
         {"scaling", "slow_rank_ratio", positive_in(&AnalysisSettings::scaling_slow_rank_ratio)},
@@ -197,6 +207,7 @@ void AnalysisSettings::merge(const AnalysisSettings& other) {
     take(pcie_replay_fail_rise, other.pcie_replay_fail_rise);
     take(nvlink_expected_links, other.nvlink_expected_links);
     take(aer_correctable_warn_rise, other.aer_correctable_warn_rise);
+    take(nvme_wear_warn_percent, other.nvme_wear_warn_percent);
     take(congestion_warn_impact, other.congestion_warn_impact);
     take(congestion_fail_impact, other.congestion_fail_impact);
     take(scaling_slow_rank_ratio, other.scaling_slow_rank_ratio);

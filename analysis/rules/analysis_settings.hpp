@@ -31,6 +31,11 @@ struct LinkBands {
     int min_reference_links = 3;
 };
 
+// The largest node price accepted, per hour or per month, in any currency: far above any node's
+// rent, and low enough that a fleet's price for a long task stays a finite number (1e308 printed
+// "inf").
+inline constexpr double max_node_price = 1e9;
+
 struct AnalysisSettings {
     // fleet: {min_peers: N, enabled: true} — fewer units (GPUs, or nodes without GPUs) than N: no
     // fleet judgment; enabled: false switches the rule off (co-located virtual nodes share cores).
@@ -57,7 +62,7 @@ struct AnalysisSettings {
     std::optional<double> slow_rank_ratio;
     std::optional<double> slow_rank_fail_ratio;
     // price: {per_node_hour: X} or {per_node_month: X}, currency: "EUR"
-    std::optional<double> price_per_node_hour;
+    std::optional<double> price_per_node_hour;  // each at most max_node_price
     std::optional<double> price_per_node_month;
     std::optional<std::string> currency;
     // price.task_tokens: the standard task the Workload section prices (tokens of train_step).
@@ -79,6 +84,9 @@ struct AnalysisSettings {
     // gpu_health.aer_correctable_warn_rise: PCIe AER correctable errors a device may gain in a run
     // before it WARNs (fatal: any rise FAILs; non-fatal: any rise WARNs).
     std::optional<double> aer_correctable_warn_rise;
+    // gpu_health.nvme_wear_warn_percent: an NVMe drive's percentage used (its own estimate of its
+    // rated endurance) at or above which it WARNs (rules/nvme_health_rule.hpp).
+    std::optional<double> nvme_wear_warn_percent;
     // congestion: {warn_impact: 4, fail_impact: 10} — the congestion rule (rules/congestion_rule.hpp):
     // a node's (or, when no node stands out, the job's) impact factor at or above them.
     std::optional<double> congestion_warn_impact;
@@ -113,6 +121,7 @@ struct AnalysisSettings {
     bool gpu_health_rule_enabled() const { return gpu_health_enabled.value_or(true); }
     double pcie_replay_fail_rise_or_default() const { return pcie_replay_fail_rise.value_or(1000.0); }
     double aer_correctable_warn_rise_or_default() const { return aer_correctable_warn_rise.value_or(100.0); }
+    double nvme_wear_warn_percent_or_default() const { return nvme_wear_warn_percent.value_or(80.0); }
     double congestion_fail() const { return congestion_fail_impact.value_or(10.0); }
     // A WARN band a user file left above the FAIL band is lowered to it.
     double congestion_warn() const { return std::min(congestion_warn_impact.value_or(4.0), congestion_fail()); }

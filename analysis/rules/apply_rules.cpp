@@ -1,6 +1,7 @@
 #include "analysis/rules/apply_rules.hpp"
 
 #include "analysis/rules/blas_kernel_rule.hpp"
+#include "analysis/rules/configuration_agreement_rule.hpp"
 #include "analysis/rules/confirmation.hpp"
 #include "analysis/rules/congestion_rule.hpp"
 #include "analysis/rules/credibility_rule.hpp"
@@ -42,9 +43,10 @@ AnalysisResult apply_rules(const Observations& observations, const Thresholds& t
     AnalysisResult result;
     std::vector<Finding> findings = test_status_findings(observations);
     append(findings, missing_result_findings(observations));
-    append(findings, threshold_findings(observations, thresholds));
+    append(findings, threshold_findings(observations, thresholds, &result.judged));
 
     FleetAnalysis fleet = analyze_fleet(observations, thresholds, findings);
+    for (const FleetReference& reference : fleet.references) result.judged.add_fleet(reference.metric, reference.per_gpu);
     result.fleet = std::move(fleet.references);
     append(findings, std::move(fleet.findings));
 
@@ -70,6 +72,7 @@ AnalysisResult apply_rules(const Observations& observations, const Thresholds& t
     append(findings, freeze_findings(observations));
     append(findings, scheduler_findings(observations));
     judge_blas_kernels(findings, observations, details);
+    append(findings, configuration_agreement_findings(observations, details));
     if (profile != nullptr) append(findings, profile_findings(observations, *profile, details));
 
     file_host_results_under_the_host(findings, observations);

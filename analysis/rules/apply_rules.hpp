@@ -10,6 +10,7 @@
 #include "analysis/rules/baseline.hpp"
 #include "analysis/rules/confirmation.hpp"
 #include "analysis/rules/fleet_rule.hpp"
+#include "analysis/rules/judged_metrics.hpp"
 #include "analysis/rules/link_localization.hpp"
 #include "analysis/rules/thresholds.hpp"
 #include "analysis/rules/topology.hpp"
@@ -31,6 +32,7 @@ struct AnalysisResult {
     int explained = 0;                      // findings with a telemetry explanation
     ConfirmationPlan confirmation;          // what still awaits a confirmation run (rules/confirmation.hpp)
     std::string confirmation_run;           // the confirmation run judged with it, "" in a first analysis
+    JudgedMetrics judged;                   // the figures a rule compared, for "PASS" against "not judged"
 };
 
 // `profile`: what the nodes must have and run (nullptr: no profile; waivers are listed, not judged).

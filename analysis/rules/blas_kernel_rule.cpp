@@ -1,6 +1,7 @@
 #include "analysis/rules/blas_kernel_rule.hpp"
 
 #include "hardware/vector_isa.hpp"
+#include "inventory/inventory_names.hpp"
 #include "kernels/dgemm/dgemm_fp64_names.hpp"
 
 #include <nlohmann/json.hpp>
@@ -9,6 +10,8 @@
 
 namespace shakedown::analysis {
 namespace {
+
+namespace names = inventory_names;
 
 std::string text_at(const nlohmann::json& inventory, const char* section, const char* field) {
     if (!inventory.is_object() || !inventory.contains(section) || !inventory[section].is_object()) return {};
@@ -47,10 +50,13 @@ void judge_blas_kernels(std::vector<Finding>& findings, const Observations& obse
         const TestRow* dgemm = host_dgemm_on(observations, node);
         if (dgemm == nullptr) continue;
         const nlohmann::json& inventory = details.inventory(node.name);
-        if (!inventory.is_object() || !inventory.contains("cpu") || !inventory["cpu"].is_object()) continue;
+        if (!inventory.is_object() || !inventory.contains(names::cpu::section) || !inventory[names::cpu::section].is_object())
+            continue;
         const hardware::BlasKernelJudgement judgement = hardware::judge_blas_kernel(
-            text_at(inventory, "blas", "openblas_core"), text_at(inventory, "blas", "openblas_coretype_env"),
-            inventory["cpu"].value("flags", nlohmann::json::array()), text_at(inventory, "cpu", "model"));
+            text_at(inventory, names::blas::section, names::blas::openblas_core),
+            text_at(inventory, names::blas::section, names::blas::openblas_coretype_env),
+            inventory[names::cpu::section].value(names::cpu::flags, nlohmann::json::array()),
+            text_at(inventory, names::cpu::section, names::cpu::model));
         if (judgement.fit != hardware::BlasKernelFit::misdetected && judgement.fit != hardware::BlasKernelFit::forced)
             continue;
         file_under_the_kernel(findings, observations, node.name);

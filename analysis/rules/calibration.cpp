@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
 #include "core/input_limits.hpp"
+#include "core/printable_text.hpp"
 #include "core/yaml_document.hpp"
 #include "placement/placement_names.hpp"
 
@@ -15,15 +16,9 @@
 
 #include <algorithm>
 #include <optional>
-#include <cctype>
 
 namespace shakedown::analysis {
 namespace {
-
-std::string lower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-    return text;
-}
 
 std::string text_of(const YamlFields& fields, const YAML::Node& node, std::string_view what) {
     if (!node.IsScalar()) fields.reject(node, fmt::format("{}: expected text, got {}", what, YamlFields::shown(node)));
@@ -98,7 +93,7 @@ CalibratedReferences CalibratedReferences::parse(std::string_view yaml_text, con
             if (!section.second.IsSequence()) fields.reject(section.second, "references: expected a list");
             for (const auto& entry : section.second) {
                 calibrated.references_.push_back(reference_of(fields, entry));
-                calibrated.lowered_parts_.push_back(lower(calibrated.references_.back().part));
+                calibrated.lowered_parts_.push_back(ascii_lower(calibrated.references_.back().part));
                 calibrated.metric_is_pattern_.push_back(
                     calibrated.references_.back().metric.find_first_of("*?[") != std::string::npos);
             }
@@ -153,7 +148,7 @@ const CalibratedReference* CalibratedReferences::find(const std::string& metric,
         const bool names_metric = metric_is_pattern_[i] ? fnmatch(reference.metric.c_str(), metric.c_str(), 0) == 0
                                                         : reference.metric == metric;
         if (!names_metric) continue;
-        if (!name) name = lower(gpu_name);
+        if (!name) name = ascii_lower(gpu_name);
         if (name->find(lowered_parts_[i]) == std::string::npos) continue;
         if (reference.ranks && *reference.ranks != world_size) continue;
         const bool conditions_hold = std::all_of(reference.when.begin(), reference.when.end(), [&](const auto& condition) {

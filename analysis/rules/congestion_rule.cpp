@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <set>
 
 namespace shakedown::analysis {
@@ -78,7 +79,7 @@ Finding own_figure_finding(const Observations& observations, const AnalysisSetti
                                       ranking(nodes)));
 }
 
-std::string names(const std::vector<std::string>& nodes) {
+std::string joined_names(const std::vector<std::string>& nodes) {
     std::string text;
     for (std::size_t i = 0; i < nodes.size(); ++i) text += (i == 0 ? "" : i + 1 == nodes.size() ? " and " : ", ") + nodes[i];
     return text;
@@ -90,7 +91,7 @@ std::string whose_figures(const RingCulprit& culprit) {
     return culprit.neighbours.empty()
                ? "all of them its own"
                : fmt::format("{} of them its own, the others {}'s, its ring neighbours there, which it explains", own,
-                             names(culprit.neighbours));
+                             joined_names(culprit.neighbours));
 }
 
 // "in 2 of 3 rings": the rings a culprit's evidence was measured in, of the run's.
@@ -135,6 +136,25 @@ Finding common_node_finding(const RankIdentity& who, const AnalysisSettings& set
                     "by their own figures: {}",
                     culprit.node, culprit.evidence.size(), rings_text(culprit, rings), format_number(culprit.impact),
                     describe(culprit.statistic), bands_of(settings), whose_figures(culprit), ranking(nodes)));
+}
+
+// A node whose links are slow even alone backs up the congestors' traffic to it on every sender
+// (they send to every node): under TCP's windows or a lossless fabric's credits the senders' queues
+// fill and every figure measured beside them degrades (congestion spreading; on the virtual
+// cluster a node shaped to 50 Mbit/s put a ring that does not cross it at 72x). So while such a
+// node is named, another node's figures under load cannot say that its own links are at fault:
+// that finding is kept, at most a WARN (drained by nothing), with the reason.
+void as_possible_victim(Finding& finding, const std::set<std::string>& slow_alone, const AnalysisSettings& settings) {
+    std::vector<std::string> culprits(slow_alone.begin(), slow_alone.end());
+    if (finding.level == Level::fail) {
+        finding.level = Level::warn;
+        finding.bound = settings.congestion_warn();
+    }
+    finding.reason += fmt::format("; at most a WARN while {} {} slow even alone: the congestors send to {} too, and "
+                                  "their traffic waits in every sender's queue (congestion spreading), so this node "
+                                  "may be its victim; measure again once {} fixed",
+                                  joined_names(culprits), culprits.size() == 1 ? "is" : "are",
+                                  culprits.size() == 1 ? "it" : "them", culprits.size() == 1 ? "that is" : "those are");
 }
 
 }  // namespace
@@ -209,12 +229,15 @@ std::vector<Finding> congestion_findings_of(const Observations& observations, co
             const NodeImpact* own = own_of(culprit.node);
             // Named by its own figure, or by figures that are all its own and that figure shows: the node's own finding.
             const bool own_figure = own != nullptr && own->impact >= settings.congestion_warn();
+            std::optional<Finding> finding;
             if (!culprit.common_to_figures || (culprit.neighbours.empty() && own_figure)) {
-                if (own != nullptr) findings.push_back(own_figure_finding(observations, settings, key, *own, level_of(own->impact, settings), nodes));
-                continue;
+                if (own != nullptr) finding = own_figure_finding(observations, settings, key, *own, level_of(own->impact, settings), nodes);
+            } else if (const RankIdentity* who = filed_under(culprit)) {
+                finding = common_node_finding(*who, settings, key, culprit, static_cast<int>(rings.size()), nodes);
             }
-            if (const RankIdentity* who = filed_under(culprit))
-                findings.push_back(common_node_finding(*who, settings, key, culprit, static_cast<int>(rings.size()), nodes));
+            if (!finding) continue;
+            if (!slow_alone.empty() && !slow_alone.contains(culprit.node)) as_possible_victim(*finding, slow_alone, settings);
+            findings.push_back(std::move(*finding));
         }
     } else {
         for (const NodeImpact& node : nodes)

@@ -9,7 +9,9 @@
 // in the band, as on one node) gets its node_*_impact finding. Before that the same search on
 // each figure's bandwidth alone against the run's names the nodes whose links are slow even
 // without the congestors (`<key>.ring_links_slowdown_alone`, reason slow_node_links, the same
-// bands), as their figures hardly degrade further under load; they win the impact search's ties. Without those figures (a
+// bands), as their figures hardly degrade further under load; they win the impact search's ties, and while one is
+// named every other node's impact finding is at most a WARN that says it may be that node's victim (the congestors'
+// traffic to a slow node waits in every sender's queue). Without those figures (a
 // trace from before them) each node's own figures (node_*_impact, on its first measuring rank)
 // are judged: one finding per node, its worst statistic. The nodes whose own figures degrade
 // most are named beside every finding. When

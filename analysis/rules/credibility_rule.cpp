@@ -27,12 +27,6 @@ std::map<std::string, double> node_memory_bandwidth(const Observations& observat
     return bandwidth;
 }
 
-// The declaration of a metric, from the tests the binary declares; nullptr for one it does not.
-const MetricSpec* declaration_of(const std::string& test_key, const std::string& metric) {
-    const Test* test = Registry::instance().find(test_key);
-    return test == nullptr ? nullptr : test->spec().metric(metric);
-}
-
 }  // namespace
 
 std::vector<Finding> credibility_findings(const Observations& observations) {
@@ -77,7 +71,7 @@ std::vector<Finding> credibility_findings(const Observations& observations) {
     for (const MetricRow& row : observations.metrics()) {
         const auto& bound = row.metric->nominal;
         if (!bound || !(*bound > 0.0) || row.metric->value <= *bound * declared_bound_tolerance) continue;
-        const MetricSpec* declared = declaration_of(row.test->key, row.metric->name);
+        const MetricSpec* declared = Registry::instance().declaration(row.test->key, row.metric->name);
         if (declared == nullptr || !declared->bounded_by_nominal) continue;
         Finding finding = make_metric_finding(
             *row.who, row.test->key, *row.metric, Level::fail,

@@ -31,6 +31,7 @@ std::string_view to_string(FindingSource source) {
         case FindingSource::pkeys: return "pkeys";
         case FindingSource::scaling: return "scaling";
         case FindingSource::software_stack: return "software_stack";
+        case FindingSource::configuration_drift: return "configuration_drift";
     }
     return "unknown";
 }
@@ -49,6 +50,7 @@ ReasonCode reason_code_of(FindingSource source) {
         case FindingSource::pkeys: return ReasonCode::pkey_mismatch;
         case FindingSource::scaling: return ReasonCode::scaling_shortfall;
         case FindingSource::software_stack: return ReasonCode::blas_kernel_narrow;
+        case FindingSource::configuration_drift: return ReasonCode::configuration_drift;
         case FindingSource::threshold: break;  // every check there sets its own
     }
     return ReasonCode::unclassified;

@@ -27,7 +27,8 @@ enum class FindingSource {
     threshold, fleet, baseline, links, collective, port_counters, credibility, stall, scheduler, hidden_faults,
     pkeys,   // the RDMA ports' PKey tables compared across nodes (rules/pkey_rule.hpp)
     scaling,  // train_step's scaling against its prediction (rules/scaling_rule.hpp)
-    software_stack  // the node's software cannot use its hardware (rules/blas_kernel_rule.hpp)
+    software_stack,  // the node's software cannot use its hardware (rules/blas_kernel_rule.hpp)
+    configuration_drift  // a node's versions or firmware differ from the fleet's (rules/configuration_agreement_rule.hpp)
 };
 std::string_view to_string(FindingSource source);
 

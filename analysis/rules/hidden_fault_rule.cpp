@@ -1,8 +1,11 @@
 #include "analysis/rules/hidden_fault_rule.hpp"
 
+#include "analysis/rules/nvme_health_rule.hpp"
+#include "analysis/rules/telemetry_series.hpp"
 #include "analysis/rules/xid_catalogue.hpp"
 #include "core/clock.hpp"
 #include "hardware/gpu_spec_table.hpp"
+#include "telemetry/nvme_health_columns.hpp"
 #include "telemetry/telemetry_columns.hpp"
 
 #include <fmt/format.h>
@@ -16,45 +19,9 @@ namespace {
 
 namespace col = telemetry_columns::gpu_health;
 
-std::string clock_time(double utc) { return std::isfinite(utc) ? format_utc(utc).substr(11, 8) : "?"; }
-
-// The finite readings of one column, in time order, with their times.
-struct Series {
-    std::vector<double> t;
-    std::vector<double> value;
-    bool empty() const { return value.empty(); }
-    double first() const { return value.front(); }
-    double last() const { return value.back(); }
-    // Forward steps only: a counter reset (driver reload) is not a negative rise.
-    double rise() const {
-        double total = 0;
-        for (std::size_t i = 1; i < value.size(); ++i)
-            if (value[i] > value[i - 1]) total += value[i] - value[i - 1];
-        return total;
-    }
-    double max() const {
-        double most = value.front();
-        for (double v : value) most = std::max(most, v);
-        return most;
-    }
-    double min() const {
-        double least = value.front();
-        for (double v : value) least = std::min(least, v);
-        return least;
-    }
-};
-
+// A column's finite readings, timed by the table's counter-read times (else its sample times).
 Series series(const SampleTable& table, std::string_view name) {
-    Series out;
-    const auto column = table.column_index(name);
-    const auto time = table.column_index(col::counters_time) ? table.column_index(col::counters_time) : table.column_index("t");
-    if (!column || !time) return out;
-    for (const auto& row : table.rows()) {
-        if (!std::isfinite(row[*column])) continue;
-        out.t.push_back(row[*time]);
-        out.value.push_back(row[*column]);
-    }
-    return out;
+    return table.column_index(col::counters_time) ? column_series(table, name, col::counters_time) : column_series(table, name, "t");
 }
 
 // The GPU a health table describes, and the rank bound to it (else the leader, without a GPU).
@@ -329,6 +296,10 @@ std::vector<Finding> hidden_fault_findings(const Observations& observations, con
     if (const auto aer = telemetry.find(pcie_aer_table_name); aer != telemetry.end())
         if (const RankIdentity* leader = observations.rank(node.leader->rank))
             judge_aer(*leader, aer->second, facts_of(pcie_aer_table_name), settings, findings);
+    const std::string nvme_table(nvme_health_columns::table);
+    if (const auto nvme = telemetry.find(nvme_table); nvme != telemetry.end())
+        if (const RankIdentity* leader = observations.rank(node.leader->rank))
+            append(findings, nvme_health_findings(*leader, nvme->second, facts_of(nvme_table), settings));
     for (const Event& event : events) {
         const auto xid = xid_of(event);
         if (!xid) continue;

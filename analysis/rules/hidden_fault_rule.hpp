@@ -31,6 +31,8 @@
 //   aer_nonfatal_rise       non-fatal AER count rose                               WARN
 //   aer_correctable_rise    correctable AER count rose above
 //                           gpu_health.aer_correctable_warn_rise (default 100)     WARN
+// and, from the node's "nvme_health" table, the NVMe drives' own health logs under "nvme_health"
+// (rules/nvme_health_rule.hpp).
 // A counter that is NaN throughout (not available) gives no finding: the trace says why.
 #pragma once
 

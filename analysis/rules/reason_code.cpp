@@ -31,6 +31,7 @@ std::string_view to_string(ReasonCode code) {
         case ReasonCode::slow_alone: return "slow_alone";
         case ReasonCode::scaling_shortfall: return "scaling_shortfall";
         case ReasonCode::blas_kernel_narrow: return "blas_kernel_narrow";
+        case ReasonCode::configuration_drift: return "configuration_drift";
         case ReasonCode::unclassified: return "unclassified";
     }
     return "unclassified";

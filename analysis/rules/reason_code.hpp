@@ -37,6 +37,7 @@ enum class ReasonCode {
     slow_alone,               // a rank's training step alone much slower than the median rank's
     scaling_shortfall,        // a data-parallel efficiency below its prediction, no slow part to blame
     blas_kernel_narrow,       // the host BLAS runs kernels narrower than the CPU by misdetection or force
+    configuration_drift,      // a node's driver, library, kernel or firmware version differs from the fleet's
     unclassified,             // a rule that declares no code of its own yet
 };
 

@@ -1,18 +1,17 @@
 #include "analysis/rules/scheduler_rule.hpp"
 
+#include "core/printable_text.hpp"
 #include "slurm/slurm_nodes.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <string>
 
 namespace shakedown::analysis {
 
 bool scheduler_lost_node(std::string_view state) {
-    std::string lower(state);
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    const std::string lower = ascii_lower(state);
     return lower.find("down") != std::string::npos || lower.find("fail") != std::string::npos ||
            lower.find('*') != std::string::npos;
 }

@@ -15,8 +15,17 @@ struct CheckResult {
     std::string reason;
     std::optional<double> reference;  // the calibrated healthy figure it was compared with
     ReasonCode code = ReasonCode::unclassified;
-    std::optional<double> bound;  // the band's edge in the metric's unit
+    std::optional<double> bound;  // the band's edge in the metric's unit (on a pass: the edge it met)
+    bool applied = false;         // the check compared the figure (a band without a nominal does not)
 };
+
+// A passed check: the figure met `edge` (in its unit).
+CheckResult met(std::optional<double> edge) {
+    CheckResult passed;
+    passed.bound = edge;
+    passed.applied = true;
+    return passed;
+}
 
 // The value at which `relative` (value / healthy, or healthy / value when lower is better)
 // reaches `limit`: the band's edge in the metric's own unit.
@@ -24,8 +33,12 @@ double edge_in_unit(const Metric& metric, double healthy, double limit) {
     return metric.better == Better::lower ? healthy / limit : healthy * limit;
 }
 
+// The worst check decides; among passes, the first that names an edge says which it met.
 void keep_worst(CheckResult& worst, CheckResult candidate) {
-    if (candidate.level > worst.level) worst = std::move(candidate);
+    const bool applied = worst.applied || candidate.applied;
+    if (candidate.level > worst.level || (candidate.level == worst.level && worst.level == Level::pass && !worst.bound))
+        worst = std::move(candidate);
+    worst.applied = applied;
 }
 
 CheckResult check_fraction(const Metric& metric, const FractionBand& band) {
@@ -34,18 +47,21 @@ CheckResult check_fraction(const Metric& metric, const FractionBand& band) {
     if (metric.better == Better::lower && metric.value <= 0.0)
         return {Level::fail,
                 fmt::format("{} is not positive: cannot be compared with nominal {}", head, format_number(*metric.nominal)),
-                std::nullopt, ReasonCode::below_nominal_fraction};
+                std::nullopt, ReasonCode::below_nominal_fraction, std::nullopt, true};
     const double fraction = *metric.usable_fraction();
     const char* how = metric.better == Better::lower ? "nominal/value, lower is better; " : "";
     auto verdict = [&](Level level, const char* band_name, double limit) {
         return CheckResult{level,
                            fmt::format("{} is {:.2f} of nominal {} ({}{} below {:.2f})", head, fraction,
                                        format_number(*metric.nominal), how, band_name, limit),
-                           std::nullopt, ReasonCode::below_nominal_fraction, edge_in_unit(metric, *metric.nominal, limit)};
+                           std::nullopt, ReasonCode::below_nominal_fraction, edge_in_unit(metric, *metric.nominal, limit),
+                           true};
     };
     if (band.fail && fraction < *band.fail) return verdict(Level::fail, "fail", *band.fail);
     if (band.warn && fraction < *band.warn) return verdict(Level::warn, "warn", *band.warn);
-    return {};
+    const std::optional<double> tightest = band.warn ? band.warn : band.fail;
+    if (!tightest) return {};
+    return met(edge_in_unit(metric, *metric.nominal, *tightest));
 }
 
 // Against what healthy hardware of the part gives: value / (healthy fraction x nominal), or
@@ -64,28 +80,30 @@ CheckResult check_calibrated(const Metric& metric, const CalibratedReference& re
     }
     if (metric.value <= 0.0)
         return {Level::fail, fmt::format("{} is {}: not a rate", metric.name, metric.value), std::nullopt,
-                ReasonCode::below_calibrated};
+                ReasonCode::below_calibrated, std::nullopt, true};
     const double relative = metric.better == Better::higher ? metric.value / *healthy : *healthy / metric.value;
     auto verdict = [&](Level level, const char* band_name, double limit) {
         return CheckResult{level,
                            fmt::format("{} {} is {:.3g} of a healthy {}'s {} (calibrated: {}; {} below {:.2f} of it)",
                                        metric.name, with_unit(metric.value, metric.unit), relative, gpu_name,
                                        with_unit(*healthy, metric.unit), healthy_text, band_name, limit),
-                           healthy, ReasonCode::below_calibrated, edge_in_unit(metric, *healthy, limit)};
+                           healthy, ReasonCode::below_calibrated, edge_in_unit(metric, *healthy, limit), true};
     };
     if (relative < bands.fail_below) return verdict(Level::fail, "fail", bands.fail_below);
     if (relative < bands.warn_below) return verdict(Level::warn, "warn", bands.warn_below);
-    return {};
+    CheckResult passed = met(edge_in_unit(metric, *healthy, bands.warn_below));
+    passed.reference = healthy;
+    return passed;
 }
 
 CheckResult check_bound(const Metric& metric, const std::optional<double>& bound, Level level, bool below) {
     if (!bound) return {};
     const bool violated = below ? metric.value < *bound : metric.value > *bound;
-    if (!violated) return {};
+    if (!violated) return met(*bound);
     return {level, fmt::format("{} {} is {} the {} bound {}", metric.name, with_unit(metric.value, metric.unit),
                                below ? "below" : "above", level == Level::fail ? "fail" : "warn",
                                with_unit(*bound, metric.unit)),
-            std::nullopt, below ? ReasonCode::below_bound : ReasonCode::above_bound, *bound};
+            std::nullopt, below ? ReasonCode::below_bound : ReasonCode::above_bound, *bound, true};
 }
 
 // Rules looked up once per metric name: a run repeats the same few dozen names on every rank.
@@ -109,7 +127,7 @@ MetricJudgment judge_metric(const Metric& metric, const MetricRule* rule, const 
                             const CalibrationBands& bands, std::string_view gpu_without_calibration) {
     if (!std::isfinite(metric.value))
         return {Level::fail, fmt::format("{} is {}: the measurement produced no number", metric.name, metric.value),
-                std::nullopt, std::nullopt, ReasonCode::not_a_number};
+                std::nullopt, std::nullopt, ReasonCode::not_a_number, std::nullopt, true};
     if (rule == nullptr) return {};
     CheckResult worst;
     if (calibrated != nullptr && (rule->fraction_of_nominal || rule->calibrated))
@@ -133,12 +151,12 @@ MetricJudgment judge_metric(const Metric& metric, const MetricRule* rule, const 
                             metric.name, with_unit(metric.value, metric.unit), metric.value / *metric.nominal,
                             with_unit(*metric.nominal, metric.unit), *rule->above_nominal_warns_at),
                 std::nullopt, Cause::configuration, ReasonCode::nominal_not_credible,
-                *rule->above_nominal_warns_at * *metric.nominal};
+                *rule->above_nominal_warns_at * *metric.nominal, true};
     keep_worst(worst, check_bound(metric, rule->fail_below, Level::fail, /*below=*/true));
     keep_worst(worst, check_bound(metric, rule->fail_above, Level::fail, /*below=*/false));
     keep_worst(worst, check_bound(metric, rule->warn_below, Level::warn, /*below=*/true));
     keep_worst(worst, check_bound(metric, rule->warn_above, Level::warn, /*below=*/false));
-    return {worst.level, std::move(worst.reason), worst.reference, std::nullopt, worst.code, worst.bound};
+    return {worst.level, std::move(worst.reason), worst.reference, std::nullopt, worst.code, worst.bound, worst.applied};
 }
 
 std::vector<Finding> test_status_findings(const Observations& observations) {
@@ -176,7 +194,8 @@ std::vector<Finding> missing_result_findings(const Observations& observations) {
     return findings;
 }
 
-std::vector<Finding> threshold_findings(const Observations& observations, const Thresholds& thresholds) {
+std::vector<Finding> threshold_findings(const Observations& observations, const Thresholds& thresholds,
+                                        JudgedMetrics* judged) {
     std::vector<Finding> findings;
     RuleCache rules(thresholds);
     const CalibratedReferences& calibration = thresholds.calibration();
@@ -188,6 +207,7 @@ std::vector<Finding> threshold_findings(const Observations& observations, const 
             judge_metric(*row.metric, rules.rule_for(row.metric->name), calibrated,
                          calibrated != nullptr ? calibration.bands_of(*calibrated) : calibration.bands(),
                          calibrated == nullptr && measured_on_gpu(*row.who, *row.test) ? row.who->gpu_name : "");
+        if (judgment.judged && judged != nullptr) judged->add(row.who->rank, row.metric->name, judgment.bound);
         if (judgment.level != Level::pass) {
             Finding finding = make_metric_finding(*row.who, row.test->key, *row.metric, judgment.level, std::move(judgment.reason));
             finding.reference = judgment.reference;

@@ -7,6 +7,7 @@
 
 #include "analysis/load/observations.hpp"
 #include "analysis/rules/finding.hpp"
+#include "analysis/rules/judged_metrics.hpp"
 #include "analysis/rules/calibration.hpp"
 #include "analysis/rules/thresholds.hpp"
 
@@ -20,7 +21,8 @@ struct MetricJudgment {
     std::optional<double> reference;  // the calibrated healthy figure, when one was used
     std::optional<Cause> cause;       // set when it is not the hardware's (a nominal not credible)
     ReasonCode code = ReasonCode::unclassified;
-    std::optional<double> bound;      // the band's edge in the metric's unit (Finding::bound)
+    std::optional<double> bound;      // the band's edge in the metric's unit (Finding::bound; on a pass the edge met)
+    bool judged = false;              // a check compared the figure: a pass means something (judged_metrics.hpp)
 };
 
 // One metric against its rule (nullptr: no rule, only a non-finite value is judged). With a
@@ -39,7 +41,8 @@ std::vector<Finding> test_status_findings(const Observations& observations);
 // neither ran nor waived itself). Unfinished ranks are incomplete instead.
 std::vector<Finding> missing_result_findings(const Observations& observations);
 
-// WARN/FAIL per metric outside its thresholds.
-std::vector<Finding> threshold_findings(const Observations& observations, const Thresholds& thresholds);
+// WARN/FAIL per metric outside its thresholds; every figure a check compared goes into `judged`.
+std::vector<Finding> threshold_findings(const Observations& observations, const Thresholds& thresholds,
+                                        JudgedMetrics* judged = nullptr);
 
 }  // namespace shakedown::analysis

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace shakedown::analysis {
@@ -95,7 +96,10 @@ private:
         bool is_pattern = false;
         MetricRule rule;  // rule.origin: where the key was written
     };
+    void index_exact_keys();  // after entries_ changes
+
     std::vector<Entry> entries_;
+    std::unordered_map<std::string, std::size_t> exact_;  // a metric name's entry (patterns are scanned)
     AnalysisSettings settings_;
     CalibratedReferences calibration_;
     std::optional<std::string> calibration_file_;

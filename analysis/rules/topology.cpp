@@ -3,28 +3,24 @@
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
 #include "core/input_limits.hpp"
+#include "core/printable_text.hpp"
 #include "slurm/hostlist.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <sstream>
 
 namespace shakedown::analysis {
 namespace {
 
-std::string lower(std::string_view text) {
-    std::string result(text);
-    std::transform(result.begin(), result.end(), result.begin(), [](unsigned char c) { return std::tolower(c); });
-    return result;
-}
 
 }  // namespace
 
 Topology Topology::parse(std::string_view text, const std::string& source_name) {
     Topology topology;
+    std::size_t names_left = slurm::max_hostlist_names;  // for the whole file, not per line
     std::istringstream lines{std::string(text)};
     std::string line;
     int line_number = 0;
@@ -41,7 +37,7 @@ Topology Topology::parse(std::string_view text, const std::string& source_name) 
             const auto equals = word.find('=');
             if (equals == std::string::npos || equals == 0)
                 throw InputError(fmt::format("{}:{}: expected Key=Value, got '{}'", source_name, line_number, word));
-            const std::string key = lower(word.substr(0, equals));
+            const std::string key = ascii_lower(word.substr(0, equals));
             const std::string value = word.substr(equals + 1);
             if (key == "switchname") switch_name = value;
             else if (key == "nodes") nodes = value;
@@ -55,7 +51,7 @@ Topology Topology::parse(std::string_view text, const std::string& source_name) 
         if (!nodes) continue;  // a switch of switches
         LeafSwitch leaf{*switch_name, {}};
         try {
-            leaf.nodes = slurm::expand_hostlist(*nodes);
+            leaf.nodes = slurm::expand_hostlist(*nodes, names_left);
         } catch (const InputError& error) {
             throw InputError(fmt::format("{}:{}: Nodes={}: {}", source_name, line_number, *nodes, error.what()));
         }

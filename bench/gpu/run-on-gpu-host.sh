@@ -47,6 +47,10 @@
 #                                                 tests 3 times, for the same)
 #                                               | calibration-check (1 GPU: runs judged against that calibration: the
 #                                                 quick suite twice, the FP64 tests once, a planted slow DGEMM)
+#                                               | science-host (stencil3d and cg_fp64 on the host's cores, 1, 2, 4
+#                                                 and 8 ranks, one per core: their weak scaling and prediction)
+#                                               | checkpoint-host (checkpoint_io on the host's disk, 1, 4 and 8
+#                                                 ranks; beside fio where the host has it)
 #                                               | sdc (sdc_dgemm on 1 GPU healthy and with a planted flipped bit,
 #                                                 then on every GPU of the host: the node's checksums compared)
 # Figures and logs go to $OUT (the device tool's output folder) or ./gpu-out.
@@ -276,6 +280,19 @@ if [[ $parts == *" sdc "* ]]; then  # silent data corruption: the same DGEMM twi
   run_job sdc-1gpu 1 --config "$here/health/configs/h200-sdc-dgemm.yaml"
   run_job sdc-1gpu-corrupt 1 --config "$here/health/configs/h200-sdc-dgemm-corrupt.yaml"  # FAIL expected
   [ "${gpus:-0}" -ge 2 ] && run_job sdc-all-gpus "$gpus" --config "$here/health/configs/h200-sdc-dgemm.yaml"
+fi
+if [[ $parts == *" science-host "* ]]; then  # weak scaling of the science kernels on dedicated cores
+  for ranks in 1 2 4 8; do run_job "science-host-$ranks" "$ranks" --tests stencil3d,cg_fp64 --config "$here/bench/gpu/science-host.yaml"; done
+fi
+if [[ $parts == *" checkpoint-host "* ]]; then  # the training job's storage on the host's own disk
+  df -hT /tmp >>"$out/log.txt" 2>&1
+  for ranks in 1 4 8; do run_job "checkpoint-$ranks" "$ranks" --tests checkpoint_io --config "$here/bench/gpu/checkpoint-host.yaml"; done
+  if command -v fio >/dev/null; then
+    SHAKEDOWN=$bin/shakedown SHAKEDOWN_ANALYZE=$bin/shakedown-analyze SHARD_MIB=1024 FILES=512 \
+      timeout 300 bash "$here/bench/checkpoint_fio_comparison.sh" "$bin" /tmp 2 1 8 2>&1 | tee -a "$out/log.txt"
+  else
+    log "no fio on this host: checkpoint_io without its reference"
+  fi
 fi
 if [[ $parts == *" train "* ]]; then  # train_step on 1 GPU beside PyTorch's step of the same layers, interleaved
   [ -x "$bin/shakedown_attention_probe" ] && { timeout 300 "$bin/shakedown_attention_probe" 2>&1 | tee -a "$out/log.txt"; log "attention probe exit ${PIPESTATUS[0]}"; }

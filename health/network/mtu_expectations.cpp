@@ -1,6 +1,7 @@
 #include "health/network/mtu_expectations.hpp"
 
 #include "core/errors.hpp"
+#include "core/yaml_document.hpp"
 
 #include <fmt/format.h>
 #include <fnmatch.h>
@@ -10,19 +11,21 @@
 
 namespace shakedown::health {
 
+// Read with the project's checked YAML loader (one document, no duplicate key, no alias, printable
+// text); every key must be an interface name: a list or map as a key ("{[a, b]: 9000}") ended the
+// run with yaml-cpp's conversion error (exit 3) instead of naming the parameter.
 std::map<std::string, long long> parse_interface_mtu(const std::string& text) {
     std::map<std::string, long long> mtus;
     if (text.empty()) return mtus;
-    YAML::Node root;
-    try {
-        root = YAML::Load(text);
-    } catch (const YAML::Exception& error) {
-        throw InputError(fmt::format("network_mtu: interface_mtu '{}' is not YAML: {}", text, error.what()));
-    }
+    const YAML::Node root = load_yaml_document(text, "network_mtu: interface_mtu");
     if (!root.IsMap())
         throw InputError(fmt::format("network_mtu: interface_mtu must be a map like '{{eth0: 9000}}', not '{}'", text));
     for (const auto& entry : root) {
-        const auto name = entry.first.as<std::string>();
+        if (!entry.first.IsScalar())
+            throw InputError(fmt::format("network_mtu: interface_mtu must map interface names to MTUs; a key of '{}' is "
+                                         "not a name",
+                                         text));
+        const auto name = entry.first.Scalar();
         long long mtu = 0;
         try {
             mtu = entry.second.as<long long>();

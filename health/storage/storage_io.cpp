@@ -1,5 +1,6 @@
 #include "health/storage/storage_io.hpp"
 
+#include "health/storage/file_io.hpp"
 #include "health/storage/scratch_file.hpp"
 #include "health/storage/storage_target.hpp"
 
@@ -22,81 +23,21 @@
 namespace shakedown::health {
 namespace {
 
-constexpr std::size_t direct_alignment = 4096;  // O_DIRECT: buffer, offset and size aligned
-
-// Page-aligned host memory (O_DIRECT needs it), freed on scope exit.
-class AlignedBuffer {
-public:
-    explicit AlignedBuffer(std::size_t bytes) : bytes_(bytes) {
-        void* raw = nullptr;
-        if (::posix_memalign(&raw, direct_alignment, bytes) != 0) throw std::bad_alloc();
-        data_.reset(static_cast<std::uint64_t*>(raw));
-    }
-    std::span<std::uint64_t> words() const { return {data_.get(), bytes_ / sizeof(std::uint64_t)}; }
-    void* data() const { return data_.get(); }
-    std::size_t bytes() const { return bytes_; }
-
-private:
-    struct Free {
-        void operator()(std::uint64_t* p) const { std::free(p); }
-    };
-    std::size_t bytes_;
-    std::unique_ptr<std::uint64_t, Free> data_;
-};
-
-[[noreturn]] void throw_io(const char* what, const ScratchFile& file, std::uint64_t offset) {
-    throw std::system_error(errno != 0 ? errno : EIO, std::generic_category(),
-                            fmt::format("{} {} at offset {}", what, file.path().string(), offset));
-}
-
-void fill(std::span<std::uint64_t> words, std::uint64_t seed, std::uint64_t first_word) {
-    for (std::size_t i = 0; i < words.size(); ++i) words[i] = pattern_word(seed, first_word + i);
-}
-
-// The first mismatch in `words` (file word index first_word ...), described; nothing when clean.
-std::optional<std::string> mismatch(std::span<const std::uint64_t> words, std::uint64_t seed, std::uint64_t first_word,
-                                    const std::filesystem::path& path) {
-    for (std::size_t i = 0; i < words.size(); ++i) {
-        const std::uint64_t expected = pattern_word(seed, first_word + i);
-        if (words[i] != expected)
-            return fmt::format("{}: byte offset {} reads 0x{:016x}, wrote 0x{:016x}", path.filename().string(),
-                               (first_word + i) * sizeof(std::uint64_t), words[i], expected);
-    }
-    return std::nullopt;
-}
-
 void write_all(const ScratchFile& file, const AlignedBuffer& buffer, std::uint64_t offset) {
-    std::size_t done = 0;
-    while (done < buffer.bytes()) {
-        const ssize_t n = ::pwrite(file.fd(), static_cast<const char*>(buffer.data()) + done, buffer.bytes() - done,
-                                   static_cast<off_t>(offset + done));
-        if (n <= 0) throw_io("writing", file, offset + done);
-        done += static_cast<std::size_t>(n);
-    }
+    write_fully(file.fd(), file.path(), buffer.data(), buffer.bytes(), offset);
 }
 
 void read_all(const ScratchFile& file, const AlignedBuffer& buffer, std::size_t bytes, std::uint64_t offset) {
-    std::size_t done = 0;
-    while (done < bytes) {
-        const ssize_t n =
-            ::pread(file.fd(), static_cast<char*>(buffer.data()) + done, bytes - done, static_cast<off_t>(offset + done));
-        if (n <= 0) throw_io("reading", file, offset + done);
-        done += static_cast<std::size_t>(n);
-    }
+    read_fully(file.fd(), file.path(), buffer.data(), bytes, offset);
 }
 
 // Buffered files only: written pages leave the cache once they are clean on the device.
 void drop_cache(const ScratchFile& file) {
     if (file.direct()) return;
-    if (::fsync(file.fd()) != 0) throw_io("fsync", file, 0);
-    ::posix_fadvise(file.fd(), 0, 0, POSIX_FADV_DONTNEED);  // advisory: no error worth failing on
+    flush_and_drop_cache(file.fd(), file.path());
 }
 
 }  // namespace
-
-std::uint64_t pattern_word(std::uint64_t seed, std::uint64_t word_index) {
-    return mix64(seed * 0x9E3779B97F4A7C15ull + word_index);
-}
 
 StorageFigures measure_storage(const std::filesystem::path& folder, const StorageOptions& options) {
     if (options.block_bytes == 0 || options.block_bytes % direct_alignment != 0 ||
@@ -118,14 +59,14 @@ StorageFigures measure_storage(const std::filesystem::path& folder, const Storag
     // pattern is generated outside the timed calls.
     double write_seconds = 0.0;
     for (std::uint64_t block = 0; block < blocks; ++block) {
-        fill(buffer.words(), options.seed, block * words_per_block);
+        fill_pattern(buffer.words(), options.seed, block * words_per_block);
         if (options.plant_corruption && block == blocks / 2) buffer.words()[words_per_block / 2] ^= 0x5A5A5A5A5A5A5A5Aull;
         const Stopwatch watch;
         write_all(file, buffer, block * options.block_bytes);
         write_seconds += watch.seconds();
     }
     const Stopwatch sync_watch;
-    if (::fsync(file.fd()) != 0) throw_io("fsync", file, 0);
+    if (::fsync(file.fd()) != 0) throw_io("fsync", file.path(), 0);
     figures.write_seconds = write_seconds + sync_watch.seconds();
     drop_cache(file);
 
@@ -135,7 +76,7 @@ StorageFigures measure_storage(const std::filesystem::path& folder, const Storag
         read_all(file, buffer, options.block_bytes, block * options.block_bytes);
         figures.read_seconds += watch.seconds();
         if (figures.validation_error.empty())
-            if (auto bad = mismatch(buffer.words(), options.seed, block * words_per_block, file.path()))
+            if (auto bad = pattern_mismatch(buffer.words(), options.seed, block * words_per_block, file.path()))
                 figures.validation_error = *bad;
     }
     drop_cache(file);
@@ -151,7 +92,7 @@ StorageFigures measure_storage(const std::filesystem::path& folder, const Storag
         figures.random_seconds += watch.seconds();
         ++figures.random_reads;
         if (figures.validation_error.empty())
-            if (auto bad = mismatch(buffer.words().first(words_per_read), options.seed, slot * words_per_read, file.path()))
+            if (auto bad = pattern_mismatch(buffer.words().first(words_per_read), options.seed, slot * words_per_read, file.path()))
                 figures.validation_error = *bad;
     }
     return figures;

@@ -7,6 +7,8 @@
 // ramfs the file system is memory: the figures are RAM copies and say so (cache_mode).
 #pragma once
 
+#include "health/storage/file_io.hpp"  // pattern_word
+
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -43,8 +45,5 @@ inline constexpr std::uint64_t random_read_bytes = 4096;
 // Runs the three phases on a new file in `folder`, removed again before returning (also on
 // an exception: std::system_error with the path for I/O errors).
 StorageFigures measure_storage(const std::filesystem::path& folder, const StorageOptions& options);
-
-// The pattern: 64-bit word i of a file holds pattern_word(seed, i).
-std::uint64_t pattern_word(std::uint64_t seed, std::uint64_t word_index);
 
 }  // namespace shakedown::health

@@ -8,7 +8,7 @@
 namespace shakedown::health {
 namespace {
 
-void check(const TestParams& params, int /*world_size*/) {
+void check_storage(const TestParams& params, int /*world_size*/) {
     const std::int64_t block_kib = params.integer("block_kib");
     if (block_kib % 4 != 0) throw InputError(fmt::format("storage: block_kib must be a multiple of 4, not {}", block_kib));
     const std::int64_t size_mib = params.integer("size_mib");
@@ -39,7 +39,7 @@ const TestSpec& storage_spec() {
                 {"storage.{random_read_iops,all_nodes_random_read_iops}", "IOPS", Better::higher, "random 4 KiB reads"},
             },
         .samples = {{"phase", "0=alone,1=all_nodes"}, {"write_gbs", "GB/s"}, {"read_gbs", "GB/s"}, {"random_read_iops", "IOPS"}, {"bytes", "B"}},
-        .check_parameters = check,
+        .check_parameters = check_storage,
     };
     return spec;
 }

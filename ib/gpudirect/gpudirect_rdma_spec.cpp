@@ -7,7 +7,7 @@
 namespace shakedown::ib {
 namespace {
 
-std::vector<ParamSpec> parameters() {
+std::vector<ParamSpec> gpudirect_rdma_parameters() {
     auto specs = endpoint_parameters();
     for (ParamSpec spec : {
              ParamSpec::integer("bytes", std::int64_t{8} << 20, "message size").between(8, std::int64_t{1} << 30),
@@ -28,7 +28,7 @@ const TestSpec& gpudirect_rdma_spec() {
         .key = "gpudirect_rdma",
         .description = "GPUDirect RDMA: GPU memory registered (dma-buf or nvidia-peermem), RDMA write/read GPU to GPU, validated",
         .suites = {"full"},
-        .parameters = parameters(),
+        .parameters = gpudirect_rdma_parameters(),
         .metrics =
             {
                 {"gpudirect_rdma.{write_bandwidth_gbps,read_bandwidth_gbps,host_write_bandwidth_gbps}", "Gb/s", Better::higher,

@@ -10,7 +10,7 @@ namespace {
 
 // Defaults sized for the quick suite (a few seconds for a pair on a busy 2-core machine); the
 // full suite's sweep to 8 MiB is a config away (docs/rdma.md).
-std::vector<ParamSpec> parameters() {
+std::vector<ParamSpec> ucx_perf_parameters() {
     constexpr std::int64_t largest_message = std::int64_t{1} << 30;
     return {
         ParamSpec::integer("min_bytes", 8, "smallest message size").between(1, largest_message),
@@ -27,7 +27,7 @@ std::vector<ParamSpec> parameters() {
     };
 }
 
-void check(const TestParams& params, int world_size) {
+void check_ucx_perf(const TestParams& params, int world_size) {
     (void)comm::size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), params.integer("size_factor"));
     check_named_pairs(params, world_size);
 }
@@ -39,7 +39,7 @@ const TestSpec& ucx_perf_spec() {
         .key = "ucx_perf",
         .description = "UCX tag/put/get latency and bandwidth between rank pairs, validated, with the transports UCX chose",
         .suites = {"quick", "full", "pairwise"},
-        .parameters = parameters(),
+        .parameters = ucx_perf_parameters(),
         .metrics =
             {
                 {"ucx_perf.{tag,put,get}_{latency_us,latency_p99_us}", "us", Better::lower,
@@ -51,7 +51,7 @@ const TestSpec& ucx_perf_spec() {
         .default_deadline_s = 600.0,
         .needs = {Feature::ucx},
         .min_ranks = 2,
-        .check_parameters = check,
+        .check_parameters = check_ucx_perf,
     };
     return spec;
 }

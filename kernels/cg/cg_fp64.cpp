@@ -4,19 +4,25 @@
 // vector updates. Solved from x0 = 0 for b = A x* with a manufactured x*; the error and the
 // recomputed true residual are judged against the CG bound from the operator's condition number
 // and the iterations (cg_math.hpp). The rate is compared with the triad measured in the same
-// test, as stencil3d does.
+// test, as stencil3d does, and its weak scaling (every rank alone, the halo exchange and the
+// allreduces alone, all together in the solves) with the efficiency the same run's figures
+// predict (kernels/stencil/stencil_scaling.hpp).
 #include "kernels/cg/cg_backend.hpp"
+#include "kernels/cg/cg_fp64_names.hpp"
 #include "kernels/cg/cg_kernel_timing.hpp"
+#include "kernels/common/host_bound_size.hpp"
 #include "kernels/cg/cg_math.hpp"
 #include "kernels/cg/cg_solver.hpp"
 #include "kernels/specs.hpp"
 #include "kernels/stencil/halo_exchange.hpp"
 #include "kernels/stencil/stencil_geometry.hpp"
+#include "kernels/stencil/stencil_scaling.hpp"
 #include "kernels/stream/stream_backend.hpp"
 #include "kernels/stream/stream_run.hpp"
 #include "placement/placement_names.hpp"
 
 #include "core/errors.hpp"
+#include "core/planted_delay.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 #include "gpu/gpu_facts.hpp"
@@ -26,6 +32,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <exception>
 
@@ -36,7 +43,6 @@ using placement::Placement;
 
 constexpr std::int64_t host_local_n = 32;   // 6 vectors of 0.3 MiB per rank: CI-sized, a solve well under a second
 constexpr std::int64_t gpu_local_n = 256;   // 6 vectors of 134 MiB: 16 x an H200's L2; ~2000 iterations, ~1 s a solve
-constexpr std::int64_t host_triad_mib = 64;
 constexpr std::int64_t gpu_triad_mib = 2048;
 constexpr double iterations_target = 1e-8;  // auto iterations: where the bound reaches this
 constexpr int vectors = 6;                  // x*, b, x, r, p, q
@@ -88,11 +94,17 @@ CgPlan plan_cg(const RunContext& ctx) {
     return plan;
 }
 
+// One vector with its halos, in bytes (in floating point: an absurd size must not wrap around).
+double vector_bytes(const StencilGeometry& geometry) {
+    double bytes = sizeof(double);
+    for (const std::size_t extent : geometry.local()) bytes *= static_cast<double>(extent + 2);
+    return bytes;
+}
+
 // Six vectors with halos per rank must fit: on the GPU 0.8 of its memory, on the host 0.9 of
 // this rank's share (plus the host copy of x* the load starts from).
 void check_memory(const RunContext& ctx, Placement placement, const StencilGeometry& geometry) {
-    double field_bytes = sizeof(double);  // in floating point: an absurd size must not wrap around
-    for (const std::size_t extent : geometry.local()) field_bytes *= static_cast<double>(extent + 2);
+    const double field_bytes = vector_bytes(geometry);
     if (placement == Placement::gpu) {
         const auto facts = gpu::query_gpu_facts(*placement::usable_gpu(ctx));
         if (vectors * field_bytes > 0.8 * static_cast<double>(facts.memory_bytes))
@@ -109,19 +121,21 @@ void check_memory(const RunContext& ctx, Placement placement, const StencilGeome
 struct BandwidthBound {
     double triad_gbs = 0.0;
     std::string failure;
+    std::int64_t triad_mib = 0;
 };
 
-// The short STREAM run on the same device (its arrays validate), stencil3d's bound.
-BandwidthBound measure_bound(const RunContext& ctx, Placement placement) {
-    const std::int64_t mib =
-        ctx.params().optional_integer("triad_mib").value_or(placement == Placement::gpu ? gpu_triad_mib : host_triad_mib);
+// The short STREAM run on the same device (its arrays validate), stencil3d's bound; on the host as
+// large as the solver's vectors (kernels/common/host_bound_size.hpp).
+BandwidthBound measure_bound(const RunContext& ctx, Placement placement, const StencilGeometry& geometry) {
+    const std::int64_t mib = ctx.params().optional_integer("triad_mib").value_or(
+        placement == Placement::gpu ? gpu_triad_mib : host_triad_mib_holding(vectors * vector_bytes(geometry)));
     StreamRunOptions options;
     options.elements = static_cast<std::size_t>(mib) * 1024 * 1024 / sizeof(double);
     options.repetitions = ctx.params().integer("triad_repetitions");
     auto backend = placement == Placement::gpu ? make_cuda_stream(options.elements, *placement::usable_gpu(ctx))
                                                : make_host_stream(options.elements);
     const StreamMeasurement measured = measure_stream(*backend, options, ctx.comm());
-    return {stats::median(measured.gbs.at(StreamKernel::triad)), measured.failure};
+    return {stats::median(measured.gbs.at(StreamKernel::triad)), measured.failure, mib};
 }
 
 // x* on this rank's cells, zero halos (the Dirichlet boundary).
@@ -196,6 +210,29 @@ Rates rates_of(const cg::SolveOutcome& outcome, const StencilGeometry& geometry)
     return rates;
 }
 
+// The weak-scaling phases, one solve's iterations each, before the solves (which start from x0 = 0
+// and overwrite what these leave): alone, every rank's SpMV with no message (p's halos as they
+// are), its two local dots and the updates with alpha = beta = 0 (the same passes; x and r keep
+// their values); halo, p's exchange alone; serial communication, the two allreduces alone.
+ScalingPhases measure_cg_phases(const RunContext& ctx, cg::CgBackend& backend, HaloExchange& halos,
+                                const StencilGeometry& geometry, std::int64_t iterations) {
+    if (alone_in_job(geometry)) return {};  // its solves are its work alone (stencil_scaling.hpp)
+    backend.start_solve();                  // defined vectors for the passes
+    ScalingPhases phases = measure_phases(backend, halos, geometry, iterations, [&] {
+        halos.update_alone(backend);
+        backend.dot_pq();
+        backend.update_xr(0.0);
+        backend.update_p(0.0);
+        planted_delay(ctx.faults().delay_s());
+    });
+    phases.serial_comm = timed_phase(backend, geometry, iterations, [&] {
+        std::array<double, 2> sums{1.0, 1.0};
+        MPI_Allreduce(MPI_IN_PLACE, &sums[0], 1, MPI_DOUBLE, MPI_SUM, geometry.cart());
+        MPI_Allreduce(MPI_IN_PLACE, &sums[1], 1, MPI_DOUBLE, MPI_SUM, geometry.cart());
+    });
+    return phases;
+}
+
 class CgFp64Test final : public Test {
 public:
     CgFp64Test() : Test(cg_fp64_spec()) {}
@@ -214,9 +251,11 @@ public:
         const CgPlan plan = plan_cg(ctx);
         const StencilGeometry geometry(ctx.comm(), plan.global);
         check_memory(ctx, plan.placement, geometry);
-        const BandwidthBound bound = measure_bound(ctx, plan.placement);
+        const BandwidthBound bound = measure_bound(ctx, plan.placement, geometry);
         HaloExchange halos(geometry);
         const auto backend = prepared_backend(ctx, plan, geometry, halos);
+        const ScalingPhases phases = measure_cg_phases(ctx, *backend, halos, geometry, plan.iterations);
+        PhaseSteps job;  // per solve: its time over its iterations
 
         TestResult result;
         result.samples = SampleTable(cg_fp64_spec().samples);
@@ -247,6 +286,8 @@ public:
             if (index == 0 || rep.check.relative_residual > worst_residual)
                 worst_residual = rep.check.relative_residual, residual_bound = rep.bounds.relative_residual;
             iterations_done = rep.outcome.iterations;
+            if (rep.outcome.iterations > 0)
+                job.rows.push_back(rep.outcome.timing.total_s / static_cast<double>(rep.outcome.iterations));
         }
         if (!bound.failure.empty()) result.fail("bandwidth reference (STREAM) failed validation: " + bound.failure);
 
@@ -259,6 +300,10 @@ public:
         result.add_metric("cg_fp64.bandwidth_bound_fraction", bound.triad_gbs > 0.0 ? effective_gbs / bound.triad_gbs : 0.0, 1.0);
         result.add_metric("cg_fp64.relative_error", worst_error, error_bound);
         result.add_metric("cg_fp64.relative_residual", worst_residual, residual_bound);
+        if (!job.rows.empty()) {
+            job.step_s = stats::median(job.rows);
+            add_scaling_metrics(result, cg_fp64_names::figure_names, phases, job, geometry.cart());
+        }
 
         auto& p = result.parameters;
         const auto& g = plan.global;
@@ -286,6 +331,7 @@ public:
         p["flops_per_cell"] = fmt::format("{}", cg::flops_per_cell);
         p["bytes_per_cell"] = fmt::format("{}", cg::bytes_per_cell);
         p["triad_gbs"] = fmt::format("{:.17g}", bound.triad_gbs);
+        p["triad_mib_used"] = std::to_string(bound.triad_mib);
         p["effective_gbs"] = fmt::format("{:.6g}", effective_gbs);
         // After every solve is timed and checked, so neither the solution nor a metric sees it.
         const bool kernel_timing = plan.placement == Placement::gpu && ctx.params().flag("kernel_timing");

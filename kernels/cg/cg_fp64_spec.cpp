@@ -1,3 +1,4 @@
+#include "kernels/cg/cg_fp64_names.hpp"
 #include "kernels/specs.hpp"
 #include "placement/placement_names.hpp"
 
@@ -43,7 +44,7 @@ const TestSpec& cg_fp64_spec() {
                     .at_most(0.5),
                 ParamSpec::integer("repetitions", 3, "solves from x0 = 0, each timed and checked").between(1, 100).in_suite("quick", 1),
                 ParamSpec::integer("triad_mib", automatic, "MiB per array of the bound's triad")
-                    .allow_auto("64 on the host, 2048 on a GPU")
+                    .allow_auto("on the host the kernel's working set over 3 (the same cache level), 2048 on a GPU")
                     .between(1, std::int64_t{1} << 40),
                 ParamSpec::integer("triad_repetitions", 3, "repetitions of the bound's STREAM run").between(1, 1000),
                 ParamSpec::choice("halo_path", "auto", {"auto", "host", "nccl"},
@@ -65,6 +66,21 @@ const TestSpec& cg_fp64_spec() {
                 {"cg_fp64.{relative_error,relative_residual}", "1", Better::lower,
                  "worst solve's ||x - x*|| / ||x*|| and true ||b - Ax|| / ||b||, nominal: the bound from kappa and the "
                  "iterations (above it fails)"},
+                {std::string(cg_fp64_names::alone_iteration_s), "s", Better::lower,
+                 "iteration with no message (SpMV, local dots, updates), every rank at once: T1"},
+                {std::string(cg_fp64_names::halo_iteration_s), "s", Better::lower, "p's halo exchange alone, per iteration"},
+                {std::string(cg_fp64_names::allreduce_iteration_s), "s", Better::lower, "the two allreduces alone, per iteration"},
+                {std::string(cg_fp64_names::job_iteration_s), "s", Better::lower, "the solves' iteration (median over the solves)"},
+                {std::string(cg_fp64_names::halo_gbs), "GB/s", Better::higher,
+                 "halo bytes sent and received per exchange over the exchange alone (ranks with neighbours)"},
+                {std::string(cg_fp64_names::step_noise), "fraction", Better::lower,
+                 "(p95 - median) / median of the iteration times, the larger of the phases alone and job"},
+                {std::string(cg_fp64_names::job_efficiency), "fraction", Better::higher,
+                 "the ranks' median T1 over the slowest rank's iteration in the solves", MetricScope::job},
+                {std::string(cg_fp64_names::predicted_job_efficiency), "fraction", Better::higher,
+                 "the same predicted from the median T1, halo exchange and allreduces alone", MetricScope::job},
+                {std::string(cg_fp64_names::job_halo_gbs), "GB/s", Better::higher, "the ranks' median halo bandwidth",
+                 MetricScope::job},
             },
         .samples = {{"repetition", "count"}, {"iterations", "count"}, {"seconds", "s"}, {"allreduce_seconds", "s"},
                     {"gflops", "GFLOP/s"}, {"relative_error", "1"}, {"relative_residual", "1"}},

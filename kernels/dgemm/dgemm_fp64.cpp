@@ -1,6 +1,7 @@
 // `dgemm_fp64`: C = A * B in FP64 on this rank's device (host BLAS through KokkosKernels,
 // or cuBLAS on the bound GPU, directly or with `backend: kokkos` through KokkosBlas), sized so that one repetition lasts at least 50 ms, random
 // inputs, every element of C validated by checksums; TFLOP/s against the nominal.
+#include "core/json_text.hpp"
 #include "gemm/blas_threads.hpp"
 #include "gemm/dgemm_engine.hpp"
 #include "gemm/gemm_checksum.hpp"
@@ -185,7 +186,7 @@ int blas_thread_share(const RunContext& ctx, int host_ranks) {
 std::string inventory_text(const nlohmann::json& inventory, const char* section, const char* field) {
     if (!inventory.contains(section) || !inventory[section].contains(field)) return "unknown";
     const auto& value = inventory[section][field];
-    return value.is_string() ? value.get<std::string>() : value.dump();
+    return value.is_string() ? value.get<std::string>() : json_text(value);
 }
 
 // How the BLAS kernels in use fit this CPU, in one line for the report (the analyzer judges the

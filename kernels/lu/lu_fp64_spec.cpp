@@ -14,7 +14,7 @@ namespace {
 
 // A grid that is given must hold the job's ranks exactly (judged before any work; `auto` picks
 // the squarest). Only the host LU spans the job; the GPU LU runs one per GPU.
-void check(const TestParams& params, int world_size) {
+void check_lu_fp64(const TestParams& params, int world_size) {
     if (params.text(placement::names::device) == "gpu" || params.is_auto("grid")) return;
     const std::optional<lu::ProcessGrid> grid = lu::parse_grid(params.text("grid"));
     if (!grid) throw InputError(fmt::format("lu_fp64: grid '{}' is not PxQ (e.g. 2x4) or auto", params.text("grid")));
@@ -77,7 +77,7 @@ const TestSpec& lu_fp64_spec() {
             },
         .samples = {{"repetition", "count"}, {"seconds", "s"}, {"tflops", "TFLOP/s"}, {"scaled_residual", "ratio"}},
         .default_deadline_s = 1800.0,
-        .check_parameters = check,
+        .check_parameters = check_lu_fp64,
     };
     return spec;
 }

@@ -42,20 +42,32 @@ void timed(double& into, Work&& work) {
 
 }  // namespace
 
+// What this rank sends through its face f arrives at the neighbour's opposite face f ^ 1; the
+// tag is the sender's face, so a receive on face g expects tag g ^ 1.
+void HaloExchange::post_receives(StencilBackend& backend, Requests& requests) const {
+    for (int face = 0; face < stencil_faces; ++face) {
+        if (!faces_[face]) continue;
+        const auto buffer = backend.receive_buffer(face);
+        MPI_Irecv(buffer.data, static_cast<int>(buffer.size), MPI_DOUBLE, geometry_.neighbour(face), face ^ 1, geometry_.cart(),
+                  &requests.handles[requests.count++]);
+    }
+}
+
+void HaloExchange::post_sends(StencilBackend& backend, Requests& requests) const {
+    for (int face = 0; face < stencil_faces; ++face) {
+        if (!faces_[face]) continue;
+        const auto buffer = backend.send_buffer(face);
+        MPI_Isend(buffer.data, static_cast<int>(buffer.size), MPI_DOUBLE, geometry_.neighbour(face), face, geometry_.cart(),
+                  &requests.handles[requests.count++]);
+    }
+}
+
 StepTiming HaloExchange::step(StencilBackend& backend) {
     if (backend.exchanges_halos_on_device()) return device_step(backend);
     StepTiming timing;
-    // What this rank sends through its face f arrives at the neighbour's opposite face
-    // f ^ 1; the tag is the sender's face, so a receive on face g expects tag g ^ 1.
-    std::array<MPI_Request, 2 * stencil_faces> requests{};
-    int count = 0;
+    Requests requests;
     timed(timing.halo_s, [&] {
-        for (int face = 0; face < stencil_faces; ++face) {
-            if (!faces_[face]) continue;
-            const auto buffer = backend.receive_buffer(face);
-            MPI_Irecv(buffer.data, static_cast<int>(buffer.size), MPI_DOUBLE, geometry_.neighbour(face), face ^ 1,
-                      geometry_.cart(), &requests[count++]);
-        }
+        post_receives(backend, requests);
         backend.pack(faces_);
     });
 
@@ -67,22 +79,59 @@ StepTiming HaloExchange::step(StencilBackend& backend) {
 
     timed(timing.halo_s, [&] {
         backend.wait_packed();
-        for (int face = 0; face < stencil_faces; ++face) {
-            if (!faces_[face]) continue;
-            const auto buffer = backend.send_buffer(face);
-            MPI_Isend(buffer.data, static_cast<int>(buffer.size), MPI_DOUBLE, geometry_.neighbour(face), face,
-                      geometry_.cart(), &requests[count++]);
-        }
+        post_sends(backend, requests);
     });
 
     if (!overlap) timed(timing.compute_s, [&] { backend.start_interior(); });
 
     timed(timing.halo_s, [&] {
-        MPI_Waitall(count, requests.data(), MPI_STATUSES_IGNORE);
+        MPI_Waitall(requests.count, requests.handles.data(), MPI_STATUSES_IGNORE);
         backend.unpack(faces_);
     });
     timed(timing.compute_s, [&] { backend.finish_step(); });
     return timing;
+}
+
+void HaloExchange::update_alone(StencilBackend& backend) const {
+    const FaceMask none{};
+    backend.pack(none);
+    backend.start_interior();
+    backend.unpack(none);
+    backend.finish_step();
+}
+
+void HaloExchange::exchange_alone(StencilBackend& backend) {
+    if (backend.exchanges_halos_on_device()) {
+        backend.pack(faces_);
+        backend.exchange(faces_);
+        backend.unpack(faces_);
+        return;
+    }
+    Requests requests;
+    post_receives(backend, requests);
+    backend.pack(faces_);
+    backend.wait_packed();
+    post_sends(backend, requests);
+    MPI_Waitall(requests.count, requests.handles.data(), MPI_STATUSES_IGNORE);
+    backend.unpack(faces_);
+}
+
+double HaloExchange::exchanged_bytes(StencilBackend& backend) const {
+    double bytes = 0.0;
+    for (int face = 0; face < stencil_faces; ++face)
+        if (faces_[face]) bytes += 2.0 * static_cast<double>(backend.send_buffer(face).size) * sizeof(double);
+    return bytes;
+}
+
+double HaloExchange::interior_fraction() const {
+    const LocalExtent& local = geometry_.local();
+    const CellBox interior = interior_box(local, faces_);
+    double cells = 1.0, all = 1.0;
+    for (int d = 0; d < 3; ++d) {
+        cells *= interior.empty() ? 0.0 : static_cast<double>(interior.hi[d] - interior.lo[d]);
+        all *= static_cast<double>(local[d]);
+    }
+    return all > 0.0 ? cells / all : 0.0;
 }
 
 // Every call only queues work on the GPU (the backend orders it on its streams), so the

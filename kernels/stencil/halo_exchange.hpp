@@ -9,6 +9,7 @@
 #include "kernels/stencil/stencil_backend.hpp"
 #include "kernels/stencil/stencil_geometry.hpp"
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -34,8 +35,25 @@ public:
     explicit HaloExchange(const StencilGeometry& geometry);
     // Collective with the face neighbours in geometry.cart().
     StepTiming step(StencilBackend& backend);
+    // The weak-scaling phases' halves of a step (stencil_scaling.hpp), each alone: the update of
+    // every cell with no message (as a rank without neighbours: the work of a step, T1), and the
+    // halo exchange with no update (receives, packing, messages, unpacking; collective). Both
+    // leave the field unlike a step's: the field is loaded again before the validated steps.
+    void update_alone(StencilBackend& backend) const;
+    void exchange_alone(StencilBackend& backend);
+    // Bytes this rank sends and receives in one exchange.
+    double exchanged_bytes(StencilBackend& backend) const;
+    // The share of the rank's cells updated while its messages travel (no face halo read).
+    double interior_fraction() const;
 
 private:
+    // The exchange's nonblocking requests: a receive and a send per neighbour face at most.
+    struct Requests {
+        std::array<MPI_Request, 2 * stencil_faces> handles{};
+        int count = 0;
+    };
+    void post_receives(StencilBackend& backend, Requests& requests) const;
+    void post_sends(StencilBackend& backend, Requests& requests) const;
     StepTiming device_step(StencilBackend& backend) const;
 
     const StencilGeometry& geometry_;

@@ -1,13 +1,18 @@
 // `stencil3d`: a 7-point 3-D Jacobi heat-diffusion step over a global grid split across the
 // ranks (MPI Cartesian decomposition, halo exchange every step), on the host through Kokkos
 // or on the bound GPU through CUDA. Validated against the exact discrete solution; its rate
-// is compared with the memory-bandwidth bound from a short triad measured in the same test.
+// is compared with the memory-bandwidth bound from a short triad measured in the same test, and
+// its weak scaling (every rank alone, the halo exchange alone, both together) with the efficiency
+// the same run's figures predict (stencil_scaling.hpp).
 #include "gpu/gpu_facts.hpp"
+#include "kernels/common/host_bound_size.hpp"
 #include "kernels/common/kernel_backend.hpp"
 #include "kernels/specs.hpp"
 #include "kernels/stencil/halo_exchange.hpp"
 #include "kernels/stencil/stencil_backend.hpp"
 #include "kernels/stencil/stencil_geometry.hpp"
+#include "kernels/stencil/stencil3d_names.hpp"
+#include "kernels/stencil/stencil_scaling.hpp"
 #include "kernels/stencil/stencil_update.hpp"
 #include "kernels/stencil/stencil_validation.hpp"
 #include "kernels/stream/stream_run.hpp"
@@ -18,6 +23,7 @@
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
+#include "core/planted_delay.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 
@@ -31,7 +37,6 @@ namespace {
 
 constexpr std::int64_t host_local_n = 128;   // 2 fields of 17 MiB per rank: beyond a core's cache share
 constexpr std::int64_t gpu_local_n = 512;    // 2 fields of 1 GiB: 30 x the L2, halo traffic small beside the sweep
-constexpr std::int64_t host_triad_mib = 64;
 constexpr std::int64_t gpu_triad_mib = 2048;
 // Untimed steps before the timed ones (first launches load kernels, fill caches and TLBs);
 // validation counts them: the field is checked after warmup + timed steps.
@@ -61,12 +66,21 @@ struct BandwidthBound {
     double triad_gbs = 0.0;
     double copy_gbs = 0.0;  // same run: the STREAM kernel with the stencil's 1:1 read/write mix
     std::string failure;
+    std::int64_t triad_mib = 0;
 };
 
-// The short triad (with the other STREAM kernels, so its arrays validate) on the same device.
-BandwidthBound measure_bound(const RunContext& ctx, placement::Placement placement) {
+// Both fields with their halos, in bytes (in floating point: an absurd size must not wrap around).
+double field_bytes(const StencilGeometry& geometry) {
+    double bytes = sizeof(double);
+    for (const std::size_t extent : geometry.local()) bytes *= static_cast<double>(extent + 2);
+    return bytes;
+}
+
+// The short triad (with the other STREAM kernels, so its arrays validate) on the same device; on
+// the host as large as the two fields (kernels/common/host_bound_size.hpp).
+BandwidthBound measure_bound(const RunContext& ctx, placement::Placement placement, const StencilGeometry& geometry) {
     const std::int64_t mib = ctx.params().optional_integer("triad_mib").value_or(
-        placement == placement::Placement::gpu ? gpu_triad_mib : host_triad_mib);
+        placement == placement::Placement::gpu ? gpu_triad_mib : host_triad_mib_holding(2.0 * field_bytes(geometry)));
     StreamRunOptions options;
     options.elements = static_cast<std::size_t>(mib) * 1024 * 1024 / sizeof(double);
     options.repetitions = ctx.params().integer("triad_repetitions");
@@ -74,7 +88,7 @@ BandwidthBound measure_bound(const RunContext& ctx, placement::Placement placeme
                                                : make_host_stream(options.elements);
     const StreamMeasurement measured = measure_stream(*backend, options, ctx.comm());
     return {stats::median(measured.gbs.at(StreamKernel::triad)), stats::median(measured.gbs.at(StreamKernel::copy)),
-            measured.failure};
+            measured.failure, mib};
 }
 
 // The halo path this run takes. host and nccl as asked (nccl refused where it cannot work);
@@ -236,6 +250,7 @@ void record_stencil_parameters(TestResult& result, const RunContext& ctx, const 
                                                      shape.cells_per_thread == 1 ? "" : "s", shape.z_chunk);
     result.parameters["bytes_per_cell"] = fmt::format("{}", stencil_bytes_per_cell);
     result.parameters["triad_gbs"] = fmt::format("{:.17g}", bound.triad_gbs);
+    result.parameters["triad_mib_used"] = std::to_string(bound.triad_mib);
     result.parameters["copy_gbs"] = fmt::format("{:.17g}", bound.copy_gbs);
     result.parameters["max_rel_error"] = fmt::format("{:.17g}", max_rel_error);
     result.parameters["tolerance"] = fmt::format("{:.3g}", tolerance);
@@ -253,14 +268,20 @@ public:
         return backend_choice(ctx, !runs_on_host).waiver;
     }
 
-    // plan -> bound -> steps (timed) -> validation -> metrics and parameters.
+    // plan -> bound -> scaling phases -> steps (timed) -> validation -> metrics and parameters.
     TestResult run(const RunContext& ctx) const override {
         const StencilPlan plan = plan_stencil(ctx);
         const StencilGeometry geometry(ctx.comm(), plan.global);
         check_memory(ctx, plan.placement, geometry);
-        const BandwidthBound bound = measure_bound(ctx, plan.placement);
+        const BandwidthBound bound = measure_bound(ctx, plan.placement, geometry);
         const auto backend = prepared_backend(ctx, plan, geometry);
         HaloExchange halos(geometry);
+        // The planted delay slows each update alone, as in the job phase.
+        const ScalingPhases phases = measure_phases(*backend, halos, geometry, plan.steps, [&] {
+            halos.update_alone(*backend);
+            planted_delay(ctx.faults().delay_s());
+        });
+        backend->load(geometry.initial_field());  // the phases left the field unlike a step's: validated from the start
         for (std::int64_t step = 0; step < warmup_steps; ++step) halos.step(*backend);
         backend->synchronize();  // queued warm-up steps must not spill into the timed ones
         const StencilTiming timing = time_steps(ctx, *backend, halos, geometry, plan.steps);
@@ -282,14 +303,16 @@ public:
             result.fail("stencil3d diverged from the exact solution: " + describe_failure(error, tolerance));
         if (!bound.failure.empty()) result.fail("bandwidth reference (STREAM) failed validation: " + bound.failure);
         add_stencil_metrics(result, geometry, timing, plan.steps, bound, error.max_relative);
+        PhaseSteps job{.rows = {}, .step_s = timing.total_s / static_cast<double>(plan.steps)};
+        for (const StepTiming& row : timing.rows) job.rows.push_back(row.halo_s + row.compute_s);
+        add_scaling_metrics(result, stencil3d_names::figure_names, phases, job, ctx.comm());
         record_stencil_parameters(result, ctx, plan, geometry, *backend, timing, bound, error.max_relative, tolerance);
         return result;
     }
 
 private:
     static void check_memory(const RunContext& ctx, placement::Placement placement, const StencilGeometry& geometry) {
-        double field_bytes = sizeof(double);  // in floating point: an absurd size must not wrap around
-        for (const std::size_t extent : geometry.local()) field_bytes *= static_cast<double>(extent + 2);
+        const double field_bytes = kernels::field_bytes(geometry);
         if (placement == placement::Placement::gpu) {
             const auto facts = gpu::query_gpu_facts(*placement::usable_gpu(ctx));
             if (2.0 * field_bytes > 0.8 * static_cast<double>(facts.memory_bytes))

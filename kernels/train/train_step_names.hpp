@@ -2,6 +2,8 @@
 // the test, the analyzer's scaling rule and the report read these constants, never a literal.
 #pragma once
 
+#include "core/scaling_declaration.hpp"
+
 #include <string_view>
 
 namespace shakedown::kernels::train_names {
@@ -54,5 +56,25 @@ inline constexpr std::string_view recorded_attention = "attention_path";
 inline constexpr std::string_view recorded_topology = "node_topology";
 
 enum class Phase { alone = 0, node = 1, job = 2 };
+
+// How the analyzer's scaling rule reads and words these figures.
+inline constexpr ScalingDeclaration scaling{
+    .test = key,
+    .alone_step_s = alone_step_s,
+    .step_noise = step_noise,
+    .job_efficiency = job_efficiency,
+    .predicted_job_efficiency = predicted_job_efficiency,
+    .job_comm_gbs = job_busbw_gbs,
+    .node_efficiency = node_efficiency,
+    .predicted_node_efficiency = predicted_node_efficiency,
+    .node_comm_gbs = node_busbw_gbs,
+    .node_link_gbs = node_link_gbs,
+    .work = "the training step",
+    .job_step = "data-parallel step",
+    .comm_figure = "all-reduce bus bandwidth",
+    .waits_for_it = "in data parallelism every rank waits for it each step",
+    .unexplained_cause = "the all-reduces overlap the backward less than scheduled (communication slowing the compute, or "
+                         "the collectives' configuration)",
+};
 
 }  // namespace shakedown::kernels::train_names

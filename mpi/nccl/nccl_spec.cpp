@@ -13,7 +13,7 @@ constexpr std::int64_t mib = std::int64_t{1} << 20;
 
 std::vector<std::string> names() { return {nccl_collective_names.begin(), nccl_collective_names.end()}; }
 
-void check(const TestParams& params, int /*world_size*/) {
+void check_nccl(const TestParams& params, int /*world_size*/) {
     (void)comm::size_sweep(params.integer("min_bytes"), params.integer("max_bytes"), params.integer("step_factor"));
 }
 
@@ -49,7 +49,7 @@ const TestSpec& nccl_spec() {
         .samples = {{"collective", "index"}, {"size", "B"}, {"in_place", "flag"}, {"time_us", "us"}, {"algbw_gbs", "GB/s"}, {"busbw_gbs", "GB/s"}, {"job_time_us", "us"}, {"job_algbw_gbs", "GB/s"}, {"job_busbw_gbs", "GB/s"}, {"wrong_elements", "count"}},
         .default_deadline_s = 1800.0,
         .needs = {Feature::cuda, Feature::nccl},
-        .check_parameters = check,
+        .check_parameters = check_nccl,
     };
     return spec;
 }

@@ -8,7 +8,16 @@
 namespace shakedown {
 
 double now_utc();
-std::string format_utc(double seconds_since_epoch);  // ISO 8601, "2026-11-30T05:39:24.123Z"
+
+// Times read from files are checked against the calendar a time stamp can name: 1970-01-01 to
+// 9999-12-31 (the last second ISO 8601's four-digit year holds). A larger figure is damage; the
+// C library's calendar conversion fails on it.
+inline constexpr double latest_calendar_utc = 253402300799.0;
+bool is_calendar_time(double seconds_since_epoch);  // finite and within 0..latest_calendar_utc
+
+// ISO 8601, "2026-11-30T05:39:24.123Z"; a figure that is not a calendar time is written as the
+// number it is ("1e+18 s since the epoch, not a time"), never an error.
+std::string format_utc(double seconds_since_epoch);
 
 class Stopwatch {
 public:

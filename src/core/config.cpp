@@ -4,6 +4,7 @@
 #include "core/input_file.hpp"
 #include "core/input_limits.hpp"
 #include "core/nearest_names.hpp"
+#include "core/printable_text.hpp"
 #include "core/registry.hpp"
 #include "core/yaml_document.hpp"
 
@@ -313,22 +314,19 @@ void apply_cli(Config& config, const CliOverrides& cli) {
 }
 
 // The first control character (a newline, a tab, an escape code, DEL) of `text`, if any.
-std::optional<std::size_t> control_character_in(const std::string& text) {
-    const auto found = std::find_if(text.begin(), text.end(), [](char c) {
-        const auto byte = static_cast<unsigned char>(c);
-        return byte < 0x20 || byte == 0x7F;
-    });
-    if (found == text.end()) return std::nullopt;
-    return static_cast<std::size_t>(found - text.begin());
-}
-
-// A name that becomes (part of) a folder name: no control character (it would reach folder
-// names, run.json and every terminal that lists them), no '/', and short enough for a file name.
-// The value itself is not repeated when it holds control characters.
+// A name that becomes (part of) a folder name: printable UTF-8 only (a control character would
+// reach folder names, run.json and every terminal that lists them; a byte that is not UTF-8 makes
+// run.json's text invalid), no '/', and short enough for a file name. The value itself is not
+// repeated when it holds such a byte.
 void check_folder_word(const std::string& what, const std::string& value, std::size_t max_bytes) {
-    if (const auto at = control_character_in(value))
-        throw InputError(fmt::format("{} must not contain control characters (byte 0x{:02x} at position {})", what,
-                                     static_cast<unsigned char>(value[*at]), *at + 1));
+    if (const auto at = first_unprintable(value)) {
+        const Utf8Sequence sequence = utf8_sequence_at(value, *at);
+        const char* kind = sequence.length == 0                  ? "is not UTF-8"
+                           : is_bidi_control(sequence.code_point) ? "starts a bidirectional formatting character"
+                                                                  : "is a control character";
+        throw InputError(fmt::format("{} must be printable text: byte 0x{:02x} at position {} {}", what,
+                                     static_cast<unsigned char>(value[*at]), *at + 1, kind));
+    }
     if (value.size() > max_bytes)
         throw InputError(fmt::format("{} is {} bytes long; at most {}", what, value.size(), max_bytes));
 }

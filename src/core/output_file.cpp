@@ -42,8 +42,8 @@ public:
     TemporaryFile(const TemporaryFile&) = delete;
     TemporaryFile& operator=(const TemporaryFile&) = delete;
 
-    // Writes all of `content`, flushed to the disk; false with errno set when it cannot.
-    bool write_all(std::string_view content) {
+    // Writes all of `content`, flushed as asked; false with errno set when it cannot.
+    bool write_all(std::string_view content, Flush flush) {
         while (!content.empty()) {
             const ssize_t wrote = ::write(fd_, content.data(), content.size());
             if (wrote < 0) {
@@ -52,7 +52,7 @@ public:
             }
             content.remove_prefix(static_cast<std::size_t>(wrote));
         }
-        if (::fsync(fd_) != 0 && errno != EINVAL && errno != EROFS) return false;
+        if (flush == Flush::to_disk && ::fsync(fd_) != 0 && errno != EINVAL && errno != EROFS) return false;
         const int fd = fd_;
         fd_ = -1;
         return ::close(fd) == 0;
@@ -78,11 +78,11 @@ void check_output_target(const std::filesystem::path& path) {
     if (!S_ISREG(status.st_mode)) fail(path, fmt::format("not a regular file ({}); not replaced", file_kind(status.st_mode)));
 }
 
-void write_file_atomically(const std::filesystem::path& path, std::string_view content) {
+void write_file_atomically(const std::filesystem::path& path, std::string_view content, Flush flush) {
     if (path.empty() || !path.has_filename()) fail(path, "not a file name");
     check_output_target(path);
     TemporaryFile temporary(path);
-    if (!temporary.write_all(content)) fail(path, std::strerror(errno));
+    if (!temporary.write_all(content, flush)) fail(path, std::strerror(errno));
     // Checked again just before the rename: the name may have been replaced in the meantime.
     check_output_target(path);
     if (::rename(temporary.path().c_str(), path.c_str()) != 0) fail(path, std::strerror(errno));

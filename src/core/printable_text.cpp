@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+
 namespace shakedown {
 
 Utf8Sequence utf8_sequence_at(std::string_view text, std::size_t i) {
@@ -27,11 +29,37 @@ Utf8Sequence utf8_sequence_at(std::string_view text, std::size_t i) {
 
 bool is_control(char32_t code_point) { return code_point < 0x20 || (code_point >= 0x7F && code_point <= 0x9F); }
 
+bool is_bidi_control(char32_t code_point) {
+    return code_point == 0x061C || code_point == 0x200E || code_point == 0x200F ||
+           (code_point >= 0x202A && code_point <= 0x202E) || (code_point >= 0x2066 && code_point <= 0x2069);
+}
+
+std::optional<std::size_t> first_unprintable(std::string_view text) {
+    for (std::size_t i = 0; i < text.size();) {
+        const Utf8Sequence sequence = utf8_sequence_at(text, i);
+        if (sequence.length == 0 || is_control(sequence.code_point) || is_bidi_control(sequence.code_point)) return i;
+        i += sequence.length;
+    }
+    return std::nullopt;
+}
+
+std::string ascii_lower(std::string_view text) {
+    std::string lowered(text);
+    for (char& c : lowered)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return lowered;
+}
+
 std::string escape_control(std::string_view text) {
     std::string out;
     out.reserve(text.size());
     for (std::size_t i = 0; i < text.size();) {
         const Utf8Sequence sequence = utf8_sequence_at(text, i);
+        if (sequence.length != 0 && is_bidi_control(sequence.code_point)) {
+            out += fmt::format("\\u{:04x}", static_cast<std::uint32_t>(sequence.code_point));
+            i += sequence.length;
+            continue;
+        }
         if (sequence.length != 0 && !is_control(sequence.code_point)) {
             out.append(text.substr(i, sequence.length));
             i += sequence.length;

@@ -71,6 +71,11 @@ const Test* Registry::find(std::string_view key) const {
     return nullptr;
 }
 
+const MetricSpec* Registry::declaration(std::string_view test_key, std::string_view metric) const {
+    const Test* test = find(test_key);
+    return test == nullptr ? nullptr : test->spec().metric(metric);
+}
+
 std::vector<std::string> Registry::suites() const {
     std::set<std::string> names;
     for (const auto& test : tests_)

@@ -28,6 +28,8 @@ public:
 
     const std::vector<std::unique_ptr<Test>>& tests() const { return tests_; }  // by key
     const Test* find(std::string_view key) const;
+    // What test `test_key` declares for `metric` (nullptr: no such test, or it declares no such metric).
+    const MetricSpec* declaration(std::string_view test_key, std::string_view metric) const;
     const std::vector<RuntimeFactory>& runtimes() const { return runtimes_; }
     std::vector<std::string> suites() const;  // every suite any test names, sorted
     std::vector<std::string> keys() const;

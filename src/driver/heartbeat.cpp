@@ -1,6 +1,7 @@
 #include "driver/heartbeat.hpp"
 
 #include "core/clock.hpp"
+#include "core/json_text.hpp"
 #include "core/output_file.hpp"
 #include "core/printable_text.hpp"
 
@@ -99,7 +100,7 @@ void Heartbeat::write_locked() {
     snapshot_.updated_utc = now_utc();
     written_at_ = std::chrono::steady_clock::now();
     try {
-        write_file_atomically(file_, progress_json(run_, snapshot_).dump(2) + "\n");
+        write_file_atomically(file_, json_text(progress_json(run_, snapshot_), 2) + "\n", Flush::to_page_cache);
     } catch (const std::exception& error) {
         // The heartbeat is a convenience: a full disk must not end the run (the traces say so).
         if (!write_failed_) std::fprintf(stderr, "shakedown: heartbeat: %s; going on without it\n", escape_control(error.what()).c_str());

@@ -1,4 +1,5 @@
 #include "driver/list_command.hpp"
+#include "core/json_text.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -66,7 +67,7 @@ std::string format_test_list_json(const Registry& registry) {
                          {"metrics", std::move(metrics)},
                          {"samples", std::move(samples)}});
     }
-    return tests.dump(2) + "\n";
+    return json_text(tests, 2) + "\n";
 }
 
 }  // namespace shakedown

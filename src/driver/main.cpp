@@ -4,6 +4,7 @@
 // MPI starts, so a typo costs one clear line and exit code 2, not a half-started job.
 #include "core/config.hpp"
 #include "core/errors.hpp"
+#include "core/json_text.hpp"
 #include "core/registry.hpp"
 #include "driver/build_info.hpp"
 #include "driver/list_command.hpp"
@@ -147,7 +148,7 @@ int main(int argc, char** argv) {
         }
         if (*inventory) {
             const auto found = collect_inventory();
-            fmt::print("{}\n", inventory_json ? found.dump(2) : format_inventory(found));
+            fmt::print("{}\n", inventory_json ? json_text(found, 2) : format_inventory(found));
             return exit_code::ok;
         }
         if (*version) {

@@ -177,18 +177,20 @@ int run_selected_tests(const Config& config, const std::optional<std::string>& p
         const double now = now_utc();
         const ActivitySnapshot stood = session.activity().snapshot();
         heartbeat.abort(fmt::format("ended by signal {} ({}) in {}", signal, strsignal(signal), stood.describe()));
-        trace.try_abort({now, Severity::error,
-                         fmt::format("rank {} ended by signal {} ({}) in {}", session.world_rank(), signal,
-                                     strsignal(signal), stood.describe())},
-                        now, std::chrono::seconds(2), StalledAt{stood, stalled_by_signal});
+        // run.json before the trace and unsynced, as progress.json is: the trace's abort may wait
+        // for its lock, and mpirun sends SIGKILL one second after the SIGTERM it passes on.
         if (is_root) {  // run.json says the run ended early, as progress.json does
             manifest.end_utc = now;
             manifest.status = "aborted";
             try {
-                write_run_manifest(folder, manifest);
+                write_run_manifest(folder, manifest, Flush::to_page_cache);
             } catch (const std::exception&) {  // the traces still say why; nothing may throw out of the listener
             }
         }
+        trace.try_abort({now, Severity::error,
+                         fmt::format("rank {} ended by signal {} ({}) in {}", session.world_rank(), signal,
+                                     strsignal(signal), stood.describe())},
+                        now, std::chrono::seconds(2), StalledAt{stood, stalled_by_signal});
     });
     std::optional<TelemetrySampler> sampler;
     if (config.telemetry_enabled && session.identity().is_leader())

@@ -2,6 +2,7 @@
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
+#include "core/json_text.hpp"
 #include "core/output_file.hpp"
 #include "trace/trace_format.hpp"
 
@@ -32,7 +33,7 @@ std::vector<nlohmann::json> gather_json(const nlohmann::json& mine, MPI_Comm com
     int size = 1;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
-    const std::string text = mine.dump();
+    const std::string text = json_text(mine);
     const int length = static_cast<int>(text.size());
     std::vector<int> lengths(rank == 0 ? size : 0);
     MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm);
@@ -116,13 +117,13 @@ void write_text_atomically(const std::filesystem::path& path, const std::string&
 }
 
 void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& document) {
-    write_text_atomically(path, document.dump(2) + "\n");
+    write_text_atomically(path, json_text(document, 2) + "\n");
 }
 
-void write_run_manifest(const RunFolder& folder, RunManifest& manifest) {
-    const std::string text = to_json(manifest).dump(2) + "\n";
+void write_run_manifest(const RunFolder& folder, RunManifest& manifest, Flush flush) {
+    const std::string text = json_text(to_json(manifest), 2) + "\n";
     const Stopwatch write;
-    write_text_atomically(folder.path / run_manifest_file_name, text);
+    write_file_atomically(folder.path / run_manifest_file_name, text, flush);
     if (manifest.cost && manifest.cost->bytes == 0) {  // the first write: the start's document
         manifest.cost->write_s = write.seconds();
         manifest.cost->bytes = text.size();

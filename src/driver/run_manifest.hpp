@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/config.hpp"
+#include "core/output_file.hpp"
 #include "core/session.hpp"
 #include "driver/run_folder.hpp"
 #include "trace/run_manifest.hpp"
@@ -27,8 +28,9 @@ nlohmann::json slurm_job_info();  // null outside a Slurm job
 void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& document);
 
 // Rank 0: RUN/run.json, atomically. The first write (the run's start) records its seconds and bytes
-// in manifest.cost beside build_manifest's gather seconds; the end's rewrite carries them.
-void write_run_manifest(const RunFolder& folder, RunManifest& manifest);
+// in manifest.cost beside build_manifest's gather seconds; the end's rewrite carries them. A signal's
+// listener passes Flush::to_page_cache: its process is killed within a second.
+void write_run_manifest(const RunFolder& folder, RunManifest& manifest, Flush flush = Flush::to_disk);
 void write_text_atomically(const std::filesystem::path& path, const std::string& text);
 
 }  // namespace shakedown

@@ -52,9 +52,17 @@ void Watchdog::arm(const std::string& test_key, double deadline_s) {
 void Watchdog::disarm() {
     {
         std::lock_guard lock(mutex_);
+        // The watcher may not have run since the process continued: its late wake is this test's.
+        if (sleeping_) note_freeze_locked(*sleeping_);
+        sleeping_.reset();
         armed_.reset();
     }
     changed_.notify_all();
+}
+
+void Watchdog::note_freeze_locked(const Sleep& sleep) {
+    const double late_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - sleep.wake_at).count();
+    if (late_s > freeze_report_s_) freezes_.push_back({sleep.test_key, late_s, now_utc_s()});
 }
 
 std::vector<Watchdog::Freeze> Watchdog::take_freezes() {
@@ -73,11 +81,12 @@ void Watchdog::watch() {
         const std::string test_key = armed_->test_key;
         const auto asleep_at = std::chrono::steady_clock::now();
         const auto wake_at = std::min(expires_at, asleep_at + tick);
+        sleeping_ = Sleep{test_key, wake_at};
         const bool timed_out = changed_.wait_until(lock, wake_at) == std::cv_status::timeout;
-        // Woken this much later than asked: nothing of the process ran meanwhile.
-        const double late_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - wake_at).count();
-        if (timed_out && late_s > freeze_report_s_ && armed_ && armed_->test_key == test_key)
-            freezes_.push_back({test_key, late_s, now_utc_s()});
+        // Woken this much later than asked: nothing of the process ran meanwhile (unless disarm()
+        // came first and recorded it).
+        if (sleeping_) note_freeze_locked(*sleeping_);
+        sleeping_.reset();
         if (timed_out && armed_ && armed_->expires_at == expires_at && std::chrono::steady_clock::now() >= expires_at) {
             const Armed expired = *armed_;
             const double past_deadline_s =

@@ -65,6 +65,15 @@ private:
         std::chrono::steady_clock::time_point expires_at;
     };
     std::optional<Armed> armed_;
+    // The watcher's current sleep: the test it watches and when it asked to wake. A process that
+    // stood still wakes late; whoever comes first after that (the watcher, or disarm() when the
+    // main thread ran on before the watcher got a core back) records the freeze, once.
+    struct Sleep {
+        std::string test_key;
+        std::chrono::steady_clock::time_point wake_at;
+    };
+    std::optional<Sleep> sleeping_;
+    void note_freeze_locked(const Sleep& sleep);
     std::vector<Freeze> freezes_;
     std::thread thread_;  // last: starts after every member above exists
 };

@@ -1,13 +1,13 @@
 #include "hardware/gpu_spec_table.hpp"
 
+#include "core/printable_text.hpp"
+
 #include <algorithm>
-#include <cctype>
 
 namespace shakedown::hardware {
 
 std::optional<YAML::Node> matching_gpu_entry(const YAML::Node& table, std::string_view device_name) {
-    std::string name(device_name);
-    std::transform(name.begin(), name.end(), name.begin(), [](unsigned char ch) { return std::tolower(ch); });
+    const std::string name = ascii_lower(device_name);
     for (const auto& entry : table["gpus"])
         for (const auto& pattern : entry["match"])
             if (name.find(pattern.as<std::string>()) != std::string::npos) return entry;

@@ -1,22 +1,17 @@
 #include "hardware/vector_isa.hpp"
 
+#include "core/printable_text.hpp"
+
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <set>
 #include <utility>
 
 namespace shakedown::hardware {
 namespace {
-
-std::string lower(std::string_view text) {
-    std::string result(text);
-    std::transform(result.begin(), result.end(), result.begin(), [](unsigned char c) { return std::tolower(c); });
-    return result;
-}
 
 // What the named core's kernels would use instead: the family OPENBLAS_CORETYPE should name.
 std::string_view core_for(VectorIsa isa) {
@@ -66,7 +61,7 @@ std::optional<VectorIsa> isa_of_openblas_core(std::string_view core) {
         {"zen", VectorIsa::avx2_fma},       {"skylakex", VectorIsa::avx512_fma}, {"cooperlake", VectorIsa::avx512_fma},
         {"sapphirerapids", VectorIsa::avx512_fma}, {"atomc3000", VectorIsa::sse2}, {"nano", VectorIsa::sse2},
     }};
-    const std::string name = lower(core);
+    const std::string name = ascii_lower(core);
     for (const auto& [family, isa] : families)
         if (name == family) return isa;
     return std::nullopt;

@@ -1,6 +1,7 @@
 // `shakedown inventory`: the inventory JSON as a page a person reads. Tolerates missing keys,
 // since it may format an inventory read back from another node's trace.
 #include "inventory/inventory.hpp"
+#include "core/json_text.hpp"
 
 #include <fmt/format.h>
 
@@ -14,7 +15,7 @@ using json = nlohmann::json;
 std::string text(const json& object, const char* key, const char* fallback = "?") {
     if (!object.is_object() || !object.contains(key) || object[key].is_null()) return fallback;
     const json& value = object[key];
-    return value.is_string() ? value.get<std::string>() : value.dump();
+    return value.is_string() ? value.get<std::string>() : json_text(value);
 }
 
 double number(const json& object, const char* key, double fallback = 0.0) {
@@ -29,7 +30,7 @@ std::string joined(const json& array, const char* separator = " ") {
     if (!array.is_array()) return out;
     for (const auto& item : array) {
         if (!out.empty()) out += separator;
-        out += item.is_string() ? item.get<std::string>() : item.dump();
+        out += item.is_string() ? item.get<std::string>() : json_text(item);
     }
     return out;
 }
@@ -121,7 +122,7 @@ std::string format_inventory(const json& inventory) {
     fmt::format_to(out, "versions\n");
     const json versions = inventory.value("versions", json::object());  // items() must not outlive it
     for (const auto& [name, version] : versions.items())
-        fmt::format_to(out, "  {:<14} {}\n", name, version.is_string() ? version.get<std::string>() : version.dump());
+        fmt::format_to(out, "  {:<14} {}\n", name, version.is_string() ? version.get<std::string>() : json_text(version));
     fmt::format_to(out, "collected in {:.3f} s\n", number(inventory, "collect_seconds"));
     return page;
 }

@@ -3,6 +3,8 @@
 // and VBIOS version (the report's hardware identity table).
 #include "inventory/inventory_sections.hpp"
 
+#include "inventory/inventory_names.hpp"
+
 namespace shakedown::inventory_detail {
 namespace {
 
@@ -47,8 +49,8 @@ nlohmann::json nvml_gpu_facts(const NvmlDevice& device) {
         {"ecc_uncorrected_aggregate",
          or_null(device.ecc_errors(nvml_abi::memory_error_uncorrected, nvml_abi::ecc_aggregate))},
     };
-    put_text(facts, "serial", device.serial());
-    put_text(facts, "vbios_version", device.vbios_version());
+    put_text(facts, inventory_names::nvml::serial, device.serial());
+    put_text(facts, inventory_names::nvml::vbios_version, device.vbios_version());
     return facts;
 }
 
@@ -61,9 +63,9 @@ nlohmann::json nvml_section(const Nvml* nvml, const std::string& why_not_loaded)
         if (const auto device = nvml->device(index)) devices.push_back(nvml_gpu_facts(*device));
     return {{"loaded", true},
             {"library", nvml->library_path()},
-            {"driver_version", nvml->driver_version().value_or("")},
+            {inventory_names::nvml::driver_version, nvml->driver_version().value_or("")},
             {"device_count", nvml->device_count()},
-            {"devices", std::move(devices)}};
+            {inventory_names::nvml::devices, std::move(devices)}};
 }
 
 }  // namespace shakedown::inventory_detail

@@ -2,6 +2,8 @@
 // (flags, clock limits, the distribution name).
 #include "inventory/inventory_sections.hpp"
 
+#include "inventory/inventory_names.hpp"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
@@ -89,17 +91,30 @@ int count_of(const HwlocTopology& topology, hwloc_obj_type_t type) {
 }  // namespace
 
 nlohmann::json os_section() {
-    nlohmann::json os{{"pretty_name", "unknown"}};
+    namespace key = inventory_names::os;
+    nlohmann::json os{{key::pretty_name, "unknown"}};
     std::ifstream release("/etc/os-release");
     for (std::string line; std::getline(release, line);)
-        if (line.starts_with("PRETTY_NAME=")) os["pretty_name"] = trim(std::string_view(line).substr(12));
+        if (line.starts_with("PRETTY_NAME=")) os[key::pretty_name] = trim(std::string_view(line).substr(12));
     utsname names{};
     if (uname(&names) == 0) {
-        os["kernel"] = names.release;
+        os[key::kernel] = names.release;
         os["kernel_version"] = names.version;
         os["machine"] = names.machine;
     }
     return os;
+}
+
+// The board and its firmware as the kernel's DMI table names them (world-readable; a VM's may be
+// the hypervisor's). Each field absent where the file is: no DMI table, another architecture.
+nlohmann::json board_section(const std::string& dmi_folder) {
+    namespace key = inventory_names::board;
+    nlohmann::json board = nlohmann::json::object();
+    for (const auto& [field, file] : {std::pair{key::vendor, "board_vendor"}, std::pair{key::product, "product_name"},
+                                      std::pair{key::bios_version, "bios_version"}})
+        if (const auto line = read_first_line(dmi_folder + "/" + file); line && !trim(*line).empty())
+            board[field] = trim(*line);
+    return board;
 }
 
 nlohmann::json cpu_section(const HwlocTopology& topology) {

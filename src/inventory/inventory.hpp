@@ -5,6 +5,7 @@
 // Keys (others may be added; these are relied on):
 //   node, collected_utc, collect_seconds
 //   os          {pretty_name, kernel, kernel_version, machine}
+//   board       {vendor, product, bios_version}: the DMI table's, each absent where not readable
 //   cpu         {model, vendor, sockets, cores, pus, allowed_pus, numa_nodes, max_mhz,
 //                max_mhz_source ("cpufreq" | "proc_cpuinfo" | "unknown"), flags[], vector_flags[]}
 //   memory      {total_bytes (max of the two below), numa_total_bytes (hwloc), os_total_bytes

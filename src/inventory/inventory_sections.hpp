@@ -16,6 +16,7 @@
 namespace shakedown::inventory_detail {
 
 nlohmann::json os_section();
+nlohmann::json board_section(const std::string& dmi_folder = "/sys/class/dmi/id");
 nlohmann::json cpu_section(const HwlocTopology& topology);
 nlohmann::json memory_section(const HwlocTopology& topology);
 nlohmann::json pci_section(const HwlocTopology& topology, std::size_t max_devices);

@@ -2,6 +2,8 @@
 // ports' state, MTU, speed, width and link layer. A node without devices gives [].
 #include "inventory/inventory_sections.hpp"
 
+#include "inventory/inventory_names.hpp"
+
 #include <infiniband/verbs.h>
 
 #include <endian.h>
@@ -50,7 +52,7 @@ nlohmann::json rdma_section() {
     if (!list) return hcas;  // no RDMA subsystem in this kernel
     for (int i = 0; i < count; ++i) {
         ibv_device* device = list.get()[i];
-        nlohmann::json hca{{"name", ibv_get_device_name(device)}};
+        nlohmann::json hca{{inventory_names::rdma::name, ibv_get_device_name(device)}};
         std::unique_ptr<ibv_context, ContextDeleter> context(ibv_open_device(device));
         ibv_device_attr attr{};
         if (!context || ibv_query_device(context.get(), &attr) != 0) {
@@ -58,7 +60,7 @@ nlohmann::json rdma_section() {
             hcas.push_back(std::move(hca));
             continue;
         }
-        hca["fw_ver"] = attr.fw_ver;
+        hca[inventory_names::rdma::fw_ver] = attr.fw_ver;
         hca["node_guid"] = fmt::format("{:016x}", be64toh(attr.node_guid));
         nlohmann::json ports = nlohmann::json::array();
         for (std::uint8_t port = 1; port <= attr.phys_port_cnt; ++port) ports.push_back(port_json(context.get(), port));

@@ -3,6 +3,7 @@
 #include "inventory/inventory_sections.hpp"
 
 #include "core/gpu_runtime.hpp"
+#include "inventory/inventory_names.hpp"
 
 #include <fmt/format.h>
 #include <hdf5.h>
@@ -22,7 +23,8 @@ std::string first_line(std::string_view text) {
 
 nlohmann::json versions_section(const HwlocTopology& topology, const Nvml* nvml) {
     nlohmann::json versions;
-    versions["shakedown"] = SHAKEDOWN_VERSION;
+    namespace key = inventory_names::versions;
+    versions[key::shakedown] = SHAKEDOWN_VERSION;
     versions["compiler"] = SHAKEDOWN_COMPILER;
 
     // Both may be called before MPI_Init and after MPI_Finalize (MPI-3.1, 8.1.1).
@@ -31,7 +33,7 @@ nlohmann::json versions_section(const HwlocTopology& topology, const Nvml* nvml)
     MPI_Get_library_version(library.data(), &length);
     // Up to the terminator: Open MPI counts it in `length`, and a NUL inside the text would cut
     // every later line of a printed page.
-    versions["mpi"] = first_line(std::string_view(library.data(), std::strlen(library.data())));
+    versions[key::mpi] = first_line(std::string_view(library.data(), std::strlen(library.data())));
     int major = 0;
     int minor = 0;
     MPI_Get_version(&major, &minor);
@@ -46,10 +48,10 @@ nlohmann::json versions_section(const HwlocTopology& topology, const Nvml* nvml)
     versions["hwloc"] = hwloc != nullptr ? std::string(hwloc)
                                          : fmt::format("API {}.{}.{}", api >> 16, (api >> 8) & 0xff, api & 0xff);
 
-    versions["cuda"] = gpu_runtime_version();
-    versions["nvidia_driver"] = nvml != nullptr ? nvml->driver_version().value_or("unknown") : "none (no NVML)";
-    versions["nccl"] = nccl_version().value_or("none (built without NCCL)");
-    versions["kokkos"] = kokkos_version().value_or("none (built without Kokkos)");
+    versions[key::cuda] = gpu_runtime_version();
+    versions[key::nvidia_driver] = nvml != nullptr ? nvml->driver_version().value_or("unknown") : "none (no NVML)";
+    versions[key::nccl] = nccl_version().value_or("none (built without NCCL)");
+    versions[key::kokkos] = kokkos_version().value_or("none (built without Kokkos)");
     return versions;
 }
 

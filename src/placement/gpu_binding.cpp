@@ -1,7 +1,8 @@
 #include "placement/gpu_binding.hpp"
 
+#include "core/printable_text.hpp"
+
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 
 namespace shakedown::placement {
@@ -53,8 +54,7 @@ int gpu_numa_node(const nlohmann::json& inventory, int ordinal, const std::strin
 }
 
 std::string normalize_bus_id(const std::string& bus_id) {
-    std::string id = bus_id;
-    std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::string id = ascii_lower(bus_id);
     // NVML's domain has 8 hex digits; sysfs and hwloc use 4 ("0000:19:00.0" is 12 characters).
     constexpr std::size_t canonical_length = 12;
     if (id.size() > canonical_length) id = id.substr(id.size() - canonical_length);

@@ -1,10 +1,11 @@
 #include "profile/node_check.hpp"
 
+#include "core/printable_text.hpp"
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cctype>
 #include <set>
 
 namespace shakedown::profile {
@@ -14,16 +15,11 @@ constexpr double gib = 1024.0 * 1024.0 * 1024.0;
 constexpr double gpu_memory_slack = 0.98;   // drivers reserve a little of each GPU's memory
 constexpr double node_memory_slack = 0.97;  // firmware and the kernel reserve some of the node's
 
-std::string lower(std::string text) {
-    std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-    return text;
-}
-
-bool contains_text(const std::string& text, const std::string& part) { return lower(text).find(lower(part)) != std::string::npos; }
+bool contains_text(const std::string& text, const std::string& part) { return ascii_lower(text).find(ascii_lower(part)) != std::string::npos; }
 
 // "00000000:19:00.0" (NVML) or "0000:19:00.0": the form sysfs and the profile use.
 std::string canonical_bus_id(std::string id) {
-    id = lower(std::move(id));
+    id = ascii_lower(id);
     constexpr std::size_t length = 12;
     return id.size() > length ? id.substr(id.size() - length) : id;
 }

@@ -83,7 +83,10 @@ HcaExpectation hcas_of(const Reader& reader, const YAML::Node& node) {
     return hcas;
 }
 
-NodeClass class_of(const Reader& reader, const YAML::Node& node, const std::vector<std::string>& known_tests) {
+// `names_left`: what the file's hostlists may still expand to (slurm::expand_hostlist), shared by
+// every class of the file.
+NodeClass class_of(const Reader& reader, const YAML::Node& node, const std::vector<std::string>& known_tests,
+                   std::size_t& names_left) {
     reader.map(node, "classes");
     NodeClass entry;
     for (const auto& item : node) {
@@ -132,7 +135,7 @@ NodeClass class_of(const Reader& reader, const YAML::Node& node, const std::vect
     if (entry.nodes.empty()) reader.reject(node, "a class needs 'nodes' (a hostlist, or all)");
     if (entry.nodes != "all") {
         try {
-            const auto names = slurm::expand_hostlist(entry.nodes);
+            const auto names = slurm::expand_hostlist(entry.nodes, names_left);
             entry.expanded.insert(names.begin(), names.end());
         } catch (const InputError& error) {
             reader.reject(node, error.what());
@@ -161,12 +164,14 @@ Profile parse_profile(std::string_view yaml_text, const std::string& source_name
     if (!root.IsMap() || !root["classes"]) throw InputError(fmt::format("{}:1: expected a map with 'classes'", source_name));
     Profile profile;
     profile.source = source_name;
+    std::size_t names_left = slurm::max_hostlist_names;
     for (const auto& section : root) {
         const std::string key = reader.text(section.first, "top level");
         if (key != "classes") reader.reject(section.first, fmt::format("unknown key '{}' (expected classes)", key));
         if (!section.second.IsSequence() || section.second.size() == 0)
             reader.reject(section.second, "classes: expected a list of node classes");
-        for (const auto& entry : section.second) profile.classes.push_back(class_of(reader, entry, known_tests));
+        for (const auto& entry : section.second)
+            profile.classes.push_back(class_of(reader, entry, known_tests, names_left));
     }
     return profile;
 }

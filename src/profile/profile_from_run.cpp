@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
 #include "core/input_limits.hpp"
+#include "core/json_text.hpp"
 #include "profile/node_check.hpp"
 #include "slurm/hostlist.hpp"
 #include "trace/run_manifest.hpp"
@@ -23,11 +24,8 @@ RunManifest read_manifest(const std::filesystem::path& run_dir) {
     const auto path = run_dir / run_manifest_file_name;
     const std::string text = read_input_file(path, input_limits::max_run_json_bytes,
                                              fmt::format("{} is not a shakedown run folder: run.json: ", run_dir.string()));
-    try {
-        return parse_run_manifest(nlohmann::json::parse(text), run_dir.string() + "/");
-    } catch (const nlohmann::json::exception& error) {
-        throw InputError(fmt::format("{}: run.json is not JSON: {}", run_dir.string(), error.what()));
-    }
+    return parse_run_manifest(parse_json_document(text, fmt::format("{}: run.json: ", run_dir.string())),
+                              run_dir.string() + "/");
 }
 
 // What a class asks of a node, from one node's facts: the figures it has, rounded down where a

@@ -1,6 +1,7 @@
 #include "telemetry/gpu_health_telemetry.hpp"
 #include "telemetry/gpu_telemetry.hpp"
 #include "telemetry/host_telemetry.hpp"
+#include "telemetry/nvme_health_telemetry.hpp"
 #include "telemetry/pcie_aer_telemetry.hpp"
 #include "telemetry/rdma_port_telemetry.hpp"
 #include "telemetry/telemetry_source.hpp"
@@ -25,6 +26,8 @@ std::vector<std::unique_ptr<TelemetrySource>> default_telemetry_sources(const st
     // PCIe AER of the GPUs, HCAs, NVMe drives and their bridges; none without such devices.
     if (!passive_health) return sources;
     if (auto aer = pcie_aer_source(pci_sysfs_root())) sources.push_back(std::move(aer));
+    // The NVMe drives' own health logs; none without a controller.
+    if (auto nvme = nvme_health_source(nvme_sysfs_root(), device_nvme_log_reader())) sources.push_back(std::move(nvme));
     return sources;
 }
 

@@ -1,4 +1,5 @@
 #include "telemetry/gpu_health_telemetry.hpp"
+#include "telemetry/telemetry_source.hpp"
 
 #include "core/clock.hpp"
 #include "telemetry/telemetry_columns.hpp"
@@ -15,7 +16,6 @@ namespace {
 namespace col = telemetry_columns::gpu_health;
 using nvml_abi::Return;
 
-constexpr double not_available = std::numeric_limits<double>::quiet_NaN();
 constexpr unsigned xid_events_per_sample = 64;  // a storm is counted over the next samples
 
 // The outcome of one NVML call: the value, or why there is none.
@@ -62,7 +62,7 @@ Read retired_pages(const Nvml& nvml, nvml_abi::Device device, nvml_abi::PageReti
 
 GpuHealthTelemetry::GpuHealthTelemetry(std::shared_ptr<const Nvml> nvml, NvmlDevice device,
                                        std::chrono::steady_clock::duration read_period)
-    : nvml_(std::move(nvml)), device_(device), read_period_(read_period), xid_last_(not_available) {
+    : nvml_(std::move(nvml)), device_(device), reads_(read_period), xid_last_(not_available) {
     reading_.assign(col::columns().size() - 1, not_available);
     if (auto uuid = device_.uuid()) uuid_ = *uuid;
     const auto& api = nvml_->api();
@@ -87,7 +87,7 @@ GpuHealthTelemetry::GpuHealthTelemetry(std::shared_ptr<const Nvml> nvml, NvmlDev
         xid_count_ = not_available;
     }
     read_counters(now_utc());  // the probe: which columns this GPU and driver can give
-    last_read_ = std::chrono::steady_clock::now();
+    reads_.taken();
     probed_ = true;
 }
 
@@ -249,11 +249,7 @@ void GpuHealthTelemetry::poll_xid(double t) {
 
 std::vector<double> GpuHealthTelemetry::sample() {
     const double t = now_utc();
-    const auto now = std::chrono::steady_clock::now();
-    if (!last_read_ || now - *last_read_ >= read_period_) {
-        read_counters(t);
-        last_read_ = now;
-    }
+    if (reads_.due()) read_counters(t);
     poll_xid(t);
     const std::size_t xid_count_at = col::columns().size() - 3;  // index in reading_
     reading_[xid_count_at] = xid_count_;
@@ -266,7 +262,7 @@ std::vector<double> GpuHealthTelemetry::sample() {
 }
 
 std::vector<double> GpuHealthTelemetry::final_sample() {
-    last_read_.reset();
+    reads_.renew();
     return sample();
 }
 

@@ -15,6 +15,7 @@
 
 #include "telemetry/nvml.hpp"
 #include "telemetry/telemetry_source.hpp"
+#include "telemetry/read_period.hpp"
 
 #include <chrono>
 #include <memory>
@@ -45,8 +46,7 @@ private:
 
     std::shared_ptr<const Nvml> nvml_;
     NvmlDevice device_;
-    std::chrono::steady_clock::duration read_period_;
-    std::optional<std::chrono::steady_clock::time_point> last_read_;
+    ReadPeriod reads_;
     std::vector<double> reading_;  // columns after t
     std::map<std::string, std::string> unavailable_;  // column -> why (from the first reading)
     bool probed_ = false;

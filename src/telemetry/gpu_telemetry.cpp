@@ -1,4 +1,5 @@
 #include "telemetry/gpu_telemetry.hpp"
+#include "telemetry/telemetry_source.hpp"
 
 #include "core/clock.hpp"
 #include "telemetry/telemetry_columns.hpp"
@@ -10,7 +11,6 @@
 namespace shakedown {
 namespace {
 
-constexpr double not_available = std::numeric_limits<double>::quiet_NaN();
 
 template <typename T>
 double value_or_nan(const std::optional<T>& value) {

@@ -1,4 +1,5 @@
 #include "telemetry/host_telemetry.hpp"
+#include "telemetry/telemetry_source.hpp"
 
 #include "telemetry/telemetry_columns.hpp"
 
@@ -13,7 +14,6 @@
 namespace shakedown {
 namespace {
 
-constexpr double not_available = std::numeric_limits<double>::quiet_NaN();
 
 // Entries of `folder` named `prefix` followed by digits ("cpu12", "thermal_zone3"), sorted.
 std::vector<std::filesystem::path> numbered_entries(const std::filesystem::path& folder, std::string_view prefix) {

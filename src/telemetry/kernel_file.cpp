@@ -1,6 +1,11 @@
 #include "telemetry/kernel_file.hpp"
 
+#include <cctype>
+
+#include <array>
+
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <charconv>
@@ -8,7 +13,16 @@
 
 namespace shakedown {
 
-KernelFile::KernelFile(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC)) {}
+// Opened without blocking and kept only when it is a regular file (sysfs attributes and /proc
+// files are): a FIFO under a configured sysfs root (telemetry.infiniband_sysfs_root) blocked the
+// open until a writer came, and the rank hung before its first test, judged a hardware fault.
+KernelFile::KernelFile(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)) {
+    struct stat status {};
+    if (fd_ >= 0 && (::fstat(fd_, &status) != 0 || !S_ISREG(status.st_mode))) {
+        ::close(fd_);
+        fd_ = -1;
+    }
+}
 
 KernelFile::KernelFile(KernelFile&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
 
@@ -34,6 +48,15 @@ std::optional<std::string_view> KernelFile::read(std::span<char> buffer) const {
 std::optional<double> KernelFile::read_number(std::span<char> buffer) const {
     const auto text = read(buffer);
     return text ? leading_number(*text) : std::nullopt;
+}
+
+std::string first_line_of(const std::string& path) {
+    std::array<char, 256> buffer{};
+    const auto text = KernelFile(path).read(buffer);
+    if (!text) return {};
+    std::string line(text->substr(0, text->find('\n')));
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
+    return line;
 }
 
 std::optional<double> leading_number(std::string_view text) {

@@ -12,7 +12,8 @@ namespace shakedown {
 
 class KernelFile {
 public:
-    explicit KernelFile(const std::string& path);  // is_open() is false when absent or unreadable
+    // is_open() is false when absent, unreadable or not a regular file (a FIFO, a device, a folder)
+    explicit KernelFile(const std::string& path);
     KernelFile(KernelFile&& other) noexcept;
     KernelFile& operator=(KernelFile&& other) noexcept;
     KernelFile(const KernelFile&) = delete;
@@ -29,6 +30,10 @@ public:
 private:
     int fd_ = -1;
 };
+
+// The first line of a sysfs attribute ("InfiniBand", a padded NVMe model), trailing whitespace
+// removed; "" when it cannot be read (absent, not a regular file: a FIFO never blocks).
+std::string first_line_of(const std::string& path);
 
 // Leading number of a text such as "0.52 0.58 0.59 1/123 4567" or "2400000\n".
 std::optional<double> leading_number(std::string_view text);

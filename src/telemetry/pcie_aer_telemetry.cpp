@@ -1,4 +1,5 @@
 #include "telemetry/pcie_aer_telemetry.hpp"
+#include "telemetry/telemetry_source.hpp"
 
 #include "core/clock.hpp"
 
@@ -8,7 +9,6 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <limits>
 #include <regex>
 #include <set>
@@ -18,7 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr double not_available = std::numeric_limits<double>::quiet_NaN();
 constexpr std::array<const char*, 3> kinds{"correctable", "nonfatal", "fatal"};
 
 bool is_bdf(const std::string& name) {
@@ -26,16 +25,9 @@ bool is_bdf(const std::string& name) {
     return std::regex_match(name, bdf);
 }
 
-std::string first_line(const fs::path& path) {
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    return line;
-}
-
 // gpu / hca / nvme from the PCI class ("0x030200"), "" for anything else.
 std::string role_of(const fs::path& device) {
-    const std::string text = first_line(device / "class");
+    const std::string text = first_line_of((device / "class").string());
     if (text.empty()) return "";
     const unsigned long code = std::strtoul(text.c_str(), nullptr, 16);
     if ((code >> 16) == 0x03) return "gpu";
@@ -68,7 +60,7 @@ std::optional<double> aer_total(std::string_view text) {
 }
 
 PcieAerTelemetry::PcieAerTelemetry(const fs::path& root, std::chrono::steady_clock::duration read_period)
-    : read_period_(read_period) {
+    : reads_(read_period) {
     std::error_code error;
     std::vector<std::string> names;
     for (const auto& entry : fs::directory_iterator(root, error))
@@ -92,8 +84,10 @@ PcieAerTelemetry::PcieAerTelemetry(const fs::path& root, std::chrono::steady_clo
         for (const char* kind : kinds) {
             const fs::path file = path / fmt::format("aer_dev_{}", kind);
             Counter counter{fmt::format("{}.aer_{}", bdf, kind), file, KernelFile(file.string())};
-            if (!counter.file.is_open())
-                unavailable_[counter.column] = fmt::format("{}: {}", file.string(), fs::exists(file) ? "not readable" : "no such file");
+            if (!counter.file.is_open()) {
+                const char* why = !fs::exists(file) ? "no such file" : fs::is_regular_file(file) ? "not readable" : "not a regular file";
+                unavailable_[counter.column] = fmt::format("{}: {}", file.string(), why);
+            }
             counters_.push_back(std::move(counter));
         }
     }
@@ -102,7 +96,7 @@ PcieAerTelemetry::PcieAerTelemetry(const fs::path& root, std::chrono::steady_clo
     for (std::size_t i = 0; i < counters_.size(); ++i)
         if (std::isnan(reading_[1 + i]) && !unavailable_.contains(counters_[i].column))
             unavailable_[counters_[i].column] = fmt::format("{}: read failed or no count in it", counters_[i].path.string());
-    last_read_ = std::chrono::steady_clock::now();
+    reads_.taken();
 }
 
 std::vector<SampleTable::Column> PcieAerTelemetry::columns() const {
@@ -122,18 +116,14 @@ void PcieAerTelemetry::read_all(double t) {
 
 std::vector<double> PcieAerTelemetry::sample() {
     const double t = now_utc();
-    const auto now = std::chrono::steady_clock::now();
-    if (!last_read_ || now - *last_read_ >= read_period_) {
-        read_all(t);
-        last_read_ = now;
-    }
+    if (reads_.due()) read_all(t);
     std::vector<double> row{t};
     row.insert(row.end(), reading_.begin(), reading_.end());
     return row;
 }
 
 std::vector<double> PcieAerTelemetry::final_sample() {
-    last_read_.reset();
+    reads_.renew();
     return sample();
 }
 

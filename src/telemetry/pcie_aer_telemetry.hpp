@@ -12,6 +12,7 @@
 
 #include "telemetry/kernel_file.hpp"
 #include "telemetry/telemetry_source.hpp"
+#include "telemetry/read_period.hpp"
 
 #include <array>
 #include <chrono>
@@ -48,8 +49,7 @@ private:
     std::vector<Counter> counters_;
     std::map<std::string, std::string> roles_;        // bdf -> role
     std::map<std::string, std::string> unavailable_;  // column -> why
-    std::chrono::steady_clock::duration read_period_;
-    std::optional<std::chrono::steady_clock::time_point> last_read_;
+    ReadPeriod reads_;
     std::vector<double> reading_;  // counters_t, then the counters
     std::array<char, 2048> buffer_{};
 };

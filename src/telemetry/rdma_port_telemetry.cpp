@@ -1,4 +1,5 @@
 #include "telemetry/rdma_port_telemetry.hpp"
+#include "telemetry/telemetry_source.hpp"
 
 #include "core/clock.hpp"
 #include "telemetry/rdma_port_names.hpp"
@@ -10,7 +11,6 @@
 namespace shakedown {
 namespace {
 
-constexpr double not_available = std::numeric_limits<double>::quiet_NaN();
 
 enum class CounterKind { error, traffic };
 
@@ -56,16 +56,6 @@ constexpr std::array<CounterSpec, 27> counter_table{{
 
 constexpr std::size_t leading_columns = 4;  // counters_t, state, phys_state, rate_gbps
 
-std::string first_line(const std::filesystem::path& path) {
-    std::array<char, 64> buffer{};
-    const KernelFile file(path.string());
-    const auto text = file.read(buffer);
-    if (!text) return {};
-    std::string line(text->substr(0, text->find('\n')));
-    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
-    return line;
-}
-
 bool is_number(const std::string& name) {
     return !name.empty() && std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isdigit(c) != 0; });
 }
@@ -86,12 +76,12 @@ RdmaPortTelemetry::RdmaPortTelemetry(std::string rdma_device, int port, const st
     : rdma_device_(std::move(rdma_device)),
       port_(port),
       device_(rdma_port_table_name(rdma_device_, port)),
-      link_layer_(first_line(port_dir / "link_layer")),
+      link_layer_(first_line_of((port_dir / "link_layer").string())),
       pkeys_(read_pkey_table(port_dir)),
       state_((port_dir / "state").string()),
       phys_state_((port_dir / "phys_state").string()),
       rate_((port_dir / "rate").string()),
-      read_period_(read_period) {
+      reads_(read_period) {
     for (const CounterSpec& spec : counter_table) {
         KernelFile file((port_dir / spec.folder / spec.file).string());
         if (!file.is_open()) continue;  // absent on this driver or link layer: no column
@@ -121,17 +111,13 @@ void RdmaPortTelemetry::read_sysfs(double t) {
 }
 
 std::vector<double> RdmaPortTelemetry::final_sample() {
-    last_read_.reset();
+    reads_.renew();
     return sample();
 }
 
 std::vector<double> RdmaPortTelemetry::sample() {
     const double t = now_utc();
-    const auto now = std::chrono::steady_clock::now();
-    if (!last_read_ || now - *last_read_ >= read_period_) {
-        read_sysfs(t);
-        last_read_ = now;
-    }
+    if (reads_.due()) read_sysfs(t);
     std::vector<double> row;
     row.reserve(1 + reading_.size());
     row.push_back(t);

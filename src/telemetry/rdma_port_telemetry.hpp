@@ -8,6 +8,7 @@
 #include "telemetry/kernel_file.hpp"
 #include "telemetry/rdma_pkeys.hpp"
 #include "telemetry/telemetry_source.hpp"
+#include "telemetry/read_period.hpp"
 
 #include <array>
 #include <chrono>
@@ -63,8 +64,7 @@ private:
     KernelFile phys_state_;   // "5: LinkUp"
     KernelFile rate_;         // "200 Gb/sec (4X HDR)"
     std::vector<Counter> counters_;
-    std::chrono::steady_clock::duration read_period_;
-    std::optional<std::chrono::steady_clock::time_point> last_read_;
+    ReadPeriod reads_;
     std::vector<double> reading_;      // counters_t, state, phys_state, rate_gbps, counters...
     std::array<char, 128> buffer_{};   // every file read is one short line
 };

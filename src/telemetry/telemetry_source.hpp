@@ -6,12 +6,16 @@
 #include "core/result.hpp"
 
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace shakedown {
+
+// A value a source could not read this time: NaN, never a plausible-looking zero.
+inline constexpr double not_available = std::numeric_limits<double>::quiet_NaN();
 
 class TelemetrySource {
 public:
@@ -35,8 +39,9 @@ public:
 
 // The host, two sources per GPU that NVML reports (its state and its health; none when NVML does
 // not load), one per RDMA port under `infiniband_sysfs_root` (config telemetry.infiniband_sysfs_root;
-// none when absent) and the PCIe AER counters (telemetry/pcie_aer_telemetry.hpp; none without devices).
-// Without `passive_health` neither the GPU health sources nor AER (to measure what they cost).
+// none when absent), the PCIe AER counters (telemetry/pcie_aer_telemetry.hpp; none without devices)
+// and the NVMe drives' health logs (telemetry/nvme_health_telemetry.hpp; none without a controller).
+// Without `passive_health` neither the GPU health sources nor AER nor NVMe (to measure what they cost).
 std::vector<std::unique_ptr<TelemetrySource>> default_telemetry_sources(
     const std::filesystem::path& infiniband_sysfs_root = "/sys/class/infiniband", bool passive_health = true);
 

@@ -386,6 +386,8 @@ hsize_t stored_chunk_bytes(hid_t dataset, hid_t create_plist, hsize_t chunk_rows
             context.fail(fmt::format("{} uses HDF5 filter {}, which a trace never uses", what, filter));
         checksummed = true;
     }
+    // Without it a flipped byte would be read as a figure and judged.
+    if (!checksummed) context.fail(what + " has no Fletcher-32 checksum, which every trace table has: the file is not a trace");
     const Datatype type(context.check(H5Dget_type(dataset), "H5Dget_type", what));
     const std::size_t row_bytes = H5Tget_size(type.get());
     if (row_bytes == 0) context.fail_call("H5Tget_size", what);
@@ -393,7 +395,7 @@ hsize_t stored_chunk_bytes(hid_t dataset, hid_t create_plist, hsize_t chunk_rows
     constexpr hsize_t max_chunk_bytes = hsize_t{1} << 32;
     if (row_bytes > max_chunk_bytes || chunk_rows > max_chunk_bytes / row_bytes)
         context.fail(fmt::format("{} has chunks of {} rows of {} bytes: the file is damaged", what, chunk_rows, row_bytes));
-    return chunk_rows * row_bytes + (checksummed ? fletcher32_bytes : 0);
+    return chunk_rows * row_bytes + fletcher32_bytes;
 }
 
 }  // namespace
@@ -402,7 +404,8 @@ void require_all_chunks(hid_t dataset, hsize_t rows, const std::string& what, co
     const PropertyList create(context.check(H5Dget_create_plist(dataset), "H5Dget_create_plist", what));
     const H5D_layout_t layout = H5Pget_layout(create.get());
     if (layout < 0) context.fail_call("H5Pget_layout", what);
-    if (layout != H5D_CHUNKED) return;
+    if (layout != H5D_CHUNKED)
+        context.fail(what + " is not stored in checksummed chunks, as every trace table is: the file is not a trace");
     if (H5Pget_chunk(create.get(), 0, nullptr) != 1) context.fail(what + " has chunks of a rank other than 1");
     hsize_t chunk_rows = 0;
     context.check(H5Pget_chunk(create.get(), 1, &chunk_rows), "H5Pget_chunk", what);

@@ -125,7 +125,8 @@ std::string unescape_name(std::string_view name);
 // with its checksum filter applied, turns that into an error. Each chunk must also store
 // exactly the bytes its rows and checksum take, and Fletcher-32 must be the only filter: a
 // chunk shorter than its checksum crashes HDF5 1.10.8's filter, so its size is checked first.
-// Datasets of other layouts pass.
+// A dataset of another layout, or without the checksum, is refused: every trace table has both,
+// and without the checksum a flipped byte would be judged as a figure.
 void require_all_chunks(hid_t dataset, hsize_t rows, const std::string& what, const ErrorContext& context);
 
 // --- links ------------------------------------------------------------------------------

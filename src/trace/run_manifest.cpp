@@ -3,6 +3,7 @@
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/input_limits.hpp"
+#include "core/json_text.hpp"
 #include "core/printable_text.hpp"
 
 #include <fmt/format.h>
@@ -19,7 +20,7 @@ namespace {
 using nlohmann::json;
 
 // The major version this reader understands (minor versions only add members).
-constexpr std::string_view supported_schema_major = "1";
+constexpr std::string_view supported_manifest_major = "1";
 
 namespace key {
 constexpr const char* schema_version = "schema_version";
@@ -107,6 +108,14 @@ public:
         return value->get<double>();
     }
 
+    // A time stamp: a calendar time (core/clock.hpp), as the driver writes it.
+    std::optional<double> optional_time(const json& object, const std::string& name) const {
+        const std::optional<double> seconds = optional_number(object, name);
+        if (seconds && !is_calendar_time(*seconds))
+            reject(fmt::format("{}: {} is not a time (0..{} s since 1970)", name, *seconds, latest_calendar_utc));
+        return seconds;
+    }
+
     std::vector<std::string> optional_strings(const json& object, const std::string& name) const {
         const json* value = optional_member(object, name);
         if (value == nullptr) return {};
@@ -136,7 +145,7 @@ public:
         if (!value.is_number_integer()) reject(fmt::format("{}: expected an integer", what));
         const bool in_range = value.is_number_unsigned() ? value.get<std::uint64_t>() <= static_cast<std::uint64_t>(most)
                                                          : value.get<std::int64_t>() >= least && value.get<std::int64_t>() <= most;
-        if (!in_range) reject(fmt::format("{}: {} is outside {}..{}", what, value.dump(), least, most));
+        if (!in_range) reject(fmt::format("{}: {} is outside {}..{}", what, json_text(value), least, most));
         return static_cast<int>(value.get<std::int64_t>());
     }
 
@@ -264,9 +273,9 @@ RunManifest parse_run_manifest(const json& document, const std::string& context)
     if (const json* schema = fields.optional_member(document, key::schema_version)) {
         if (!schema->is_string()) fields.reject(fmt::format("{}: expected a string", key::schema_version));
         const std::string version = schema->get<std::string>();
-        if (version.substr(0, version.find('.')) != supported_schema_major)
+        if (version.substr(0, version.find('.')) != supported_manifest_major)
             fields.reject(fmt::format("{} '{}' is not supported (this reader reads {}.x)", key::schema_version, version,
-                                      supported_schema_major));
+                                      supported_manifest_major));
     }
     manifest.run_id = fields.string(document, key::run_id);
     manifest.run_uuid = fields.optional_string(document, key::run_uuid);
@@ -280,8 +289,8 @@ RunManifest parse_run_manifest(const json& document, const std::string& context)
     manifest.profile = fields.optional_string(document, key::profile);
     manifest.tests = fields.optional_strings(document, key::tests);
     manifest.command_line = fields.optional_strings(document, key::command_line);
-    manifest.start_utc = fields.optional_number(document, key::start_utc).value_or(0.0);
-    manifest.end_utc = fields.optional_number(document, key::end_utc);
+    manifest.start_utc = fields.optional_time(document, key::start_utc).value_or(0.0);
+    manifest.end_utc = fields.optional_time(document, key::end_utc);
     if (const json* versions = fields.optional_object(document, key::versions)) manifest.versions = *versions;
     if (const json* slurm = fields.optional_object(document, key::slurm)) manifest.slurm = *slurm;
     manifest.cost = parse_cost(fields, document);

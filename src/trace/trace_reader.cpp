@@ -1,5 +1,6 @@
 #include "trace/trace_reader.hpp"
 
+#include "core/clock.hpp"
 #include "core/input_limits.hpp"
 
 #include "trace/hdf5_io.hpp"
@@ -21,7 +22,7 @@ namespace layout = trace_layout;
 using hdf5::ErrorContext;
 
 // The reader understands every 1.x schema (minor versions only add members).
-constexpr std::string_view supported_schema_major = "1";
+constexpr std::string_view supported_trace_major = "1";
 
 // Catches what HDF5 would say in many words before it is asked: no file, a folder, 0 bytes.
 void check_plain_file(const std::filesystem::path& path, const ErrorContext& context) {
@@ -52,6 +53,14 @@ int require_int(hid_t object, const char* name, long long minimum, const ErrorCo
     return static_cast<int>(value);
 }
 
+// A time stamp: a calendar time (core/clock.hpp); a larger figure is damage, not a date.
+double require_time(hid_t object, const char* name, const ErrorContext& context) {
+    const double seconds = hdf5::require_double(object, name, context);
+    if (!is_calendar_time(seconds))
+        context.fail(fmt::format("attribute '{}' = {} is not a time (0..{} s since 1970)", name, seconds, latest_calendar_utc));
+    return seconds;
+}
+
 std::string read_string_dataset(hid_t parent, const char* name, const ErrorContext& context) {
     const hdf5::Dataset dataset = hdf5::open_dataset(parent, name, context);
     const std::string what = fmt::format("'/{}'", name);
@@ -80,9 +89,9 @@ TraceHeader read_header(hid_t root, const ErrorContext& context) {
     TraceHeader header;
     header.schema_version = hdf5::require_string(root, layout::schema_version, context);
     const std::string_view major = std::string_view(header.schema_version).substr(0, header.schema_version.find('.'));
-    if (major != supported_schema_major)
+    if (major != supported_trace_major)
         context.fail(fmt::format("trace schema_version '{}' is not supported (this reader reads {}.x)",
-                                 header.schema_version, supported_schema_major));
+                                 header.schema_version, supported_trace_major));
     header.shakedown_version = hdf5::require_string(root, layout::shakedown_version, context);
     header.run_id = hdf5::require_string(root, layout::run_id, context);
     if (hdf5::open_attribute(root, layout::run_uuid, context))  // schema 1.1
@@ -93,7 +102,7 @@ TraceHeader read_header(hid_t root, const ErrorContext& context) {
     header.local_rank = require_int(root, layout::local_rank, 0, context, input_limits::max_world_size - 1);
     if (header.rank >= header.world_size)
         context.fail(fmt::format("rank {} is not below world_size {}", header.rank, header.world_size));
-    header.start_utc = hdf5::require_double(root, layout::start_utc, context);
+    header.start_utc = require_time(root, layout::start_utc, context);
     // The binding: each attribute optional (older traces have none of them).
     auto& binding = header.binding;
     if (hdf5::open_attribute(root, layout::cpu_affinity, context))
@@ -128,8 +137,8 @@ TestResult read_test(hid_t tests, const std::string& name, const TraceReadOption
         if (!result.cause)
             context.fail(fmt::format("test '{}' has cause '{}' (expected hardware, configuration or software)", result.key, text));
     }
-    result.start_utc = hdf5::require_double(group.get(), layout::start_utc, context);
-    result.end_utc = hdf5::require_double(group.get(), layout::end_utc, context);
+    result.start_utc = require_time(group.get(), layout::start_utc, context);
+    result.end_utc = require_time(group.get(), layout::end_utc, context);
 
     if (hdf5::hard_link_exists(group.get(), layout::parameters, context)) {
         const hdf5::Group parameters = hdf5::open_group(group.get(), layout::parameters, context);
@@ -192,7 +201,7 @@ Trace read_open_trace(hid_t file, const TraceReadOptions& options, const ErrorCo
     if (!parsed)
         context.fail(fmt::format("root attribute 'status' is '{}' (expected running, complete or aborted)", status));
     trace.status = *parsed;
-    trace.end_utc = hdf5::require_double(root.get(), layout::end_utc, context);
+    trace.end_utc = require_time(root.get(), layout::end_utc, context);
 
     if (options.config) trace.config_yaml = read_string_dataset(root.get(), layout::config, context);
     if (options.inventory) {

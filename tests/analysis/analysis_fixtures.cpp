@@ -4,6 +4,7 @@
 #include "analysis/load/run_manifest.hpp"
 #include "analysis/rules/threshold_rule.hpp"
 #include "bench/run_folder_writer.hpp"
+#include "core/registry.hpp"
 
 #include <fmt/format.h>
 
@@ -71,6 +72,12 @@ TestResult& test_named(Trace& trace, const std::string& key) {
     for (TestResult& test : trace.tests)
         if (test.key == key) return test;
     throw std::out_of_range("no test " + key);
+}
+
+Metric declared_metric(std::string_view test_key, std::string_view name, double value, std::optional<double> nominal) {
+    const MetricSpec* declared = Registry::instance().declaration(test_key, name);
+    if (declared == nullptr) throw std::logic_error(fmt::format("{} declares no metric {}", test_key, name));
+    return Metric{std::string(name), declared->unit, value, nominal, declared->better};
 }
 
 Metric& metric_named(Trace& trace, const std::string& name) {

@@ -8,7 +8,9 @@
 #include "trace/trace_format.hpp"
 
 #include <filesystem>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace shakedown::analysis::testing {
@@ -37,6 +39,10 @@ std::vector<Trace> healthy_traces(int world_size, int ranks_per_node);
 
 TestResult& test_named(Trace& trace, const std::string& key);
 Metric& metric_named(Trace& trace, const std::string& name);
+// A metric as the driver records it: the unit and direction its test declares (a trace that
+// says otherwise is corrupt to the loader).
+Metric declared_metric(std::string_view test_key, std::string_view name, double value,
+                       std::optional<double> nominal = std::nullopt);
 
 // The LoadedRun load_run() would return for these traces, all read without a problem.
 LoadedRun loaded_run(const std::vector<Trace>& traces);

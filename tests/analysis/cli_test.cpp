@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 
 namespace shakedown::analysis {
 namespace {
@@ -97,14 +98,66 @@ TEST(AnalyzeCli, FolderWithoutRunJsonIsOneLineAndExitTwo) {
     EXPECT_TRUE(result.out.empty());
 }
 
-TEST(AnalyzeCli, AnInfiniteOrNanPriceIsOneLineAndExitTwo) {
+TEST(AnalyzeCli, AnInfiniteNanOrHugePriceIsOneLineAndExitTwo) {
     TempDir temp;
     const auto run = write_run(temp.path() / "run", healthy_traces(1, 1));
-    for (const char* price : {"inf", "nan", "0"}) {
+    for (const char* price : {"inf", "nan", "0", "1e308"}) {  // 1e308 made the fleet's price "inf"
         const CommandResult result = run_analyzer(temp, run.string() + " --price-per-node-hour " + price);
         EXPECT_EQ(result.exit_code, 2) << price;
-        EXPECT_EQ(result.err.rfind("shakedown-analyze: a node price must be a finite number above 0, got ", 0), 0u) << result.err;
+        EXPECT_EQ(result.err.rfind("shakedown-analyze: a node price must be a number above 0 and up to 1e+09, got ", 0), 0u)
+            << result.err;
         EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+    }
+}
+
+// Text that is not UTF-8 ended the analyzer with an abort (exit 134, nothing written) when it
+// reached summary.json: here a run folder named with a Latin-1 byte, as `cp -a RUN café` gives in
+// a Latin-1 shell. The analysis is made, and summary.json is UTF-8 with U+FFFD for the byte.
+TEST(AnalyzeCli, ARunFolderNamedWithALatin1ByteIsAnalysedAndItsSummaryIsUtf8) {
+    TempDir temp;
+    const auto run = write_run(temp.path() / "caf\xe9", healthy_traces(2, 1));
+    const CommandResult result = run_analyzer(temp, "'" + run.string() + "'");
+    EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
+    const std::string summary = read_text(run / "summary.json");
+    const nlohmann::json parsed = nlohmann::json::parse(summary, nullptr, /*allow_exceptions=*/false);
+    EXPECT_FALSE(parsed.is_discarded()) << summary.substr(0, 400);
+    EXPECT_EQ(summary.find('\xe9'), std::string::npos);
+    EXPECT_TRUE(std::filesystem::exists(run / "junit.xml"));
+}
+
+// run.json is the run's identity: what the JSON library lets through but the run cannot mean is
+// one line and exit 2, not a verdict and not a crash. A key given twice ("aborted" then "complete"
+// read as complete: PASS), a time past year 9999 (the calendar conversion threw: exit 134), and
+// 70,000 nested lists (writing them back overflowed the stack: SIGSEGV).
+TEST(AnalyzeCli, RunJsonWithADuplicateKeyAnImpossibleTimeOrDeepNestingIsOneLineAndExitTwo) {
+    TempDir temp;
+    const auto run = write_run(temp.path() / "run", healthy_traces(2, 1));
+    const std::string original = read_text(run / "run.json");
+    const auto replaced = [&](const std::string& from, const std::string& to) {
+        std::string text = original;
+        const std::size_t at = text.find(from);
+        EXPECT_NE(at, std::string::npos) << from;
+        return text.replace(at, from.size(), to);
+    };
+    const nlohmann::json document = nlohmann::json::parse(original);
+    const std::string status = "\"status\": " + document.at("status").dump();
+    const std::map<std::string, std::pair<std::string, std::string>> cases{
+        {"the key \"status\" is given twice in one object", {status, "\"status\": \"aborted\", " + status}},
+        {"start_utc: 1e+18 is not a time (0..253402300799 s since 1970)",
+         {"\"start_utc\": ", "\"start_utc\": 1e18, \"was_start\": "}},
+        {"nested deeper than 64 levels",
+         {"\"status\": ", "\"deep\": " + std::string(70000, '[') + std::string(70000, ']') + ", \"status\": "}},
+    };
+    for (const auto& [message, edit] : cases) {
+        {
+            std::ofstream out(run / "run.json", std::ios::trunc);
+            out << replaced(edit.first, edit.second);
+        }
+        const CommandResult result = run_analyzer(temp, run.string());
+        EXPECT_EQ(result.exit_code, 2) << message << result.out;
+        EXPECT_NE(result.err.find(message), std::string::npos) << result.err;
+        EXPECT_EQ(line_count(result.err), 1u) << result.err;
+        EXPECT_FALSE(std::filesystem::exists(run / "summary.json")) << message;
     }
 }
 

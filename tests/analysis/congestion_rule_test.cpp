@@ -259,5 +259,41 @@ TEST(CongestionRule, ALinkSlowEvenAloneIsNamedByItsBandwidthsAloneAndNotItsNeigh
                     .empty());
 }
 
+// node0002 at 50 Mbit/s, as in a CI run on the virtual cluster: slow alone, and the congestors'
+// traffic to it backed up every sender, so node0003's figure in the ring that does not cross
+// node0002 read 72x and its own median was in the band. node0002 FAILs; node0003 is a WARN that
+// names node0002 as the likely cause. The twin without the slow link alone: the same figures
+// FAIL node0003, as nothing else explains them.
+TEST(CongestionRule, BesideALinkSlowAloneAnotherNodesDegradationIsAtMostAWarnThatNamesThePossibleCause) {
+    const auto latency = [](int node, int previous, int next) {
+        if (node == 3 && previous != 2 && next != 2) return 72.0;
+        if (node == 2) return 1.3;
+        return previous == 2 || next == 2 ? 36.0 : 1.2;
+    };
+    const auto findings =
+        findings_of(ring_traces(latency, [](int node, int previous) { return node == 2 || previous == 2 ? 1.0 / 50 : 1.0; }));
+    ASSERT_EQ(findings.size(), 3u);
+    EXPECT_EQ(findings[0].node, "node0002");
+    EXPECT_EQ(findings[0].metric, "congestion.ring_links_slowdown_alone");
+    EXPECT_EQ(findings[0].level, Level::fail);
+    EXPECT_EQ(findings[1].node, "node0002");
+    EXPECT_EQ(findings[1].level, Level::fail);
+    const Finding& victim = findings[2];
+    EXPECT_EQ(victim.node, "node0003");
+    EXPECT_EQ(victim.level, Level::warn);
+    EXPECT_DOUBLE_EQ(*victim.bound, 4.0);
+    EXPECT_NE(victim.reason.find("node0003's links degrade under load: its p50 ring latency is 36x worse"), std::string::npos)
+        << victim.reason;
+    EXPECT_NE(victim.reason.find("; at most a WARN while node0002 is slow even alone: the congestors send to it too"),
+              std::string::npos)
+        << victim.reason;
+
+    const auto twin = findings_of(ring_traces(latency));
+    const auto node3 = std::find_if(twin.begin(), twin.end(), [](const Finding& f) { return f.node == "node0003"; });
+    ASSERT_NE(node3, twin.end());
+    EXPECT_EQ(node3->level, Level::fail);
+    EXPECT_EQ(node3->reason.find("at most a WARN"), std::string::npos) << node3->reason;
+}
+
 }  // namespace
 }  // namespace shakedown::analysis

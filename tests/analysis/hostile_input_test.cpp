@@ -159,8 +159,8 @@ RankRecord rank_one_after(const std::function<void(Trace&)>& damage, const TempD
     return loaded.ranks.at(1);
 }
 
-// A negative bandwidth, a NaN or the same metric twice in one test passed the analyzer (judged as
-// if measured): the rank is now corrupt data, unreadable, and the run incomplete (exit 3).
+// A negative bandwidth, a NaN, the same metric twice in one test or a unit or direction other than
+// the declared one passed the analyzer (judged as if measured): the rank is now corrupt data, unreadable, and the run incomplete (exit 3).
 TEST(HostileInput, ImplausibleFiguresMakeTheRankCorruptNotJudged) {
     struct Case {
         const char* name;
@@ -179,6 +179,19 @@ TEST(HostileInput, ImplausibleFiguresMakeTheRankCorruptNotJudged) {
              stream.metrics.back().value = 99.0;
          },
          "test stream records metric stream.triad_gbs twice"},
+        // The trace's unit and direction must be the declaration's: edited, they turned a figure
+        // far below nominal into a PASS and let a negative rate past the sign check.
+        {"direction edited", [](Trace& t) { testing::metric_named(t, "stream.triad_gbs").better = Better::lower; },
+         "stream.triad_gbs is recorded as lower is better, but stream declares higher"},
+        {"unit edited",
+         [](Trace& t) {
+             Metric& triad = testing::metric_named(t, "stream.triad_gbs");
+             triad.unit = "GB/S";
+             triad.value = -5.0;
+         },
+         "stream.triad_gbs is recorded in 'GB/S', but stream declares it in 'GB/s'"},
+        {"unit emptied", [](Trace& t) { testing::metric_named(t, "stream.triad_gbs").unit = ""; },
+         "stream.triad_gbs is recorded in '', but stream declares it in 'GB/s'"},
     };
     for (const Case& item : cases) {
         SCOPED_TRACE(item.name);

@@ -75,6 +75,13 @@ TEST(Topology, BadLinesAreInputErrorsWithTheirLine) {
     } catch (const InputError& error) {
         EXPECT_STREQ(error.what(), "t.conf:1: a line without SwitchName=");
     }
+    // Each line within the hostlist limit, together beyond it: refused, naming the line.
+    try {
+        Topology::parse("SwitchName=a Nodes=a[1-600]-[1-1000]\nSwitchName=b Nodes=b[1-600]-[1-1000]\n", "t.conf");
+        FAIL() << "1.2 million names in one topology file were accepted";
+    } catch (const InputError& error) {
+        EXPECT_EQ(std::string(error.what()).rfind("t.conf:2: Nodes=b[1-600]-[1-1000]: ", 0), 0u) << error.what();
+    }
     const Topology topology = Topology::parse("switchname=s1 nodes=n[1-2] # comment\n\n", "t.conf");
     EXPECT_EQ(topology.switch_of("n2"), "s1");
     EXPECT_FALSE(topology.switch_of("n3"));

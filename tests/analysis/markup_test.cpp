@@ -41,6 +41,25 @@ TEST(Markup, TerminalEscapingShowsEveryControlCharacterAsBytes) {
     EXPECT_EQ(escape_control("plain text, ünïcödé ✓ <a|b> \\"), "plain text, ünïcödé ✓ <a|b> \\");
 }
 
+// A right-to-left override in a reason made "node-1 PASS" read otherwise on screen and in the
+// report; every bidirectional formatting character is shown, never obeyed.
+TEST(Markup, BidirectionalFormattingCharactersAreShownNotObeyed) {
+    const std::string replacement = "\xEF\xBF\xBD";
+    EXPECT_EQ(escape_control("ok \xE2\x80\xAE" "LIAF"), "ok \\u202eLIAF");
+    EXPECT_EQ(escape_control("\xE2\x81\xA6x\xE2\x81\xA9 \xD8\x9C"), "\\u2066x\\u2069 \\u061c");
+    EXPECT_EQ(escape_markup("ok \xE2\x80\xAE" "LIAF"), "ok " + replacement + "LIAF");
+    EXPECT_EQ(escape_control("\xE2\x80\x94 dash"), "\xE2\x80\x94 dash");  // other punctuation stays
+    EXPECT_EQ(first_unprintable("fine ✓"), std::nullopt);
+    EXPECT_EQ(first_unprintable("ab\xE2\x80\x8F"), 2U);
+    EXPECT_EQ(first_unprintable("abc\xE9"), 3U);
+}
+
+// One lower-casing for names compared without case: A-Z only, other bytes (UTF-8 included) kept.
+TEST(Markup, AsciiLowerTouchesOnlyAToZ) {
+    EXPECT_EQ(ascii_lower("SwitchName=S1 Cooperlake 0000:1A:00.0"), "switchname=s1 cooperlake 0000:1a:00.0");
+    EXPECT_EQ(ascii_lower("\xC3\x89T\xC3\xA9 [x]"), "\xC3\x89t\xC3\xA9 [x]");
+}
+
 TEST(Markup, WriterNestsAndEscapesAttributesAndText) {
     XmlWriter xml;
     xml.open("suite", {{"name", "node<1>"}});

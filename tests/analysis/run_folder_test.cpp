@@ -70,7 +70,7 @@ TEST(RunFolder, HealthyRunPassesAndWritesSummaryLeavingEverythingElseAlone) {
     EXPECT_EQ(snapshot(run), before);
 
     const auto summary = summary_of(run);
-    EXPECT_EQ(summary["schema_version"], "1.6");
+    EXPECT_EQ(summary["schema_version"], "1.7");
     EXPECT_DOUBLE_EQ(summary["started_utc"].get<double>(), 1764480000.0);  // run.json's, as the writer made it
     EXPECT_DOUBLE_EQ(summary["ended_utc"].get<double>(), 1764480000.0 + 600.0);
     EXPECT_EQ(summary["run_id"], testing::test_run_id);
@@ -268,7 +268,7 @@ TEST(RunFolder, MalformedRunJsonIsBadInput) {
     TempDir temp;
     std::ofstream(temp.path() / "run.json") << "{\"run_id\": \"x\", ";
     EXPECT_EQ(analyze_folder(temp.path()).err,
-              "shakedown-analyze: " + temp.path().string() + " is not a shakedown run folder: run.json is not valid JSON\n");
+              "shakedown-analyze: " + temp.path().string() + " is not a shakedown run folder: run.json: not valid JSON\n");
     std::ofstream(temp.path() / "run.json", std::ios::trunc) << R"({"run_id": "x", "world_size": "two"})";
     EXPECT_EQ(analyze_folder(temp.path()).err, "shakedown-analyze: " + temp.path().string() +
                                                    " is not a shakedown run folder: run.json: world_size: expected an integer\n");

@@ -1,5 +1,5 @@
 // The scaling rule over run folders written with the real TraceWriter: 4 nodes of 2 ranks that
-// ran train_step. Healthy figures flag nothing; a rank slow alone is named and no one else; a
+// ran train_step (and stencil3d, whose declaration the same rule reads). Healthy figures flag nothing; a rank slow alone is named and no one else; a
 // node's slow link is named with the nodes to measure it again beside; an efficiency below its
 // prediction with nothing slow is one WARN; an efficiency the prediction also gives is the
 // machine as built, not a finding.
@@ -8,6 +8,8 @@
 #include "analysis/rules/scaling_rule.hpp"
 #include "analysis/rules/thresholds.hpp"
 #include "analysis_fixtures.hpp"
+#include "kernels/cg/cg_fp64_names.hpp"
+#include "kernels/stencil/stencil3d_names.hpp"
 #include "kernels/train/train_step_names.hpp"
 
 #include <gtest/gtest.h>
@@ -31,9 +33,7 @@ struct Figures {
     std::optional<double> noise;  // train_step.step_noise on every rank
 };
 
-Metric metric(std::string_view name, double value, const char* unit = "fraction") {
-    return Metric{std::string(name), unit, value, std::nullopt, Better::higher};
-}
+Metric metric(std::string_view name, double value) { return testing::declared_metric(names::key, name, value); }
 
 std::vector<Finding> findings_of(const Figures& figures, int nodes = 4) {
     constexpr int per_node = 2;
@@ -43,14 +43,14 @@ std::vector<Finding> findings_of(const Figures& figures, int nodes = 4) {
         TestResult test;
         test.key = std::string(names::key);
         test.status = Status::pass;
-        test.metrics = {metric(names::alone_step_s, figures.alone(rank), "s"),
+        test.metrics = {metric(names::alone_step_s, figures.alone(rank)),
                         metric(names::node_efficiency, figures.node_efficiency(node)),
                         metric(names::predicted_node_efficiency, figures.predicted_node),
-                        metric(names::node_busbw_gbs, 100.0, "GB/s"),
+                        metric(names::node_busbw_gbs, 100.0),
                         metric(names::job_efficiency, figures.job_efficiency),
                         metric(names::predicted_job_efficiency, figures.predicted_job),
-                        metric(names::job_busbw_gbs, 9.0, "GB/s")};
-        if (rank % per_node == 0) test.metrics.push_back(metric(names::node_link_gbs, figures.link(node), "GB/s"));
+                        metric(names::job_busbw_gbs, 9.0)};
+        if (rank % per_node == 0) test.metrics.push_back(metric(names::node_link_gbs, figures.link(node)));
         if (figures.noise) test.metrics.push_back(metric(names::step_noise, *figures.noise));
         trace.tests.push_back(std::move(test));
     }
@@ -160,6 +160,73 @@ TEST(ScalingRule, ANodeBelowItsOwnPredictionIsNamed) {
     EXPECT_EQ(findings.front().node, "node0001");
     EXPECT_EQ(findings.front().level, Level::warn);
     EXPECT_EQ(findings.front().metric, names::node_efficiency);
+}
+
+// A halo-exchanging test's weak scaling (stencil3d, cg_fp64), judged by its own declaration (no
+// node phase, no node link).
+std::vector<Finding> declared_findings_of(const ScalingDeclaration& declaration, const std::function<double(int rank)>& alone,
+                                          double efficiency, double predicted) {
+    const auto declared = [&](std::string_view name, double value) { return testing::declared_metric(declaration.test, name, value); };
+    auto traces = testing::healthy_traces(8, 2);
+    for (Trace& trace : traces) {
+        TestResult test;
+        test.key = std::string(declaration.test);
+        test.status = Status::pass;
+        test.metrics = {declared(declaration.alone_step_s, alone(trace.header.rank)), declared(declaration.step_noise, 0.05),
+                        declared(declaration.job_efficiency, efficiency),
+                        declared(declaration.predicted_job_efficiency, predicted), declared(declaration.job_comm_gbs, 3.3)};
+        trace.tests.push_back(std::move(test));
+    }
+    TempDir temp;
+    const auto dir = testing::write_run(temp.path() / "run", traces, "complete", {std::string(declaration.test)});
+    const LoadedRun run = load_run(dir, {});
+    const Observations observations(run);
+    return scaling_findings(observations, Thresholds::built_in().settings());
+}
+
+TEST(ScalingRule, TheStencilsWeakScalingIsJudgedByItsOwnDeclaration) {
+    const auto& stencil = kernels::stencil3d_names::scaling;
+    const auto even = [](int rank) { return 0.002 + 0.00002 * (rank % 3); };
+    EXPECT_TRUE(declared_findings_of(stencil, even, 0.93, 0.95).empty());
+
+    const auto slow = declared_findings_of(stencil, [&](int rank) { return rank == 6 ? 0.005 : even(rank); }, 0.4, 0.95);
+    ASSERT_EQ(slow.size(), 1u);
+    EXPECT_EQ(slow.front().rank, 6);
+    EXPECT_EQ(slow.front().level, Level::fail);
+    EXPECT_EQ(slow.front().code, ReasonCode::slow_alone);
+    EXPECT_EQ(slow.front().metric, kernels::stencil3d_names::alone_step_s);
+    EXPECT_NE(slow.front().reason.find("runs the stencil step alone in 2.48x the median rank's time"), std::string::npos)
+        << slow.front().reason;
+    EXPECT_NE(slow.front().reason.find("its face neighbours wait for its halos each step"), std::string::npos) << slow.front().reason;
+    EXPECT_NE(slow.front().reason.find("the job's stencil step with its halo exchange ran at 0.4 of the median rank's step "
+                                       "alone, 0.95 predicted from this run's figures (median halo bandwidth 3.3 GB/s)"),
+              std::string::npos)
+        << slow.front().reason;
+
+    const auto shortfall = declared_findings_of(stencil, even, 0.6, 0.95);
+    ASSERT_EQ(shortfall.size(), 1u);
+    EXPECT_EQ(shortfall.front().level, Level::warn);
+    EXPECT_EQ(shortfall.front().code, ReasonCode::scaling_shortfall);
+    EXPECT_NE(shortfall.front().reason.find("the halo exchange costs more beside the update than alone"), std::string::npos)
+        << shortfall.front().reason;
+}
+
+TEST(ScalingRule, TheCgSolversWeakScalingIsJudgedByItsOwnDeclaration) {
+    const auto& cg = kernels::cg_fp64_names::scaling;
+    const auto even = [](int rank) { return 0.0004 + 0.000004 * (rank % 3); };
+    EXPECT_TRUE(declared_findings_of(cg, even, 0.80, 0.84).empty());  // the allreduces' cost, as predicted
+    const auto slow = declared_findings_of(cg, [&](int rank) { return rank == 2 ? 0.0008 : even(rank); }, 0.45, 0.84);
+    ASSERT_EQ(slow.size(), 1u);
+    EXPECT_EQ(slow.front().rank, 2);
+    EXPECT_EQ(slow.front().metric, kernels::cg_fp64_names::alone_iteration_s);
+    EXPECT_NE(slow.front().reason.find("runs the CG iteration alone in 1.98x the median rank's time"), std::string::npos)
+        << slow.front().reason;
+    const auto shortfall = declared_findings_of(cg, even, 0.5, 0.84);
+    ASSERT_EQ(shortfall.size(), 1u);
+    EXPECT_EQ(shortfall.front().code, ReasonCode::scaling_shortfall);
+    EXPECT_NE(shortfall.front().reason.find("the halo exchange and the allreduces cost more beside the solver's work"),
+              std::string::npos)
+        << shortfall.front().reason;
 }
 
 }  // namespace

@@ -60,6 +60,32 @@ TEST(Scenario, HealthyFleetHasNoFindingAndDrainsNothing) {
     EXPECT_NEAR((*dgemm)["fraction"].get<double>(), 0.96, 0.03);
 }
 
+// Configuration drift on 8 nodes: one node runs another GPU driver, another node's HCAs another
+// firmware. Each is named with both versions, cause configuration: the run exits 2 with what to
+// fix and nothing drains (the healthy fleet above, all alike, has no finding).
+TEST(Scenario, ANodeWithAnotherDriverAndOneWithAnotherHcaFirmwareAreNamedNotDrained) {
+    TempDir temp;
+    const auto run = synthetic_run(temp, "drift",
+                                   {.ranks = 8, .ranks_per_node = 1, .tests = {"stream"}, .other_driver_nodes = {2},
+                                    .other_hca_firmware_nodes = {5}});
+    const Analysis analysis = analyze_folder(run);
+    EXPECT_EQ(analysis.exit_code, 2) << analysis.out << analysis.err;
+    const auto driver = findings_of(analysis, "node0002");
+    ASSERT_EQ(driver.size(), 1u) << analysis.out;
+    EXPECT_EQ(driver[0]["test"], "configuration_agreement");
+    EXPECT_EQ(driver[0]["cause"], "configuration");
+    EXPECT_EQ(driver[0]["code"], "configuration_drift");
+    EXPECT_EQ(driver[0]["reason"],
+              "GPU driver 570.86.15 differs from the 7 of 8 nodes that have 580.95.05 [rule configuration_drift]");
+    const auto firmware = findings_of(analysis, "node0005");
+    ASSERT_EQ(firmware.size(), 1u) << analysis.out;
+    EXPECT_EQ(firmware[0]["reason"],
+              "HCA firmware 28.39.1002 differs from the 7 of 8 nodes that have 28.43.1014 [rule configuration_drift]");
+    for (const char* node : {"node0000", "node0001", "node0003", "node0004", "node0006", "node0007"})
+        EXPECT_TRUE(findings_of(analysis, node).empty()) << node;
+    EXPECT_EQ(scontrol_lines(run / "drain.txt"), 0) << read_text(run / "drain.txt");
+}
+
 TEST(Scenario, OneSlowNodeAmongThreeFailsOnlyThatNode) {
     // The Slurm helper's case: 3 nodes, one slow; 2 of 3 node pairs touch it, so the job-wide
     // median link is the slow figure. Only node0002 may fail, and only it is drained.

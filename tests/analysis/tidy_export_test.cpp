@@ -25,6 +25,8 @@ using testing::TempDir;
 std::vector<TidyRow> hostile_rows() {
     TidyRow quoted{"run-1", "rack \"7\", slot\\b\nx", 3, "GPU-\xff", "stream", "stream.triad_gbs", "GB/s", 4.1, 7.9,
                    Level::fail};
+    quoted.judged = true;
+    // A figure no rule compared: "not_judged" in the CSV, no level sample in OpenMetrics.
     TidyRow special{"run-1", "node0001", 4, "", "mpi_pingpong", "mpi_pingpong.latency_us", "us",
                     std::numeric_limits<double>::quiet_NaN(), std::nullopt, Level::pass};
     TidyRow infinite = special;
@@ -33,6 +35,7 @@ std::vector<TidyRow> hostile_rows() {
     infinite.value = std::numeric_limits<double>::infinity();
     infinite.nominal = 1e-7;
     infinite.level = Level::warn;
+    infinite.judged = true;
     return {quoted, special, infinite};
 }
 
@@ -67,6 +70,7 @@ with open(sys.argv[1], encoding="utf-8", newline="") as f:
     EXPECT_EQ(rows[1][9], "fail");
     EXPECT_EQ(rows[2][7], "NaN");
     EXPECT_EQ(rows[2][8], "") << "no nominal: empty";
+    EXPECT_EQ(rows[2][9], "not_judged");
     EXPECT_EQ(rows[3][7], "Inf");
     EXPECT_EQ(rows[3][8], "1e-07");
     EXPECT_EQ(rows[3][9], "warn");
@@ -83,7 +87,8 @@ with open(sys.argv[1], encoding="utf-8") as f:
 print(json.dumps([[s.name, s.labels, repr(s.value)] for family in families for s in family.samples]))
 )", text);
     ASSERT_TRUE(samples.is_array()) << text;
-    ASSERT_EQ(samples.size(), 3u + 2u + 3u) << samples.dump(1);  // values, nominals (2 rows have one), levels
+    // values, nominals (2 rows have one), levels (2 rows were judged)
+    ASSERT_EQ(samples.size(), 3u + 2u + 2u) << samples.dump(1);
     EXPECT_EQ(samples[0][0], openmetrics_value_family);
     EXPECT_EQ(samples[0][1]["node"], "rack \"7\", slot\\b\\x0ax");  // escaped and unescaped by the parser
     EXPECT_EQ(samples[0][1]["gpu_uuid"], "GPU-\\xff");
@@ -96,8 +101,7 @@ print(json.dumps([[s.name, s.labels, repr(s.value)] for family in families for s
     EXPECT_EQ(samples[4][2], "1e-07");
     EXPECT_EQ(samples[5][0], openmetrics_level_family);
     EXPECT_EQ(samples[5][2], "2");  // the parser reads an integer as int
-    EXPECT_EQ(samples[6][2], "0");
-    EXPECT_EQ(samples[7][2], "1");
+    EXPECT_EQ(samples[6][2], "1");
 }
 
 TEST(TidyExport, AnUnescapedQuoteIsRejectedByTheParser) {

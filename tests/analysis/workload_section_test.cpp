@@ -1,13 +1,16 @@
 // The Workload section over a run folder written with the real TraceWriter: 2 nodes of 2 ranks
 // that ran train_step. Per device the figures it recorded, the scaling rows (one GPU, each node,
 // the job) with their predictions, the price per million tokens and a standard task from a node
-// price, the "as built" line where the prediction gives the efficiency, and the figure.
+// price, the "as built" line where the prediction gives the efficiency, and the figure. The
+// science kernels' weak scaling beside it, also in a run without train_step.
 #include "analysis/load/observations.hpp"
 #include "analysis/load/run_loader.hpp"
 #include "analysis/report/svg_plots.hpp"
 #include "analysis/report/workload_section.hpp"
 #include "analysis/rules/analysis_settings.hpp"
 #include "analysis_fixtures.hpp"
+#include "kernels/cg/cg_fp64_names.hpp"
+#include "kernels/stencil/stencil3d_names.hpp"
 #include "kernels/train/train_step_names.hpp"
 
 #include <gtest/gtest.h>
@@ -21,7 +24,7 @@ namespace names = kernels::train_names;
 using testing::TempDir;
 
 Metric metric(std::string_view name, double value, std::optional<double> nominal = std::nullopt) {
-    return Metric{std::string(name), "", value, nominal, Better::higher};
+    return testing::declared_metric(names::key, name, value, nominal);
 }
 
 struct WorkloadRun {
@@ -87,6 +90,54 @@ TEST(WorkloadSection, DevicesScalingPriceAndTheMachineAsBuilt) {
     EXPECT_NE(svg.find("<svg"), std::string::npos);
     EXPECT_NE(svg.find("job (2 node(s)): measured 0.8"), std::string::npos);
     EXPECT_EQ(svg_scaling("efficiency", {points.front()}), "");
+}
+
+// stencil3d on every rank of 2 nodes x 2 ranks; cg_fp64 on rank 0 alone (a rank alone has no
+// scaling to show).
+TEST(WorkloadSection, ScienceKernelsWeakScalingWithoutATrainingStep) {
+    namespace stencil = kernels::stencil3d_names;
+    namespace cg = kernels::cg_fp64_names;
+    TempDir temp;
+    auto traces = testing::healthy_traces(4, 2);
+    for (std::size_t rank = 0; rank < traces.size(); ++rank) {
+        TestResult test;
+        test.key = std::string(stencil::key);
+        test.metrics = {testing::declared_metric(stencil::key, stencil::job_efficiency, 0.88),
+                        testing::declared_metric(stencil::key, stencil::predicted_job_efficiency, 0.92),
+                        testing::declared_metric(stencil::key, stencil::job_halo_gbs, 3.5)};
+        traces[rank].tests.push_back(std::move(test));
+        if (rank == 0) {
+            TestResult alone;
+            alone.key = std::string(cg::key);
+            alone.metrics = {testing::declared_metric(cg::key, cg::job_efficiency, 1.0),
+                             testing::declared_metric(cg::key, cg::predicted_job_efficiency, 1.0)};
+            traces[rank].tests.push_back(std::move(alone));
+        }
+    }
+    const auto dir = testing::write_run(temp.path() / "run", traces, "complete", {std::string(stencil::key), std::string(cg::key)});
+    const LoadedRun run = load_run(dir, {});
+    const Observations observations(run);
+    const Workload workload = make_workload(observations, AnalysisSettings{});
+    EXPECT_FALSE(workload.empty());
+    EXPECT_TRUE(workload.devices.empty());
+    ASSERT_EQ(workload.science.size(), 1u) << "cg_fp64 on one rank has no scaling row";
+    const ScienceScalingRow& row = workload.science.front();
+    EXPECT_EQ(row.test, "stencil3d");
+    EXPECT_EQ(row.ranks, 4);
+    EXPECT_EQ(row.nodes, 2);
+    EXPECT_DOUBLE_EQ(row.measured, 0.88);
+    EXPECT_DOUBLE_EQ(row.predicted, 0.92);
+    EXPECT_DOUBLE_EQ(*row.comm_gbs, 3.5);
+    const WorkloadTable table = workload_science_table(workload);
+    ASSERT_EQ(table.rows.size(), 1u);
+    EXPECT_EQ(table.rows[0][1], "4 (2)");
+    EXPECT_EQ(table.rows[0][4], "0.957");
+    EXPECT_EQ(table.rows[0][5], std::string(stencil::scaling.comm_figure) + " 3.5 GB/s");
+    const auto lines = workload_lines(workload);
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_NE(lines[0].find("science kernels: weak-scaling efficiency"), std::string::npos);
+    EXPECT_EQ(lines[1], "stencil3d on 4 rank(s), 2 node(s): weak-scaling efficiency 0.88, predicted 0.92 from its " +
+                            std::string(stencil::scaling.comm_figure) + " (3.5 GB/s)");
 }
 
 TEST(WorkloadSection, EmptyWithoutTheTest) {

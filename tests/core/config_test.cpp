@@ -210,19 +210,30 @@ TEST(Config, RunNameMustBeAPlainFolderName) {
 TEST(Config, RunNameAndTagHoldNoControlCharactersAndFitAFileName) {
     CliOverrides cli;
     cli.run_name = "run\nVerdict: PASS";
-    EXPECT_EQ(error_of("", cli), "the run name must not contain control characters (byte 0x0a at position 4)");
+    EXPECT_EQ(error_of("", cli), "the run name must be printable text: byte 0x0a at position 4 is a control character");
     cli.run_name = "run\x1b[31m";
-    EXPECT_EQ(error_of("", cli), "the run name must not contain control characters (byte 0x1b at position 4)");
+    EXPECT_EQ(error_of("", cli), "the run name must be printable text: byte 0x1b at position 4 is a control character");
     cli.run_name = std::string(256, 'n');
     EXPECT_EQ(error_of("", cli), "the run name is 256 bytes long; at most 255");
     cli.run_name = std::string(255, 'n');
     EXPECT_EQ(parse("", cli).run_name, std::string(255, 'n'));
     cli.run_name.reset();
     cli.tag = "night\rly";
-    EXPECT_EQ(error_of("", cli), "the tag must not contain control characters (byte 0x0d at position 6)");
+    EXPECT_EQ(error_of("", cli), "the tag must be printable text: byte 0x0d at position 6 is a control character");
     cli.tag = std::string(201, 't');
     EXPECT_EQ(error_of("", cli), "the tag is 201 bytes long; at most 200");
-    EXPECT_EQ(error_of("tag: \"a\\tb\"\n"), "the tag must not contain control characters (byte 0x09 at position 2)");
+    EXPECT_EQ(error_of("tag: \"a\\tb\"\n"), "the tag must be printable text: byte 0x09 at position 2 is a control character");
+    // A C1 control (terminals read U+009B as an escape), a Latin-1 byte (run.json must be UTF-8)
+    // and a right-to-left override (it reverses what follows it on screen) are refused alike.
+    cli.tag = "a\xc2\x9b" "31mb";
+    EXPECT_EQ(error_of("", cli), "the tag must be printable text: byte 0xc2 at position 2 is a control character");
+    cli.tag = "caf\xe9";
+    EXPECT_EQ(error_of("", cli), "the tag must be printable text: byte 0xe9 at position 4 is not UTF-8");
+    cli.tag = "ok\xe2\x80\xae" "LIAF";
+    EXPECT_EQ(error_of("", cli),
+              "the tag must be printable text: byte 0xe2 at position 3 starts a bidirectional formatting character");
+    cli.tag = "caf\xc3\xa9-\xe6\xb5\x8b";  // other UTF-8 is a tag like any other
+    EXPECT_EQ(parse("", cli).tag, "caf\xc3\xa9-\xe6\xb5\x8b");
     EXPECT_EQ(error_of("name: \"\"\n"), "run name '' must be a plain folder name");
     EXPECT_EQ(error_of("out: \"\"\n"), "the output folder ('out') must name a folder");
 }
@@ -316,10 +327,17 @@ TEST(Config, DuplicateKeysAndExtraDocumentsAreRefused) {
               "test.yaml:1: duplicate key 'kind' (first at line 1)");
     EXPECT_EQ(error_of("suite: quick\n---\nsuite: full\n"), "test.yaml:2: a second YAML document (the file must hold one)");  // at its ---
     EXPECT_EQ(error_of("suite: quick\n---\n"), "test.yaml:2: a second YAML document (the file must hold one)");
-    // One document, an explicit end marker, an empty file and shared anchors are fine.
+    // One document, an explicit end marker, an empty file and an anchor no alias uses are fine.
     EXPECT_EQ(parse("---\nsuite: full\n...\n").suite, "full");
     EXPECT_EQ(parse("").suite, "quick");
-    EXPECT_EQ(parse("tag: &t nightly\nname: *t\n").run_name, "nightly");
+    EXPECT_EQ(parse("tag: &t nightly\n").tag, "nightly");
+    // An alias is refused: 5000 aliases of a 1 MiB value in a 1 MB file exhausted memory.
+    EXPECT_EQ(error_of("tag: &t nightly\nname: *t\n"),
+              "test.yaml:2: a YAML alias (*name): write the value out instead (aliases can repeat a large value "
+              "without bound)");
+    std::string bomb = "exclude: [&a " + std::string(1 << 16, 'x');
+    for (int i = 0; i < 5000; ++i) bomb += ", *a";
+    EXPECT_EQ(error_of(bomb + "]\n").find("test.yaml:1: a YAML alias"), 0u);
 }
 
 std::string load_error(const std::filesystem::path& file) {

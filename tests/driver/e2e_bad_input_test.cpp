@@ -136,8 +136,8 @@ TEST(BadInput, EmptyAndOddOptionValuesAreRefusedBeforeAnyWork) {
     refused({"--name", ""}, "--name is empty: give a folder name, or leave --name out");
     refused({"--tag", ""}, "--tag is empty: give a label, or leave --tag out");
     refused({"--config", ""}, "--config is empty: give a YAML file, or leave --config out");
-    refused({"--name", "run\nVerdict: PASS"}, "the run name must not contain control characters (byte 0x0a at position 4)");
-    refused({"--tag", "a\x1b[2Kb"}, "the tag must not contain control characters (byte 0x1b at position 2)");
+    refused({"--name", "run\nVerdict: PASS"}, "the run name must be printable text: byte 0x0a at position 4 is a control character");
+    refused({"--tag", "a\x1b[2Kb"}, "the tag must be printable text: byte 0x1b at position 2 is a control character");
     refused({"--name", std::string(300, 'n')}, "the run name is 300 bytes long; at most 255");
     EXPECT_FALSE(std::filesystem::exists(runs));
 }

@@ -7,7 +7,7 @@
 #include "support/mpi_world.hpp"
 #include "support/result_lookup.hpp"
 #include "support/run_test.hpp"
-#include "temp_folder.hpp"
+#include "shared_folder.hpp"
 
 #include "core/clock.hpp"
 #include "core/errors.hpp"
@@ -19,32 +19,6 @@
 
 namespace shakedown::testing {
 namespace {
-
-// A folder every rank sees: rank 0 creates it and tells the others; removed after all are done.
-class SharedFolder {
-public:
-    explicit SharedFolder(const std::string& stem) {
-        std::string path;
-        if (world_rank() == 0) {
-            folder_ = std::make_unique<TempFolder>(stem);
-            path = folder_->path().string();
-        }
-        int length = static_cast<int>(path.size());
-        MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
-        path.resize(static_cast<std::size_t>(length));
-        MPI_Bcast(path.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
-        path_ = path;
-    }
-    ~SharedFolder() { MPI_Barrier(MPI_COMM_WORLD); }
-    const std::filesystem::path& path() const { return path_; }
-    std::size_t entry_count() const {
-        return static_cast<std::size_t>(std::distance(std::filesystem::directory_iterator(path_), {}));
-    }
-
-private:
-    std::unique_ptr<TempFolder> folder_;
-    std::filesystem::path path_;
-};
 
 const nlohmann::json& real_inventory() {
     static const nlohmann::json inventory = collect_inventory();

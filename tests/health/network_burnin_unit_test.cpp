@@ -48,6 +48,17 @@ TEST(MtuExpectations, BadInterfaceMapIsAnInputError) {
     EXPECT_THROW(parse_interface_mtu("9000"), InputError);
     EXPECT_THROW(parse_interface_mtu("{eth0: jumbo}"), InputError);
     EXPECT_THROW(parse_interface_mtu("{eth0: 10}"), InputError);
+    // A list as a key was yaml-cpp's conversion error (exit 3); an alias or a second key is refused
+    // as in every YAML shakedown reads.
+    try {
+        parse_interface_mtu("{[a, b]: 9000}");
+        ADD_FAILURE() << "a list as a key was accepted";
+    } catch (const InputError& error) {
+        EXPECT_EQ(std::string(error.what()),
+                  "network_mtu: interface_mtu must map interface names to MTUs; a key of '{[a, b]: 9000}' is not a name");
+    }
+    EXPECT_THROW(parse_interface_mtu("{eth0: 9000, eth0: 1500}"), InputError);
+    EXPECT_THROW(parse_interface_mtu("{eth0: &m 9000, eth1: *m}"), InputError);
     EXPECT_TRUE(parse_interface_mtu("").empty());
 }
 

@@ -33,23 +33,31 @@ if [ -f "$build/man/shakedown.1" ]; then
   grep -q 'run' "$prefix/share/man/man1/shakedown.1" || fail "shakedown.1 does not name the run command"
 fi
 
-# RUNPATH: relative to the binary, never a path of the build or source tree.
+# RUNPATH: only the directories of the libraries linked from outside the project, each one that
+# exists; never a path of the build or source tree, never a folder of the prefix the install does
+# not make (the project installs no library: $ORIGIN/../lib would name nothing).
 runpath_problem() {  # runpath_problem NAME RUNPATH: prints what is wrong, nothing when right
-  [ -n "$2" ] || { echo "$1 has no RUNPATH"; return; }
-  case ":$2:" in *':$ORIGIN/../lib:'*) ;; *) echo "$1 RUNPATH '$2' lacks \$ORIGIN/../lib"; return ;; esac
   local entries entry
   IFS=: read -r -a entries <<<"$2"
   for entry in "${entries[@]}"; do
     case "$entry" in "$build"*|"$source_dir"*) echo "$1 RUNPATH holds the build-tree path '$entry'"; return ;; esac
+    case "$entry" in '$ORIGIN'*) [ -d "$prefix/bin/${entry#\$ORIGIN/}" ] ||
+                                   { echo "$1 RUNPATH names '$entry', which the install does not have"; return; } ;; esac
   done
 }
-# The check itself catches a planted build-tree entry and a missing $ORIGIN.
-[ -n "$(runpath_problem planted "\$ORIGIN/../lib:$build/src/trace")" ] || fail "a build path in RUNPATH went unnoticed"
-[ -n "$(runpath_problem planted "/usr/lib")" ] || fail "a RUNPATH without \$ORIGIN/../lib went unnoticed"
+# The check itself catches a planted build-tree entry and a folder the install lacks.
+[ -n "$(runpath_problem planted "/usr/lib:$build/src/trace")" ] || fail "a build path in RUNPATH went unnoticed"
+[ -n "$(runpath_problem planted "\$ORIGIN/../lib")" ] || fail "a RUNPATH entry the install lacks went unnoticed"
 for binary in shakedown shakedown-analyze; do
   runpath=$(readelf -d "$prefix/bin/$binary" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
   problem=$(runpath_problem "$binary" "$runpath")
   [ -z "$problem" ] || fail "$problem"
+  # Reproducible: no path of the machine that built it (__FILE__ in the GPU libraries' error
+  # messages is the source file's path relative to the source tree).
+  if strings "$prefix/bin/$binary" | grep -q -e "$source_dir/" -e "$build/"; then
+    strings "$prefix/bin/$binary" | grep -e "$source_dir/" -e "$build/" | head -n 5 >&2
+    fail "$binary holds paths of the build machine"
+  fi
   if env -i PATH=/usr/bin:/bin ldd "$prefix/bin/$binary" | grep -q 'not found'; then
     env -i PATH=/usr/bin:/bin ldd "$prefix/bin/$binary" | grep 'not found' >&2
     fail "$binary does not find its libraries from the install"

@@ -82,6 +82,11 @@ TEST(Profile, EachMistakeIsOneLineWithItsPlace) {
               "p.yaml:4: duplicate key 'gpus_per_node' (first at line 3)");
     EXPECT_EQ(error_of("classes:\n  - nodes: all\n---\nclasses: []\n"),
               "p.yaml:3: a second YAML document (the file must hold one)");  // at its ---
+    // Classes within the hostlist limit each, beyond it together (a 15 KB profile reached 4 GB).
+    EXPECT_NE(error_of("classes:\n  - nodes: a[1-600]-[1-1000]\n  - nodes: b[1-600]-[1-1000]\n")
+                  .find("p.yaml:3: invalid hostlist 'b[1-600]-[1-1000]': expands to 600000 names, more than the 400000 "
+                        "left"),
+              std::string::npos);
 }
 
 // --profile must name a regular file below 16 MiB, checked before it is opened.

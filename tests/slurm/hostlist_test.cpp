@@ -74,6 +74,25 @@ TEST(ExpandHostlist, LargeButAllowedExpansion) {
     EXPECT_EQ(names.back(), "n1000-1000");
 }
 
+// A file's expressions share one budget: each may be large, all together no more than one
+// expression may (a 4.9 KB topology.conf of many such lines expanded to 2.7 GB).
+TEST(ExpandHostlist, AFileWideBudgetCountsEveryExpression) {
+    std::size_t names_left = max_hostlist_names;
+    EXPECT_EQ(expand_hostlist("a[1-600]-[1-1000]", names_left).size(), 600000u);
+    EXPECT_EQ(names_left, max_hostlist_names - 600000u);
+    try {
+        expand_hostlist("b[1-600]-[1-1000]", names_left);
+        FAIL() << "a second expression of 600,000 names was accepted";
+    } catch (const InputError& error) {
+        EXPECT_NE(std::string(error.what()).find("expands to 600000 names, more than the 400000 left of the 1000000 one file "
+                                                 "may name"),
+                  std::string::npos)
+            << error.what();
+    }
+    EXPECT_EQ(names_left, 400000u);  // unchanged by the refused expression
+    EXPECT_EQ(expand_hostlist("c[1-3]", names_left).size(), 3u);
+}
+
 // Every malformed expression is one InputError naming the expression and the problem.
 struct BadHostlist {
     std::string expression;

@@ -357,12 +357,14 @@ TEST(RenderJob, NoExclusiveLeavesTheLineOut) {
 
 TEST(RenderJob, SbatchArgsBecomeOneLinePerOptionWithItsValue) {
     auto options = three_nodes();
-    options.sbatch_args = {"--mem=0", "--gres", "gpu:h200:8", "--mail-user=ops@site.org", "--switches=1@10:00"};
+    options.sbatch_args = {"--mem=0", "--gres", "gpu:h200:8", "--mail-user=ops@site.org", "--switches=1@10:00",
+                           "--gpus=8"};  // --gpus is an option of its own, not --gpus-per-node
     const auto lines = sbatch_lines(render_job_script(validate_job_options(options)));
     EXPECT_TRUE(has_line(lines, "--mem=0"));
     EXPECT_TRUE(has_line(lines, "--gres gpu:h200:8"));
     EXPECT_TRUE(has_line(lines, "--mail-user=ops@site.org"));
     EXPECT_TRUE(has_line(lines, "--switches=1@10:00"));
+    EXPECT_TRUE(has_line(lines, "--gpus=8"));
 }
 
 TEST(ValidateJob, SbatchArgsWithShellCharactersOrOwnedOptionsAreRefused) {
@@ -378,6 +380,13 @@ TEST(ValidateJob, SbatchArgsWithShellCharactersOrOwnedOptionsAreRefused) {
         {"--output=/tmp/x", "set by shakedown's own options"},
         {"--signal=USR2@5", "set by shakedown's own options"},
         {"-A", "set by shakedown's own options"},
+        // Abbreviations sbatch's getopt_long accepts for the owned options.
+        {"--part=debug", "set by shakedown's own options"},
+        {"--outp=/tmp/x", "set by shakedown's own options"},
+        {"--chd=/tmp", "set by shakedown's own options"},
+        {"--nodel=node1", "set by shakedown's own options"},
+        {"--sig=USR1@5", "set by shakedown's own options"},
+        {"--wra=id", "set by shakedown's own options"},
         {"gpu:8", "is not an option"},
         {"--", "is not an sbatch option"},
     };

@@ -2,10 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <string>
 
 namespace shakedown {
 namespace {
@@ -15,6 +19,16 @@ TEST(KernelFile, MissingFileIsNotOpen) {
     EXPECT_FALSE(file.is_open());
     std::array<char, 16> buffer{};
     EXPECT_FALSE(file.read(buffer));
+}
+
+// Only regular files: a FIFO would block the open until a writer came, a folder reads nothing.
+TEST(KernelFile, AFifoOrAFolderIsNotOpenAndDoesNotBlock) {
+    const auto fifo = std::filesystem::temp_directory_path() / ("shakedown_kernel_file_fifo_" + std::to_string(::getpid()));
+    std::filesystem::remove(fifo);
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    EXPECT_FALSE(KernelFile(fifo.string()).is_open());
+    std::filesystem::remove(fifo);
+    EXPECT_FALSE(KernelFile(std::filesystem::temp_directory_path().string()).is_open());
 }
 
 TEST(KernelFile, RereadsFromTheStartEachTime) {

@@ -32,7 +32,7 @@ public:
         device("pci0000:00/0000:00:02.0", "0x060400", true);
         device("pci0000:00/0000:00:02.0/0000:3b:00.0", "0x020700", true);     // an InfiniBand HCA
         device("pci0000:00/0000:00:03.0/0000:5e:00.0", "0x010802", false);    // NVMe: aer_dev_fatal unreadable
-        fs::create_directories(top_ / "devices/pci0000:00/0000:00:03.0/0000:5e:00.0/aer_dev_fatal");  // a folder: reads fail
+        fs::create_directories(top_ / "devices/pci0000:00/0000:00:03.0/0000:5e:00.0/aer_dev_fatal");  // a folder: not a file to read
         device("pci0000:00/0000:00:14.0", "0x0c0330", true);                  // USB: not of interest
     }
     ~FakeSysfsPci() {
@@ -87,7 +87,7 @@ TEST(PcieAerFakeSysfs, UnreadableOrAbsentFileIsNotAvailableNeverZero) {
     EXPECT_TRUE(std::isnan(column(aer, row, "0000:5e:00.0.aer_fatal")));
     EXPECT_TRUE(std::isnan(column(aer, row, "0000:5e:00.0.aer_correctable")));
     const auto facts = aer.attributes();
-    EXPECT_NE(facts.at("not_available.0000:5e:00.0.aer_fatal").find("read failed"), std::string::npos)
+    EXPECT_NE(facts.at("not_available.0000:5e:00.0.aer_fatal").find("not a regular file"), std::string::npos)
         << facts.at("not_available.0000:5e:00.0.aer_fatal");
     EXPECT_NE(facts.at("not_available.0000:5e:00.0.aer_correctable").find("no such file"), std::string::npos);
     // The NVMe's bridge has no AER files at all: not available too.

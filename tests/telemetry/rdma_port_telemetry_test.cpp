@@ -9,11 +9,13 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <thread>
 
 namespace shakedown {
@@ -104,6 +106,26 @@ TEST_F(RdmaPortTelemetryFakeSysfs, MissingCounterFilesGetNoColumnAndNoFailure) {
     EXPECT_TRUE(std::isnan(column(port, row, "phys_state")));  // file absent: NaN, never a made-up number
     EXPECT_TRUE(std::isnan(column(port, row, "rate_gbps")));
     EXPECT_DOUBLE_EQ(column(port, row, "error_symbol_error"), 0.0);
+}
+
+// A FIFO where sysfs has an attribute (a sysfs root set to the wrong folder): opening it waited for
+// a writer, and the rank hung before its first test, judged a hardware fault and drained. Now it is
+// a file the source does not have: no column, and the sample comes at once.
+TEST_F(RdmaPortTelemetryFakeSysfs, AFifoInPlaceOfACounterIsAbsentNotAHang) {
+    const fs::path port_dir = root_ / "mlx5_0/ports/1";
+    fs::remove(port_dir / "counters/link_downed");
+    fs::remove(port_dir / "state");
+    ASSERT_EQ(::mkfifo((port_dir / "counters/link_downed").c_str(), 0600), 0);
+    ASSERT_EQ(::mkfifo((port_dir / "state").c_str(), 0600), 0);
+    auto made = std::async(std::launch::async, [&] {
+        RdmaPortTelemetry port("mlx5_0", 1, port_dir);
+        const auto row = port.sample();
+        return std::make_pair(port.counter_count(), std::isnan(column(port, row, "state")));
+    });
+    ASSERT_EQ(made.wait_for(std::chrono::seconds(10)), std::future_status::ready) << "opening a FIFO blocked";
+    const auto [counters, state_unknown] = made.get();
+    EXPECT_EQ(counters, 4u);  // link_downed is not among them
+    EXPECT_TRUE(state_unknown);
 }
 
 TEST_F(RdmaPortTelemetryFakeSysfs, CounterChangedBetweenSamplesShowsInTheTable) {

@@ -75,10 +75,13 @@ void set_string_attribute(hid_t object, const char* name, const char* value, boo
     H5Tclose(type);
 }
 
+// How a damaged table is stored: as the writer stores every table (chunked, Fletcher-32), or not.
+enum class Storage { checksummed_chunks, chunks_without_checksum, contiguous };
+
 // A compound dataset with one row of zeros. Field kinds: 's' fixed 8-byte string, 'v'
 // variable-length string, 'd' float64.
 void create_table(hid_t parent, const char* name, const std::vector<std::pair<const char*, char>>& fields,
-                  int rank = 1) {
+                  int rank = 1, Storage storage = Storage::checksummed_chunks) {
     std::vector<hid_t> types;
     std::size_t size = 0;
     for (const auto& field : fields) {
@@ -97,7 +100,11 @@ void create_table(hid_t parent, const char* name, const std::vector<std::pair<co
     }
     const hsize_t dims[2] = {1, 1};
     const hid_t space = H5Screate_simple(rank, dims, nullptr);
-    const hid_t dataset = H5Dcreate2(parent, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    const hid_t create = H5Pcreate(H5P_DATASET_CREATE);
+    if (storage != Storage::contiguous) H5Pset_chunk(create, rank, dims);
+    if (storage == Storage::checksummed_chunks) H5Pset_fletcher32(create);
+    const hid_t dataset = H5Dcreate2(parent, name, type, space, H5P_DEFAULT, create, H5P_DEFAULT);
+    H5Pclose(create);
     EXPECT_GE(dataset, 0);
     std::vector<char> zeros(size, 0);  // a null pointer is an empty variable-length string
     H5Dwrite(dataset, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, zeros.data());
@@ -208,7 +215,9 @@ TEST(TraceBadInput, WrongLayoutInsideAnHdf5File) {
              create_table(f, "/tests/host_stream/metrics",
                           {{"name", 'v'}, {"unit", 's'}, {"value", 'd'}, {"nominal", 'd'}, {"better", 's'}});
          },
-         "field 'name' is not a fixed-length string"},
+         // Refused by its stored size before its fields are read (a variable-length string is stored
+         // as a heap reference): either way the table is named.
+         "'/tests/host_stream/metrics' chunk at row 0 stores"},
         {"metrics_missing_field",
          [](hid_t f) {
              H5Ldelete(f, "/tests/host_stream/metrics", H5P_DEFAULT);
@@ -222,6 +231,22 @@ TEST(TraceBadInput, WrongLayoutInsideAnHdf5File) {
                           {{"name", 's'}, {"unit", 's'}, {"value", 'd'}, {"nominal", 'd'}, {"better", 's'}});
          },
          "better"},
+        {"metrics_without_checksum",  // a flipped byte in it would be judged as a figure
+         [](hid_t f) {
+             H5Ldelete(f, "/tests/host_stream/metrics", H5P_DEFAULT);
+             create_table(f, "/tests/host_stream/metrics",
+                          {{"name", 's'}, {"unit", 's'}, {"value", 'd'}, {"nominal", 'd'}, {"better", 's'}}, 1,
+                          Storage::chunks_without_checksum);
+         },
+         "has no Fletcher-32 checksum, which every trace table has"},
+        {"metrics_contiguous",
+         [](hid_t f) {
+             H5Ldelete(f, "/tests/host_stream/metrics", H5P_DEFAULT);
+             create_table(f, "/tests/host_stream/metrics",
+                          {{"name", 's'}, {"unit", 's'}, {"value", 'd'}, {"nominal", 'd'}, {"better", 's'}}, 1,
+                          Storage::contiguous);
+         },
+         "is not stored in checksummed chunks"},
         {"metrics_two_dimensional",
          [](hid_t f) {
              H5Ldelete(f, "/tests/host_stream/metrics", H5P_DEFAULT);

@@ -59,10 +59,16 @@ for node in summary["nodes"]:
         if finding["metric"] is not None:
             key = (finding["rank"], finding["metric"])
             worst[key] = max(worst.get(key, 0), rank_order[finding["level"]])
-exported = {(int(row["rank"]), row["metric"]): {"pass": 0, "warn": 1, "fail": 2}[row["level"]] for row in rows}
+# A figure no rule compared is "not_judged" (a pass there would claim a check never made).
+judged_rows = [row for row in rows if row["level"] != "not_judged"]
+checks.expect(all(row["level"] in ("pass", "warn", "fail", "not_judged") for row in rows), "levels are pass, warn, fail or not_judged")
+checks.expect(0 < len(judged_rows) < len(rows), f"some rows judged, some not ({len(judged_rows)} of {len(rows)})")
+exported = {(int(row["rank"]), row["metric"]): {"pass": 0, "warn": 1, "fail": 2}[row["level"]] for row in judged_rows}
 checks.expect(all(exported[key] == level for key, level in worst.items() if key in exported)
               and all(level == worst.get(key, 0) for key, level in exported.items()),
-              "every row's level is its findings' worst level, pass without one")
+              "every judged row's level is its findings' worst level, pass without one")
+checks.expect(all((int(row["rank"]), row["metric"]) not in worst for row in rows if row["level"] == "not_judged"),
+              "no row with a finding is not_judged")
 failing_nodes = {row["node"] for row in rows if row["level"] == "fail"}
 checks.expect(failing_nodes == {"node0002"}, f"only the slow node has failing rows: {failing_nodes}")
 checks.expect(all(row["level"] == "pass" for row in triad if row["node"] != "node0002"),
@@ -97,8 +103,9 @@ nominals = {identity(s.labels): s.value for s in families["shakedown_metric_nomi
 checks.expect(nominals == {key: float(row["nominal"]) for key, row in csv_by_identity.items() if row["nominal"]},
               "nominal samples exactly for the rows with a nominal")
 levels = {identity(s.labels): s.value for s in families["shakedown_metric_level"].samples}
-checks.expect(levels == {key: float({"pass": 0, "warn": 1, "fail": 2}[row["level"]]) for key, row in csv_by_identity.items()},
-              "level samples 0/1/2 as the CSV's levels")
+checks.expect(levels == {key: float({"pass": 0, "warn": 1, "fail": 2}[row["level"]]) for key, row in csv_by_identity.items()
+                         if row["level"] != "not_judged"},
+              "level samples 0/1/2 as the CSV's levels, none for a row not judged")
 checks.expect(all(s.timestamp is None for f in families.values() for s in f.samples),
               "no timestamps (node_exporter's textfile collector refuses them)")
 

@@ -95,12 +95,12 @@ class CheckpointIoTest final : public Test {
 public:
     CheckpointIoTest() : Test(checkpoint_io_spec()) {}
 
-    void check_on_node(const TestParams& params) const override { check_storage_target(target_of(params)); }
+    void check_on_node(const TestParams& params) const override { check_storage_target(storage_target_of(params)); }
 
     TestResult run(const RunContext& ctx) const override {
         TestResult result;
         const TestParams& params = ctx.params();
-        const std::filesystem::path folder = target_of(params);
+        const std::filesystem::path folder = storage_target_of(params);
         MPI_Comm comm = ctx.comm();
         int rank = 0, ranks = 1;
         MPI_Comm_rank(comm, &rank);
@@ -136,11 +136,7 @@ public:
             failure = Failure{room, Cause::configuration};
         run_phase(failure, [&] {
             shard.direct = params.flag("direct") && supports_o_direct(folder);
-            result.parameters["cache_mode"] = is_memory_file_system(folder) ? "memory_file_system"
-                                              : shard.direct                ? "o_direct"
-                                                                            : "fadvise_dontneed";
-            if (is_memory_file_system(folder))
-                result.parameters["cache_note"] = "tmpfs/ramfs: the file system is memory, figures are RAM copies";
+            record_cache_mode(result.parameters, cache_mode_of(folder, shard.direct));
         });
 
         RankFigures mine;
@@ -190,10 +186,6 @@ public:
     }
 
 private:
-    static std::filesystem::path target_of(const TestParams& params) {
-        return resolve_storage_target(params.optional_text("target").value_or(""));
-    }
-
     static void record_rank(TestResult& result, const RankFigures& mine, std::uint64_t shard_bytes, std::uint64_t sample_bytes) {
         result.samples.add_row({static_cast<double>(names::Phase::save), mine.save_s, static_cast<double>(shard_bytes)});
         result.samples.add_row({static_cast<double>(names::Phase::restore), mine.restore_s, static_cast<double>(shard_bytes)});

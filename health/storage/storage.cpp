@@ -28,10 +28,6 @@ struct Phase {
 constexpr Phase alone_phase{"alone", 0};
 constexpr Phase all_phase{"all_nodes", 1};
 
-std::filesystem::path target_of(const TestParams& params) {
-    return resolve_storage_target(params.optional_text("target").value_or(""));
-}
-
 // One measurement, its failure turned into text so that every leader still reaches the
 // next barrier (a throw here would leave the others waiting).
 struct Attempt {
@@ -54,11 +50,11 @@ public:
     StorageTest() : Test(storage_spec()) {}
 
     // The folder must exist and be writable on this node: the driver's exit 2 otherwise.
-    void check_on_node(const TestParams& params) const override { check_storage_target(target_of(params)); }
+    void check_on_node(const TestParams& params) const override { check_storage_target(storage_target_of(params)); }
 
     TestResult run(const RunContext& ctx) const override {
         TestResult result;
-        const std::filesystem::path folder = target_of(ctx.params());
+        const std::filesystem::path folder = storage_target_of(ctx.params());
         result.parameters["target_used"] = folder.string();
         result.parameters["writers"] = "node leaders, one file each (other ranks idle)";
         const Communicator leaders = comm::leaders_of(ctx);
@@ -92,9 +88,7 @@ public:
         }
         record(result, alone, alone_phase);
         if (alone.error.empty()) {
-            result.parameters["cache_mode"] = alone.figures.cache_mode;
-            if (alone.figures.cache_mode == "memory_file_system")
-                result.parameters["cache_note"] = "tmpfs/ramfs: the file system is memory, figures are RAM copies";
+            record_cache_mode(result.parameters, alone.figures.cache_mode);
             result.add_metric("storage.write_gbs", alone.figures.write_gbs());
             result.add_metric("storage.read_gbs", alone.figures.read_gbs());
             result.add_metric("storage.random_read_iops", alone.figures.random_iops());

@@ -48,9 +48,7 @@ StorageFigures measure_storage(const std::filesystem::path& folder, const Storag
     const ScratchFile file(folder, options.file_stem, direct);
     StorageFigures figures;
     figures.bytes = options.file_bytes;
-    figures.cache_mode = is_memory_file_system(folder) ? "memory_file_system"
-                         : direct                     ? "o_direct"
-                                                      : "fadvise_dontneed";
+    figures.cache_mode = cache_mode_of(folder, direct);
     const std::uint64_t blocks = options.file_bytes / options.block_bytes;
     const std::uint64_t words_per_block = options.block_bytes / sizeof(std::uint64_t);
     const AlignedBuffer buffer(options.block_bytes);

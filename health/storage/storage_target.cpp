@@ -70,6 +70,20 @@ std::string file_system_name(const std::filesystem::path& folder) {
     return fmt::format("0x{:x}", *magic);
 }
 
+std::filesystem::path storage_target_of(const TestParams& params) {
+    return resolve_storage_target(params.optional_text("target").value_or(""));
+}
+
+std::string cache_mode_of(const std::filesystem::path& folder, bool direct) {
+    return is_memory_file_system(folder) ? "memory_file_system" : direct ? "o_direct" : "fadvise_dontneed";
+}
+
+void record_cache_mode(std::map<std::string, std::string>& parameters, std::string_view cache_mode) {
+    parameters["cache_mode"] = std::string(cache_mode);
+    if (cache_mode == "memory_file_system")
+        parameters["cache_note"] = "tmpfs/ramfs: the file system is memory, figures are RAM copies";
+}
+
 bool is_memory_file_system(const std::filesystem::path& folder) {
     const auto magic = file_system_magic(folder);
     for (const auto& known : known_file_systems)

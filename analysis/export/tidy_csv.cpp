@@ -20,7 +20,7 @@ std::string field(std::string_view raw) {
     return quoted + "\"";
 }
 
-std::string number(double value) {
+std::string csv_number(double value) {
     if (std::isnan(value)) return "NaN";
     if (std::isinf(value)) return value > 0 ? "Inf" : "-Inf";
     return fmt::format("{}", value);
@@ -32,8 +32,8 @@ std::string tidy_csv(const std::vector<TidyRow>& rows) {
     std::string csv = fmt::format("{}\n", fmt::join(tidy_columns, ","));
     for (const TidyRow& row : rows)
         csv += fmt::format("{},{},{},{},{},{},{},{},{},{}\n", field(row.run), field(row.node), row.rank,
-                           field(row.gpu_uuid), field(row.test), field(row.metric), field(row.unit), number(row.value),
-                           row.nominal ? number(*row.nominal) : "", level_text(row));
+                           field(row.gpu_uuid), field(row.test), field(row.metric), field(row.unit), csv_number(row.value),
+                           row.nominal ? csv_number(*row.nominal) : "", level_text(row));
     return csv;
 }
 

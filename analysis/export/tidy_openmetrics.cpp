@@ -23,7 +23,7 @@ std::string label_value(std::string_view raw) {
 }
 
 // OpenMetrics numbers: NaN, +Inf, -Inf, else the shortest round-trip form.
-std::string number(double value) {
+std::string openmetrics_number(double value) {
     if (std::isnan(value)) return "NaN";
     if (std::isinf(value)) return value > 0 ? "+Inf" : "-Inf";
     return fmt::format("{}", value);
@@ -54,10 +54,10 @@ std::string tidy_openmetrics(const std::vector<TidyRow>& rows) {
     };
     // Each family's samples together: the format wants a family's lines in one block.
     family(openmetrics_value_family, "What a test measured on a rank, in the unit the unit label names.");
-    for (const TidyRow& row : rows) text += fmt::format("{}{} {}\n", openmetrics_value_family, labels(row), number(row.value));
+    for (const TidyRow& row : rows) text += fmt::format("{}{} {}\n", openmetrics_value_family, labels(row), openmetrics_number(row.value));
     family(openmetrics_nominal_family, "What the hardware should deliver for that figure, in the same unit.");
     for (const TidyRow& row : rows)
-        if (row.nominal) text += fmt::format("{}{} {}\n", openmetrics_nominal_family, labels(row), number(*row.nominal));
+        if (row.nominal) text += fmt::format("{}{} {}\n", openmetrics_nominal_family, labels(row), openmetrics_number(*row.nominal));
     // A figure no rule compared has no level sample: a 0 would read as a pass.
     family(openmetrics_level_family, "How shakedown-analyze judged the figure: 0 pass, 1 warn, 2 fail; no sample: not judged.");
     for (const TidyRow& row : rows)

@@ -45,7 +45,6 @@ std::string counter_line(const CounterChange& row) {
 }
 
 // One line of terminal text: what came from traces (node names, units) made harmless.
-std::string line(std::string_view text) { return escape_control(text) + "\n"; }
 
 std::optional<double> finite(double value) { return std::isfinite(value) ? std::optional(value) : std::nullopt; }
 
@@ -64,13 +63,13 @@ std::string comparison_text(const RunComparison& comparison) {
         for (const MetricChange& row : comparison.metrics) {
             if (row.change != change) continue;
             const std::string unit = row.unit.empty() ? "" : " " + row.unit;
-            out += line(fmt::format("  {} {}: {} -> {}{}  delta {}  {}", row.node, row.metric, number(row.old_value),
+            out += escaped_line(fmt::format("  {} {}: {} -> {}{}  delta {}  {}", row.node, row.metric, number(row.old_value),
                                     number(row.new_value), unit, signed_number(row.delta), ratio_text(row.ratio)));
         }
     }
     if (!comparison.counters.empty()) {
         out += "\nCounters that rose:\n";
-        for (const CounterChange& row : comparison.counters) out += line("  " + counter_line(row));
+        for (const CounterChange& row : comparison.counters) out += escaped_line("  " + counter_line(row));
     }
     return out;
 }

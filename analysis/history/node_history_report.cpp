@@ -37,23 +37,22 @@ std::string rises(const NodeHistory& history, const CounterTrend& trend) {
 }
 
 // One line of terminal text: what came from traces (node names, units) made harmless.
-std::string line(std::string_view text) { return escape_control(text) + "\n"; }
 
 std::string better_words(Better better) { return better == Better::higher ? "higher is better" : "lower is better"; }
 
 }  // namespace
 
 std::string node_history_text(const NodeHistory& history) {
-    std::string out = line(fmt::format("history of {}: {} run(s)", history.node, history.runs.size()));
+    std::string out = escaped_line(fmt::format("history of {}: {} run(s)", history.node, history.runs.size()));
     for (const HistoryRunEntry& run : history.runs)
-        out += line(fmt::format("  {}  {}  node {}, run {}", run.header.run_id, when(run.header),
+        out += escaped_line(fmt::format("  {}  {}  node {}, run {}", run.header.run_id, when(run.header),
                                 run.node_verdict.empty() ? "-" : run.node_verdict,
                                 run.header.verdict.empty() ? "-" : run.header.verdict));
     for (const MetricTrend& trend : history.metrics) {
-        out += "\n" + line(fmt::format("{} [{}; {}]", trend.metric, trend.unit, better_words(trend.better)));
+        out += "\n" + escaped_line(fmt::format("{} [{}; {}]", trend.metric, trend.unit, better_words(trend.better)));
         out += fmt::format("  {:<24} {:>12} {:>14} {:>10}\n", "run", "node", "fleet median", "node/fleet");
         for (const MetricTrendPoint& point : trend.points)
-            out += line(fmt::format("  {:<24} {:>12} {:>14} {:>10}", history.runs[point.run].header.run_id,
+            out += escaped_line(fmt::format("  {:<24} {:>12} {:>14} {:>10}", history.runs[point.run].header.run_id,
                                     format_number(point.node), format_number(point.fleet_median),
                                     ratio(point.node, point.fleet_median)));
     }
@@ -63,7 +62,7 @@ std::string node_history_text(const NodeHistory& history) {
     for (const CounterTrend& trend : history.counters)
         if (trend.total_rise() > 0) {
             ++rose;
-            out += line(fmt::format("  ROSE {} {}: {} ({})", trend.device, trend.counter, readings(history, trend),
+            out += escaped_line(fmt::format("  ROSE {} {}: {} ({})", trend.device, trend.counter, readings(history, trend),
                                     rises(history, trend)));
         }
     const std::size_t flat = history.counters.size() - static_cast<std::size_t>(rose);

@@ -73,4 +73,6 @@ std::string escape_control(std::string_view text) {
     return out;
 }
 
+std::string escaped_line(std::string_view text) { return escape_control(text) + "\n"; }
+
 }  // namespace shakedown

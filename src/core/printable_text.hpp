@@ -42,5 +42,7 @@ std::string ascii_lower(std::string_view text);
 // A bidirectional formatting character is shown as \uNNNN. Everything else, other UTF-8
 // included, is kept.
 std::string escape_control(std::string_view text);
+// One line of a report from outside text: escape_control(text) and a newline.
+std::string escaped_line(std::string_view text);
 
 }  // namespace shakedown

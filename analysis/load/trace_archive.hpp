@@ -50,8 +50,13 @@ void load(Archive& archive, SampleTable& table) {
 }
 
 template <class Archive>
+void serialize(Archive& archive, TimeWindow& window) {
+    archive(window.start_utc, window.end_utc);
+}
+
+template <class Archive>
 void serialize(Archive& archive, TestResult& test) {
-    archive(test.key, test.status, test.reason, test.start_utc, test.end_utc, test.parameters, test.metrics,
+    archive(test.key, test.status, test.reason, test.start_utc, test.end_utc, test.measured, test.parameters, test.metrics,
             test.samples, test.bad_input, test.cause);
 }
 

@@ -19,6 +19,7 @@
 #include "placement/placement_names.hpp"
 #include "stats/summary.hpp"
 
+#include "core/clock.hpp"
 #include "core/communicator.hpp"
 #include "core/errors.hpp"
 #include "core/registry.hpp"
@@ -281,8 +282,10 @@ public:
         TestResult result;
         result.samples = SampleTable(dgemm_fp64_spec().samples);
         std::vector<double> rates;
+        TimeWindow measured;  // the timed repetitions, for their energy
         for (std::int64_t rep = 0; rep < repetitions; ++rep) {
             MPI_Barrier(ctx.comm());
+            if (rep == 0) measured.start_utc = now_utc();
             double seconds = backend->run_timed();
             if (const double delay = ctx.faults().delay_s(); delay > 0.0) {  // planted slowness
                 std::this_thread::sleep_for(std::chrono::duration<double>(delay));
@@ -291,6 +294,8 @@ public:
             rates.push_back(tflops(n, seconds));
             result.samples.add_row({static_cast<double>(rep), seconds, rates.back()});
         }
+        measured.end_utc = now_utc();
+        result.measured = measured;
 
         if (ctx.faults().corrupt()) backend->corrupt(n / 3, n / 2);
         const gemm::GemmCheck check = gemm::check_gemm_by_checksums(a, b, backend->result(), n, n, n);

@@ -2,6 +2,7 @@
 
 #include "kernels/train/scaling_model.hpp"
 
+#include "core/clock.hpp"
 #include "core/communicator.hpp"
 #include "stats/summary.hpp"
 
@@ -16,8 +17,10 @@ PhaseFigures run_phase(TrainEngine& engine, const std::vector<Bucket>& buckets, 
     std::vector<std::vector<double>> ready;
     for (int step = 0; step < warmup + steps; ++step) {
         MPI_Barrier(together);
+        if (step == warmup) figures.window.start_utc = now_utc();
         const StepTimes times = engine.step(buckets, delay_s);
         if (step < warmup) continue;
+        figures.window.end_utc = now_utc();
         figures.step_s.push_back(times.seconds);
         figures.exposed_s.push_back(std::max(0.0, times.seconds - times.compute_s));
         compute.push_back(times.compute_s);

@@ -5,6 +5,7 @@
 // round-robin schedule, and the bus bandwidth each phase's communicator gives.
 #pragma once
 
+#include "core/result.hpp"
 #include "kernels/train/train_engine.hpp"
 
 #include <mpi.h>
@@ -22,6 +23,7 @@ struct PhaseFigures {
     double compute_s = 0.0;              // median time until the backward ended
     double exposed_median_s = 0.0;
     std::vector<double> bucket_ready_s;  // median per bucket
+    TimeWindow window;                   // from the first timed step's start to the last's end
 };
 
 // `warmup` untimed then `steps` timed steps, each started together on every rank of `together`

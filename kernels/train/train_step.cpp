@@ -264,6 +264,7 @@ public:
 
         const double flop = plan.shape.model_flop();
         const double model_tflops = flop / job.median_s * 1e-12;
+        result.measured = job.window;  // the phase the step's figures (and their energy) come from
         result.add_metric(std::string(names::step_time_s), job.median_s);
         result.add_metric(std::string(names::step_time_p95_s), job.p95_s);
         result.add_metric(std::string(names::tokens_per_s), static_cast<double>(plan.shape.tokens()) / job.median_s);

@@ -2,6 +2,7 @@
 // the test, the analyzer's scaling rule and the report read these constants, never a literal.
 #pragma once
 
+#include "core/energy_declaration.hpp"
 #include "core/scaling_declaration.hpp"
 
 #include <string_view>
@@ -56,6 +57,15 @@ inline constexpr std::string_view recorded_attention = "attention_path";
 inline constexpr std::string_view recorded_topology = "node_topology";
 
 enum class Phase { alone = 0, node = 1, job = 2 };
+
+// Joules per million tokens and per step of the job's phase, and the model's TFLOP/s per watt
+// beside the part's dense peak per watt of its power limit.
+inline constexpr EnergyDeclaration energy{
+    .test = key,
+    .units = {{{.unit = "million tokens", .rate_metric = tokens_per_s, .units_per_rate_unit = 1e-6},
+               {.unit = "step", .rate_metric = step_time_s, .seconds_per_unit = true}}},
+    .per_watt_metric = model_tflops,
+    .per_watt_unit = "TFLOP/s per W"};
 
 // How the analyzer's scaling rule reads and words these figures.
 inline constexpr ScalingDeclaration scaling{

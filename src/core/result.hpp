@@ -68,12 +68,23 @@ struct Event {
     std::string text;
 };
 
+// A span of wall-clock time, seconds since the Unix epoch (telemetry's clock).
+struct TimeWindow {
+    double start_utc = 0.0;
+    double end_utc = 0.0;
+    double seconds() const { return end_utc - start_utc; }
+};
+
 struct TestResult {
     std::string key;
     Status status = Status::pass;
     std::string reason;  // why it failed, was waived or errored; empty on a clean pass
     double start_utc = 0.0;  // seconds since the Unix epoch: matches telemetry time stamps
     double end_utc = 0.0;
+    // The timed phase inside [start_utc, end_utc]: the repetitions its rate figures come from,
+    // without set-up, warm-up and validation. What the analyzer integrates the device's power
+    // over for the energy a unit of work took (core/energy_declaration.hpp); unset: not recorded.
+    std::optional<TimeWindow> measured;
     std::map<std::string, std::string> parameters;  // what the test actually used
     std::vector<Metric> metrics;
     SampleTable samples;

@@ -18,7 +18,8 @@
 namespace shakedown {
 
 // 1.1 adds the root attribute run_uuid; a 1.0 trace (without it) is read as before.
-inline constexpr const char* trace_schema_version = "1.1";
+// 1.2 adds a test's timed phase (measured_start_utc, measured_end_utc); older traces have none.
+inline constexpr const char* trace_schema_version = "1.2";
 
 // A trace that cannot be written or read: one line naming the file and what is wrong.
 class TraceError : public std::runtime_error {

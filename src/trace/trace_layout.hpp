@@ -45,6 +45,9 @@ inline constexpr const char* cause = "cause";  // fail and error only: hardware,
 inline constexpr const char* parameters = "parameters";  // group: one string attribute per parameter
 inline constexpr const char* metrics = "metrics";
 inline constexpr const char* samples = "samples";
+// schema 1.2: the timed phase (TestResult::measured), float64 times; absent when not recorded
+inline constexpr const char* measured_start_utc = "measured_start_utc";
+inline constexpr const char* measured_end_utc = "measured_end_utc";
 
 // column tables (/tests/<key>/samples, /telemetry/<device>, /events): the columns' units
 inline constexpr const char* units = "units";

@@ -139,6 +139,14 @@ TestResult read_test(hid_t tests, const std::string& name, const TraceReadOption
     }
     result.start_utc = require_time(group.get(), layout::start_utc, context);
     result.end_utc = require_time(group.get(), layout::end_utc, context);
+    if (hdf5::open_attribute(group.get(), layout::measured_start_utc, context)) {
+        TimeWindow measured{require_time(group.get(), layout::measured_start_utc, context),
+                            require_time(group.get(), layout::measured_end_utc, context)};
+        if (!(measured.end_utc >= measured.start_utc))
+            context.fail(fmt::format("test '{}' has a timed phase that ends before it starts ({} < {})", result.key,
+                                     measured.end_utc, measured.start_utc));
+        result.measured = measured;
+    }
 
     if (hdf5::hard_link_exists(group.get(), layout::parameters, context)) {
         const hdf5::Group parameters = hdf5::open_group(group.get(), layout::parameters, context);

@@ -172,6 +172,10 @@ void TraceWriter::Impl::write_test(const TestResult& result) const {
     if (const std::optional<Cause> cause = cause_of(result))
         hdf5::write_attribute(group.get(), layout::cause, to_string(*cause), context);
     write_times(group.get(), result.start_utc, result.end_utc);
+    if (result.measured) {
+        hdf5::write_attribute(group.get(), layout::measured_start_utc, result.measured->start_utc, context);
+        hdf5::write_attribute(group.get(), layout::measured_end_utc, result.measured->end_utc, context);
+    }
 
     const hdf5::Group parameters = hdf5::create_group(group.get(), layout::parameters, context);
     for (const auto& [key, value] : result.parameters)

@@ -191,7 +191,7 @@ TEST(EndToEnd, TwoRunsOfOneNameHaveTheirOwnRunUuidAndDoNotMix) {
         for (int rank : {0, 1}) {
             const Trace trace = read_trace(folder / trace_relative_path(rank));
             EXPECT_EQ(trace.header.run_uuid, uuid);
-            EXPECT_EQ(trace.header.schema_version, "1.1");
+            EXPECT_EQ(trace.header.schema_version, trace_schema_version);
         }
         uuids.push_back(uuid);
     }

@@ -195,6 +195,19 @@ TEST(TraceBadInput, WrongLayoutInsideAnHdf5File) {
              H5Gclose(g);
          },
          "'passed'"},
+        {"timed_phase_reversed",  // schema 1.2: a timed phase that ends before it starts
+         [](hid_t f) {
+             const hid_t g = H5Gopen2(f, "/tests/host_stream", H5P_DEFAULT);
+             for (const auto& [name, value] : {std::pair{"measured_start_utc", 1795930767.0}, {"measured_end_utc", 1795930766.0}}) {
+                 const hid_t space = H5Screate(H5S_SCALAR);
+                 const hid_t a = H5Acreate2(g, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+                 H5Awrite(a, H5T_NATIVE_DOUBLE, &value);
+                 H5Aclose(a);
+                 H5Sclose(space);
+             }
+             H5Gclose(g);
+         },
+         "timed phase that ends before it starts"},
         {"no_metrics", [](hid_t f) { H5Ldelete(f, "/tests/host_stream/metrics", H5P_DEFAULT); }, "metrics"},
         {"metrics_is_a_group",
          [](hid_t f) {

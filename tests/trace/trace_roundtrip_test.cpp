@@ -26,6 +26,11 @@ void expect_results_equal(const TestResult& expected, const TestResult& actual) 
     EXPECT_EQ(expected.reason, actual.reason);
     EXPECT_EQ(expected.start_utc, actual.start_utc);
     EXPECT_EQ(expected.end_utc, actual.end_utc);
+    ASSERT_EQ(expected.measured.has_value(), actual.measured.has_value()) << expected.key;
+    if (expected.measured) {
+        EXPECT_EQ(expected.measured->start_utc, actual.measured->start_utc);
+        EXPECT_EQ(expected.measured->end_utc, actual.measured->end_utc);
+    }
     EXPECT_EQ(expected.parameters, actual.parameters);
     ASSERT_EQ(expected.metrics.size(), actual.metrics.size());
     for (std::size_t i = 0; i < expected.metrics.size(); ++i) {
@@ -47,7 +52,8 @@ SampleTable gpu_samples(double t0, int rows) {
 TEST(TraceRoundTrip, EverythingWrittenReadsBackEqual) {
     ScratchDir dir;
     const auto path = dir / "rank-00003.h5";
-    const TestResult stream = trace_test::sample_stream_result();
+    TestResult stream = trace_test::sample_stream_result();
+    stream.measured = TimeWindow{stream.start_utc + 0.25, stream.end_utc - 0.5};  // schema 1.2; pingpong has none
     const TestResult pingpong = trace_test::sample_pingpong_result();
     TestResult waived;
     waived.key = "gpu_stream";
@@ -186,7 +192,7 @@ TEST(TraceRoundTrip, RunUuidReadsBackAndIsEmptyInATraceWithoutOne) {
     const auto with = dir / "rank-00000.h5";
     TraceWriter(with, header, "", nullptr).finish(TraceStatus::complete, 1795930800.0);
     EXPECT_EQ(read_trace(with).header.run_uuid, header.run_uuid);
-    EXPECT_EQ(read_trace(with).header.schema_version, "1.1");
+    EXPECT_EQ(read_trace(with).header.schema_version, trace_schema_version);
     header.run_uuid.clear();
     header.schema_version = "1.0";
     const auto without = dir / "rank-00001.h5";

@@ -52,7 +52,8 @@ std::vector<double> GpuTelemetry::sample() {
             value_or_nan(device_.ecc_errors(nvml_abi::memory_error_uncorrected, nvml_abi::ecc_volatile)),
             utilization ? static_cast<double>(utilization->gpu) : not_available,
             utilization ? static_cast<double>(utilization->memory) : not_available,
-            memory ? static_cast<double>(memory->used) : not_available};
+            memory ? static_cast<double>(memory->used) : not_available,
+            value_or_nan(device_.total_energy_j())};
 }
 
 std::map<std::string, std::string> GpuTelemetry::attributes() const {

@@ -35,6 +35,7 @@ Nvml::Api resolve(const DynamicLibrary& lib) {
     api.device_get_power_usage = lib.function<nvml_abi::DeviceGetMilliwattsFn>("nvmlDeviceGetPowerUsage");
     api.device_get_enforced_power_limit =
         lib.function<nvml_abi::DeviceGetMilliwattsFn>("nvmlDeviceGetEnforcedPowerLimit");
+    api.device_get_total_energy = lib.function<nvml_abi::DeviceGetEnergyFn>("nvmlDeviceGetTotalEnergyConsumption");
     api.device_get_clock_info = lib.function<nvml_abi::DeviceGetClockFn>("nvmlDeviceGetClockInfo");
     api.device_get_max_clock_info = lib.function<nvml_abi::DeviceGetClockFn>("nvmlDeviceGetMaxClockInfo");
     // Renamed in NVML API 12 (driver R535); older drivers only export the "throttle" name.
@@ -207,6 +208,11 @@ std::optional<double> NvmlDevice::power_w() const {
 std::optional<double> NvmlDevice::power_limit_w() const {
     auto milliwatts = query<unsigned>(nvml_->api().device_get_enforced_power_limit, handle_);
     return milliwatts ? std::optional<double>(*milliwatts / 1000.0) : std::nullopt;
+}
+
+std::optional<double> NvmlDevice::total_energy_j() const {
+    auto millijoules = query<unsigned long long>(nvml_->api().device_get_total_energy, handle_);
+    return millijoules ? std::optional<double>(static_cast<double>(*millijoules) / 1000.0) : std::nullopt;
 }
 
 std::optional<unsigned> NvmlDevice::clock_mhz(nvml_abi::ClockType clock) const {

@@ -53,6 +53,9 @@ public:
     std::optional<unsigned> temperature_c() const;
     std::optional<double> power_w() const;
     std::optional<double> power_limit_w() const;  // the enforced limit
+    // Energy the GPU used since the driver loaded, joules (NVML counts millijoules): what a
+    // window's energy is the difference of, without integrating sampled power.
+    std::optional<double> total_energy_j() const;
     std::optional<unsigned> clock_mhz(nvml_abi::ClockType clock) const;
     std::optional<unsigned> max_clock_mhz(nvml_abi::ClockType clock) const;
     // Raw nvmlClocksEventReason* bitmask (the "throttle reasons" of older drivers).
@@ -115,6 +118,7 @@ public:
         nvml_abi::DeviceGetTemperatureFn device_get_temperature = nullptr;
         nvml_abi::DeviceGetMilliwattsFn device_get_power_usage = nullptr;
         nvml_abi::DeviceGetMilliwattsFn device_get_enforced_power_limit = nullptr;
+        nvml_abi::DeviceGetEnergyFn device_get_total_energy = nullptr;  // optional (Volta and later)
         nvml_abi::DeviceGetClockFn device_get_clock_info = nullptr;
         nvml_abi::DeviceGetClockFn device_get_max_clock_info = nullptr;
         nvml_abi::DeviceGetReasonsFn device_get_clocks_event_reasons = nullptr;

@@ -160,6 +160,7 @@ using DeviceGetPciInfoFn = Return (*)(Device, PciInfo*);                        
 using DeviceGetCudaComputeCapabilityFn = Return (*)(Device, int*, int*);        // nvmlDeviceGetCudaComputeCapability
 using DeviceGetTemperatureFn = Return (*)(Device, TemperatureSensor, unsigned int*);  // nvmlDeviceGetTemperature
 using DeviceGetMilliwattsFn = Return (*)(Device, unsigned int*);  // nvmlDeviceGetPowerUsage, ...EnforcedPowerLimit
+using DeviceGetEnergyFn = Return (*)(Device, unsigned long long*);  // nvmlDeviceGetTotalEnergyConsumption (mJ)
 using DeviceGetClockFn = Return (*)(Device, ClockType, unsigned int*);  // nvmlDeviceGetClockInfo, ...MaxClockInfo
 using DeviceGetReasonsFn = Return (*)(Device, unsigned long long*);  // nvmlDeviceGetCurrentClocks{Event,Throttle}Reasons
 using DeviceGetTotalEccErrorsFn = Return (*)(Device, MemoryErrorType, EccCounterType, unsigned long long*);

@@ -31,6 +31,9 @@ inline constexpr std::string_view ecc_uncorrected_total = "ecc_uncorrected_total
 inline constexpr std::string_view util_gpu_pct = "util_gpu_pct";
 inline constexpr std::string_view util_mem_pct = "util_mem_pct";
 inline constexpr std::string_view mem_used_bytes = "mem_used_bytes";
+// NVML's energy counter since the driver loaded (NaN where the GPU has none): a window's energy
+// is its rise, where power_w is one reading averaged over the driver's own period.
+inline constexpr std::string_view energy_j = "energy_j";
 
 inline std::vector<SampleTable::Column> columns() {
     return {{std::string(time), "s"},
@@ -48,7 +51,8 @@ inline std::vector<SampleTable::Column> columns() {
             {std::string(ecc_uncorrected_total), "count"},
             {std::string(util_gpu_pct), "%"},
             {std::string(util_mem_pct), "%"},
-            {std::string(mem_used_bytes), "B"}};
+            {std::string(mem_used_bytes), "B"},
+            {std::string(energy_j), "J"}};
 }
 }  // namespace gpu
 

@@ -123,12 +123,16 @@ TEST_F(FakeNvml, GpuTelemetryColumnsAndReasonFlags) {
     EXPECT_EQ(column(hot, row, "util_gpu_pct"), 97.0);
     EXPECT_EQ(column(hot, row, "util_mem_pct"), 42.0);
     EXPECT_EQ(column(hot, row, "mem_used_bytes"), static_cast<double>(1ull << 30));
+    const double energy = column(hot, row, "energy_j");  // a counter: each read 612.345 J above the last
+    EXPECT_GE(energy, 987654.321);
+    EXPECT_NEAR(column(hot, hot.sample(), "energy_j") - energy, 612.345, 1e-6);
 
     GpuTelemetry cool(nvml_, *nvml_->device(1));
     row = cool.sample();
     EXPECT_EQ(column(cool, row, "power_capped"), 0.0);
     EXPECT_EQ(column(cool, row, "thermal"), 0.0);
     EXPECT_TRUE(std::isnan(column(cool, row, "ecc_corrected_total")));  // unsupported, not zero
+    EXPECT_TRUE(std::isnan(column(cool, row, "energy_j")));             // no counter: not a zero
 }
 
 // On a GPU node: the real driver's answers through our declarations must be plausible. A wrong

@@ -258,6 +258,7 @@ TestResult synthetic_test_result(const SyntheticRunSpec& spec, const SyntheticTe
     result.key = entry.key;
     result.start_utc = start_utc;
     result.end_utc = start_utc + seconds_per_test - 1.0;
+    result.measured = TimeWindow{start_utc + 1.0, result.end_utc - 1.0};  // the timed phase, as the tests record it
     result.parameters = {{"iterations", std::to_string(spec.sample_rows)}, {"synthetic", "true"}};
     if (entry.key == "dgemm_fp64") result.parameters["fill"] = "uniform";  // as the driver records it: calibration matches it
     const double factor = throughput_factor(spec, rank, entry);
@@ -363,6 +364,7 @@ SampleTable gpu_telemetry(const std::vector<Window>& windows, double start, doub
                           double capped_share, std::mt19937_64& random) {
     std::uniform_real_distribution<double> wobble(-1.0, 1.0);
     SampleTable table(telemetry_columns::gpu::columns());
+    double energy_j = 5e7;  // the counter since the driver loaded: each reading's power over its period
     for (double t = start; t < end; t += 1.0 / hz) {
         const Window* inside = nullptr;
         for (const Window& window : windows)
@@ -375,7 +377,8 @@ SampleTable gpu_telemetry(const std::vector<Window>& windows, double start, doub
         const double clock = capped ? 1410.0 + 10.0 * wobble(random) : busy ? 1965.0 + 10.0 * wobble(random) : 1980.0;
         const double temperature = (busy ? 62.0 : 40.0) + (capped ? 6.0 : 0.0) + 2.0 * wobble(random);
         table.add_row({t, temperature, power, 700.0, clock, 3201.0, capped ? 4.0 : 0.0, capped ? 1.0 : 0.0, 0.0, 0.0, 0.0,
-                       0.0, 0.0, busy ? 96.0 : 0.0, busy ? 60.0 : 0.0, busy ? 1.2e11 : 5e8});
+                       0.0, 0.0, busy ? 96.0 : 0.0, busy ? 60.0 : 0.0, busy ? 1.2e11 : 5e8, energy_j});
+        energy_j += power / hz;
     }
     return table;
 }

@@ -309,6 +309,9 @@ ReportModel make_report_model(const Observations& observations, const AnalysisRe
     model.workload_scaling = workload_scaling_table(model.workload);
     model.workload_science = workload_science_table(model.workload);
     model.workload_lines = workload_lines(model.workload);
+    model.energy = result.energy;
+    model.energy_table = energy_table(model.energy);
+    model.energy_lines = energy_lines(model.energy);
     return model;
 }
 

@@ -10,6 +10,7 @@
 #include "analysis/report/fp64_capability.hpp"
 #include "analysis/report/node_metrics.hpp"
 #include "analysis/report/price_report.hpp"
+#include "analysis/report/energy_section.hpp"
 #include "analysis/report/workload_section.hpp"
 #include "analysis/rules/apply_rules.hpp"
 
@@ -88,6 +89,9 @@ struct ReportModel {
     WorkloadTable workload_scaling;
     WorkloadTable workload_science;
     std::vector<std::string> workload_lines;
+    std::vector<EnergyRow> energy;  // the rules' energy figures (energy/energy_figures.hpp)
+    WorkloadTable energy_table;
+    std::vector<std::string> energy_lines;
 };
 
 ReportModel make_report_model(const Observations& observations, const AnalysisResult& result, const AnalysisSettings& settings);

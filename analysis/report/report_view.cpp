@@ -164,6 +164,11 @@ json table_view(const WorkloadTable& table) {
 // A table with no row is no table (false: the template leaves it out).
 json table_or_nothing(const WorkloadTable& table) { return table.rows.empty() ? json(false) : table_view(table); }
 
+json energy_view(const ReportModel& model) {
+    if (model.energy.empty()) return false;
+    return {{"table", table_or_nothing(model.energy_table)}, {"lines", model.energy_lines}};
+}
+
 json workload_view(const ReportModel& model) {
     if (model.workload.empty()) return false;
     return {{"devices", table_or_nothing(model.workload_devices)},
@@ -219,6 +224,7 @@ json report_view(const ReportModel& model, const ReportHeader& header, const std
             {"identity", identity_rows(identity)},
             {"results", results(model, limits.max_result_rows)},
             {"workload", workload_view(model)},
+            {"energy", energy_view(model)},
             {"fp64", fp64_view(model)},
             {"signoff", {{"verdict", upper(overall)}, {"level", overall}, {"line", model.verdict_line}}}};
 }

@@ -304,6 +304,32 @@ json fp64_to_json(const Fp64Capability& capability) {
     return {{"nodes", std::move(nodes)}, {"host_lu", std::move(host_lu)}, {"currency", capability.currency}};
 }
 
+json energy_to_json(const std::vector<EnergyRow>& rows) {
+    json entries = json::array();
+    for (const EnergyRow& row : rows) {
+        json per_unit = json::object();
+        for (const EnergyPerUnit& unit : row.per_unit) per_unit[unit.unit] = unit.joules;
+        const bool timed = row.window.seconds() > 0.0;
+        entries.push_back({{"node", row.node},
+                           {"rank", row.rank},
+                           {"gpu", row.gpu ? json(*row.gpu) : json(nullptr)},
+                           {"test", row.test},
+                           {"phase_start_utc", timed ? json(row.window.start_utc) : json(nullptr)},
+                           {"phase_end_utc", timed ? json(row.window.end_utc) : json(nullptr)},
+                           {"readings", row.readings},
+                           {"power_w", optional_number(row.power_w)},
+                           {"power_source", row.source},
+                           {"power_readings_w", optional_number(row.power_readings_w)},
+                           {"joules_per_unit", std::move(per_unit)},
+                           {"per_watt", optional_number(row.per_watt)},
+                           {"per_watt_unit", row.per_watt_unit},
+                           {"nominal_per_watt", optional_number(row.nominal_per_watt)},
+                           {"power_limit_w", optional_number(row.power_limit_w)},
+                           {"not_measured", row.not_measured}});
+    }
+    return entries;
+}
+
 json workload_to_json(const Workload& workload) {
     if (workload.empty()) return nullptr;
     json devices = json::array();
@@ -381,6 +407,7 @@ json summary_to_json(const ReportModel& model, const SummaryContext& context) {
             {"price", model.price ? price_to_json(*model.price) : json(nullptr)},
             {"fp64_capability", fp64_to_json(model.fp64)},
             {"workload", workload_to_json(model.workload)},
+            {"energy", energy_to_json(model.energy)},
             {"explained_findings", result.explained},
             {"outputs", context.outputs}};
 }

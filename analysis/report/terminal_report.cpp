@@ -97,6 +97,7 @@ void print_terminal_report(std::ostream& out, const ReportModel& model, const st
         print_section(out, "Confirm before drain", model.confirmation_lines, options.max_listed);
         print_section(out, "Baseline", model.baseline_lines, options.max_listed);
         print_section(out, "Workload", model.workload_lines, options.max_listed);
+        print_section(out, "Energy", model.energy_lines, options.max_listed);
         print_section(out, "FP64 capability", model.fp64_lines, options.max_listed);
         print_section(out, "Price", model.price_lines, options.max_listed);
         print_section(out, "Waived", model.waiver_lines, options.max_listed);

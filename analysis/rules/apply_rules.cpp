@@ -67,6 +67,7 @@ AnalysisResult apply_rules(const Observations& observations, const Thresholds& t
     append(findings, std::move(leader_findings.port_counters));
     append(findings, std::move(leader_findings.hidden_faults));
     append(findings, std::move(leader_findings.pkeys));
+    result.energy = std::move(leader_findings.energy);
     append(findings, credibility_findings(observations));
     append(findings, stall_findings(observations));
     append(findings, freeze_findings(observations));

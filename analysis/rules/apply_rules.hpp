@@ -5,6 +5,7 @@
 // explanations of what was found, and the verdicts, computed once from all findings.
 #pragma once
 
+#include "analysis/energy/energy_figures.hpp"
 #include "analysis/load/observations.hpp"
 #include "analysis/load/run_details.hpp"
 #include "analysis/rules/baseline.hpp"
@@ -33,6 +34,7 @@ struct AnalysisResult {
     ConfirmationPlan confirmation;          // what still awaits a confirmation run (rules/confirmation.hpp)
     std::string confirmation_run;           // the confirmation run judged with it, "" in a first analysis
     JudgedMetrics judged;                   // the figures a rule compared, for "PASS" against "not judged"
+    std::vector<EnergyRow> energy;          // what a unit of work cost, per GPU and test (energy/energy_figures.hpp)
 };
 
 // `profile`: what the nodes must have and run (nullptr: no profile; waivers are listed, not judged).

@@ -230,17 +230,23 @@ WindowExplanation explain_window(const Finding& finding, const TestResult& test,
     return explain_host(finding, test, node, settings);
 }
 
-std::optional<std::string> gpu_telemetry_table(const NodeDetails& node, const std::string& uuid, std::optional<int> ordinal) {
+std::optional<std::string> gpu_telemetry_table(const std::map<std::string, SampleTable>& telemetry,
+                                               const std::map<std::string, std::map<std::string, std::string>>& attributes,
+                                               const std::string& uuid, std::optional<int> ordinal) {
     if (!uuid.empty()) {
-        for (const auto& [device, attributes] : node.telemetry_attributes) {
-            const auto found = attributes.find(std::string(telemetry_columns::gpu_uuid_attribute));
-            if (found != attributes.end() && found->second == uuid && node.telemetry.count(device)) return device;
+        for (const auto& [device, facts] : attributes) {
+            const auto found = facts.find(std::string(telemetry_columns::gpu_uuid_attribute));
+            if (found != facts.end() && found->second == uuid && telemetry.count(device)) return device;
         }
         return std::nullopt;
     }
     if (!ordinal) return std::nullopt;
     const std::string device = telemetry_columns::gpu_table(static_cast<unsigned>(*ordinal));
-    return node.telemetry.count(device) ? std::optional(device) : std::nullopt;
+    return telemetry.count(device) ? std::optional(device) : std::nullopt;
+}
+
+std::optional<std::string> gpu_telemetry_table(const NodeDetails& node, const std::string& uuid, std::optional<int> ordinal) {
+    return gpu_telemetry_table(node.telemetry, node.telemetry_attributes, uuid, ordinal);
 }
 
 int explain_findings(std::vector<Finding>& findings, const Observations& observations, RunDetails& details,

@@ -13,6 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
 
@@ -33,6 +34,10 @@ WindowExplanation explain_window(const Finding& finding, const TestResult& test,
 // The node's telemetry table of a GPU: the one whose "uuid" attribute is `uuid`, else (a run that
 // recorded no UUID) "gpu<ordinal>"; nothing when the node has no such table.
 std::optional<std::string> gpu_telemetry_table(const NodeDetails& node, const std::string& uuid, std::optional<int> ordinal);
+// The same over a leader's tables and their attributes.
+std::optional<std::string> gpu_telemetry_table(const std::map<std::string, SampleTable>& telemetry,
+                                               const std::map<std::string, std::map<std::string, std::string>>& attributes,
+                                               const std::string& uuid, std::optional<int> ordinal);
 
 // The inventory's maximum SM clock of the finding's GPU (by UUID, else by ordinal).
 std::optional<double> gpu_max_sm_clock(const nlohmann::json& inventory, const Finding& finding);

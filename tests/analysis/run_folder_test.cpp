@@ -1,6 +1,7 @@
 // The analyzer on real run folders: rank files written with TraceWriter, read with read_trace,
 // damaged on purpose (missing, cut in half, not HDF5, unfinished, aborted, foreign).
 #include "analysis/analyzer.hpp"
+#include "analysis/report/summary_json.hpp"
 #include "analysis_fixtures.hpp"
 #include "analysis_outcome.hpp"
 #include "bench/run_folder_writer.hpp"
@@ -70,7 +71,7 @@ TEST(RunFolder, HealthyRunPassesAndWritesSummaryLeavingEverythingElseAlone) {
     EXPECT_EQ(snapshot(run), before);
 
     const auto summary = summary_of(run);
-    EXPECT_EQ(summary["schema_version"], "1.7");
+    EXPECT_EQ(summary["schema_version"], summary_schema_version);
     EXPECT_DOUBLE_EQ(summary["started_utc"].get<double>(), 1764480000.0);  // run.json's, as the writer made it
     EXPECT_DOUBLE_EQ(summary["ended_utc"].get<double>(), 1764480000.0 + 600.0);
     EXPECT_EQ(summary["run_id"], testing::test_run_id);

@@ -1,0 +1,69 @@
+// What a unit of work cost in energy, from the run's own readings: for every test that declares
+// its units (energy_declarations.hpp) and ran on a GPU, the GPU's mean power over the test's timed
+// phase (TestResult::measured) from the node leader's telemetry of that GPU, then joules per unit
+// (mean power / the unit's rate, or x the seconds one unit took) and usable rate per watt beside
+// the nominal rate per watt of the GPU's enforced power limit.
+//
+// Mean power, in this order:
+//   energy counter  NVML's energy counter (telemetry column energy_j) read at both ends of the
+//                   phase, each end interpolated between the readings around it; needs
+//                   min_counter_readings readings inside the phase, so the counter is seen rising
+//                   within it and not only across its neighbours.
+//   power readings  the power_w readings over the phase (trapezoids, the ends interpolated); needs
+//                   a phase of min_power_window_s: NVML's reading is itself a mean over the last
+//                   second on Ampere and later parts, so a shorter phase would be mostly its
+//                   neighbours.
+// Neither: "not measured" with both reasons, never a guess. Host ranks have no power source yet.
+#pragma once
+
+#include "analysis/load/observations.hpp"
+#include "core/energy_declaration.hpp"
+#include "core/result.hpp"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace shakedown::analysis {
+
+inline constexpr int min_counter_readings = 3;
+inline constexpr double min_power_window_s = 2.0;
+
+struct EnergyPerUnit {
+    std::string unit;  // "TFLOP", "million tokens", "step"
+    double joules = 0.0;
+};
+
+struct EnergyRow {
+    std::string node;
+    int rank = 0;
+    std::optional<int> gpu;
+    std::string test;
+    TimeWindow window;                        // the timed phase (zero where the test recorded none)
+    int readings = 0;                         // telemetry readings inside it
+    std::optional<double> power_w;            // the mean power the figures use
+    std::string source;                       // "energy counter" or "power readings"
+    std::optional<double> power_readings_w;   // the power readings' mean beside the counter's
+    std::vector<EnergyPerUnit> per_unit;
+    std::optional<double> per_watt;           // usable rate per watt
+    std::string per_watt_unit;                // "TFLOP/s per W"
+    std::optional<double> nominal_per_watt;   // the rate's nominal over the power limit
+    std::optional<double> power_limit_w;      // the enforced limit, median over the phase
+    std::string not_measured;                 // why there is no figure; "" when measured
+};
+
+// One test on one rank from its GPU's telemetry table (nullptr: the leader recorded none).
+EnergyRow energy_of(const RankIdentity& who, const TestResult& test, const EnergyDeclaration& declaration,
+                    const SampleTable* gpu_table);
+
+// Whether any rank of `node` ran a declared test on a GPU (only then are its GPU tables read).
+bool node_has_energy_figures(const Observations& observations, const NodeRow& node);
+
+// Every declared test that ran on a GPU of `node`, from its leader's GPU tables and their
+// attributes (the rank's GPU by UUID, else by ordinal), in the node's rank and test order.
+std::vector<EnergyRow> node_energy(const Observations& observations, const NodeRow& node,
+                                   const std::map<std::string, SampleTable>& telemetry,
+                                   const std::map<std::string, std::map<std::string, std::string>>& attributes);
+
+}  // namespace shakedown::analysis

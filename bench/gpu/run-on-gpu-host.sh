@@ -51,6 +51,9 @@
 #                                                 and 8 ranks, one per core: their weak scaling and prediction)
 #                                               | checkpoint-host (checkpoint_io on the host's disk, 1, 4 and 8
 #                                                 ranks; beside fio where the host has it)
+#                                               | energy (1 GPU: dgemm_fp64 and train_step with long timed phases, at
+#                                                 their defaults, and the quick suite, beside nvidia-smi's power
+#                                                 sampled every 100 ms; bench/gpu/energy_check.py compares)
 #                                               | sdc (sdc_dgemm on 1 GPU healthy and with a planted flipped bit,
 #                                                 then on every GPU of the host: the node's checksums compared)
 # Figures and logs go to $OUT (the device tool's output folder) or ./gpu-out.
@@ -293,6 +296,17 @@ if [[ $parts == *" checkpoint-host "* ]]; then  # the training job's storage on 
   else
     log "no fio on this host: checkpoint_io without its reference"
   fi
+fi
+if [[ $parts == *" energy "* ]]; then  # energy per unit of work beside nvidia-smi's power over the same phases
+  date +%Z >>"$out/log.txt"  # nvidia-smi stamps local time: energy_check.py reads it as UTC
+  nvidia-smi --query-gpu=timestamp,index,power.draw,power.draw.average,power.draw.instant --format=csv,noheader,nounits \
+    -lms 100 >"$out/nvidia-smi-power.csv" 2>&1 &
+  smi_pid=$!
+  run_job energy-long 1 --tests dgemm_fp64,train_step --config "$here/bench/gpu/energy.yaml"
+  run_job energy-defaults 1 --tests dgemm_fp64,train_step
+  run_job energy-quick 1 --suite quick --gpus-per-node 1
+  kill "$smi_pid"
+  python3 "$here/bench/gpu/energy_check.py" "$out/nvidia-smi-power.csv" "$runs"/energy-*/summary.json 2>&1 | tee -a "$out/log.txt"
 fi
 if [[ $parts == *" train "* ]]; then  # train_step on 1 GPU beside PyTorch's step of the same layers, interleaved
   [ -x "$bin/shakedown_attention_probe" ] && { timeout 300 "$bin/shakedown_attention_probe" 2>&1 | tee -a "$out/log.txt"; log "attention probe exit ${PIPESTATUS[0]}"; }

@@ -60,6 +60,10 @@ Thresholds resolve_thresholds(const AnalyzeOptions& options) {
             throw InputError(fmt::format("a node price must be a number above 0 and up to {:g}, got {}", max_node_price, *price));
     command_line.price_per_node_hour = options.price_per_node_hour;
     command_line.price_per_node_month = options.price_per_node_month;
+    if (options.energy_per_kwh && !(*options.energy_per_kwh > 0.0 && *options.energy_per_kwh <= max_energy_price))
+        throw InputError(fmt::format("an energy price must be a number above 0 and up to {:g} per kWh, got {}",
+                                     max_energy_price, *options.energy_per_kwh));
+    command_line.energy_per_kwh = options.energy_per_kwh;
     thresholds.settings().merge(command_line);
     return thresholds;
 }

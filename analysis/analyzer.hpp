@@ -34,6 +34,7 @@ struct AnalyzeOptions {
     bool print_confirmation_plan = false;  // --confirm: the plan's tests and nodes as two lines for a job script
     std::optional<double> price_per_node_hour;             // override the thresholds file's price
     std::optional<double> price_per_node_month;
+    std::optional<double> energy_per_kwh;                  // override the thresholds file's price.energy_per_kwh
     ReportFormat format = ReportFormat::text;
     // --history FILE: append the judged run to this results history (analysis/history/)
     std::optional<std::filesystem::path> history_file;

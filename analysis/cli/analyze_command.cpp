@@ -30,6 +30,7 @@ struct AnalyzeArguments {
     bool confirm = false;
     std::string format = "text";
     double price_hour = 0.0;
+    double energy_price = 0.0;
     double price_month = 0.0;
     bool no_html = false;
     bool drain_apply = false;
@@ -64,6 +65,8 @@ Command add_analyze_command(CLI::App& app) {
                                 "node price per hour: price per usable TFLOP/s, GB/s");
     auto* month = app.add_option("--price-per-node-month", args->price_month, "node price per month (730 hours)");
     hour->excludes(month);
+    auto* energy = app.add_option("--energy-price-per-kwh", args->energy_price,
+                                  "energy price per kWh: the energy cost of the Workload section's standard task");
     app.add_option("--format", args->format, "terminal report: text or markdown (for a ticket)")
         ->check(CLI::IsMember({"text", "markdown"}));
     app.add_option("--summary", args->summary_path, "where to write summary.json (default RUN/summary.json)");
@@ -89,7 +92,7 @@ Command add_analyze_command(CLI::App& app) {
                  "print the built-in thresholds and settings (a file --thresholds accepts) and exit");
 
     CLI::App* main_app = &app;
-    auto run = [args, main_app, hour, month, jobs](std::ostream& out, std::ostream& err) {
+    auto run = [args, main_app, hour, month, energy, jobs](std::ostream& out, std::ostream& err) {
         // The built-in file itself, comments included: the reference a site edits a copy of.
         if (args->print_thresholds) {
             out << default_thresholds_yaml();
@@ -129,6 +132,7 @@ Command add_analyze_command(CLI::App& app) {
         options.print_confirmation_plan = args->confirm;
         if (*hour) options.price_per_node_hour = args->price_hour;
         if (*month) options.price_per_node_month = args->price_month;
+        if (*energy) options.energy_per_kwh = args->energy_price;
         if (*jobs) options.jobs = args->jobs;  // checked by analyze(): below 1 is one line and exit 2
         return analyze(options, out, err);
     };

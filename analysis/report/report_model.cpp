@@ -305,11 +305,12 @@ ReportModel make_report_model(const Observations& observations, const AnalysisRe
     model.fp64_table = fp64_table(model.fp64);
     model.fp64_lines = fp64_lines(model.fp64);
     model.workload = make_workload(observations, settings);
+    model.energy = result.energy;
+    add_task_energy(model.workload, model.energy, settings);
     model.workload_devices = workload_device_table(model.workload);
     model.workload_scaling = workload_scaling_table(model.workload);
     model.workload_science = workload_science_table(model.workload);
     model.workload_lines = workload_lines(model.workload);
-    model.energy = result.energy;
     model.energy_table = energy_table(model.energy);
     model.energy_lines = energy_lines(model.energy);
     return model;

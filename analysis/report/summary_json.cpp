@@ -369,6 +369,9 @@ json workload_to_json(const Workload& workload) {
             {"task_tokens", workload.task_tokens},
             {"task_hours", optional_number(workload.task_hours)},
             {"task_price", optional_number(workload.task_price)},
+            {"task_energy_kwh", optional_number(workload.task_kwh)},
+            {"energy_per_kwh", optional_number(workload.energy_per_kwh)},
+            {"task_energy_price", optional_number(workload.task_energy_price)},
             {"currency", workload.currency}};
 }
 

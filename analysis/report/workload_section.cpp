@@ -116,6 +116,35 @@ Workload make_workload(const Observations& observations, const AnalysisSettings&
     return workload;
 }
 
+void add_task_energy(Workload& workload, const std::vector<EnergyRow>& energy, const AnalysisSettings& settings) {
+    double watts = 0.0;
+    double tokens_per_s = 0.0;
+    int gpus = 0;
+    int missing = 0;
+    for (const WorkloadDevice& device : workload.devices) {
+        if (!device.gpu) continue;
+        ++gpus;
+        const auto row = std::find_if(energy.begin(), energy.end(), [&](const EnergyRow& candidate) {
+            return candidate.test == names::key && candidate.rank == device.rank;
+        });
+        if (row == energy.end() || !row->power_w) {
+            ++missing;
+            continue;
+        }
+        watts += *row->power_w;
+        tokens_per_s += device.tokens_per_s;
+    }
+    if (gpus == 0) return;
+    if (missing > 0 || !(tokens_per_s > 0.0)) {
+        workload.task_energy_note = fmt::format("the task's energy: not measured on {} of the step's {} GPU(s) (Energy)",
+                                                missing, gpus);
+        return;
+    }
+    workload.task_kwh = workload.task_tokens * watts / tokens_per_s / 3.6e6;
+    workload.energy_per_kwh = settings.energy_per_kwh;
+    if (settings.energy_per_kwh) workload.task_energy_price = *workload.task_kwh * *settings.energy_per_kwh;
+}
+
 WorkloadTable workload_device_table(const Workload& workload) {
     WorkloadTable table;
     table.header = {"node", "device", "step (s)", "tokens/s", "MFU", "MFU of measured GEMM", "alone (s)"};
@@ -181,6 +210,16 @@ std::vector<std::string> workload_lines(const Workload& workload) {
                                     format_number(*workload.task_hours),
                                     workload.task_price ? fmt::format(", {} {}", format_number(*workload.task_price), workload.currency)
                                                         : std::string()));
+    if (workload.task_kwh)
+        lines.push_back(fmt::format("the same task's GPU energy: {} kWh{} (the GPUs' own draw: hosts, network and cooling "
+                                    "not measured)",
+                                    format_number(*workload.task_kwh),
+                                    workload.task_energy_price
+                                        ? fmt::format(", {} {} at {} {} per kWh", format_number(*workload.task_energy_price),
+                                                      workload.currency, format_number(*workload.energy_per_kwh), workload.currency)
+                                        : std::string()));
+    else if (!workload.task_energy_note.empty())
+        lines.push_back(workload.task_energy_note);
     return lines;
 }
 

@@ -8,6 +8,7 @@
 // analysis/rules/scaling_declarations.hpp): the job's efficiency against its prediction.
 #pragma once
 
+#include "analysis/energy/energy_figures.hpp"
 #include "analysis/load/observations.hpp"
 #include "analysis/rules/analysis_settings.hpp"
 
@@ -60,11 +61,22 @@ struct Workload {
     std::optional<double> task_hours;
     std::optional<double> task_price;
     std::string currency;
+    // The task's GPU energy from the run's own power (add_task_energy): unset where a GPU of the
+    // step has no energy figure (task_energy_note says so) or none ran it.
+    std::optional<double> task_kwh;
+    std::optional<double> energy_per_kwh;  // the price given
+    std::optional<double> task_energy_price;
+    std::string task_energy_note;
     std::vector<ScienceScalingRow> science;
     bool empty() const { return devices.empty() && science.empty(); }
 };
 
 Workload make_workload(const Observations& observations, const AnalysisSettings& settings);
+
+// The standard task's GPU energy: its tokens x the step GPUs' summed mean power over their summed
+// tokens per second (energy/energy_figures.hpp, the job phase), and with price.energy_per_kwh its
+// price. Only the GPUs' own draw: hosts, network and cooling are not measured.
+void add_task_energy(Workload& workload, const std::vector<EnergyRow>& energy, const AnalysisSettings& settings);
 
 struct WorkloadTable {
     std::vector<std::string> header;

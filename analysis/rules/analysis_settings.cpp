@@ -91,6 +91,14 @@ const std::vector<SettingKey>& setting_keys() {
         {"price", "per_node_hour", price_in(&AnalysisSettings::price_per_node_hour)},
         {"price", "per_node_month", price_in(&AnalysisSettings::price_per_node_month)},
         {"price", "task_tokens", positive_in(&AnalysisSettings::task_tokens)},
+        {"price", "energy_per_kwh",
+         [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
+             const double value = fields.positive(node, what);
+             if (value > max_energy_price)
+                 fields.reject(node, fmt::format("{}: expected a price per kWh up to {:g}, got {}", what, max_energy_price,
+                                                 node.Scalar()));
+             s.energy_per_kwh = value;
+         }},
         {"price", "currency",
          [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
              if (!node.IsScalar() || node.Scalar().size() > 16)
@@ -201,6 +209,7 @@ void AnalysisSettings::merge(const AnalysisSettings& other) {
     }
     take(currency, other.currency);
     take(task_tokens, other.task_tokens);
+    take(energy_per_kwh, other.energy_per_kwh);
     take(port_counters_enabled, other.port_counters_enabled);
     take(port_counter_warn_counters, other.port_counter_warn_counters);
     take(gpu_health_enabled, other.gpu_health_enabled);

@@ -110,6 +110,20 @@ TEST(AnalyzeCli, AnInfiniteNanOrHugePriceIsOneLineAndExitTwo) {
     }
 }
 
+TEST(AnalyzeCli, AnEnergyPriceThatIsNoPriceIsOneLineAndExitTwo) {
+    TempDir temp;
+    const auto run = write_run(temp.path() / "run", healthy_traces(1, 1));
+    for (const char* price : {"inf", "nan", "0", "-0.2", "2e6"}) {
+        const CommandResult result = run_analyzer(temp, run.string() + " --energy-price-per-kwh " + price);
+        EXPECT_EQ(result.exit_code, 2) << price;
+        EXPECT_EQ(result.err.rfind("shakedown-analyze: an energy price must be a number above 0 and up to 1e+06 per kWh, got ", 0),
+                  0u)
+            << result.err;
+        EXPECT_EQ(std::count(result.err.begin(), result.err.end(), '\n'), 1) << result.err;
+        EXPECT_FALSE(std::filesystem::exists(run / "summary.json")) << price;
+    }
+}
+
 // Text that is not UTF-8 ended the analyzer with an abort (exit 134, nothing written) when it
 // reached summary.json: here a run folder named with a Latin-1 byte, as `cp -a RUN café` gives in
 // a Latin-1 shell. The analysis is made, and summary.json is UTF-8 with U+FFFD for the byte.

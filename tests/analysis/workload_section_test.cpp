@@ -92,6 +92,45 @@ TEST(WorkloadSection, DevicesScalingPriceAndTheMachineAsBuilt) {
     EXPECT_EQ(svg_scaling("efficiency", {points.front()}), "");
 }
 
+// The standard task's GPU energy: its tokens x the summed power over the summed tokens per second,
+// priced per kWh; a GPU of the step without an energy figure leaves the task "not measured".
+TEST(WorkloadSection, TheTasksGpuEnergyAndItsPriceFromEachGpusMeanPower) {
+    Workload workload;
+    workload.task_tokens = 1e9;
+    workload.currency = "EUR";
+    workload.devices = {{.node = "node0000", .rank = 0, .gpu = 0, .step_s = 0.05, .tokens_per_s = 80000.0},
+                        {.node = "node0000", .rank = 1, .gpu = 1, .step_s = 0.05, .tokens_per_s = 80000.0}};
+    std::vector<EnergyRow> energy(2);
+    for (int rank : {0, 1}) {
+        energy[rank].test = std::string(names::key);
+        energy[rank].rank = rank;
+        energy[rank].power_w = 600.0;
+    }
+    AnalysisSettings settings;
+    settings.energy_per_kwh = 0.25;
+    Workload priced = workload;
+    add_task_energy(priced, energy, settings);
+    // 1200 W for 160,000 tokens/s: 7.5 mJ a token, 7.5 MJ for 10^9 tokens.
+    ASSERT_TRUE(priced.task_kwh);
+    EXPECT_NEAR(*priced.task_kwh, 7.5e6 / 3.6e6, 1e-12);
+    EXPECT_NEAR(*priced.task_energy_price, 7.5e6 / 3.6e6 * 0.25, 1e-12);
+    const auto lines = workload_lines(priced);
+    EXPECT_NE(std::find_if(lines.begin(), lines.end(),
+                           [](const std::string& line) {
+                               return line.find("the same task's GPU energy: 2.08 kWh, 0.521 EUR at 0.25 EUR per kWh") !=
+                                      std::string::npos;
+                           }),
+              lines.end())
+        << lines.back();
+
+    energy[1].power_w.reset();
+    energy[1].not_measured = "the phase lasted 0.25 s";
+    Workload partial = workload;
+    add_task_energy(partial, energy, settings);
+    EXPECT_FALSE(partial.task_kwh);
+    EXPECT_EQ(partial.task_energy_note, "the task's energy: not measured on 1 of the step's 2 GPU(s) (Energy)");
+}
+
 // stencil3d on every rank of 2 nodes x 2 ranks; cg_fp64 on rank 0 alone (a rank alone has no
 // scaling to show).
 TEST(WorkloadSection, ScienceKernelsWeakScalingWithoutATrainingStep) {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "kernels/dgemm/dgemm_fp64_names.hpp"
+#include "kernels/lu/lu_fp64_names.hpp"
 #include "kernels/train/train_step_names.hpp"
 
 #include <array>
@@ -10,8 +11,8 @@
 
 namespace shakedown::analysis {
 
-inline constexpr std::array<const EnergyDeclaration*, 2> energy_declarations = {&kernels::dgemm_names::energy,
-                                                                               &kernels::train_names::energy};
+inline constexpr std::array<const EnergyDeclaration*, 3> energy_declarations = {
+    &kernels::dgemm_names::energy, &kernels::lu_names::energy, &kernels::train_names::energy};
 
 // The declaration of `test`, nullptr for a test that declares none.
 inline const EnergyDeclaration* energy_declaration_of(std::string_view test) {

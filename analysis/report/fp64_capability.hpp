@@ -9,22 +9,25 @@
 
 #include "analysis/load/observations.hpp"
 #include "analysis/rules/analysis_settings.hpp"
+#include "kernels/dgemm/dgemm_fp64_names.hpp"
+#include "kernels/lu/lu_fp64_names.hpp"
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace shakedown::analysis {
 
 // The metrics the section reads, each declared by its test's spec (checked by a test).
 namespace fp64_metrics {
-inline constexpr const char* dgemm = "dgemm_fp64.tflops";
-inline constexpr const char* lu = "lu_fp64.tflops";
-inline constexpr const char* lu_residual = "lu_fp64.scaled_residual";
-inline constexpr const char* cg = "cg_fp64.gflops";
-inline constexpr const char* cg_bound_fraction = "cg_fp64.bandwidth_bound_fraction";
-inline constexpr const char* emulated = "gemm_ladder.fp64_emulated_tflops";
-inline constexpr const char* emulated_error = "gemm_ladder.fp64_emulated_max_rel_error_vs_native";
+inline constexpr std::string_view dgemm = kernels::dgemm_names::tflops;
+inline constexpr std::string_view lu = kernels::lu_names::tflops;
+inline constexpr std::string_view lu_residual = kernels::lu_names::scaled_residual;
+inline constexpr std::string_view cg = "cg_fp64.gflops";
+inline constexpr std::string_view cg_bound_fraction = "cg_fp64.bandwidth_bound_fraction";
+inline constexpr std::string_view emulated = "gemm_ladder.fp64_emulated_tflops";
+inline constexpr std::string_view emulated_error = "gemm_ladder.fp64_emulated_max_rel_error_vs_native";
 }  // namespace fp64_metrics
 
 struct Rate {

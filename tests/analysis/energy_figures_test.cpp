@@ -10,6 +10,7 @@
 #include "analysis/rules/leader_trace_rules.hpp"
 #include "analysis_fixtures.hpp"
 #include "kernels/dgemm/dgemm_fp64_names.hpp"
+#include "kernels/lu/lu_fp64_names.hpp"
 #include "kernels/train/train_step_names.hpp"
 #include "telemetry/telemetry_columns.hpp"
 
@@ -112,6 +113,23 @@ TEST(EnergyFigures, WithoutACounterTheReadingsOfALongPhaseGiveJoulesPerMillionTo
     EXPECT_NEAR(row.per_unit[1].joules, 16.0, 1e-9);  // 400 W x 0.04 s
     EXPECT_NEAR(*row.per_watt, 1.5, 1e-12);
     EXPECT_NEAR(*row.nominal_per_watt, 989.0 / 700.0, 1e-12);
+}
+
+TEST(EnergyFigures, AnLuSolveCostsTheMeanPowerTimesItsSeconds) {
+    namespace lu = kernels::lu_names;
+    const SampleTable table = gpu_table(30.0, 10.0, [](double) { return 600.0; });
+    TestResult test;
+    test.key = std::string(lu::key);
+    test.status = Status::pass;
+    test.measured = TimeWindow{t0 + 2.0, t0 + 26.0};  // three solves of 8 s
+    test.metrics = {testing::declared_metric(lu::key, lu::tflops, 45.0, 67.0),
+                    testing::declared_metric(lu::key, lu::solve_s, 8.0)};
+    const EnergyRow row = energy_of(gpu_rank, test, lu::energy, &table);
+    ASSERT_TRUE(row.power_w) << row.not_measured;
+    ASSERT_EQ(row.per_unit.size(), 1u);
+    EXPECT_EQ(row.per_unit[0].unit, "LU solve");
+    EXPECT_NEAR(row.per_unit[0].joules, 4800.0, 0.01);
+    EXPECT_NEAR(*row.per_watt, 45.0 / 600.0, 1e-7);
 }
 
 // Too few readings is "not measured" with both reasons, never a figure from the neighbours.

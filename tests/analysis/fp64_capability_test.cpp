@@ -142,7 +142,7 @@ TEST(Fp64Capability, ReadsOnlyDeclaredMetrics) {
     std::vector<std::string> declared;
     for (const auto& test : Registry::instance().tests())
         for (std::string& name : test->spec().metric_names()) declared.push_back(std::move(name));
-    for (const char* name : {fp64_metrics::dgemm, fp64_metrics::lu, fp64_metrics::lu_residual, fp64_metrics::cg,
+    for (std::string_view name : {fp64_metrics::dgemm, fp64_metrics::lu, fp64_metrics::lu_residual, fp64_metrics::cg,
                              fp64_metrics::cg_bound_fraction, fp64_metrics::emulated, fp64_metrics::emulated_error})
         EXPECT_NE(std::find(declared.begin(), declared.end(), name), declared.end()) << name;
 }

@@ -51,7 +51,7 @@
 #                                                 and 8 ranks, one per core: their weak scaling and prediction)
 #                                               | checkpoint-host (checkpoint_io on the host's disk, 1, 4 and 8
 #                                                 ranks; beside fio where the host has it)
-#                                               | energy (1 GPU: dgemm_fp64 and train_step with long timed phases, at
+#                                               | energy (1 GPU: dgemm_fp64, lu_fp64 and train_step with long timed phases, at
 #                                                 their defaults, and the quick suite, beside nvidia-smi's power
 #                                                 sampled every 100 ms; bench/gpu/energy_check.py compares)
 #                                               | sdc (sdc_dgemm on 1 GPU healthy and with a planted flipped bit,
@@ -302,7 +302,7 @@ if [[ $parts == *" energy "* ]]; then  # energy per unit of work beside nvidia-s
   nvidia-smi --query-gpu=timestamp,index,power.draw,power.draw.average,power.draw.instant --format=csv,noheader,nounits \
     -lms 100 >"$out/nvidia-smi-power.csv" 2>&1 &
   smi_pid=$!
-  run_job energy-long 1 --tests dgemm_fp64,train_step --config "$here/bench/gpu/energy.yaml"
+  run_job energy-long 1 --tests dgemm_fp64,lu_fp64,train_step --config "$here/bench/gpu/energy.yaml"
   run_job energy-defaults 1 --tests dgemm_fp64,train_step
   run_job energy-quick 1 --suite quick --gpus-per-node 1
   kill "$smi_pid"

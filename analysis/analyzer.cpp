@@ -64,6 +64,7 @@ Thresholds resolve_thresholds(const AnalyzeOptions& options) {
         throw InputError(fmt::format("an energy price must be a number above 0 and up to {:g} per kWh, got {}",
                                      max_energy_price, *options.energy_per_kwh));
     command_line.energy_per_kwh = options.energy_per_kwh;
+    if (options.ownership_file) command_line.ownership = read_ownership_file(*options.ownership_file);
     thresholds.settings().merge(command_line);
     return thresholds;
 }

@@ -18,6 +18,7 @@ struct AnalyzeOptions {
     // --calibrated FILE: a site's calibration (shakedown-analyze calibrate), merged over the built-in
     // one and over a thresholds file's `calibrated:`
     std::optional<std::filesystem::path> calibrated_file;
+    std::optional<std::filesystem::path> ownership_file;  // what owning a node costs: rent against buy
     std::optional<std::filesystem::path> summary_path;     // default RUN/summary.json
     std::optional<std::filesystem::path> junit_path;       // default RUN/junit.xml
     std::optional<std::filesystem::path> html_path;        // default RUN/report.html

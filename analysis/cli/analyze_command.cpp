@@ -16,6 +16,7 @@ struct AnalyzeArguments {
     std::string run_dir;
     std::string thresholds_file;
     std::string calibrated_file;
+    std::string ownership_file;
     std::string summary_path;
     std::string junit_path;
     std::string html_path;
@@ -65,6 +66,9 @@ Command add_analyze_command(CLI::App& app) {
                                 "node price per hour: price per usable TFLOP/s, GB/s");
     auto* month = app.add_option("--price-per-node-month", args->price_month, "node price per month (730 hours)");
     hour->excludes(month);
+    app.add_option("--ownership", args->ownership_file,
+                   "YAML of what owning a node costs (purchase_per_node, depreciation_months, hosting_per_node_month, pue; "
+                   "energy_per_kwh, node_power_w): the Price section's rent against buy, beside the node price");
     auto* energy = app.add_option("--energy-price-per-kwh", args->energy_price,
                                   "energy price per kWh: the energy cost of the Workload section's standard task");
     app.add_option("--format", args->format, "terminal report: text or markdown (for a ticket)")
@@ -104,7 +108,7 @@ Command add_analyze_command(CLI::App& app) {
         }
         // A path option given empty (an unset shell variable) would silently mean the default file.
         for (const char* option : {"--thresholds", "--calibrated", "--baseline", "--topology", "--profile", "--confirmation",
-                                   "--summary", "--junit", "--html", "--drain", "--history", "--template-dir", "--pdf"})
+                                   "--summary", "--junit", "--html", "--drain", "--history", "--template-dir", "--pdf", "--ownership"})
             if (main_app->count(option) > 0 && (*main_app)[option]->as<std::string>().empty()) {
                 err << "shakedown-analyze: " << option << " is empty: give a path, or leave " << option << " out\n";
                 return exit_code::bad_input;
@@ -118,6 +122,7 @@ Command add_analyze_command(CLI::App& app) {
         options.format = args->format == "markdown" ? ReportFormat::markdown : ReportFormat::text;
         options.thresholds_file = path_if(args->thresholds_file);
         options.calibrated_file = path_if(args->calibrated_file);
+        options.ownership_file = path_if(args->ownership_file);
         options.summary_path = path_if(args->summary_path);
         options.junit_path = path_if(args->junit_path);
         options.html_path = path_if(args->html_path);

@@ -301,11 +301,17 @@ ReportModel make_report_model(const Observations& observations, const AnalysisRe
     model.node_metrics = summarize_node_metrics(observations);
     model.price = make_price_report(model.node_metrics, settings);
     if (model.price) model.price_lines = price_lines(*model.price);
+    model.energy = result.energy;
+    model.rent_or_buy = rent_or_buy(settings.ownership, model.price, model.energy, settings.energy_per_kwh);
+    if (model.rent_or_buy) {
+        for (std::string& line : rent_or_buy_lines(*model.rent_or_buy)) model.price_lines.push_back(std::move(line));
+    } else if (settings.ownership) {
+        model.price_lines.push_back("rent against buy: not computed: no rent (price.per_node_hour, or --price-per-node-hour)");
+    }
     model.fp64 = make_fp64_capability(observations, settings);
     model.fp64_table = fp64_table(model.fp64);
     model.fp64_lines = fp64_lines(model.fp64);
     model.workload = make_workload(observations, settings);
-    model.energy = result.energy;
     add_task_energy(model.workload, model.energy, settings);
     model.workload_devices = workload_device_table(model.workload);
     model.workload_scaling = workload_scaling_table(model.workload);

@@ -11,6 +11,7 @@
 #include "analysis/report/node_metrics.hpp"
 #include "analysis/report/price_report.hpp"
 #include "analysis/report/energy_section.hpp"
+#include "analysis/report/rent_or_buy.hpp"
 #include "analysis/report/workload_section.hpp"
 #include "analysis/rules/apply_rules.hpp"
 
@@ -89,6 +90,7 @@ struct ReportModel {
     WorkloadTable workload_scaling;
     WorkloadTable workload_science;
     std::vector<std::string> workload_lines;
+    std::optional<RentOrBuy> rent_or_buy;  // with --ownership and a node price
     std::vector<EnergyRow> energy;  // the rules' energy figures (energy/energy_figures.hpp)
     WorkloadTable energy_table;
     std::vector<std::string> energy_lines;

@@ -304,6 +304,35 @@ json fp64_to_json(const Fp64Capability& capability) {
     return {{"nodes", std::move(nodes)}, {"host_lu", std::move(host_lu)}, {"currency", capability.currency}};
 }
 
+json rent_or_buy_to_json(const std::optional<RentOrBuy>& comparison) {
+    if (!comparison) return nullptr;
+    const OwnershipInputs& in = comparison->inputs;
+    json units = json::array();
+    for (const OwnedUnit& unit : comparison->units)
+        units.push_back({{"quantity", unit.quantity},
+                         {"usable", unit.usable},
+                         {"rent_per_usable_hour", unit.rent_per_usable_hour},
+                         {"own_per_usable_hour", unit.own_per_usable_hour}});
+    const bool computed = comparison->not_computed.empty();
+    return {{"inputs",
+             {{"source", in.source},
+              {"purchase_per_node", in.purchase_per_node},
+              {"depreciation_months", in.depreciation_months},
+              {"hosting_per_node_month", in.hosting_per_node_month},
+              {"pue", in.pue},
+              {"energy_per_kwh", computed ? json(comparison->energy_per_kwh) : json(nullptr)},
+              {"node_power_w", computed ? json(comparison->node_power_w) : json(nullptr)},
+              {"node_power_from", comparison->node_power_from},
+              {"rent_per_node_hour", comparison->rent_per_node_hour},
+              {"currency", comparison->currency}}},
+            {"own_fixed_per_node_hour", computed ? json(comparison->own_fixed_per_node_hour) : json(nullptr)},
+            {"own_energy_per_node_hour", computed ? json(comparison->own_energy_per_node_hour) : json(nullptr)},
+            {"units", std::move(units)},
+            {"break_even_utilization", optional_number(comparison->break_even_utilization)},
+            {"break_even_month", optional_number(comparison->break_even_month)},
+            {"not_computed", comparison->not_computed}};
+}
+
 json energy_to_json(const std::vector<EnergyRow>& rows) {
     json entries = json::array();
     for (const EnergyRow& row : rows) {
@@ -411,6 +440,7 @@ json summary_to_json(const ReportModel& model, const SummaryContext& context) {
             {"fp64_capability", fp64_to_json(model.fp64)},
             {"workload", workload_to_json(model.workload)},
             {"energy", energy_to_json(model.energy)},
+            {"rent_or_buy", rent_or_buy_to_json(model.rent_or_buy)},
             {"explained_findings", result.explained},
             {"outputs", context.outputs}};
 }

@@ -210,6 +210,7 @@ void AnalysisSettings::merge(const AnalysisSettings& other) {
     take(currency, other.currency);
     take(task_tokens, other.task_tokens);
     take(energy_per_kwh, other.energy_per_kwh);
+    take(ownership, other.ownership);
     take(port_counters_enabled, other.port_counters_enabled);
     take(port_counter_warn_counters, other.port_counter_warn_counters);
     take(gpu_health_enabled, other.gpu_health_enabled);

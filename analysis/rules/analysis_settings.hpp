@@ -6,6 +6,7 @@
 #pragma once
 
 #include "analysis/rules/yaml_fields.hpp"
+#include "analysis/rules/ownership_file.hpp"
 
 #include <algorithm>
 #include <map>
@@ -35,7 +36,6 @@ struct LinkBands {
 // rent, and low enough that a fleet's price for a long task stays a finite number (1e308 printed
 // "inf").
 inline constexpr double max_node_price = 1e9;
-inline constexpr double max_energy_price = 1e6;  // per kWh: far above any tariff, in any currency
 
 struct AnalysisSettings {
     // fleet: {min_peers: N, enabled: true} — fewer units (GPUs, or nodes without GPUs) than N: no
@@ -70,6 +70,8 @@ struct AnalysisSettings {
     std::optional<double> task_tokens;
     // price.energy_per_kwh: what a kWh costs (the Workload section's task energy), at most max_energy_price.
     std::optional<double> energy_per_kwh;
+    // --ownership: what owning a node costs, for the Price section's rent against buy.
+    std::optional<OwnershipInputs> ownership;
     // port_counters: {enabled: true, allowed_increase: {symbol_error: 10, ...}} — how much an RDMA
     // error counter (sysfs name) may rise over the whole run before the node FAILs; 0 when unnamed.
     std::optional<bool> port_counters_enabled;

@@ -110,6 +110,25 @@ TEST(AnalyzeCli, AnInfiniteNanOrHugePriceIsOneLineAndExitTwo) {
     }
 }
 
+TEST(AnalyzeCli, TheOwnershipFileGivesRentAgainstBuyAndABadOneIsOneLine) {
+    TempDir temp;
+    const auto run = write_run(temp.path() / "run", healthy_traces(1, 1));
+    std::ofstream(temp.path() / "own.yaml") << "purchase_per_node: 300000\ndepreciation_months: 36\nhosting_per_node_month: 1000\n"
+                                               "pue: 1.25\nenergy_per_kwh: 0.2\nnode_power_w: 10000\n";
+    std::ofstream(temp.path() / "bad.yaml") << "purchase_per_node: 1\n";
+    const auto good = run_analyzer(temp, run.string() + " --no-html --price-per-node-hour 40 --ownership " +
+                                                      (temp.path() / "own.yaml").string());
+    EXPECT_EQ(good.exit_code, 0) << good.err;
+    EXPECT_NE(good.out.find("owning a node: 15.3 per hour at full use"), std::string::npos) << good.out;
+    const auto summary = nlohmann::json::parse(read_text(run / "summary.json"));
+    EXPECT_NEAR(summary["rent_or_buy"]["break_even_month"].get<double>(), 300000.0 / (730 * 37.5 - 1000), 1e-9);
+
+    const auto bad = run_analyzer(temp, run.string() + " --ownership " + (temp.path() / "bad.yaml").string());
+    EXPECT_EQ(bad.exit_code, 2);
+    EXPECT_NE(bad.err.find("'depreciation_months' is missing"), std::string::npos) << bad.err;
+    EXPECT_EQ(std::count(bad.err.begin(), bad.err.end(), '\n'), 1) << bad.err;
+}
+
 TEST(AnalyzeCli, AnEnergyPriceThatIsNoPriceIsOneLineAndExitTwo) {
     TempDir temp;
     const auto run = write_run(temp.path() / "run", healthy_traces(1, 1));

@@ -40,7 +40,10 @@ expect_exit() {  # expect_exit CODE COMMAND...: runs it, fails the test on anoth
   set -e
   [ "$code" -eq "$expected" ] || { echo "FAIL: exit $code, expected $expected: $*"; exit 1; }
 }
-expect_exit 1 "$analyze" "$work/run" --price-per-node-hour 40 --pdf "$work/report.pdf" >"$work/analyze.out"
+# Rent against buy from the site's costs, the node's power from the run's own GPU energy.
+printf 'purchase_per_node: 300000\ndepreciation_months: 36\nhosting_per_node_month: 1000\npue: 1.25\n' >"$work/own.yaml"
+expect_exit 1 "$analyze" "$work/run" --price-per-node-hour 40 --energy-price-per-kwh 0.2 --ownership "$work/own.yaml" \
+  --pdf "$work/report.pdf" >"$work/analyze.out"
 report=$work/run/report.html
 "$analyze" export "$work/run" --format csv --output "$work/values.csv"
 
@@ -55,7 +58,8 @@ assert "<script" not in text, "report.html must not need a script"
 for reference in ("src=", "href=", "url(", "@import"):
     assert reference not in text, f"report.html must be self-contained, found {reference}"
 for needed in ("Verdict per node", "Top findings", "Links (allpairs)", "Usable against nominal", "Telemetry around findings",
-               "GPU1 power-capped", "slow node: all 7 of node0002", "@media print", "break-inside: avoid"):
+               "GPU1 power-capped", "slow node: all 7 of node0002", "@media print", "break-inside: avoid",
+               "Energy", "J per TFLOP", "TFLOP/s per W", "rent against buy", "owning a node:", "break-even utilization"):
     assert needed in text, f"report.html lacks '{needed}'"
 
 def section(anchor):
@@ -130,6 +134,12 @@ PY
 HOME=$work timeout 120 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
   --screenshot="$work/report.png" --window-size=1400,2000 "file://$(realpath "$report")" >"$work/chromium.log" 2>&1 || {
   echo "FAIL: chromium did not render the report"; tail -5 "$work/chromium.log"; exit 1; }
+# What Chromium laid out holds the energy and the rent-against-buy lines with their inputs.
+HOME=$work timeout 120 "$browser" --headless --no-sandbox --disable-gpu --dump-dom "file://$(realpath "$report")" \
+  >"$work/dom.html" 2>>"$work/chromium.log" || { echo "FAIL: chromium did not load the report"; exit 1; }
+for needed in "J per TFLOP" "purchase 300000 per node over 36 months" "break-even utilization" "W from the run's GPUs in dgemm_fp64"; do
+  grep -qF "$needed" "$work/dom.html" || { echo "FAIL: Chromium's page lacks '$needed'"; exit 1; }
+done
 read -r width height share colours < <(python3 "$here/png_tool.py" stats "$work/report.png")
 echo "screenshot: ${width}x${height}, non-blank share $share, $colours colours"
 [ "$width" -eq 1400 ] && [ "$height" -eq 2000 ] || { echo "FAIL: screenshot size"; exit 1; }

@@ -75,10 +75,14 @@ std::vector<std::string> energy_lines(const std::vector<EnergyRow>& rows) {
         }
         lines.push_back(fmt::format("{} on {} GPU(s), median: {}", test, count, text.empty() ? "no unit rate" : text));
     }
+    // One line per test however many GPUs: the count and the first one's reason (a fleet's quick
+    // suite has the same short phase on every GPU).
+    std::map<std::string, const EnergyRow*> first_missing;
     for (const EnergyRow& row : rows)
-        if (!row.power_w)
-            lines.push_back(fmt::format("{} on {} rank {} {}: not measured: {}", row.test, row.node, row.rank, gpu_text(row),
-                                        row.not_measured));
+        if (!row.power_w && !first_missing.count(row.test)) first_missing[row.test] = &row;
+    for (const auto& [test, row] : first_missing)
+        lines.push_back(fmt::format("{}: not measured on {} GPU(s), as on {} rank {} {}: {}", test, missing[test], row->node,
+                                    row->rank, gpu_text(*row), row->not_measured));
     return lines;
 }
 

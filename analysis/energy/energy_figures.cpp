@@ -42,6 +42,10 @@ struct MeanPower {
 
 MeanPower counter_mean(const Series& energy, const TimeWindow& window) {
     if (energy.empty()) return {std::nullopt, "no energy counter reading (the GPU or its driver has none)"};
+    if (window.seconds() < min_counter_window_s)
+        return {std::nullopt, fmt::format("the phase lasted {:.2f} s, the energy counter needs {} s (its rise between "
+                                          "readings swings within each second)",
+                                          window.seconds(), min_counter_window_s)};
     const int inside = readings_inside(energy, window);
     if (inside < min_counter_readings)
         return {std::nullopt, fmt::format("{} energy counter reading(s) in the {:.2f} s phase (at least {})", inside,

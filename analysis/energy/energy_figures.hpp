@@ -6,9 +6,10 @@
 //
 // Mean power, in this order:
 //   energy counter  NVML's energy counter (telemetry column energy_j) read at both ends of the
-//                   phase, each end interpolated between the readings around it; needs
-//                   min_counter_readings readings inside the phase, so the counter is seen rising
-//                   within it and not only across its neighbours.
+//                   phase, each end interpolated between the readings around it; needs a phase of
+//                   min_counter_window_s with min_counter_readings readings inside it. On an H100
+//                   the counter's rise between 100 ms readings swung from 500 to 780 W at a steady
+//                   700 W cap, about once a second: a shorter phase would take that swing for power.
 //   power readings  the power_w readings over the phase (trapezoids, the ends interpolated); needs
 //                   a phase of min_power_window_s: NVML's reading is itself a mean over the last
 //                   second on Ampere and later parts, so a shorter phase would be mostly its
@@ -28,6 +29,7 @@
 namespace shakedown::analysis {
 
 inline constexpr int min_counter_readings = 3;
+inline constexpr double min_counter_window_s = 1.0;
 inline constexpr double min_power_window_s = 2.0;
 
 struct EnergyPerUnit {

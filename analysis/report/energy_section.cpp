@@ -43,9 +43,9 @@ std::vector<std::string> energy_lines(const std::vector<EnergyRow>& rows) {
     std::vector<std::string> lines;
     if (rows.empty()) return lines;
     lines.push_back(fmt::format("energy from the run's own readings: each GPU's mean power over the test's timed phase "
-                                "(NVML's energy counter, else its power readings over at least {} s), over the unit's "
-                                "rate; host ranks: no power source is read",
-                                min_power_window_s));
+                                "(NVML's energy counter over at least {} s, else its power readings over at least {} s), "
+                                "over the unit's rate; host ranks: no power source is read",
+                                min_counter_window_s, min_power_window_s));
     // Per test and unit: the median over the GPUs measured.
     std::map<std::string, std::map<std::string, std::vector<double>>> joules;
     std::map<std::string, std::vector<double>> per_watt, nominal_per_watt;

@@ -138,7 +138,7 @@ TEST(EnergyFigures, APhaseTooShortForEitherSourceIsNotMeasuredWithBothReasons) {
     const EnergyRow row = energy_of(gpu_rank, dgemm_result(2.01, 2.19), dgemm::energy, &table);
     EXPECT_FALSE(row.power_w);
     EXPECT_TRUE(row.per_unit.empty());
-    EXPECT_NE(row.not_measured.find("1 energy counter reading(s) in the 0.18 s phase (at least 3)"), std::string::npos)
+    EXPECT_NE(row.not_measured.find("the phase lasted 0.18 s, the energy counter needs 1 s"), std::string::npos)
         << row.not_measured;
     EXPECT_NE(row.not_measured.find("power readings need 2 s"), std::string::npos) << row.not_measured;
 
@@ -146,6 +146,15 @@ TEST(EnergyFigures, APhaseTooShortForEitherSourceIsNotMeasuredWithBothReasons) {
     const EnergyRow short_phase = energy_of(gpu_rank, dgemm_result(2.0, 3.5), dgemm::energy, &no_counter);
     EXPECT_FALSE(short_phase.power_w);
     EXPECT_NE(short_phase.not_measured.find("no energy counter reading"), std::string::npos) << short_phase.not_measured;
+}
+
+// A telemetry rate too low for the phase: too few readings inside it, however long it is.
+TEST(EnergyFigures, TooFewCounterReadingsInsideThePhaseAreNotEnough) {
+    const SampleTable table = gpu_table(20.0, 1.0, [](double) { return 500.0; });  // 1 Hz
+    const EnergyRow row = energy_of(gpu_rank, dgemm_result(2.5, 4.4), dgemm::energy, &table);
+    EXPECT_FALSE(row.power_w);
+    EXPECT_NE(row.not_measured.find("2 energy counter reading(s) in the 1.90 s phase (at least 3)"), std::string::npos)
+        << row.not_measured;
 }
 
 TEST(EnergyFigures, ACounterThatWentBackIsNotUsed) {
@@ -208,8 +217,8 @@ TEST(EnergyFigures, ARunFolderGivesEachGpuRankItsFigureFromTheLeadersTable) {
               lines.end());
     EXPECT_NE(std::find_if(lines.begin(), lines.end(),
                            [](const std::string& line) {
-                               return line.find("dgemm_fp64: not measured on 1 GPU(s), as on node0000 rank 1 GPU 0: 2 energy "
-                                                "counter reading(s) in the 0.10 s phase") != std::string::npos;
+                               return line.find("dgemm_fp64: not measured on 1 GPU(s), as on node0000 rank 1 GPU 0: the phase "
+                                                "lasted 0.10 s, the energy counter needs 1 s") != std::string::npos;
                            }),
               lines.end());
 }

@@ -277,11 +277,36 @@ void find_nodes(Attribution& out, Explanation& state, const std::vector<std::str
         const auto found = stat_of.find(node);
         return found == stat_of.end() ? none : *found->second;
     };
+    // A slow link whose culprit's factor leaves it in the link FAIL band is not that culprit's
+    // doing: it still counts for its other end, so that a mild slow node (0.84 on every link) does
+    // not take a 0.01 link from the common end it belongs to.
+    auto beyond_its_culprits = [&](std::size_t i) {
+        const double residual = links[i].ratio / std::max(state.explained_factor(links[i]), 1e-12);
+        return level_of(residual, effective_bounds(bands.link_warn, bands.link_fail, links[i].sigma,
+                                                   judgement.link_sigmas)) == Level::fail;
+    };
     auto unexplained_slow = [&](const std::string& node) {
         std::vector<std::size_t> found;
         for (std::size_t i : state.own(node))
-            if (is_slow(links[i]) && !state.explained(i)) found.push_back(i);
+            if (is_slow(links[i]) && (!state.explained(i) || beyond_its_culprits(i))) found.push_back(i);
         return found;
+    };
+    // A culprit found earlier gives up a link a later culprit explains: its evidence and factor
+    // become those of the links left to it (it keeps at least one).
+    auto give_up = [&](std::size_t link, const std::string& taker) {
+        const std::string& holder = links[link].other_end(taker);
+        for (SlowNode& slow : out.slow_nodes) {
+            if (slow.node != holder || slow.evidence.size() < 2) continue;
+            std::erase_if(slow.evidence, [&](const NodeLink& held) { return held.touches(taker); });
+            std::vector<const NodeLink*> rest;
+            for (const NodeLink& held : slow.evidence) rest.push_back(&held);
+            const NodeLink& typical = typical_link(rest);
+            slow.ratio = typical.ratio;
+            slow.median_gbs = typical.bandwidth_gbs;
+            // Its links are still slow (it was found for them): a WARN at least.
+            slow.level = std::max(Level::warn, evidence_level(rest, bands, judgement.node_sigmas));
+            state.set_culprit(holder, std::min(slow.ratio, lower_median_ratio(rest)));
+        }
     };
     auto accept = [&](const std::string& node, const std::vector<std::size_t>& chosen, const NodeStatistic& figure) {
         std::vector<const NodeLink*> evidence;
@@ -295,7 +320,10 @@ void find_nodes(Attribution& out, Explanation& state, const std::vector<std::str
         // median would make the slower of two evidence links "beyond its culprit" whenever the
         // two differ by the link band, as two links of one broken port do (0.02 and 0.04).
         state.set_culprit(node, std::min(slow.ratio, lower_median_ratio(evidence)));
-        for (std::size_t i : chosen) state.explain(i);
+        for (std::size_t i : chosen) {
+            if (state.explained(i) && state.is_culprit(links[i].other_end(node))) give_up(i, node);
+            state.explain(i);
+        }
         out.slow_nodes.push_back(std::move(slow));
         return true;
     };

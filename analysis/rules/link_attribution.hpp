@@ -9,7 +9,9 @@
 //     end of 2 or more slow links no culprit explains yet: one node explains them with fewer
 //     culprits than one per link, and its peers are named with what their other links show. Its
 //     level is its own figure's, or its evidence's upper median link against the node bands,
-//     whichever is worse;
+//     whichever is worse. A link an earlier culprit's factor leaves in the link FAIL band still
+//     counts for its other end, and the earlier culprit gives it up when that end is named (a
+//     mild slow node never takes a severe link from its common end);
 //  3. links: a slow link no culprit explains is the link (cable, or a port on either end), not a
 //     node; so is a link slower than its ends' culprits explain (below the link FAIL band after
 //     dividing by the product of their factors), on top of them.

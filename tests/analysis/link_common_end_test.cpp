@@ -58,11 +58,12 @@ TEST(LinkCommonEnd, TwoSlowLinksSharingANodeDrainOnlyThatNode) {
 }
 
 // The virtual cluster's CI run under a load of 2.7 on 2 threads: beside node4's two shaped links
-// (0.01), node2's healthy links read 0.83-0.85. At the built-in node bands (warn 0.90) node2 is a
-// slow node and node4 is not named; at the testbed's (tests/slurm/cluster/
-// virtual_cluster_thresholds.yaml: node warn 0.75, fail 0.6, below its healthy spread of
-// 0.78-0.96) node4 alone is the common end.
-TEST(LinkCommonEnd, APeerReadingBelowTheNodeBandBesideTheCommonEndIsCalibratedAwayOnTheTestbed) {
+// (0.01), node2's healthy links read 0.83-0.85. At the testbed's node bands (tests/slurm/cluster/
+// virtual_cluster_thresholds.yaml: warn 0.75, fail 0.6, below its healthy spread of 0.78-0.96)
+// node4 alone is the common end. At the built-in bands (warn 0.90) node2 is also a WARN slow node,
+// but it does not take the 0.01 link it shares with node4: its own factor (0.84) leaves that link
+// in the FAIL band, so the link still counts for node4, the common end of both.
+TEST(LinkCommonEnd, AMildSlowPeerDoesNotTakeTheCommonEndsLinks) {
     const LinkCase run(four_nodes());
     bench::SyntheticRunSpec loaded = two_slow_links_at(3, 0, 1, four_nodes());
     loaded.slow_node = 1;
@@ -76,13 +77,22 @@ TEST(LinkCommonEnd, APeerReadingBelowTheNodeBandBesideTheCommonEndIsCalibratedAw
     EXPECT_EQ(localization.slow_nodes[0].level, Level::fail);
     EXPECT_EQ(run.drained(run.findings(localization)), std::vector<std::string>{node_name(3)});
 
-    // The CI run's outcome at the built-in bands, reproduced: the peer a WARN slow node, the two
-    // shaped links left as links, no common end (issue 32: a mild node beside a severe one).
     const auto built_in = run.localize(loaded);
-    ASSERT_EQ(built_in.slow_nodes.size(), 1u);
-    EXPECT_EQ(built_in.slow_nodes[0].node, node_name(1));
-    EXPECT_EQ(built_in.slow_nodes[0].level, Level::warn);
-    EXPECT_EQ(built_in.slow_links.size(), 2u);
+    std::map<std::string, const SlowNode*> by_name;
+    for (const SlowNode& node : built_in.slow_nodes) by_name[node.node] = &node;
+    ASSERT_EQ(by_name.size(), 2u);
+    ASSERT_TRUE(by_name.count(node_name(3)));
+    ASSERT_TRUE(by_name.count(node_name(1)));
+    const SlowNode& common_end = *by_name[node_name(3)];
+    EXPECT_EQ(common_end.level, Level::fail);
+    EXPECT_EQ(common_end.evidence.size(), 2u);
+    const SlowNode& mild = *by_name[node_name(1)];
+    EXPECT_EQ(mild.level, Level::warn);
+    EXPECT_NEAR(mild.ratio, 0.84, 0.05);
+    for (const NodeLink& link : mild.evidence) EXPECT_FALSE(link.touches(node_name(3))) << link.a << "<->" << link.b;
+    EXPECT_TRUE(built_in.slow_links.empty()) << built_in.slow_links.size();
+    EXPECT_TRUE(built_in.slow_groups.empty());
+    EXPECT_EQ(run.drained(run.findings(built_in)), std::vector<std::string>{node_name(3)});
 }
 
 TEST(LinkCommonEnd, InALargerFleetTwoOfSevenSlowLinksStillNameTheCommonEnd) {

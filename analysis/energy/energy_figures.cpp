@@ -133,6 +133,15 @@ EnergyRow energy_of(const RankIdentity& who, const TestResult& test, const Energ
         row.power_w.reset();
         return row;
     }
+    row.power_limit_w = median_inside(column_series(*gpu_table, gpu_columns::power_limit_w, time), row.window);
+    if (row.power_limit_w && *row.power_limit_w > 0.0 && *row.power_w > max_mean_power_over_limit * *row.power_limit_w) {
+        row.not_measured = fmt::format("a mean power of {:.0f} W over the phase cannot be true: {:.2f} times the "
+                                       "enforced limit of {:.0f} W (at most {})",
+                                       *row.power_w, *row.power_w / *row.power_limit_w, *row.power_limit_w,
+                                       max_mean_power_over_limit);
+        row.power_w.reset();
+        return row;
+    }
     const double watts = *row.power_w;
     for (const EnergyUnit& unit : declaration.units) {
         if (unit.unit.empty()) continue;
@@ -141,7 +150,6 @@ EnergyRow energy_of(const RankIdentity& who, const TestResult& test, const Energ
         const double joules = unit.seconds_per_unit ? watts * rate->value : watts / (rate->value * unit.units_per_rate_unit);
         row.per_unit.push_back({std::string(unit.unit), joules});
     }
-    row.power_limit_w = median_inside(column_series(*gpu_table, gpu_columns::power_limit_w, time), row.window);
     if (const Metric* rate = declaration.per_watt_metric.empty() ? nullptr : finite_metric(test, declaration.per_watt_metric)) {
         row.per_watt = rate->value / watts;
         if (rate->nominal && *rate->nominal > 0.0 && row.power_limit_w && *row.power_limit_w > 0.0)

@@ -14,7 +14,9 @@
 //                   a phase of min_power_window_s: NVML's reading is itself a mean over the last
 //                   second on Ampere and later parts, so a shorter phase would be mostly its
 //                   neighbours.
-// Neither: "not measured" with both reasons, never a guess. Host ranks have no power source yet.
+// Neither: "not measured" with both reasons, never a guess. A mean at or below zero or above
+// max_mean_power_over_limit times the enforced limit cannot be true: "not measured", with it.
+// Host ranks have no power source yet.
 #pragma once
 
 #include "analysis/load/observations.hpp"
@@ -31,6 +33,11 @@ namespace shakedown::analysis {
 inline constexpr int min_counter_readings = 3;
 inline constexpr double min_counter_window_s = 1.0;
 inline constexpr double min_power_window_s = 2.0;
+// A GPU holds its mean power to its enforced limit over a second or more; brief excursions above
+// it average out. The highest mean measured over a phase was 1.09 times the limit (an H100's
+// counter over a 0.35 s phase at a 700 W cap, docs/benchmarks.md): a mean above this is a wrong
+// counter or limit reading, not energy.
+inline constexpr double max_mean_power_over_limit = 1.2;
 
 struct EnergyPerUnit {
     std::string unit;  // "TFLOP", "million tokens", "step"

@@ -172,6 +172,24 @@ TEST(EnergyFigures, ACounterThatWentBackIsNotUsed) {
     EXPECT_NE(row.not_measured.find("went back"), std::string::npos) << row.not_measured;
 }
 
+// A mean above 1.2 times the enforced limit (700 W here) over a second or more is a wrong reading:
+// no energy figure, the reason beside it; one at 1.1 times (a GPU's excursions) is a figure.
+TEST(EnergyFigures, AMeanPowerFarAboveTheLimitCannotBeTrue) {
+    const SampleTable wrong = gpu_table(10.0, 10.0, [](double) { return 900.0; });
+    const EnergyRow row = energy_of(gpu_rank, dgemm_result(2.0, 6.0), dgemm::energy, &wrong);
+    EXPECT_FALSE(row.power_w);
+    EXPECT_TRUE(row.per_unit.empty());
+    EXPECT_NE(row.not_measured.find("900 W over the phase cannot be true: 1.29 times the enforced limit of 700 W"),
+              std::string::npos)
+        << row.not_measured;
+
+    const SampleTable excursion = gpu_table(10.0, 10.0, [](double) { return 770.0; });
+    const EnergyRow held = energy_of(gpu_rank, dgemm_result(2.0, 6.0), dgemm::energy, &excursion);
+    ASSERT_TRUE(held.power_w) << held.not_measured;
+    EXPECT_NEAR(*held.power_w, 770.0, 1e-3);
+    EXPECT_TRUE(held.not_measured.empty());
+}
+
 TEST(EnergyFigures, NoTimedPhaseNoTableOrAFailedTestIsNotMeasured) {
     const SampleTable table = gpu_table(10.0, 10.0, [](double) { return 500.0; });
     TestResult old = dgemm_result(1.0, 5.0);

@@ -161,6 +161,8 @@ Link link_between(const SyntheticRunSpec& spec, int src, int dst, int round) {
         if (spec.slow_node && (a == *spec.slow_node || b == *spec.slow_node)) factor *= spec.slow_node_link_factor;
         for (const auto& pair : spec.slow_links)
             if (is_pair(pair, a, b)) factor *= spec.slow_link_factor;
+        for (const auto& [from, to] : spec.slow_directions)
+            if (from == a && to == b) factor *= spec.slow_link_factor;
         if (in_group(spec, a) != in_group(spec, b)) factor *= spec.slow_group_factor;
     }
     // Each measurement its own draw (round 0 keeps the key of the single-round generator).
@@ -493,6 +495,11 @@ void check_synthetic_spec(const SyntheticRunSpec& spec) {
         check_node(first, "--slow-link");
         check_node(second, "--slow-link");
         if (first == second) throw InputError("--slow-link needs two different nodes");
+    }
+    for (const auto& [from, to] : spec.slow_directions) {
+        check_node(from, "--slow-direction");
+        check_node(to, "--slow-direction");
+        if (from == to) throw InputError("--slow-direction needs two different nodes");
     }
     for (int node : spec.slow_group) check_node(node, "--slow-group");
     check_factor(spec.slow_node_link_factor, "--slow-node-link-factor");

@@ -32,6 +32,9 @@ struct SyntheticRunSpec {
     double slow_node_link_factor = 0.3;
     std::vector<std::pair<int, int>> slow_links;  // the links between each pair of nodes x slow_link_factor
     double slow_link_factor = 0.2;
+    // One direction of a link: what node `first` sends to node `second` x slow_link_factor, the
+    // reverse untouched (a port's transmit side, a one-way shaped interface).
+    std::vector<std::pair<int, int>> slow_directions;
     std::vector<int> slow_group;              // links between these nodes and the others x slow_group_factor
     double slow_group_factor = 0.3;
     // Measurement noise of the link matrix: every measurement (each ordered rank pair, each round)

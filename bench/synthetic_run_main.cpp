@@ -1,5 +1,6 @@
 // shakedown-synthetic-run OUT_DIR --ranks N [--ranks-per-node K] [--tests a,b] [--no-gpus]
-//   [--slow-node i [--slow-node-link-factor f]] [--slow-link a,b]... [--slow-link-factor f]
+//   [--slow-node i [--slow-node-link-factor f]] [--slow-link a,b]... [--slow-direction a,b]...
+//   [--slow-link-factor f]
 //   [--slow-group i,j,.. [--slow-group-factor f]] [--noise s] [--rounds r] [--seed n]
 //   [--throttled-gpu node,gpu] [--regressed-node i [--regression-factor f]] [--jobs n]
 // Writes a realistic run folder for the analyzer's benchmark (docs/benchmarks.md) and tests.
@@ -22,6 +23,7 @@ int main(int argc, char** argv) {
     int slow_node = -1;
     int regressed_node = -1;
     std::vector<std::string> slow_links;
+    std::vector<std::string> slow_directions;
     std::vector<int> throttled_gpu;
     bool no_gpus = false;
     app.add_option("OUT_DIR", out_dir, "run folder to create (must not exist, or be empty)")->required();
@@ -34,6 +36,9 @@ int main(int argc, char** argv) {
     app.add_option("--slow-node-link-factor", spec.slow_node_link_factor, "bandwidth factor of the slow node's links")
         ->capture_default_str();
     app.add_option("--slow-link", slow_links, "a,b: two node indices whose links drop to --slow-link-factor (repeatable)")
+        ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    app.add_option("--slow-direction", slow_directions,
+                   "a,b: what node a sends to node b drops to --slow-link-factor, the reverse untouched (repeatable)")
         ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
     app.add_option("--slow-link-factor", spec.slow_link_factor, "bandwidth factor of each slow link")->capture_default_str();
     app.add_option("--slow-group", spec.slow_group, "node indices whose links to the other nodes drop to --slow-group-factor")
@@ -69,17 +74,25 @@ int main(int argc, char** argv) {
     }
     if (slow_node >= 0) spec.slow_node = slow_node;
     if (regressed_node >= 0) spec.regressed_node = regressed_node;
-    for (const std::string& text : slow_links) {
-        int a = 0;
-        int b = 0;
-        char comma = 0;
-        std::istringstream pair(text);
-        if (!(pair >> a >> comma >> b) || comma != ',' || !pair.eof()) {
-            std::cerr << "shakedown-synthetic-run: --slow-link: expected two node indices a,b, got '" << text << "'\n";
-            return shakedown::exit_code::bad_input;
+    const auto read_pairs = [](const std::vector<std::string>& texts, const char* option,
+                               std::vector<std::pair<int, int>>& pairs) {
+        for (const std::string& text : texts) {
+            int a = 0;
+            int b = 0;
+            char comma = 0;
+            std::istringstream pair(text);
+            if (!(pair >> a >> comma >> b) || comma != ',' || !pair.eof()) {
+                std::cerr << "shakedown-synthetic-run: " << option << ": expected two node indices a,b, got '" << text
+                          << "'\n";
+                return false;
+            }
+            pairs.emplace_back(a, b);
         }
-        spec.slow_links.emplace_back(a, b);
-    }
+        return true;
+    };
+    if (!read_pairs(slow_links, "--slow-link", spec.slow_links) ||
+        !read_pairs(slow_directions, "--slow-direction", spec.slow_directions))
+        return shakedown::exit_code::bad_input;
     if (throttled_gpu.size() == 2) spec.throttled_gpu = bench::SyntheticRunSpec::ThrottledGpu{throttled_gpu[0], throttled_gpu[1]};
     spec.gpus = !no_gpus;
     if (jobs < 1) {

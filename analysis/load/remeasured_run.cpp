@@ -28,22 +28,30 @@ const std::string& node_of_rank(const LoadedRun& run, double rank) {
     return run.ranks[static_cast<std::size_t>(rank)].node;
 }
 
-std::map<NodePair, double> inter_node_links(const LoadedRun& run, const SampleTable& matrix) {
+struct InterNodeLinks {
+    std::map<NodePair, double> unordered;
+    std::map<NodePair, double> directed;
+};
+
+InterNodeLinks inter_node_links(const LoadedRun& run, const SampleTable& matrix) {
     const auto src = matrix.column_index(link_matrix_columns::src);
     const auto dst = matrix.column_index(link_matrix_columns::dst);
     const auto intra = matrix.column_index(link_matrix_columns::intra_node);
     const auto bandwidth = matrix.column_index(link_matrix_columns::bandwidth_gbs);
-    std::map<NodePair, double> links;
+    InterNodeLinks links;
     if (!src || !dst || !bandwidth) return links;  // not the declared layout: nothing measured again
     std::map<NodePair, std::vector<double>> samples;
+    std::map<NodePair, std::vector<double>> directed;
     for (const std::vector<double>& row : matrix.rows()) {
         if (intra && row[*intra] != 0.0) continue;
         const std::string& a = node_of_rank(run, row[*src]);
         const std::string& b = node_of_rank(run, row[*dst]);
         if (a.empty() || b.empty() || a == b || !std::isfinite(row[*bandwidth])) continue;
         samples[unordered(a, b)].push_back(row[*bandwidth]);
+        directed[{a, b}].push_back(row[*bandwidth]);
     }
-    for (const auto& [pair, values] : samples) links.emplace(pair, stats::median(values));
+    for (const auto& [pair, values] : samples) links.unordered.emplace(pair, stats::median(values));
+    for (const auto& [pair, values] : directed) links.directed.emplace(pair, stats::median(values));
     return links;
 }
 
@@ -76,6 +84,12 @@ bool Remeasured::covers(const std::string& node, const std::string& test) const 
 std::optional<double> Remeasured::link(const std::string& a, const std::string& b) const {
     const auto found = link_gbs.find(unordered(a, b));
     if (found == link_gbs.end()) return std::nullopt;
+    return found->second;
+}
+
+std::optional<double> Remeasured::directed_link(const std::string& from, const std::string& to) const {
+    const auto found = directed_link_gbs.find({from, to});
+    if (found == directed_link_gbs.end()) return std::nullopt;
     return found->second;
 }
 
@@ -113,7 +127,11 @@ RemeasuredRun remeasure(const LoadedRun& first, const LoadedRun& again, const st
             result.remeasured.tests_by_node[record.node].insert(measured.key);
         }
     }
-    if (again_matrix) result.remeasured.link_gbs = inter_node_links(again, *again_matrix);
+    if (again_matrix) {
+        InterNodeLinks links = inter_node_links(again, *again_matrix);
+        result.remeasured.link_gbs = std::move(links.unordered);
+        result.remeasured.directed_link_gbs = std::move(links.directed);
+    }
     for (const auto& [key, table] : again_ring_tables)
         result.ring_tables.emplace(key, in_first_ranks(table, first_rank_of));
     return result;

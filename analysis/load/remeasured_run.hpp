@@ -26,9 +26,12 @@ struct Remeasured {
     std::map<std::string, std::set<std::string>> tests_by_node;
     // The median bandwidth of every inter-node pair AGAIN measured, keyed (a, b) with a < b.
     std::map<std::pair<std::string, std::string>, double> link_gbs;
+    // The same per direction, keyed (from, to): a link judged by one direction is confirmed by it.
+    std::map<std::pair<std::string, std::string>, double> directed_link_gbs;
 
     bool covers(const std::string& node, const std::string& test) const;
     std::optional<double> link(const std::string& a, const std::string& b) const;
+    std::optional<double> directed_link(const std::string& from, const std::string& to) const;
 };
 
 struct RemeasuredRun {

@@ -9,8 +9,6 @@
 namespace shakedown::analysis {
 namespace {
 
-constexpr double hours_in_month = hours_per_month;
-
 // The node's GPUs' summed mean power for the test whose figures cover the most GPUs (at a tie the
 // one that drew the most: the heaviest load), median over the nodes: what a node draws in use.
 std::optional<std::pair<double, std::string>> measured_node_power(const std::vector<EnergyRow>& energy) {
@@ -60,7 +58,7 @@ std::optional<RentOrBuy> rent_or_buy(const std::optional<OwnershipInputs>& input
         return result;
     }
     const double fixed_per_month = inputs->purchase_per_node / inputs->depreciation_months + inputs->hosting_per_node_month;
-    result.own_fixed_per_node_hour = fixed_per_month / hours_in_month;
+    result.own_fixed_per_node_hour = fixed_per_month / hours_per_month;
     result.own_energy_per_node_hour = result.node_power_w / 1000.0 * inputs->pue * *kwh_price;
     const double own_per_node_hour = result.own_fixed_per_node_hour + result.own_energy_per_node_hour;
     for (const PriceLine& line : price->fleet)
@@ -68,7 +66,7 @@ std::optional<RentOrBuy> rent_or_buy(const std::optional<OwnershipInputs>& input
             result.units.push_back({line.quantity, *line.usable, *line.per_usable_hour,
                                     *line.per_usable_hour * own_per_node_hour / result.rent_per_node_hour});
     // Owning u of the hours: fixed + u x hours x energy; renting: u x hours x rent.
-    const double margin_per_month = hours_in_month * (result.rent_per_node_hour - result.own_energy_per_node_hour);
+    const double margin_per_month = hours_per_month * (result.rent_per_node_hour - result.own_energy_per_node_hour);
     if (margin_per_month > 0.0 && fixed_per_month / margin_per_month <= 1.0)
         result.break_even_utilization = fixed_per_month / margin_per_month;
     // At full use, month m: purchase + m (hosting + energy) against m x rent.

@@ -53,16 +53,21 @@ ConfirmationPlan confirmation_plan(const Judgement& judgement, const Observation
 namespace {
 
 // A link finding's evidence as measured again: the median ratio of its links (the node and each
-// peer) to the first run's reference for each, nullopt when one of them was not measured again.
+// peer; one direction where the first run judged the link by it) to the first run's reference
+// for each, nullopt when one of them was not measured again.
 std::optional<double> remeasured_link_ratio(const Finding& finding, const Remeasured& measured,
                                             const LinkLocalization& links) {
     std::vector<double> ratios;
     for (const std::string& peer : finding.peers) {
-        const std::optional<double> again = measured.link(finding.node, peer);
         const auto link = std::find_if(links.links.begin(), links.links.end(), [&](const NodeLink& candidate) {
             return candidate.touches(finding.node) && candidate.other_end(finding.node) == peer;
         });
-        if (!again || link == links.links.end() || !(link->reference_gbs > 0.0)) return std::nullopt;
+        if (link == links.links.end()) return std::nullopt;
+        // A link the first run judged by its slow direction is measured again that way.
+        const std::optional<double> again = link->one_direction()
+                                                ? measured.directed_link(link->slow_from, link->other_end(link->slow_from))
+                                                : measured.link(finding.node, peer);
+        if (!again || !(link->reference_gbs > 0.0)) return std::nullopt;
         ratios.push_back(*again / link->reference_gbs);
     }
     if (ratios.empty()) return std::nullopt;

@@ -30,9 +30,30 @@ std::string join(const std::vector<std::string>& names) {
     return text;
 }
 
-// "node0004<->node0001 0.0119 GB/s (0.04)"
+// "node0004<->node0001 0.0119 GB/s (0.04)", or one direction: "node0001->node0002 0.02 GB/s
+// (0.02; the reverse 1.00)"
 std::string link_text(const NodeLink& link) {
+    if (link.one_direction())
+        return fmt::format("{}->{} {} GB/s ({:.2f}; the reverse {:.2f})", link.slow_from, link.other_end(link.slow_from),
+                           format_number(link.bandwidth_gbs), link.ratio, link.reverse_ratio);
     return fmt::format("{}<->{} {} GB/s ({:.2f})", link.a, link.b, format_number(link.bandwidth_gbs), link.ratio);
+}
+
+// A slow node whose every slow link is slow in one direction only, the same way: its send side
+// (what it transmits: its NIC's or port's send path) or its receive side.
+std::string side_of_node(const SlowNode& slow) {
+    int sends = 0;
+    int receives = 0;
+    int slow_links = 0;
+    for (const NodeLink& link : slow.evidence) {
+        if (link.level == Level::pass) continue;
+        ++slow_links;
+        if (link.one_direction()) ++(link.slow_from == slow.node ? sends : receives);
+    }
+    if (slow_links == 0) return "";
+    if (sends == slow_links) return fmt::format("; each slow only in what {} sends: its send side", slow.node);
+    if (receives == slow_links) return fmt::format("; each slow only in what {} receives: its receive side", slow.node);
+    return "";
 }
 
 std::string evidence_text(const std::vector<NodeLink>& links) {
@@ -96,8 +117,9 @@ std::string slow_node_reason(const SlowNode& slow, const LinkBands& bands) {
                           slow.node, count)
             : fmt::format("slow node: {} is the common end of {} slow links ({} of its {})", slow.node, count, count,
                           slow.links);
-    std::string text = fmt::format("{}: half of them or more at {:.2f} of their references or below ({} GB/s; {}); evidence {}",
-                                   head, slow.ratio, format_number(slow.median_gbs), band, evidence_text(slow.evidence));
+    std::string text = fmt::format("{}: half of them or more at {:.2f} of their references or below ({} GB/s; {}); evidence {}{}",
+                                   head, slow.ratio, format_number(slow.median_gbs), band, evidence_text(slow.evidence),
+                                   side_of_node(slow));
     if (!slow.fine_links.empty()) text += fmt::format("; its links to others are fine ({})", evidence_text(slow.fine_links));
     if (const std::string peers = peers_text(slow); !peers.empty()) text += "; " + peers;
     return text + fmt::format(": {} is the culprit, not its peers", slow.node);
@@ -105,8 +127,13 @@ std::string slow_node_reason(const SlowNode& slow, const LinkBands& bands) {
 
 std::string slow_link_reason(const SlowLink& slow, const LinkBands& bands) {
     const NodeLink& link = slow.link;
+    const std::string name = link.one_direction()
+                                 ? fmt::format("{}->{} (one direction; the reverse {} GB/s, {:.2f})", link.slow_from,
+                                               link.other_end(link.slow_from), format_number(link.reverse_gbs),
+                                               link.reverse_ratio)
+                                 : fmt::format("{}<->{}", link.a, link.b);
     std::string text = fmt::format(
-        "slow link {}<->{}: {} GB/s, {:.2f} of its reference {} GB/s ({}; {}), latency {} us", link.a, link.b,
+        "slow link {}: {} GB/s, {:.2f} of its reference {} GB/s ({}; {}), latency {} us", name,
         format_number(link.bandwidth_gbs), link.ratio, format_number(link.reference_gbs),
         link.disjoint_reference ? "the links touching neither end" : "every other link: too few touch neither end",
         band_text(slow.level, link.ratio, bands.link_warn, bands.link_fail), format_number(link.latency_us));

@@ -47,7 +47,21 @@ struct NodeLink {
     double ratio = 1.0;            // bandwidth / reference
     double sigma = 0.0;            // the ratio's relative noise (log scale): this link's and the reference's
     Level level = Level::pass;
+    // Each direction on its own (a row of the matrix is its source's send): a -> b and b -> a,
+    // the medians of their samples (no samples: the matrix has none that way).
+    double a_to_b_gbs = 0.0;
+    int a_to_b_samples = 0;
+    double b_to_a_gbs = 0.0;
+    int b_to_a_samples = 0;
+    // One direction slow (judge_links): that direction FAILs against the link's reference, the
+    // other does not, and the two are apart by the square of the FAIL band beyond their noise. The link's figure (bandwidth, ratio, sigma, samples, level) is then the
+    // slow direction's, sent by `slow_from`; the mean of both would halve a 50x fault and leave
+    // it a WARN. "" : judged on both directions.
+    std::string slow_from;
+    double reverse_gbs = 0.0;      // the other direction's median, with its ratio
+    double reverse_ratio = 1.0;
 
+    bool one_direction() const { return !slow_from.empty(); }
     bool touches(const std::string& node) const { return a == node || b == node; }
     const std::string& other_end(const std::string& node) const { return a == node ? b : a; }
 };
@@ -119,7 +133,9 @@ struct LinkJudgement {
     double reference_floor_gbs = 0.0;  // the slowest link a reference may use
 };
 
-// Each link's reference, ratio, noise and level (link bands), and each node's (node bands).
+// Each link's reference, ratio, noise and level (link bands), and each node's (node bands); then
+// each direction of a link against the link's reference: one that FAILs while the other passes
+// makes the link that direction (NodeLink::slow_from). Nodes keep the figures of both directions.
 LinkJudgement judge_links(std::vector<NodeLink>& links, const std::vector<std::string>& nodes,
                           const MeasurementNoise& noise, const LinkBands& bands);
 

@@ -117,6 +117,33 @@ TEST(Confirmation, OnlyTheLinksNodesMeasuredAgainAreJudgedAgainstTheFirstRunsFle
     EXPECT_EQ(findings_of(healthy, "node0001")[0]["confirmation"], "not_reproduced");
 }
 
+// A link the first run judged by its slow direction (node0000 -> node0001 at 0.4, the reverse
+// healthy) is measured again by that direction: both directions together would read 0.7, at the
+// FAIL band's edge, and could call a fault that is still there "not reproduced".
+TEST(Confirmation, AOneDirectionLinkIsConfirmedByThatDirection) {
+    TempDir temp;
+    auto spec = allpairs_nodes(5);
+    spec.slow_directions = {{0, 1}};
+    spec.slow_link_factor = 0.4;
+    const auto run = synthetic_run(temp, "run", spec);
+    auto pair = allpairs_nodes(2);
+    pair.slow_directions = {{0, 1}};
+    pair.slow_link_factor = 0.4;
+    const Analysis slow = analyze_in_process({.run_dir = run, .confirmation_dir = synthetic_run(temp, "slow-again", pair)});
+    EXPECT_EQ(slow.exit_code, 1) << slow.out << slow.err;
+    const auto findings = findings_of(slow, "node0000");
+    ASSERT_FALSE(findings.empty()) << slow.out;
+    EXPECT_EQ(findings[0]["confirmation"], "confirmed") << findings[0]["reason"];
+    const std::string reason = findings[0]["reason"].get<std::string>();
+    EXPECT_NE(reason.find("slow link node0000->node0001 (one direction"), std::string::npos) << reason;
+    EXPECT_NE(reason.find("confirmed: run synthetic measured its link(s) to node0001 again at 0.40"), std::string::npos) << reason;
+
+    const Analysis healthy =
+        analyze_in_process({.run_dir = run, .confirmation_dir = synthetic_run(temp, "healthy-again", allpairs_nodes(2))});
+    EXPECT_EQ(healthy.exit_code, 0) << healthy.out << healthy.err;
+    EXPECT_EQ(findings_of(healthy, "node0000")[0]["confirmation"], "not_reproduced");
+}
+
 TEST(Confirmation, AFailTheConfirmationDidNotMeasureStillAwaits) {
     TempDir temp;
     auto traces = testing::healthy_traces(3, 1);

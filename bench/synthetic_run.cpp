@@ -157,7 +157,7 @@ Link link_between(const SyntheticRunSpec& spec, int src, int dst, int round) {
     const int b = node_of(spec, dst);
     const bool intra = a == b;
     double factor = 1.0;
-    if (!intra) {
+    if (!intra && round >= spec.link_faults_from_round) {
         if (spec.slow_node && (a == *spec.slow_node || b == *spec.slow_node)) factor *= spec.slow_node_link_factor;
         for (const auto& pair : spec.slow_links)
             if (is_pair(pair, a, b)) factor *= spec.slow_link_factor;
@@ -507,6 +507,9 @@ void check_synthetic_spec(const SyntheticRunSpec& spec) {
     check_factor(spec.slow_group_factor, "--slow-group-factor");
     if (!(spec.noise >= 0.0 && spec.noise < 1.0)) throw InputError(fmt::format("--noise must be in [0, 1), got {}", spec.noise));
     if (spec.rounds < 1 || spec.rounds > 100) throw InputError(fmt::format("--rounds must be 1 to 100, got {}", spec.rounds));
+    if (spec.link_faults_from_round < 0 || spec.link_faults_from_round >= spec.rounds)
+        throw InputError(fmt::format("--link-faults-from-round must be 0 to {} (the matrix's rounds less one), got {}",
+                                     spec.rounds - 1, spec.link_faults_from_round));
     if (spec.throttled_gpu) {
         check_node(spec.throttled_gpu->node, "--throttled-gpu node");
         if (spec.throttled_gpu->gpu < 0 || spec.throttled_gpu->gpu >= spec.ranks_per_node)

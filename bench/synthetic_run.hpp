@@ -43,6 +43,10 @@ struct SyntheticRunSpec {
     // single-shot links on the 4-node virtual cluster of issue 15.
     double noise = 0.02;
     int rounds = 1;                           // measurements of each ordered rank pair (rows of the matrix)
+    // The link faults above (slow node's links, slow links and directions, the group's cross
+    // links) start at this round of the matrix: before it every link is healthy (a node or cable
+    // that degrades during the run).
+    int link_faults_from_round = 0;
     struct ThrottledGpu {
         int node = 0;
         int gpu = 0;

@@ -1,7 +1,8 @@
 // shakedown-synthetic-run OUT_DIR --ranks N [--ranks-per-node K] [--tests a,b] [--no-gpus]
 //   [--slow-node i [--slow-node-link-factor f]] [--slow-link a,b]... [--slow-direction a,b]...
 //   [--slow-link-factor f]
-//   [--slow-group i,j,.. [--slow-group-factor f]] [--noise s] [--rounds r] [--seed n]
+//   [--slow-group i,j,.. [--slow-group-factor f]] [--noise s] [--rounds r] [--link-faults-from-round k]
+//   [--seed n]
 //   [--throttled-gpu node,gpu] [--regressed-node i [--regression-factor f]] [--jobs n]
 // Writes a realistic run folder for the analyzer's benchmark (docs/benchmarks.md) and tests.
 #include "analysis/load/forked_workers.hpp"
@@ -49,6 +50,9 @@ int main(int argc, char** argv) {
                    "relative spread of each link measurement: a factor uniform in [1 - s, 1 + s], seeded by --seed")
         ->capture_default_str();
     app.add_option("--rounds", spec.rounds, "measurements of each ordered rank pair in the link matrix")->capture_default_str();
+    app.add_option("--link-faults-from-round", spec.link_faults_from_round,
+                   "the link faults start at this round (0-based): a node or link that degrades during the run")
+        ->capture_default_str();
     app.add_option("--throttled-gpu", throttled_gpu, "node,gpu: power-capped during the GEMM tests, GEMM rate x0.65")
         ->delimiter(',')->expected(2);
     app.add_option("--regressed-node", regressed_node, "node index whose throughput drops by --regression-factor");

@@ -1,5 +1,7 @@
 #include "analysis/rules/link_localization.hpp"
 
+#include "stats/summary.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -37,6 +39,27 @@ std::string link_text(const NodeLink& link) {
         return fmt::format("{}->{} {} GB/s ({:.2f}; the reverse {:.2f})", link.slow_from, link.other_end(link.slow_from),
                            format_number(link.bandwidth_gbs), link.ratio, link.reverse_ratio);
     return fmt::format("{}<->{} {} GB/s ({:.2f})", link.a, link.b, format_number(link.bandwidth_gbs), link.ratio);
+}
+
+// A link, or a culprit's slow links, that degraded during the run (their rounds split, the later
+// ones slow): from which round and what they read before; "" when none did.
+std::string degraded_text(const std::vector<NodeLink>& links) {
+    int first = 0;
+    int last = 0;
+    int rounds = 0;
+    std::vector<double> before;
+    for (const NodeLink& link : links) {
+        if (link.level == Level::pass) continue;
+        if (!link.changed() || !(link.before_gbs > link.bandwidth_gbs)) return "";
+        first = first == 0 ? link.changed_from_round : std::min(first, link.changed_from_round);
+        last = std::max(last, link.changed_from_round);
+        rounds = std::max(rounds, link.rounds);
+        before.push_back(link.before_gbs);
+    }
+    if (before.empty()) return "";
+    const std::string from = first == last ? fmt::format("round {}", first + 1) : fmt::format("rounds {}-{}", first + 1, last + 1);
+    return fmt::format("; degraded during the run: slow from {} of {}, {} GB/s before", from, rounds,
+                       format_number(stats::median(before)));
 }
 
 // A slow node whose every slow link is slow in one direction only, the same way: its send side
@@ -119,7 +142,7 @@ std::string slow_node_reason(const SlowNode& slow, const LinkBands& bands) {
                           slow.links);
     std::string text = fmt::format("{}: half of them or more at {:.2f} of their references or below ({} GB/s; {}); evidence {}{}",
                                    head, slow.ratio, format_number(slow.median_gbs), band, evidence_text(slow.evidence),
-                                   side_of_node(slow));
+                                   side_of_node(slow) + degraded_text(slow.evidence));
     if (!slow.fine_links.empty()) text += fmt::format("; its links to others are fine ({})", evidence_text(slow.fine_links));
     if (const std::string peers = peers_text(slow); !peers.empty()) text += "; " + peers;
     return text + fmt::format(": {} is the culprit, not its peers", slow.node);
@@ -137,6 +160,7 @@ std::string slow_link_reason(const SlowLink& slow, const LinkBands& bands) {
         format_number(link.bandwidth_gbs), link.ratio, format_number(link.reference_gbs),
         link.disjoint_reference ? "the links touching neither end" : "every other link: too few touch neither end",
         band_text(slow.level, link.ratio, bands.link_warn, bands.link_fail), format_number(link.latency_us));
+    text += degraded_text({link});
     if (!slow.beyond.empty())
         text += fmt::format("; slower than {} at its ends explain{}", join(slow.beyond), slow.beyond.size() == 1 ? "s" : "");
     text += fmt::format("; {}; {}: the link (a cable, or a port on either end), not the nodes: neither is drained for it",

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <limits>
 #include <numeric>
 
 namespace shakedown::analysis {
@@ -122,6 +123,94 @@ MeasurementNoise pooled_noise(const std::vector<std::vector<double>>& samples_pe
     return noise;
 }
 
+std::vector<double> values_of(const std::vector<TimedSample>& samples, int from_round, int to_round) {
+    std::vector<double> values;
+    for (const TimedSample& sample : samples)
+        if (sample.round >= from_round && sample.round < to_round) values.push_back(sample.gbs);
+    return values;
+}
+
+// The lower of two medians over the higher (1 when either is empty or not positive).
+double apart_ratio(const std::vector<double>& x, const std::vector<double>& y) {
+    if (x.empty() || y.empty()) return 1.0;
+    const double mx = stats::median(x);
+    const double my = stats::median(y);
+    if (!(mx > 0.0) || !(my > 0.0)) return 1.0;
+    return std::min(mx, my) / std::max(mx, my);
+}
+
+// Spread of a part: the sum of its samples' squared log deviations from the part's mean log.
+double log_spread(const std::vector<double>& values) {
+    std::vector<double> logs;
+    for (double value : values)
+        if (value > 0.0 && std::isfinite(value)) logs.push_back(std::log(value));
+    if (logs.size() < 2) return 0.0;
+    const double mean = std::accumulate(logs.begin(), logs.end(), 0.0) / static_cast<double>(logs.size());
+    double sum = 0.0;
+    for (double value : logs) sum += (value - mean) * (value - mean);
+    return sum;
+}
+
+// The round from which one direction's samples changed: the split that leaves the least spread
+// inside its two parts (least squares on the log scale), when the parts' medians are further
+// apart than change_gap; 0 when there is none.
+int change_round(const std::vector<TimedSample>& samples) {
+    int rounds = 0;
+    for (const TimedSample& sample : samples) rounds = std::max(rounds, sample.round + 1);
+    int best = 0;
+    double best_spread = INFINITY;
+    for (int k = 1; k < rounds; ++k) {
+        const std::vector<double> before = values_of(samples, 0, k);
+        const std::vector<double> after = values_of(samples, k, rounds);
+        const double spread = log_spread(before) + log_spread(after);
+        if (spread < best_spread) {
+            best_spread = spread;
+            best = k;
+        }
+    }
+    if (best == 0) return 0;
+    return apart_ratio(values_of(samples, 0, best), values_of(samples, best, rounds)) < change_gap ? best : 0;
+}
+
+// A link's figures from its two directions' samples: each direction from the round it changed
+// (its state at the end of the run), and the groups its samples give the pooled noise: one for
+// the link, split where the directions or the rounds are apart by more than any spread.
+void fold_timeline(NodeLink& link, const std::vector<TimedSample>& a_to_b, const std::vector<TimedSample>& b_to_a,
+                   std::vector<std::vector<double>>& noise_groups) {
+    constexpr int end = std::numeric_limits<int>::max();
+    const int ab_change = change_round(a_to_b);
+    const int ba_change = change_round(b_to_a);
+    const std::vector<double> ab_before = values_of(a_to_b, 0, ab_change);
+    const std::vector<double> ba_before = values_of(b_to_a, 0, ba_change);
+    const std::vector<double> ab_after = values_of(a_to_b, ab_change, end);
+    const std::vector<double> ba_after = values_of(b_to_a, ba_change, end);
+    std::vector<double> after = ab_after;
+    after.insert(after.end(), ba_after.begin(), ba_after.end());
+    std::vector<double> before = ab_before;
+    before.insert(before.end(), ba_before.begin(), ba_before.end());
+    link.bandwidth_gbs = stats::median(after);
+    link.samples = static_cast<int>(after.size());
+    link.a_to_b_samples = static_cast<int>(ab_after.size());
+    link.b_to_a_samples = static_cast<int>(ba_after.size());
+    if (!ab_after.empty()) link.a_to_b_gbs = stats::median(ab_after);
+    if (!ba_after.empty()) link.b_to_a_gbs = stats::median(ba_after);
+    int rounds = 0;
+    for (const auto* direction : {&a_to_b, &b_to_a})
+        for (const TimedSample& sample : *direction) rounds = std::max(rounds, sample.round + 1);
+    link.rounds = rounds;
+    if (ab_change > 0 || ba_change > 0) {
+        link.changed_from_round = ab_change > 0 && ba_change > 0 ? std::min(ab_change, ba_change) : std::max(ab_change, ba_change);
+        link.before_gbs = stats::median(before);
+    }
+    if (apart_ratio(ab_after, ba_after) < change_gap) {  // each direction its own figure
+        for (auto* group : {&ab_before, &ab_after, &ba_before, &ba_after})
+            if (!group->empty()) noise_groups.push_back(*group);
+    } else {
+        if (!before.empty()) noise_groups.push_back(std::move(before));
+        noise_groups.push_back(std::move(after));
+    }
+}
+
 }  // namespace
 
 double MeasurementNoise::of_median(int samples) const {
@@ -176,12 +265,12 @@ FoldedLinks fold_node_links(const SampleTable& matrix, const Observations& obser
         return node == unknown_node || !position.count(node) ? nullptr : &node;
     };
     struct Samples {
-        std::vector<double> bandwidth;
+        std::vector<TimedSample> a_to_b;  // (round, GB/s) in the matrix's order
+        std::vector<TimedSample> b_to_a;
         std::vector<double> latency;
-        std::vector<double> a_to_b;
-        std::vector<double> b_to_a;
     };
     std::map<std::pair<std::size_t, std::size_t>, Samples> pairs;
+    std::map<std::pair<double, double>, int> rounds_of_rank_pair;  // a rank pair's next row is its next round
     for (const auto& row : matrix.rows()) {
         if (intra && row[*intra] != 0.0) continue;
         const std::string* a = node_of(row[*src]);
@@ -192,26 +281,20 @@ FoldedLinks fold_node_links(const SampleTable& matrix, const Observations& obser
         const bool from_a = i < j;
         if (i > j) std::swap(i, j);
         Samples& samples = pairs[{i, j}];
-        samples.bandwidth.push_back(row[*bandwidth]);
-        (from_a ? samples.a_to_b : samples.b_to_a).push_back(row[*bandwidth]);
+        const int round = rounds_of_rank_pair[{row[*src], row[*dst]}]++;
+        (from_a ? samples.a_to_b : samples.b_to_a).push_back({round, row[*bandwidth]});
         if (latency && std::isfinite(row[*latency])) samples.latency.push_back(row[*latency]);
     }
-    std::vector<std::vector<double>> samples_per_link;
+    std::vector<std::vector<double>> noise_groups;
     for (auto& [key, samples] : pairs) {
         NodeLink link;
         link.a = nodes[key.first];
         link.b = nodes[key.second];
-        link.bandwidth_gbs = stats::median(samples.bandwidth);
         link.latency_us = samples.latency.empty() ? 0.0 : stats::median(samples.latency);
-        link.samples = static_cast<int>(samples.bandwidth.size());
-        link.a_to_b_samples = static_cast<int>(samples.a_to_b.size());
-        link.b_to_a_samples = static_cast<int>(samples.b_to_a.size());
-        if (!samples.a_to_b.empty()) link.a_to_b_gbs = stats::median(samples.a_to_b);
-        if (!samples.b_to_a.empty()) link.b_to_a_gbs = stats::median(samples.b_to_a);
+        fold_timeline(link, samples.a_to_b, samples.b_to_a, noise_groups);
         folded.links.push_back(std::move(link));
-        samples_per_link.push_back(std::move(samples.bandwidth));
     }
-    folded.noise = pooled_noise(samples_per_link);
+    folded.noise = pooled_noise(noise_groups);
     return folded;
 }
 

@@ -60,10 +60,28 @@ struct NodeLink {
     std::string slow_from;
     double reverse_gbs = 0.0;      // the other direction's median, with its ratio
     double reverse_ratio = 1.0;
+    // Time inside the run: each ordered rank pair's rows are its rounds. A direction whose rounds
+    // split into a before and an after further apart than change_gap changed during the run: its
+    // figures above are its rounds from then on (the link's state at the end of the run).
+    int rounds = 1;
+    int changed_from_round = 0;    // 0-based; 0: no change
+    double before_gbs = 0.0;       // the median before the change
+
+    bool changed() const { return changed_from_round > 0; }
 
     bool one_direction() const { return !slow_from.empty(); }
     bool touches(const std::string& node) const { return a == node || b == node; }
     const std::string& other_end(const std::string& node) const { return a == node ? b : a; }
+};
+
+// Two groups of samples whose medians are apart by more than this (the lower over the higher)
+// are two figures, not one figure's spread: the square of the default FAIL band; a +-30 %
+// spread puts two samples at most 0.54 apart.
+inline constexpr double change_gap = 0.49;
+
+struct TimedSample {
+    int round = 0;
+    double gbs = 0.0;
 };
 
 // One sample's relative noise (sigma on the log scale) and what follows for medians of samples.

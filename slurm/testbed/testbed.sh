@@ -15,6 +15,8 @@
 #   testbed.sh limit-link NODE PEER RATE  shape only the traffic between NODE and PEER, both ways
 #                                     (tc htb class per peer; other traffic unshaped), e.g.
 #                                     node4 node1 100mbit: a bad cable or port between the two
+#   testbed.sh limit-direction NODE PEER RATE  shape only what NODE sends to PEER (the reverse
+#                                     untouched), e.g. node1 node2 200mbit: a port's transmit side
 #   testbed.sh mtu NODE MTU           set NODE's link MTU (both veth ends), e.g. node3 9000
 #   testbed.sh clear-faults           remove every rate limit, MTUs back to 1500
 #   testbed.sh kill-slurmd NODE       SIGKILL NODE's slurmd, its job processes left running (a
@@ -443,6 +445,18 @@ cmd_limit_link() {
   log "link node$i<->node$j limited to $3 both ways"
 }
 
+cmd_limit_direction() {
+  [ $# -eq 3 ] || die "usage: $0 limit-direction NODE PEER RATE (e.g. node1 node2 200mbit)"
+  require_root
+  local i j
+  i=$(node_index "$1")
+  j=$(node_index "$2")
+  [ "$i" != "$j" ] || die "limit-direction needs two different nodes, got $1 twice"
+  [[ "$3" =~ ^[0-9]+(bit|kbit|mbit|gbit)$ ]] || die "rate '$3' is not like 200mbit"
+  shape_toward "$i" "$j" "$3"
+  log "node$i -> node$j limited to $3 (node$j -> node$i untouched)"
+}
+
 cmd_mtu() {
   [ $# -eq 2 ] || die "usage: $0 mtu NODE MTU (e.g. node3 9000)"
   require_root
@@ -512,6 +526,7 @@ main() {
       echo "$STATE/shared"
       ;;
     limit-rate) cmd_limit_rate "$@" ;;
+    limit-direction) cmd_limit_direction "$@" ;;
     limit-link) cmd_limit_link "$@" ;;
     mtu) cmd_mtu "$@" ;;
     clear-faults) cmd_clear_faults ;;

@@ -5,7 +5,7 @@
 # analyzer's verdict. Needs root; exits 77 (ctest: skipped) otherwise.
 #
 #   cluster_case.sh CASE   with CASE one of: quick-srun, quick-mpirun, rank-killed, rate-limited,
-#                          two-slow-links, congestion-shaped, train-shaped, mtu-mismatch, testbed-refuses-foreign, dead-node,
+#                          two-slow-links, one-direction, congestion-shaped, train-shaped, mtu-mismatch, testbed-refuses-foreign, dead-node,
 #                          stopped-rank, time-limit, account-qos
 # The testbed has 4 nodes; the cases run on node[1-3] unless they say otherwise (NODES=4).
 # Environment (set by tests/slurm/CMakeLists.txt): TESTBED, SLURM_CLI, SHAKEDOWN, ANALYZER.
@@ -267,6 +267,31 @@ YAML
     [ "$(grep -c '^scontrol' "$run_folder/drain.txt")" -eq 1 ] || fail "drain.txt drains more than node4: $(cat "$run_folder/drain.txt")"
     check "node4 named the common end of node4<->node1 and node4<->node2, confirmed, alone in drain.txt" \
       "($(grep -o '"pass": [0-9]*' "$run_folder/summary.json" | head -1) of the others)"
+    ;;
+
+  one-direction)
+    # Only what node1 sends to node2 shaped to 200 Mbit/s (the reverse, and node1's other links,
+    # untouched): the link FAILs as that direction, named node1->node2 with the reverse beside it,
+    # not halved into a two-way figure or absorbed into a WARN on a node; a link drains neither end.
+    trap '"$TESTBED" clear-faults' EXIT
+    "$TESTBED" limit-direction node1 node2 200mbit
+    use_ompi_tcp_environment
+    cat >"$out/allpairs.yaml" <<'YAML'
+params:
+  allpairs: {bandwidth_bytes: 1048576, bandwidth_window: 4, bandwidth_iterations: 5, bandwidth_warmup: 1,
+             latency_iterations: 50, latency_warmup: 5}
+YAML
+    export NODES=4
+    submit pairwise srun --config "$out/allpairs.yaml" --run-args "--tests allpairs"
+    resubmit_if_not_started pairwise srun --config "$out/allpairs.yaml" --run-args "--tests allpairs"
+    [ "$job_status" -eq 1 ] || fail "job exit code $job_status, expected 1 (the link node1->node2 fails)"
+    grep -q "slow link node1->node2 (one direction; the reverse" "$job_log" ||
+      fail "the report does not name the direction node1->node2: $(grep -m3 'slow ' "$job_log" || true)"
+    ! grep -q '^scontrol' "$run_folder/drain.txt" || fail "a one-direction link drained a node: $(cat "$run_folder/drain.txt")"
+    ! grep -q "slow node: node1\b\|slow node: node2\b" "$job_log" ||
+      fail "the slow direction was taken for a slow node: $(grep -m3 'slow node' "$job_log")"
+    check "node1->node2 named as one direction of the link, nothing drained" \
+      "($(grep -o '"fail": [0-9]*' "$run_folder/summary.json" | head -1) nodes on the link)"
     ;;
 
   congestion-shaped)

@@ -90,9 +90,9 @@ std::vector<std::string> localization_lines(const AnalysisResult& result) {
                                     node.links, node.ratio, format_number(node.median_gbs),
                                     format_number(node.others_median_gbs)));
     for (const SlowLink& link : links.slow_links)
-        lines.push_back(fmt::format("slow link {}<->{} ({}, the link, not its nodes: not drained): {} GB/s, {:.2f} of "
+        lines.push_back(fmt::format("slow link {} ({}, the link, not its nodes: not drained): {} GB/s, {:.2f} of "
                                     "its reference {} GB/s",
-                                    link.link.a, link.link.b, level(link.level), format_number(link.link.bandwidth_gbs),
+                                    link.link.name(), level(link.level), format_number(link.link.bandwidth_gbs),
                                     link.link.ratio, format_number(link.healthy_gbs)));
     for (const SlowGroup& group : links.slow_groups)
         lines.push_back(fmt::format("slow {} ({}): {} cross links median {} GB/s, {:.2f} of their references, vs {} GB/s "

@@ -36,9 +36,9 @@ std::string join(const std::vector<std::string>& names) {
 // (0.02; the reverse 1.00)"
 std::string link_text(const NodeLink& link) {
     if (link.one_direction())
-        return fmt::format("{}->{} {} GB/s ({:.2f}; the reverse {:.2f})", link.slow_from, link.other_end(link.slow_from),
-                           format_number(link.bandwidth_gbs), link.ratio, link.reverse_ratio);
-    return fmt::format("{}<->{} {} GB/s ({:.2f})", link.a, link.b, format_number(link.bandwidth_gbs), link.ratio);
+        return fmt::format("{} {} GB/s ({:.2f}; the reverse {:.2f})", link.name(), format_number(link.bandwidth_gbs),
+                           link.ratio, link.reverse_ratio);
+    return fmt::format("{} {} GB/s ({:.2f})", link.name(), format_number(link.bandwidth_gbs), link.ratio);
 }
 
 // A link, or a culprit's slow links, that degraded during the run (their rounds split, the later
@@ -57,7 +57,8 @@ std::string degraded_text(const std::vector<NodeLink>& links) {
         before.push_back(link.before_gbs);
     }
     if (before.empty()) return "";
-    const std::string from = first == last ? fmt::format("round {}", first + 1) : fmt::format("rounds {}-{}", first + 1, last + 1);
+    const std::string from = first == last ? fmt::format("round {}", first + 1)
+                                           : fmt::format("rounds {}-{}", first + 1, last + 1);
     return fmt::format("; degraded during the run: slow from {} of {}, {} GB/s before", from, rounds,
                        format_number(stats::median(before)));
 }
@@ -90,7 +91,8 @@ std::string evidence_text(const std::vector<NodeLink>& links) {
 // The bands as they judged this figure; a WARN below the FAIL band says why it is no FAIL.
 std::string band_text(Level level, double ratio, double warn, double fail) {
     if (level == Level::fail) return fmt::format("fail below {:.2f}", fail);
-    if (ratio < fail) return fmt::format("warn below {:.2f}; below {:.2f} but within the noise margin, so no FAIL", warn, fail);
+    if (ratio < fail)
+        return fmt::format("warn below {:.2f}; below {:.2f} but within the noise margin, so no FAIL", warn, fail);
     return fmt::format("warn below {:.2f}, fail below {:.2f}", warn, fail);
 }
 
@@ -135,14 +137,14 @@ std::string slow_node_reason(const SlowNode& slow, const LinkBands& bands) {
             evidence_text(slow.evidence));
     const int count = static_cast<int>(slow.evidence.size());
     const std::string head =
-        slow.all_links
-            ? fmt::format("slow node: all {} of {}'s inter-node links are slow, the common end of {} slow links", slow.links,
-                          slow.node, count)
-            : fmt::format("slow node: {} is the common end of {} slow links ({} of its {})", slow.node, count, count,
-                          slow.links);
-    std::string text = fmt::format("{}: half of them or more at {:.2f} of their references or below ({} GB/s; {}); evidence {}{}",
-                                   head, slow.ratio, format_number(slow.median_gbs), band, evidence_text(slow.evidence),
-                                   side_of_node(slow) + degraded_text(slow.evidence));
+        slow.all_links ? fmt::format("slow node: all {} of {}'s inter-node links are slow, the common end of {} slow links",
+                                     slow.links, slow.node, count)
+                       : fmt::format("slow node: {} is the common end of {} slow links ({} of its {})", slow.node, count,
+                                     count, slow.links);
+    std::string text =
+        fmt::format("{}: half of them or more at {:.2f} of their references or below ({} GB/s; {}); evidence {}{}", head,
+                    slow.ratio, format_number(slow.median_gbs), band, evidence_text(slow.evidence),
+                    side_of_node(slow) + degraded_text(slow.evidence));
     if (!slow.fine_links.empty()) text += fmt::format("; its links to others are fine ({})", evidence_text(slow.fine_links));
     if (const std::string peers = peers_text(slow); !peers.empty()) text += "; " + peers;
     return text + fmt::format(": {} is the culprit, not its peers", slow.node);
@@ -151,10 +153,9 @@ std::string slow_node_reason(const SlowNode& slow, const LinkBands& bands) {
 std::string slow_link_reason(const SlowLink& slow, const LinkBands& bands) {
     const NodeLink& link = slow.link;
     const std::string name = link.one_direction()
-                                 ? fmt::format("{}->{} (one direction; the reverse {} GB/s, {:.2f})", link.slow_from,
-                                               link.other_end(link.slow_from), format_number(link.reverse_gbs),
-                                               link.reverse_ratio)
-                                 : fmt::format("{}<->{}", link.a, link.b);
+                                 ? fmt::format("{} (one direction; the reverse {} GB/s, {:.2f})", link.name(),
+                                               format_number(link.reverse_gbs), link.reverse_ratio)
+                                 : link.name();
     std::string text = fmt::format(
         "slow link {}: {} GB/s, {:.2f} of its reference {} GB/s ({}; {}), latency {} us", name,
         format_number(link.bandwidth_gbs), link.ratio, format_number(link.reference_gbs),
@@ -198,8 +199,7 @@ LinkLocalization localize_links(const SampleTable& matrix, const Observations& o
         return result;
     }
     result.analyzed = true;
-    if (result.noise.links_with_repeats == 0)
-        result.note = "one sample per link: no noise estimate, the bands alone judge";
+    if (result.noise.links_with_repeats == 0) result.note = "one sample per link: no noise estimate, the bands alone judge";
     std::vector<std::string> nodes;
     for (const std::string& node : result.nodes)
         if (linked.count(node)) nodes.push_back(node);
@@ -221,10 +221,10 @@ LinkLocalization localize_links(const SampleTable& matrix, const Observations& o
 std::vector<Finding> link_findings(const LinkLocalization& localization, const Observations& observations) {
     std::vector<Finding> findings;
     // `edge`: the band's fraction of the reference at this level (the noise margin aside).
-    auto add = [&](const std::string& node, Level level, ReasonCode code, double edge, std::string_view metric,
-                   double value, double ratio, std::string reason, std::vector<std::string> peers) {
-        Finding finding = make_finding(first_rank_of(observations, node), "allpairs", level, std::move(reason),
-                                       FindingSource::links);
+    auto add = [&](const std::string& node, Level level, ReasonCode code, double edge, std::string_view metric, double value,
+                   double ratio, std::string reason, std::vector<std::string> peers) {
+        Finding finding =
+            make_finding(first_rank_of(observations, node), "allpairs", level, std::move(reason), FindingSource::links);
         finding.code = code;
         finding.metric = std::string(metric);
         finding.value = value;

@@ -70,6 +70,8 @@ struct NodeLink {
     bool changed() const { return changed_from_round > 0; }
 
     bool one_direction() const { return !slow_from.empty(); }
+    // "node0001<->node0002", or its slow direction "node0001->node0002".
+    std::string name() const { return one_direction() ? slow_from + "->" + other_end(slow_from) : a + "<->" + b; }
     bool touches(const std::string& node) const { return a == node || b == node; }
     const std::string& other_end(const std::string& node) const { return a == node ? b : a; }
 };

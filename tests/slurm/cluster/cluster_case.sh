@@ -5,7 +5,7 @@
 # analyzer's verdict. Needs root; exits 77 (ctest: skipped) otherwise.
 #
 #   cluster_case.sh CASE   with CASE one of: quick-srun, quick-mpirun, rank-killed, rate-limited,
-#                          two-slow-links, one-direction, congestion-shaped, train-shaped, mtu-mismatch, testbed-refuses-foreign, dead-node,
+#                          two-slow-links, one-direction, mid-run-slowdown, congestion-shaped, train-shaped, mtu-mismatch, testbed-refuses-foreign, dead-node,
 #                          stopped-rank, time-limit, account-qos
 # The testbed has 4 nodes; the cases run on node[1-3] unless they say otherwise (NODES=4).
 # Environment (set by tests/slurm/CMakeLists.txt): TESTBED, SLURM_CLI, SHAKEDOWN, ANALYZER.
@@ -292,6 +292,43 @@ YAML
       fail "the slow direction was taken for a slow node: $(grep -m3 'slow node' "$job_log")"
     check "node1->node2 named as one direction of the link, nothing drained" \
       "($(grep -o '"fail": [0-9]*' "$run_folder/summary.json" | head -1) nodes on the link)"
+    ;;
+
+  mid-run-slowdown)
+    # node3's link shaped to 1 Gbit/s both ways (about a fifth of a healthy link here) 1 s into an
+    # 8-round allpairs on 4 nodes (healthy rounds here take 0.3-0.7 s): its later rounds are slow, its earlier ones healthy. node3 must
+    # be named, confirmed and drained alone, "degraded during the run" from the round it slowed
+    # in; before, the pooled noise took its two parts for a spread of 100 % and every node passed.
+    trap '"$TESTBED" clear-faults' EXIT
+    use_ompi_tcp_environment
+    cat >"$out/allpairs.yaml" <<'YAML'
+params:
+  allpairs: {rounds: 8, bandwidth_bytes: 1048576, bandwidth_window: 4, bandwidth_iterations: 20, bandwidth_warmup: 1,
+             latency_iterations: 50, latency_warmup: 5}
+YAML
+    export NODES=4
+    (
+      for _ in $(seq 1200); do
+        if grep -qs '"current": {' "$out"/pairwise-job*/progress.json; then  # allpairs, the one test, runs
+          sleep 1
+          "$TESTBED" limit-rate node3 1gbit
+          exit 0
+        fi
+        sleep 0.2
+      done
+    ) &
+    shaper_pid=$!
+    submit pairwise srun --config "$out/allpairs.yaml" --run-args "--tests allpairs"
+    wait "$shaper_pid" || true
+    [ "$job_status" -eq 1 ] || fail "job exit code $job_status, expected 1 (node3 fails)"
+    grep -q "slow node: all 3 of node3's inter-node links are slow" "$job_log" ||
+      fail "node3 is not named a slow node: $(grep -m3 'slow \|Verdict' "$job_log" || true)"
+    grep -q "degraded during the run: slow from round" "$job_log" ||
+      fail "node3 is not said to have degraded during the run"
+    grep -q '^scontrol update NodeName=node3 State=DRAIN' "$run_folder/drain.txt" ||
+      fail "drain.txt does not drain node3: $(cat "$run_folder/drain.txt")"
+    [ "$(grep -c '^scontrol' "$run_folder/drain.txt")" -eq 1 ] || fail "drain.txt drains more than node3: $(cat "$run_folder/drain.txt")"
+    check "node3, shaped during the run, named from $(grep -o -m1 'slow from round [0-9]* of [0-9]*' "$job_log"), drained alone"
     ;;
 
   congestion-shaped)

@@ -7,6 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include "comm/link_matrix_columns.hpp"
+
+#include <map>
+
 namespace shakedown::analysis {
 namespace {
 
@@ -75,6 +79,67 @@ TEST(LinkFault, TwoSeparateSlowLinksAreTwoLinksNotFourNodes) {
     ASSERT_EQ(localization.slow_links.size(), 2u);
     EXPECT_EQ(localization.slow_links[0].link.b, node_name(1));
     EXPECT_EQ(localization.slow_links[1].link.a, node_name(2));
+    EXPECT_TRUE(run.drained(run.findings(localization)).empty());
+}
+
+// The virtual cluster's case of issue 32: node1<->node2 and node3<->node4 at 100 Mbit/s (0.01),
+// 4 nodes at its single-shot spread (0.3) and with repeated rounds: both links named in every
+// seed and no group invented from them. With repeated rounds no node is drained. Single shots
+// drain a node in at most 1 % of seeds, as a healthy 4-node single-shot fleet fails (LinkNoise):
+// both of a node's healthy links read 0.65 of a reference that noise put high, which is a slow
+// node's figure, and what the confirmation run is for. A shaped link beside one healthy link that
+// noise put at 0.68 is no longer a common end at 0.68 (the two do not read alike).
+TEST(LinkFault, TwoDisjointSlowLinksOfFourNodesUnderNoiseAreTwoLinks) {
+    for (int rounds : {1, 3}) {
+        bench::SyntheticRunSpec spec = fleet(4);
+        spec.noise = 0.3;
+        spec.rounds = rounds;
+        spec.slow_links = {{0, 1}, {2, 3}};
+        spec.slow_link_factor = 0.01;
+        const LinkCase run(spec);
+        int drained = 0;
+        for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+            SCOPED_TRACE("rounds " + std::to_string(rounds) + ", seed " + std::to_string(seed));
+            spec.seed = seed;
+            const auto localization = run.localize(spec);
+            EXPECT_TRUE(localization.slow_groups.empty());
+            int named = 0;
+            for (const SlowLink& link : localization.slow_links)
+                if (link.level == Level::fail && link.link.ratio < 0.05) ++named;
+            EXPECT_EQ(named, 2);
+            if (!run.drained(run.findings(localization)).empty()) ++drained;
+        }
+        EXPECT_LE(drained, rounds == 1 ? 2 : 0) << "rounds " << rounds;
+    }
+}
+
+// The virtual cluster's figures (GB/s, two rounds): node1<->node2 and node3<->node4 shaped to
+// 100 Mbit/s, and the links node2<->node4 and node1<->node3 read low beside them (0.54, 0.61). The
+// two pairs split the fleet into {node1, node4} and {node2, node3}, every cross link slow: this
+// once made "group of nodes node2, node3" FAIL. The cross links do not read alike (0.02 against
+// 0.64): they are links, and no node is drained for them.
+TEST(LinkFault, TwoShapedLinksAndTwoLowNeighboursAreNotAGroup) {
+    const LinkCase run(fleet(4));
+    const std::map<std::pair<int, int>, double> gbs = {{{0, 1}, 0.012}, {{2, 3}, 0.0119}, {{1, 3}, 0.54},
+                                                       {{0, 2}, 0.613}, {{0, 3}, 1.06},   {{1, 2}, 0.95}};
+    SampleTable matrix(link_matrix_columns::columns());
+    for (const auto& [pair, value] : gbs)
+        for (int round = 0; round < 2; ++round) {
+            const double wobble = round == 0 ? 0.98 : 1.02;
+            matrix.add_row({double(pair.first), double(pair.second), 0.0, 30.0, value * wobble});
+            matrix.add_row({double(pair.second), double(pair.first), 0.0, 30.0, value / wobble});
+        }
+    LinkBands testbed;  // tests/slurm/cluster/virtual_cluster_thresholds.yaml
+    testbed.node_warn = 0.75;
+    testbed.node_fail = 0.6;
+    const auto localization = localize_links(matrix, run.observations(), nullptr, testbed);
+    ASSERT_TRUE(localization.analyzed) << localization.note;
+    EXPECT_TRUE(localization.slow_groups.empty()) << group_name(localization.slow_groups.front());
+    int shaped = 0;
+    for (const SlowLink& link : localization.slow_links)
+        if (link.level == Level::fail && link.link.ratio < 0.05) ++shaped;
+    EXPECT_EQ(shaped, 2);
+    for (const SlowNode& node : localization.slow_nodes) EXPECT_NE(node.level, Level::fail) << node.node;
     EXPECT_TRUE(run.drained(run.findings(localization)).empty());
 }
 

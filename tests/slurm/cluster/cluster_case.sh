@@ -5,7 +5,7 @@
 # analyzer's verdict. Needs root; exits 77 (ctest: skipped) otherwise.
 #
 #   cluster_case.sh CASE   with CASE one of: quick-srun, quick-mpirun, rank-killed, rate-limited,
-#                          two-slow-links, one-direction, mid-run-slowdown, congestion-shaped, train-shaped, mtu-mismatch, testbed-refuses-foreign, dead-node,
+#                          two-slow-links, two-disjoint-links, one-direction, mid-run-slowdown, congestion-shaped, train-shaped, mtu-mismatch, testbed-refuses-foreign, dead-node,
 #                          stopped-rank, time-limit, account-qos
 # The testbed has 4 nodes; the cases run on node[1-3] unless they say otherwise (NODES=4).
 # Environment (set by tests/slurm/CMakeLists.txt): TESTBED, SLURM_CLI, SHAKEDOWN, ANALYZER.
@@ -267,6 +267,31 @@ YAML
     [ "$(grep -c '^scontrol' "$run_folder/drain.txt")" -eq 1 ] || fail "drain.txt drains more than node4: $(cat "$run_folder/drain.txt")"
     check "node4 named the common end of node4<->node1 and node4<->node2, confirmed, alone in drain.txt" \
       "($(grep -o '"pass": [0-9]*' "$run_folder/summary.json" | head -1) of the others)"
+    ;;
+
+  two-disjoint-links)
+    # node1<->node2 and node3<->node4 shaped to 100 Mbit/s, no node common to both: two links,
+    # each named, no group or node invented from them, and nothing drained (a link is replaced,
+    # not its nodes). Two rounds: the testbed's single shots can read a healthy link at 0.65.
+    trap '"$TESTBED" clear-faults' EXIT
+    "$TESTBED" limit-link node1 node2 100mbit
+    "$TESTBED" limit-link node3 node4 100mbit
+    use_ompi_tcp_environment
+    cat >"$out/allpairs.yaml" <<'YAML'
+params:
+  allpairs: {rounds: 2, bandwidth_bytes: 1048576, bandwidth_window: 4, bandwidth_iterations: 5, bandwidth_warmup: 1,
+             latency_iterations: 50, latency_warmup: 5}
+YAML
+    export NODES=4
+    submit pairwise srun --config "$out/allpairs.yaml" --run-args "--tests allpairs"
+    resubmit_if_not_started pairwise srun --config "$out/allpairs.yaml" --run-args "--tests allpairs"
+    [ "$job_status" -eq 1 ] || fail "job exit code $job_status, expected 1 (the two links fail)"
+    for link in 'node1<->node2' 'node3<->node4'; do
+      grep -q "slow link $link" "$job_log" || fail "the report does not name the link $link"
+    done
+    ! grep -q "slow group\|slow node:" "$job_log" || fail "a group or node was invented: $(grep -m3 'slow group\|slow node:' "$job_log")"
+    ! grep -q '^scontrol' "$run_folder/drain.txt" || fail "two links drained a node: $(cat "$run_folder/drain.txt")"
+    check "node1<->node2 and node3<->node4 named as two links, no group, nothing drained"
     ;;
 
   one-direction)

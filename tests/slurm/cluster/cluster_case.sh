@@ -289,7 +289,9 @@ YAML
     for link in 'node1<->node2' 'node3<->node4'; do
       grep -q "slow link $link" "$job_log" || fail "the report does not name the link $link"
     done
-    ! grep -q "slow group\|slow node:" "$job_log" || fail "a group or node was invented: $(grep -m3 'slow group\|slow node:' "$job_log")"
+    # Their ring-shift neighbours' links can read low beside them (0.54-0.61 of 0.8-1.06 GB/s
+    # here): links too, or a WARN on a node, never a group or a drain.
+    ! grep -q "slow group" "$job_log" || fail "a group was invented: $(grep -m3 'slow group' "$job_log")"
     ! grep -q '^scontrol' "$run_folder/drain.txt" || fail "two links drained a node: $(cat "$run_folder/drain.txt")"
     check "node1<->node2 and node3<->node4 named as two links, no group, nothing drained"
     ;;

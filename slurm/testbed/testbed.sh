@@ -432,29 +432,25 @@ shape_toward() {
   tc -n "$namespace" filter add dev eth0 parent 1: protocol ip prio 1 u32 match ip dst "$(node_ip "$2")/32" flowid "$class"
 }
 
-cmd_limit_link() {
-  [ $# -eq 3 ] || die "usage: $0 limit-link NODE PEER RATE (e.g. node4 node1 100mbit)"
+# limit-link (both ways) and limit-direction (NODE's sends only): NODE PEER RATE checked, then
+# the htb classes.
+limit_between() {
+  local command=$1 ways=$2
+  shift 2
+  [ $# -eq 3 ] || die "usage: $0 $command NODE PEER RATE (e.g. node4 node1 100mbit)"
   require_root
   local i j
   i=$(node_index "$1")
   j=$(node_index "$2")
-  [ "$i" != "$j" ] || die "limit-link needs two different nodes, got $1 twice"
+  [ "$i" != "$j" ] || die "$command needs two different nodes, got $1 twice"
   [[ "$3" =~ ^[0-9]+(bit|kbit|mbit|gbit)$ ]] || die "rate '$3' is not like 100mbit"
   shape_toward "$i" "$j" "$3"
-  shape_toward "$j" "$i" "$3"
-  log "link node$i<->node$j limited to $3 both ways"
-}
-
-cmd_limit_direction() {
-  [ $# -eq 3 ] || die "usage: $0 limit-direction NODE PEER RATE (e.g. node1 node2 200mbit)"
-  require_root
-  local i j
-  i=$(node_index "$1")
-  j=$(node_index "$2")
-  [ "$i" != "$j" ] || die "limit-direction needs two different nodes, got $1 twice"
-  [[ "$3" =~ ^[0-9]+(bit|kbit|mbit|gbit)$ ]] || die "rate '$3' is not like 200mbit"
-  shape_toward "$i" "$j" "$3"
-  log "node$i -> node$j limited to $3 (node$j -> node$i untouched)"
+  if [ "$ways" = both ]; then
+    shape_toward "$j" "$i" "$3"
+    log "link node$i<->node$j limited to $3 both ways"
+  else
+    log "node$i -> node$j limited to $3 (node$j -> node$i untouched)"
+  fi
 }
 
 cmd_mtu() {
@@ -526,8 +522,8 @@ main() {
       echo "$STATE/shared"
       ;;
     limit-rate) cmd_limit_rate "$@" ;;
-    limit-direction) cmd_limit_direction "$@" ;;
-    limit-link) cmd_limit_link "$@" ;;
+    limit-direction) limit_between limit-direction one "$@" ;;
+    limit-link) limit_between limit-link both "$@" ;;
     mtu) cmd_mtu "$@" ;;
     clear-faults) cmd_clear_faults ;;
     kill-slurmd) cmd_kill_slurmd "$@" ;;

@@ -144,6 +144,44 @@ Fp64Capability make_fp64_capability(const Observations& observations, const Anal
     return capability;
 }
 
+void add_fp64_task(Fp64Capability& capability, const std::vector<EnergyRow>& energy, const AnalysisSettings& settings) {
+    Fp64Task task;
+    task.flop = settings.task_fp64_flop_count();
+    double watts = 0.0;
+    double measured_tflops = 0.0;  // of the GPUs with an energy figure
+    int missing = 0;
+    for (const Fp64Node& node : capability.nodes) {
+        bool counted = false;
+        for (const Fp64Device& device : node.devices) {
+            if (!device.gpu || !device.dgemm_tflops || !(device.dgemm_tflops->value > 0.0)) continue;
+            ++task.gpus;
+            counted = true;
+            task.tflops += device.dgemm_tflops->value;
+            const auto row = std::find_if(energy.begin(), energy.end(), [&](const EnergyRow& candidate) {
+                return candidate.test == kernels::dgemm_names::key && candidate.rank == device.rank;
+            });
+            if (row == energy.end() || !row->power_w) {
+                ++missing;
+                continue;
+            }
+            watts += *row->power_w;
+            measured_tflops += device.dgemm_tflops->value;
+        }
+        if (counted) ++task.nodes;
+    }
+    if (task.gpus == 0) return;
+    task.hours = task.flop / (task.tflops * 1e12) / 3600.0;
+    if (capability.node_hour_price) task.price = task.hours * *capability.node_hour_price * task.nodes;
+    if (missing == 0 && measured_tflops > 0.0) {
+        task.kwh = task.flop / 1e12 * (watts / measured_tflops) / 3.6e6;  // TFLOP x J per TFLOP
+        task.energy_per_kwh = settings.energy_per_kwh;
+        if (settings.energy_per_kwh) task.energy_price = *task.kwh * *settings.energy_per_kwh;
+    } else {
+        task.energy_note = fmt::format("its energy: not measured on {} of the {} GPU(s) (Energy)", missing, task.gpus);
+    }
+    capability.task = task;
+}
+
 namespace {
 
 std::string dash_or(const std::optional<double>& value, const char* format) {
@@ -193,6 +231,22 @@ std::vector<std::string> fp64_lines(const Fp64Capability& capability) {
         std::string line = fmt::format("host LU (ScaLAPACK over {} rank(s){}): {} TFLOP/s, scaled residual {:.3g}", lu.ranks,
                                        lu.grid.empty() ? "" : ", grid " + lu.grid, rate_text(lu.tflops), lu.scaled_residual);
         if (lu.efficiency) line += fmt::format(", {:.2f} of the same ranks' summed DGEMM", *lu.efficiency);
+        lines.push_back(line);
+    }
+    if (const auto& task = capability.task) {
+        std::string line = fmt::format("an FP64 task of {} FLOP of DGEMM on these {} GPU(s) ({} node(s), {} usable TFLOP/s): {} h",
+                                       format_number(task->flop), task->gpus, task->nodes, format_number(task->tflops),
+                                       format_number(task->hours));
+        if (task->price) line += ", " + money(*task->price, capability.currency);
+        if (task->kwh) {
+            line += fmt::format("; its GPU energy {} kWh", format_number(*task->kwh));
+            if (task->energy_price)
+                line += fmt::format(", {} at {} per kWh", money(*task->energy_price, capability.currency),
+                                    money(*task->energy_per_kwh, capability.currency));
+            line += " (the GPUs' own draw: hosts, network and cooling not measured)";
+        } else {
+            line += "; " + task->energy_note;
+        }
         lines.push_back(line);
     }
     return lines;

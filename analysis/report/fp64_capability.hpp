@@ -7,6 +7,7 @@
 // all the test's host ranks, so it is a job-wide line, judged against those ranks' summed DGEMM.
 #pragma once
 
+#include "analysis/energy/energy_figures.hpp"
 #include "analysis/load/observations.hpp"
 #include "analysis/rules/analysis_settings.hpp"
 #include "kernels/dgemm/dgemm_fp64_names.hpp"
@@ -71,15 +72,36 @@ struct HostLu {
     std::optional<double> efficiency;  // over the same ranks' summed host DGEMM
 };
 
+// A standard FP64 task (price.task_fp64_flop, 10^18 FLOP of DGEMM) on this fleet's GPUs at their
+// summed usable DGEMM rate: its time, with a node price its price, and its GPU energy from the
+// run's own mean power over each GPU's DGEMM phase (energy/energy_figures.hpp), with an energy
+// price its energy's price. Only the GPUs' own draw: hosts, network and cooling are not measured.
+struct Fp64Task {
+    double flop = 1e18;
+    int gpus = 0;
+    int nodes = 0;
+    double tflops = 0.0;  // the GPUs' summed usable DGEMM rate
+    double hours = 0.0;
+    std::optional<double> price;
+    std::optional<double> kwh;
+    std::optional<double> energy_per_kwh;  // the price given
+    std::optional<double> energy_price;
+    std::string energy_note;  // why there is no energy: a GPU's DGEMM has no energy figure
+};
+
 struct Fp64Capability {
     std::vector<Fp64Node> nodes;  // nodes with at least one FP64 figure
     std::optional<HostLu> host_lu;
+    std::optional<Fp64Task> task;  // add_fp64_task: with a GPU DGEMM figure
     std::optional<double> node_hour_price;
     std::string currency;
     bool empty() const { return nodes.empty() && !host_lu; }
 };
 
 Fp64Capability make_fp64_capability(const Observations& observations, const AnalysisSettings& settings);
+
+// The standard FP64 task over the capability's GPU DGEMM figures and the run's energy rows.
+void add_fp64_task(Fp64Capability& capability, const std::vector<EnergyRow>& energy, const AnalysisSettings& settings);
 
 // The section as every report shows it: one row of text cells per device ("-" where the run did
 // not measure it), and the lines below the table (node sums and their price, the host LU).

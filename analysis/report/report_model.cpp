@@ -309,6 +309,7 @@ ReportModel make_report_model(const Observations& observations, const AnalysisRe
         model.price_lines.push_back("rent against buy: not computed: no rent (price.per_node_hour, or --price-per-node-hour)");
     }
     model.fp64 = make_fp64_capability(observations, settings);
+    add_fp64_task(model.fp64, model.energy, settings);
     model.fp64_table = fp64_table(model.fp64);
     model.fp64_lines = fp64_lines(model.fp64);
     model.workload = make_workload(observations, settings);

@@ -301,7 +301,18 @@ json fp64_to_json(const Fp64Capability& capability) {
                    {"tflops", rate_to_json(capability.host_lu->tflops)},
                    {"scaled_residual", capability.host_lu->scaled_residual},
                    {"efficiency", optional_number(capability.host_lu->efficiency)}};
-    return {{"nodes", std::move(nodes)}, {"host_lu", std::move(host_lu)}, {"currency", capability.currency}};
+    json task = nullptr;
+    if (const auto& standard = capability.task)
+        task = {{"flop", standard->flop},
+                {"gpus", standard->gpus},
+                {"nodes", standard->nodes},
+                {"tflops", standard->tflops},
+                {"hours", standard->hours},
+                {"price", optional_number(standard->price)},
+                {"energy_kwh", optional_number(standard->kwh)},
+                {"energy_per_kwh", optional_number(standard->energy_per_kwh)},
+                {"energy_price", optional_number(standard->energy_price)}};
+    return {{"nodes", std::move(nodes)}, {"host_lu", std::move(host_lu)}, {"task", std::move(task)}, {"currency", capability.currency}};
 }
 
 json rent_or_buy_to_json(const std::optional<RentOrBuy>& comparison) {

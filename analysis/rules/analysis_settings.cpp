@@ -91,6 +91,7 @@ const std::vector<SettingKey>& setting_keys() {
         {"price", "per_node_hour", price_in(&AnalysisSettings::price_per_node_hour)},
         {"price", "per_node_month", price_in(&AnalysisSettings::price_per_node_month)},
         {"price", "task_tokens", positive_in(&AnalysisSettings::task_tokens)},
+        {"price", "task_fp64_flop", positive_in(&AnalysisSettings::task_fp64_flop)},
         {"price", "energy_per_kwh",
          [](const YamlFields& fields, const YAML::Node& node, const std::string& what, AnalysisSettings& s) {
              const double value = fields.positive(node, what);
@@ -209,6 +210,7 @@ void AnalysisSettings::merge(const AnalysisSettings& other) {
     }
     take(currency, other.currency);
     take(task_tokens, other.task_tokens);
+    take(task_fp64_flop, other.task_fp64_flop);
     take(energy_per_kwh, other.energy_per_kwh);
     take(ownership, other.ownership);
     take(port_counters_enabled, other.port_counters_enabled);

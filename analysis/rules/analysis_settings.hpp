@@ -68,6 +68,8 @@ struct AnalysisSettings {
     std::optional<std::string> currency;
     // price.task_tokens: the standard task the Workload section prices (tokens of train_step).
     std::optional<double> task_tokens;
+    // price.task_fp64_flop: the standard FP64 task the FP64 section prices (FLOP of DGEMM).
+    std::optional<double> task_fp64_flop;
     // price.energy_per_kwh: what a kWh costs (the Workload section's task energy), at most max_energy_price.
     std::optional<double> energy_per_kwh;
     // --ownership: what owning a node costs, for the Price section's rent against buy.
@@ -122,6 +124,7 @@ struct AnalysisSettings {
     double rank_fail_ratio() const { return slow_rank_fail_ratio.value_or(3.0); }
     std::string currency_text() const { return currency.value_or(""); }
     double task_token_count() const { return task_tokens.value_or(1e9); }
+    double task_fp64_flop_count() const { return task_fp64_flop.value_or(1e18); }
     bool port_counter_rule_enabled() const { return port_counters_enabled.value_or(true); }
     bool gpu_health_rule_enabled() const { return gpu_health_enabled.value_or(true); }
     double pcie_replay_fail_rise_or_default() const { return pcie_replay_fail_rise.value_or(1000.0); }

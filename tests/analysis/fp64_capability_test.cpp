@@ -149,3 +149,76 @@ TEST(Fp64Capability, ReadsOnlyDeclaredMetrics) {
 
 }  // namespace
 }  // namespace shakedown::analysis
+
+namespace shakedown::analysis {
+namespace {
+
+// The standard FP64 task (issue 37 item 2): 2 nodes, 3 GPUs at 50, 60 and 50 usable DGEMM TFLOP/s
+// with mean powers of 600, 660 and 600 W over their DGEMM phases, 10 per node-hour, 0.3 per kWh.
+Fp64Capability three_gpus_on_two_nodes() {
+    Fp64Capability capability;
+    capability.node_hour_price = 10.0;
+    capability.currency = "EUR";
+    auto gpu = [](int rank, int index, double tflops) {
+        Fp64Device device;
+        device.rank = rank;
+        device.gpu = index;
+        device.dgemm_tflops = Rate{tflops, 67.0};
+        return device;
+    };
+    capability.nodes.push_back({"node0000", {gpu(0, 0, 50.0), gpu(1, 1, 60.0)}, {}, {}, {}, {}});
+    capability.nodes.push_back({"node0001", {gpu(2, 0, 50.0)}, {}, {}, {}, {}});
+    return capability;
+}
+
+EnergyRow dgemm_energy(int rank, std::optional<double> watts) {
+    EnergyRow row;
+    row.rank = rank;
+    row.test = std::string(kernels::dgemm_names::key);
+    row.power_w = watts;
+    if (!watts) row.not_measured = "the phase lasted 0.35 s, the energy counter needs 1 s";
+    return row;
+}
+
+TEST(Fp64Task, TimePriceAndEnergyOfTheTaskFromTheMeasuredRatesAndPower) {
+    Fp64Capability capability = three_gpus_on_two_nodes();
+    AnalysisSettings settings;
+    settings.energy_per_kwh = 0.3;
+    add_fp64_task(capability, {dgemm_energy(0, 600.0), dgemm_energy(1, 660.0), dgemm_energy(2, 600.0)}, settings);
+    ASSERT_TRUE(capability.task);
+    const Fp64Task& task = *capability.task;
+    EXPECT_EQ(task.gpus, 3);
+    EXPECT_EQ(task.nodes, 2);
+    EXPECT_DOUBLE_EQ(task.tflops, 160.0);
+    EXPECT_NEAR(task.hours, 1e18 / 160e12 / 3600.0, 1e-12);  // 1.736 h
+    ASSERT_TRUE(task.price);
+    EXPECT_NEAR(*task.price, task.hours * 10.0 * 2, 1e-9);
+    ASSERT_TRUE(task.kwh);
+    EXPECT_NEAR(*task.kwh, 1e6 * (1860.0 / 160.0) / 3.6e6, 1e-9);  // 10^6 TFLOP at 11.625 J each: 3.229 kWh
+    EXPECT_NEAR(*task.energy_price, *task.kwh * 0.3, 1e-12);
+    const auto lines = fp64_lines(capability);
+    ASSERT_FALSE(lines.empty());
+    EXPECT_NE(lines.back().find("an FP64 task of 1e+18 FLOP of DGEMM on these 3 GPU(s) (2 node(s), 160 usable TFLOP/s): 1.74 h"),
+              std::string::npos)
+        << lines.back();
+    EXPECT_NE(lines.back().find("its GPU energy 3.23 kWh"), std::string::npos) << lines.back();
+}
+
+TEST(Fp64Task, AGpuWithoutAnEnergyFigureLeavesTheEnergyNotMeasuredAndAFleetWithoutGpuDgemmHasNoTask) {
+    Fp64Capability capability = three_gpus_on_two_nodes();
+    add_fp64_task(capability, {dgemm_energy(0, 600.0), dgemm_energy(1, std::nullopt), dgemm_energy(2, 600.0)}, {});
+    ASSERT_TRUE(capability.task);
+    EXPECT_FALSE(capability.task->kwh);
+    EXPECT_EQ(capability.task->energy_note, "its energy: not measured on 1 of the 3 GPU(s) (Energy)");
+    EXPECT_TRUE(capability.task->price);  // time and price need no energy
+
+    Fp64Capability hosts;
+    Fp64Device host;
+    host.dgemm_tflops = Rate{1.2, std::nullopt};
+    hosts.nodes.push_back({"node0000", {host}, {}, {}, {}, {}});
+    add_fp64_task(hosts, {}, {});
+    EXPECT_FALSE(hosts.task);
+}
+
+}  // namespace
+}  // namespace shakedown::analysis

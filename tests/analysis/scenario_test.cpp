@@ -292,7 +292,16 @@ TEST(Scenario, SlowNodeOnGpusShowsItsSlowCollectiveRanksAndPrices) {
         EXPECT_NEAR(node["price_per_dgemm_tflops_hour"].get<double>(), 40.0 / node["gpu_dgemm_tflops"]["value"].get<double>(),
                     1e-9);
     }
-    EXPECT_NE(analysis.out.find("FP64 capability (4):"), std::string::npos) << analysis.out;
+    // The standard FP64 task over the 16 GPUs: its hours at their summed DGEMM rate, priced per node-hour.
+    const auto& task = analysis.summary["fp64_capability"]["task"];
+    ASSERT_TRUE(task.is_object()) << analysis.summary["fp64_capability"].dump(2);
+    EXPECT_EQ(task["gpus"], 16);
+    EXPECT_EQ(task["nodes"], 4);
+    EXPECT_NEAR(task["hours"].get<double>(), 1e18 / (task["tflops"].get<double>() * 1e12) / 3600.0, 1e-9);
+    EXPECT_NEAR(task["price"].get<double>(), task["hours"].get<double>() * 40.0 * 4, 1e-6);
+    EXPECT_NE(analysis.out.find("FP64 capability (5):"), std::string::npos) << analysis.out;
+    EXPECT_NE(analysis.out.find("an FP64 task of 1e+18 FLOP of DGEMM on these 16 GPU(s) (4 node(s)"), std::string::npos)
+        << analysis.out;
 }
 
 TEST(Scenario, MarkdownJunitAndHtmlOutputsCarryTheFindings) {

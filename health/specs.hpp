@@ -11,6 +11,7 @@ const TestSpec& burnin_spec();
 const TestSpec& storage_spec();
 const TestSpec& checkpoint_io_spec();
 const TestSpec& network_mtu_spec();
+const TestSpec& tcp_bandwidth_spec();
 const TestSpec& gpu_memtest_spec();
 const TestSpec& sdc_dgemm_spec();
 

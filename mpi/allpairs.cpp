@@ -24,8 +24,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <chrono>
-#include <thread>
 
 namespace shakedown::mpi {
 namespace {
@@ -52,7 +50,7 @@ public:
         } else {
             result.parameters["role"] = "not a node leader: the node leaders measure the links (scope nodes)";
         }
-        wait_for_every_rank(ctx, leaders.valid());
+        comm::wait_for_leaders(ctx, leaders.valid(), "not a node leader: waiting for the node leaders' ring-shift rounds");
         return result;
     }
 
@@ -120,22 +118,6 @@ private:
         add_metrics(result, matrix, hardware::network_capacity_gbs(ctx.inventory()));
         mismatches.fail(result);
         return result;
-    }
-
-    // Scope nodes: every rank of the test leaves together once the leaders' rounds are done. The
-    // others wait in a barrier polled with sleeps, not in a blocking (spinning) one: their cores
-    // stay free for the leaders' measurements where ranks share cores.
-    static void wait_for_every_rank(const RunContext& ctx, bool leader) {
-        if (!leader)
-            ctx.session().activity().set_phase("not a node leader: waiting for the node leaders' ring-shift rounds");
-        MPI_Request all_done = MPI_REQUEST_NULL;
-        MPI_Ibarrier(ctx.comm(), &all_done);
-        if (leader) {
-            MPI_Wait(&all_done, MPI_STATUS_IGNORE);
-            return;
-        }
-        for (int done = 0; MPI_Test(&all_done, &done, MPI_STATUS_IGNORE), !done;)
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
 
     static ShiftSpec read_spec(const TestParams& p) {

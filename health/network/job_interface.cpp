@@ -1,5 +1,6 @@
 #include "health/network/job_interface.hpp"
 #include "health/network/path_mtu_probe.hpp"
+#include "inventory/inventory_sections.hpp"
 
 #include <arpa/inet.h>
 #include <ifaddrs.h>
@@ -31,6 +32,11 @@ bool is_up_non_loopback(const nlohmann::json& interface) {
 }
 
 }  // namespace
+
+nlohmann::json inventory_network(const nlohmann::json& inventory) {
+    if (inventory.contains("network") && inventory["network"].is_array()) return inventory["network"];
+    return inventory_detail::network_section();
+}
 
 std::optional<std::string> default_route_interface(const std::string& proc_net_route_text) {
     // Columns: Iface Destination Gateway Flags RefCnt Use Metric Mask ...; hex, host order.

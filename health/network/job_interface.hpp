@@ -16,6 +16,9 @@ struct JobInterface {
     long long mtu = -1;     // from the kernel for this process's network namespace
 };
 
+// The inventory's network array, or (a context without inventory: unit tests) this node's now.
+nlohmann::json inventory_network(const nlohmann::json& inventory);
+
 // Interface of the IPv4 default route from a /proc/net/route text; nothing without one.
 std::optional<std::string> default_route_interface(const std::string& proc_net_route_text);
 

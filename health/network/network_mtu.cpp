@@ -11,7 +11,6 @@
 #include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
-#include "inventory/inventory_sections.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -21,12 +20,6 @@
 
 namespace shakedown::health {
 namespace {
-
-nlohmann::json network_of(const RunContext& ctx) {
-    const auto& inventory = ctx.inventory();
-    if (inventory.contains("network") && inventory["network"].is_array()) return inventory["network"];
-    return inventory_detail::network_section();  // a context without inventory (unit tests)
-}
 
 long long mtu_of(const nlohmann::json& network, const std::string& name) {
     for (const auto& interface : network)
@@ -74,7 +67,7 @@ public:
             result.parameters["role"] = "not a node leader: the node leader measures";
             return result;
         }
-        const nlohmann::json network = network_of(ctx);
+        const nlohmann::json network = inventory_network(ctx.inventory());
         record_interfaces(result, network);
 
         LeaderCard mine;

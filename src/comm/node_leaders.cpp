@@ -1,5 +1,11 @@
 #include "comm/node_leaders.hpp"
 
+#include "core/activity.hpp"
+#include "core/session.hpp"
+
+#include <chrono>
+#include <thread>
+
 namespace shakedown::comm {
 
 Communicator leaders_of(const RunContext& ctx) {
@@ -8,6 +14,18 @@ Communicator leaders_of(const RunContext& ctx) {
     const Communicator on_node = Communicator::split(ctx.comm(), ctx.session().identity().node_index, ctx.rank());
     const bool leads = on_node.rank() == 0;
     return Communicator::split(ctx.comm(), leads ? 0 : MPI_UNDEFINED, ctx.rank());
+}
+
+void wait_for_leaders(const RunContext& ctx, bool leader, const std::string& phase) {
+    if (!leader) ctx.session().activity().set_phase(phase);
+    MPI_Request all_done = MPI_REQUEST_NULL;
+    MPI_Ibarrier(ctx.comm(), &all_done);
+    if (leader) {
+        MPI_Wait(&all_done, MPI_STATUS_IGNORE);
+        return;
+    }
+    for (int done = 0; MPI_Test(&all_done, &done, MPI_STATUS_IGNORE), !done;)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
 }
 
 std::vector<std::string> allgather_text(MPI_Comm comm, const std::string& mine) {

@@ -18,6 +18,11 @@ Communicator leaders_of(const RunContext& ctx);
 // The node name of every member of `leaders`, in leader-rank order. Collective over it.
 std::vector<std::string> gather_names(MPI_Comm leaders, const std::string& mine);
 
+// Every rank of ctx.comm() leaves together once the leaders' work is done. The others wait in a
+// barrier polled with sleeps, not in a blocking (spinning) one: their cores stay free for the
+// leaders' measurements where ranks share cores. `phase` is what the others say they wait for.
+void wait_for_leaders(const RunContext& ctx, bool leader, const std::string& phase);
+
 // Strings from every member, in rank order (any length). Collective over `comm`.
 std::vector<std::string> allgather_text(MPI_Comm comm, const std::string& mine);
 

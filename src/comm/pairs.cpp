@@ -42,6 +42,25 @@ std::vector<RankPlacement> gather_placement(MPI_Comm comm, const Session& sessio
     return placement;
 }
 
+PairRounds every_pair_rounds(int members) {
+    PairRounds rounds;
+    if (members < 2) return rounds;
+    // An odd count gets a stand-in member; whoever meets it sits that round out.
+    const int slots = members + members % 2;
+    const int turning = slots - 1;  // every slot but the last turns around the circle
+    for (int round = 0; round < turning; ++round) {
+        std::vector<RankPair> pairs;
+        auto add = [&](int a, int b) {
+            if (a >= members || b >= members) return;
+            pairs.push_back({std::min(a, b), std::max(a, b), false});
+        };
+        add(round, slots - 1);
+        for (int step = 1; step < slots / 2; ++step) add((round + step) % turning, (round - step + turning) % turning);
+        rounds.push_back(std::move(pairs));
+    }
+    return rounds;
+}
+
 PairRounds pack_into_rounds(const std::vector<RankPair>& pairs) {
     PairRounds rounds;
     std::vector<std::set<int>> busy;

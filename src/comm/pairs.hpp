@@ -32,6 +32,11 @@ using PairRounds = std::vector<std::vector<RankPair>>;
 // Greedy packing: each pair goes into the first round where neither rank is busy.
 PairRounds pack_into_rounds(const std::vector<RankPair>& pairs);
 
+// Every unordered pair of `members` ranks once, in rounds where each rank is in at most one pair
+// (the circle method: members - 1 rounds for an even count, members for an odd one, where each
+// rank sits one round out). `first` is the lower rank of each pair.
+PairRounds every_pair_rounds(int members);
+
 // The two lowest ranks of every node that has two (all nodes at once), then each node's
 // lowest rank with the next node's in a ring (packed into two or three rounds).
 PairRounds local_then_ring_rounds(const std::vector<RankPlacement>& placement);

@@ -51,6 +51,24 @@ TEST(Pairs, LocalPairsFirstThenARingOfNodeRepresentatives) {
 
 TEST(Pairs, OneRankOnOneNodeHasNoPairs) { EXPECT_TRUE(comm::local_then_ring_rounds(nodes_of({0})).empty()); }
 
+TEST(Pairs, EveryPairOnceWithEachRankInOnePairPerRound) {
+    for (const int members : {2, 3, 4, 5, 8}) {
+        const comm::PairRounds rounds = comm::every_pair_rounds(members);
+        EXPECT_EQ(rounds.size(), static_cast<std::size_t>(members % 2 == 0 ? members - 1 : members)) << members;
+        std::set<std::pair<int, int>> seen;
+        for (const auto& round : rounds) {
+            std::set<int> busy;
+            for (const comm::RankPair& pair : round) {
+                EXPECT_LT(pair.first, pair.second);
+                EXPECT_TRUE(busy.insert(pair.first).second && busy.insert(pair.second).second) << "a rank twice in a round";
+                EXPECT_TRUE(seen.insert({pair.first, pair.second}).second) << "a pair twice";
+            }
+        }
+        EXPECT_EQ(seen.size(), static_cast<std::size_t>(members * (members - 1) / 2)) << members;
+    }
+    EXPECT_TRUE(comm::every_pair_rounds(1).empty());
+}
+
 TEST(Pairs, PairListInWorldRanks) {
     const auto placement = nodes_of({0, 0, 1, 1});
     const auto rounds = comm::parse_pair_list({"0-1", " 2-3", "1-2"}, placement, 4);

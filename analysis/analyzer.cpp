@@ -173,7 +173,17 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
             std::map<std::string, SampleTable> again_ring_tables;
             for (const auto key : congestion_ring_columns::tests)
                 if (auto table = again.rank0_samples(std::string(key))) again_ring_tables.emplace(key, std::move(*table));
-            remeasured = remeasure(inputs.run, *inputs.confirmation, again.rank0_samples("allpairs"), again_ring_tables);
+            std::map<std::string, SampleTable> again_matrices;
+            const auto rank0_result = [&](const std::string& test) -> const TestResult* {
+                const auto& ranks = inputs.confirmation->ranks;
+                if (ranks.empty() || !ranks.front().trace) return nullptr;
+                for (const TestResult& result : ranks.front().trace->tests)
+                    if (result.key == test) return &result;
+                return nullptr;
+            };
+            for (LinkMatrix& matrix : link_matrices_of([&](const std::string& test) { return again.rank0_samples(test); }, rank0_result))
+                again_matrices.emplace(matrix.name, std::move(matrix.table));
+            remeasured = remeasure(inputs.run, *inputs.confirmation, again_matrices, again_ring_tables);
         } catch (const InputError& error) {
             err << "shakedown-analyze: " << escape_control(error.what()) << '\n';
             return exit_code::bad_input;
@@ -183,7 +193,7 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
         AnalysisResult again = judge_run(*remeasured_observations, *remeasured_details);
         std::vector<Finding> confirmed =
             confirm_findings(all_findings(result.judgement), all_findings(again.judgement), remeasured->remeasured,
-                             result.links ? &*result.links : nullptr);
+                             result.all_links());
         again.judgement = judge(*remeasured_observations, std::move(confirmed));
         again.confirmation = confirmation_plan(again.judgement, *remeasured_observations);
         again.confirmation_run = remeasured->remeasured.run_id;

@@ -1,6 +1,7 @@
 #include "mpi/specs.hpp"
 
 #include "comm/link_matrix_columns.hpp"
+#include "mpi/allpairs_names.hpp"
 #include "core/errors.hpp"
 #include "core/registry.hpp"
 
@@ -19,7 +20,7 @@ void check_allpairs(const TestParams& params, int /*world_size*/) {
 
 const TestSpec& allpairs_spec() {
     static const TestSpec spec{
-        .key = "allpairs",
+        .key = std::string(allpairs_names::key),
         .description = "latency and bandwidth of every ordered rank pair (or node leader pair: scope nodes) by "
                        "ring-shift rounds (link matrix), validated",
         .suites = {"full", "pairwise"},

@@ -19,7 +19,7 @@ build_packages=(
 # What the tests add: the virtual Slurm cluster, Chromium for the report, clang for the fuzzers,
 # the tools that check the machine-readable outputs (tests/analysis/outputs/).
 test_packages=(
-  slurm-wlm slurmctld slurmd slurm-client munge libpmix2 iproute2
+  slurm-wlm slurmctld slurmd slurm-client munge libpmix2 iproute2 iperf3
   chromium clang-14 libclang-rt-14-dev
   python3-jsonschema python3-yaml libxml2-utils python3-prometheus-client
 )

@@ -28,17 +28,12 @@ const std::string& node_of_rank(const LoadedRun& run, double rank) {
     return run.ranks[static_cast<std::size_t>(rank)].node;
 }
 
-struct InterNodeLinks {
-    std::map<NodePair, double> unordered;
-    std::map<NodePair, double> directed;
-};
-
-InterNodeLinks inter_node_links(const LoadedRun& run, const SampleTable& matrix) {
+Remeasured::MatrixLinks inter_node_links(const LoadedRun& run, const SampleTable& matrix) {
     const auto src = matrix.column_index(link_matrix_columns::src);
     const auto dst = matrix.column_index(link_matrix_columns::dst);
     const auto intra = matrix.column_index(link_matrix_columns::intra_node);
     const auto bandwidth = matrix.column_index(link_matrix_columns::bandwidth_gbs);
-    InterNodeLinks links;
+    Remeasured::MatrixLinks links;
     if (!src || !dst || !bandwidth) return links;  // not the declared layout: nothing measured again
     std::map<NodePair, std::vector<double>> samples;
     std::map<NodePair, std::vector<double>> directed;
@@ -50,8 +45,8 @@ InterNodeLinks inter_node_links(const LoadedRun& run, const SampleTable& matrix)
         samples[unordered(a, b)].push_back(row[*bandwidth]);
         directed[{a, b}].push_back(row[*bandwidth]);
     }
-    for (const auto& [pair, values] : samples) links.unordered.emplace(pair, stats::median(values));
-    for (const auto& [pair, values] : directed) links.directed.emplace(pair, stats::median(values));
+    for (const auto& [pair, values] : samples) links.link_gbs.emplace(pair, stats::median(values));
+    for (const auto& [pair, values] : directed) links.directed_link_gbs.emplace(pair, stats::median(values));
     return links;
 }
 
@@ -81,19 +76,24 @@ bool Remeasured::covers(const std::string& node, const std::string& test) const 
     return found != tests_by_node.end() && found->second.count(test) > 0;
 }
 
-std::optional<double> Remeasured::link(const std::string& a, const std::string& b) const {
-    const auto found = link_gbs.find(unordered(a, b));
-    if (found == link_gbs.end()) return std::nullopt;
+std::optional<double> Remeasured::link(const std::string& matrix, const std::string& a, const std::string& b) const {
+    const auto links = matrices.find(matrix);
+    if (links == matrices.end()) return std::nullopt;
+    const auto found = links->second.link_gbs.find(unordered(a, b));
+    if (found == links->second.link_gbs.end()) return std::nullopt;
     return found->second;
 }
 
-std::optional<double> Remeasured::directed_link(const std::string& from, const std::string& to) const {
-    const auto found = directed_link_gbs.find({from, to});
-    if (found == directed_link_gbs.end()) return std::nullopt;
+std::optional<double> Remeasured::directed_link(const std::string& matrix, const std::string& from, const std::string& to) const {
+    const auto links = matrices.find(matrix);
+    if (links == matrices.end()) return std::nullopt;
+    const auto found = links->second.directed_link_gbs.find({from, to});
+    if (found == links->second.directed_link_gbs.end()) return std::nullopt;
     return found->second;
 }
 
-RemeasuredRun remeasure(const LoadedRun& first, const LoadedRun& again, const std::optional<SampleTable>& again_matrix,
+RemeasuredRun remeasure(const LoadedRun& first, const LoadedRun& again,
+                        const std::map<std::string, SampleTable>& again_matrices,
                         const std::map<std::string, SampleTable>& again_ring_tables) {
     RemeasuredRun result{first, {again.manifest.run_id, {}, {}}, {}};
     std::map<std::pair<std::string, int>, int> first_rank_at;
@@ -127,11 +127,7 @@ RemeasuredRun remeasure(const LoadedRun& first, const LoadedRun& again, const st
             result.remeasured.tests_by_node[record.node].insert(measured.key);
         }
     }
-    if (again_matrix) {
-        InterNodeLinks links = inter_node_links(again, *again_matrix);
-        result.remeasured.link_gbs = std::move(links.unordered);
-        result.remeasured.directed_link_gbs = std::move(links.directed);
-    }
+    for (const auto& [name, matrix] : again_matrices) result.remeasured.matrices.emplace(name, inter_node_links(again, matrix));
     for (const auto& [key, table] : again_ring_tables)
         result.ring_tables.emplace(key, in_first_ranks(table, first_rank_of));
     return result;

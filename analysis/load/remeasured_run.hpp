@@ -24,14 +24,17 @@ namespace shakedown::analysis {
 struct Remeasured {
     std::string run_id;  // AGAIN's
     std::map<std::string, std::set<std::string>> tests_by_node;
-    // The median bandwidth of every inter-node pair AGAIN measured, keyed (a, b) with a < b.
-    std::map<std::pair<std::string, std::string>, double> link_gbs;
-    // The same per direction, keyed (from, to): a link judged by one direction is confirmed by it.
-    std::map<std::pair<std::string, std::string>, double> directed_link_gbs;
+    struct MatrixLinks {
+        // The median bandwidth of every inter-node pair AGAIN measured, keyed (a, b) with a < b.
+        std::map<std::pair<std::string, std::string>, double> link_gbs;
+        // The same per direction, keyed (from, to): a link judged by one direction is confirmed by it.
+        std::map<std::pair<std::string, std::string>, double> directed_link_gbs;
+    };
+    std::map<std::string, MatrixLinks> matrices;  // by link matrix name (rules/link_matrices.hpp)
 
     bool covers(const std::string& node, const std::string& test) const;
-    std::optional<double> link(const std::string& a, const std::string& b) const;
-    std::optional<double> directed_link(const std::string& from, const std::string& to) const;
+    std::optional<double> link(const std::string& matrix, const std::string& a, const std::string& b) const;
+    std::optional<double> directed_link(const std::string& matrix, const std::string& from, const std::string& to) const;
 };
 
 struct RemeasuredRun {
@@ -43,10 +46,11 @@ struct RemeasuredRun {
     std::map<std::string, SampleTable> ring_tables;
 };
 
-// `again_matrix`: rank 0's allpairs samples of AGAIN (nullopt: none); `again_ring_tables`: rank
-// 0's samples of AGAIN's congestion tests, by test key. Throws InputError when AGAIN is not a
+// `again_matrices`: AGAIN's link matrices by name (rank 0's samples of each declared source, split
+// by network); `again_ring_tables`: rank 0's samples of AGAIN's congestion tests, by test key. Throws InputError when AGAIN is not a
 // confirmation of RUN: a rank on a node or local rank RUN does not have, or a test RUN did not list.
-RemeasuredRun remeasure(const LoadedRun& first, const LoadedRun& again, const std::optional<SampleTable>& again_matrix,
+RemeasuredRun remeasure(const LoadedRun& first, const LoadedRun& again,
+                        const std::map<std::string, SampleTable>& again_matrices,
                         const std::map<std::string, SampleTable>& again_ring_tables = {});
 
 }  // namespace shakedown::analysis

@@ -60,20 +60,18 @@ std::vector<std::string> hidden_fault_lines(const Judgement& judgement) {
     return lines;
 }
 
-std::vector<std::string> localization_lines(const AnalysisResult& result) {
-    std::vector<std::string> lines;
-    if (!result.links) return lines;
-    const LinkLocalization& links = *result.links;
+// One link matrix's localization: its figures, then what it found.
+void add_localization_lines(std::vector<std::string>& lines, const LinkLocalization& links) {
     if (!links.analyzed) {
-        lines.push_back("allpairs: not localized: " + links.note);
-        return lines;
+        lines.push_back(links.matrix + ": not localized: " + links.note);
+        return;
     }
     const LinkBands& bands = links.bands;
     lines.push_back(fmt::format(
-        "allpairs: {} nodes, {} node pairs, {} samples per link, measurement noise {:.1f} % per sample; healthy link "
+        "{}: {} nodes, {} node pairs, {} samples per link, measurement noise {:.1f} % per sample; healthy link "
         "level {} GB/s; links warn below {:.2f}, fail below {:.2f} of their reference (nodes {:.2f} / {:.2f}), and "
         "only beyond {:.1f} noise sigmas (nodes {:.1f}){}{}",
-        links.nodes.size(), links.links.size(), links.noise.typical_samples, 100.0 * links.noise.measured_sigma,
+        links.matrix, links.nodes.size(), links.links.size(), links.noise.typical_samples, 100.0 * links.noise.measured_sigma,
         format_number(links.healthy_gbs), bands.link_warn, bands.link_fail, bands.node_warn, bands.node_fail,
         links.link_sigmas, links.node_sigmas,
         links.low_mode_links > 0 ? fmt::format("; {} link(s) below {} GB/s, a low mode, are in no reference",
@@ -102,6 +100,11 @@ std::vector<std::string> localization_lines(const AnalysisResult& result) {
                                     format_number(group.inside_median_gbs)));
     if (links.slow_nodes.empty() && links.slow_links.empty() && links.slow_groups.empty())
         lines.push_back("no slow node, link or group");
+}
+
+std::vector<std::string> localization_lines(const AnalysisResult& result) {
+    std::vector<std::string> lines;
+    for (const LinkLocalization* links : result.all_links()) add_localization_lines(lines, *links);
     return lines;
 }
 

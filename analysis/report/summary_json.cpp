@@ -251,6 +251,19 @@ json localization_to_json(const LinkLocalization& links) {
             {"slow_groups", std::move(slow_groups)}};
 }
 
+// Every other link matrix's localization (tcp_bandwidth per interface), named.
+json other_localizations_to_json(const std::vector<LinkLocalization>& localizations) {
+    json all = json::array();
+    for (const LinkLocalization& links : localizations) {
+        json entry = localization_to_json(links);
+        entry["matrix"] = links.matrix;
+        entry["test"] = links.test;
+        entry["network"] = links.network;
+        all.push_back(std::move(entry));
+    }
+    return all;
+}
+
 json price_to_json(const PriceReport& price) {
     json nodes = json::array();
     for (const NodePrice& node : price.nodes) {
@@ -447,6 +460,7 @@ json summary_to_json(const ReportModel& model, const SummaryContext& context) {
             {"fleet", fleet_to_json(result.fleet)},
             {"baseline", baseline_to_json(result.baseline)},
             {"localization", result.links ? localization_to_json(*result.links) : json(nullptr)},
+            {"other_localizations", other_localizations_to_json(result.other_links)},
             {"price", model.price ? price_to_json(*model.price) : json(nullptr)},
             {"fp64_capability", fp64_to_json(model.fp64)},
             {"workload", workload_to_json(model.workload)},

@@ -36,6 +36,13 @@ void file_host_results_under_the_host(std::vector<Finding>& findings, const Obse
 
 }  // namespace
 
+std::vector<const LinkLocalization*> AnalysisResult::all_links() const {
+    std::vector<const LinkLocalization*> all;
+    if (links) all.push_back(&*links);
+    for (const LinkLocalization& other : other_links) all.push_back(&other);
+    return all;
+}
+
 AnalysisResult apply_rules(const Observations& observations, const Thresholds& thresholds, const Observations* baseline,
                            const Topology* topology, RunDetails& details, const profile::Profile* profile,
                            int reader_jobs) {
@@ -56,9 +63,13 @@ AnalysisResult apply_rules(const Observations& observations, const Thresholds& t
         comparison.findings.clear();
         result.baseline = std::move(comparison);
     }
-    if (auto matrix = details.rank0_samples("allpairs")) {
-        result.links = localize_links(*matrix, observations, topology, settings.link_bands());
-        append(findings, link_findings(*result.links, observations));
+    const auto matrices = link_matrices_of([&](const std::string& test) { return details.rank0_samples(test); },
+                                           [&](const std::string& test) { return observations.test_of(0, test); });
+    for (const LinkMatrix& matrix : matrices) {
+        LinkLocalization localization = localize_links(matrix, observations, topology, settings.link_bands());
+        append(findings, link_findings(localization, observations));
+        if (matrix.name == link_matrix_sources().front().test) result.links = std::move(localization);
+        else result.other_links.push_back(std::move(localization));
     }
     append(findings, slow_rank_findings(observations, settings));
     append(findings, scaling_findings(observations, settings));

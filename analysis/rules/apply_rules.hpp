@@ -1,6 +1,6 @@
 // The rules of one analysis, in order, each a function from the observations to findings: the
 // tests' own status, results missing, thresholds, fleet outliers, baseline regressions (when a
-// baseline is given), link localization (when rank 0 ran allpairs), slow ranks of the
+// baseline is given), link localization (every link matrix rank 0 holds: rules/link_matrices.hpp), slow ranks of the
 // collectives and the RDMA port error counters over the whole run; then the telemetry
 // explanations of what was found, and the verdicts, computed once from all findings.
 #pragma once
@@ -30,11 +30,14 @@ struct AnalysisResult {
     std::vector<FleetReference> fleet;
     std::optional<BaselineComparison> baseline;
     std::optional<LinkLocalization> links;  // when rank 0 ran allpairs
+    std::vector<LinkLocalization> other_links;  // every other link matrix (tcp_bandwidth per interface)
     int explained = 0;                      // findings with a telemetry explanation
     ConfirmationPlan confirmation;          // what still awaits a confirmation run (rules/confirmation.hpp)
     std::string confirmation_run;           // the confirmation run judged with it, "" in a first analysis
     JudgedMetrics judged;                   // the figures a rule compared, for "PASS" against "not judged"
     std::vector<EnergyRow> energy;          // what a unit of work cost, per GPU and test (energy/energy_figures.hpp)
+
+    std::vector<const LinkLocalization*> all_links() const;  // links, then other_links
 };
 
 // `profile`: what the nodes must have and run (nullptr: no profile; waivers are listed, not judged).

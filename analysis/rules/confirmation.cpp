@@ -15,12 +15,14 @@ namespace shakedown::analysis {
 namespace {
 
 // What makes two findings of two analyses the same finding: who, which test and figure, which
-// rule; for a slow link also its far end (a node may have two slow links).
-using Identity = std::tuple<std::string, int, std::string, std::string, FindingSource, std::vector<std::string>>;
+// rule; for a slow link also its far end (a node may have two slow links); for a link finding its
+// matrix (one node's slow link on eth0 and on eth1 are two findings).
+using Identity =
+    std::tuple<std::string, int, std::string, std::string, FindingSource, std::vector<std::string>, std::string>;
 
 Identity identity_of(const Finding& finding) {
     return {finding.node, finding.rank, finding.test, finding.metric, finding.source,
-            is_link_fault(finding) ? finding.peers : std::vector<std::string>{}};
+            is_link_fault(finding) ? finding.peers : std::vector<std::string>{}, finding.link_matrix};
 }
 
 void add_once(std::vector<std::string>& list, const std::string& value) {
@@ -65,8 +67,8 @@ std::optional<double> remeasured_link_ratio(const Finding& finding, const Remeas
         if (link == links.links.end()) return std::nullopt;
         // A link the first run judged by its slow direction is measured again that way.
         const std::optional<double> again = link->one_direction()
-                                                ? measured.directed_link(link->slow_from, link->other_end(link->slow_from))
-                                                : measured.link(finding.node, peer);
+                                                ? measured.directed_link(links.matrix, link->slow_from, link->other_end(link->slow_from))
+                                                : measured.link(links.matrix, finding.node, peer);
         if (!again || !(link->reference_gbs > 0.0)) return std::nullopt;
         ratios.push_back(*again / link->reference_gbs);
     }
@@ -75,8 +77,11 @@ std::optional<double> remeasured_link_ratio(const Finding& finding, const Remeas
     return ratios[ratios.size() / 2];  // the upper median, as the attribution's own figure
 }
 
-// A link finding of the first run, confirmed or not by the links measured again.
-void confirm_link_finding(Finding& finding, const Remeasured& measured, const LinkLocalization* links) {
+// A link finding of the first run, confirmed or not by the links of its matrix measured again.
+void confirm_link_finding(Finding& finding, const Remeasured& measured, const std::vector<const LinkLocalization*>& localizations) {
+    const auto from = std::find_if(localizations.begin(), localizations.end(),
+                                   [&](const LinkLocalization* candidate) { return candidate->matrix == finding.link_matrix; });
+    const LinkLocalization* links = from != localizations.end() ? *from : nullptr;
     const std::optional<double> ratio = links ? remeasured_link_ratio(finding, measured, *links) : std::nullopt;
     if (!ratio) {
         finding.confirmation = Confirmation::awaiting;
@@ -105,7 +110,7 @@ bool remeasured(const Finding& finding, const Remeasured& remeasured) {
 }
 
 std::vector<Finding> confirm_findings(const std::vector<Finding>& first, std::vector<Finding> again,
-                                      const Remeasured& measured, const LinkLocalization* first_links) {
+                                      const Remeasured& measured, const std::vector<const LinkLocalization*>& first_links) {
     // Link findings: the first run's, each against its links measured again. The rules over the
     // run with the confirmation's results in place judge the same matrix (the first run's) and
     // would only repeat them.

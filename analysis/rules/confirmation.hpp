@@ -45,9 +45,9 @@ bool remeasured(const Finding& finding, const Remeasured& remeasured);
 // figures in place) with each FAIL resting on a figure confirmed when `first` had it as a FAIL
 // too and the confirmation measured it; a FAIL of `first` the confirmation measured within its
 // band is a WARN "not reproduced". A FAIL the confirmation did not measure still awaits.
-// `first_links`: the first run's link localization (its references and bands), nullptr without.
+// `first_links`: the first run's link localizations (their references and bands), one per matrix.
 std::vector<Finding> confirm_findings(const std::vector<Finding>& first, std::vector<Finding> again,
-                                      const Remeasured& remeasured, const LinkLocalization* first_links);
+                                      const Remeasured& remeasured, const std::vector<const LinkLocalization*>& first_links);
 
 // Every finding of a judgement, in its nodes' order.
 std::vector<Finding> all_findings(const Judgement& judgement);

@@ -77,6 +77,9 @@ struct Finding {
     // The other nodes whose measurements the finding rests on: the far end of a slow link, the
     // far ends of a slow node's evidence links. A confirmation run re-measures them as well.
     std::vector<std::string> peers;
+    // A link finding's matrix (LinkMatrix::name: "allpairs", "tcp_bandwidth on eth0"): which links
+    // a confirmation measures again. Empty for any other finding.
+    std::string link_matrix;
 
     // A hardware FAIL resting on a figure: re-measured before it drains.
     bool needs_confirmation() const {

@@ -182,9 +182,21 @@ std::string slow_group_reason(const SlowGroup& group, const LinkBands& bands) {
 
 }  // namespace
 
-LinkLocalization localize_links(const SampleTable& matrix, const Observations& observations, const Topology* topology,
+LinkLocalization localize_links(const SampleTable& allpairs_matrix, const Observations& observations,
+                                const Topology* topology, const LinkBands& bands) {
+    return localize_links(split_link_matrix(link_matrix_sources().front(), allpairs_matrix, nullptr).front(), observations,
+                          topology, bands);
+}
+
+LinkLocalization localize_links(const LinkMatrix& link_matrix, const Observations& observations, const Topology* topology,
                                 const LinkBands& bands) {
+    const SampleTable& matrix = link_matrix.table;
     LinkLocalization result;
+    result.matrix = link_matrix.name;
+    result.test = std::string(link_matrix.source.test);
+    result.network = link_matrix.network;
+    result.link_metric = std::string(link_matrix.source.link_metric);
+    result.node_metric = std::string(link_matrix.source.node_metric);
     result.bands = bands;
     result.slow_fraction = bands.link_fail;
     result.nodes = node_order(observations);
@@ -195,7 +207,7 @@ LinkLocalization localize_links(const SampleTable& matrix, const Observations& o
     for (const NodeLink& link : result.links) linked.insert({link.a, link.b});
     if (linked.size() < 3) {
         result.note = linked.size() == 2 ? "2 nodes: one link cannot tell a slow node from a slow link"
-                                         : "no inter-node links in the allpairs matrix";
+                                         : fmt::format("no inter-node links in the {} matrix", result.matrix);
         return result;
     }
     result.analyzed = true;
@@ -221,12 +233,15 @@ LinkLocalization localize_links(const SampleTable& matrix, const Observations& o
 std::vector<Finding> link_findings(const LinkLocalization& localization, const Observations& observations) {
     std::vector<Finding> findings;
     // `edge`: the band's fraction of the reference at this level (the noise margin aside).
-    auto add = [&](const std::string& node, Level level, ReasonCode code, double edge, std::string_view metric, double value,
+    auto add = [&](const std::string& node, Level level, ReasonCode code, double edge, const std::string& metric, double value,
                    double ratio, std::string reason, std::vector<std::string> peers) {
+        // A source of several networks names the one a finding is about: "eth0: slow link ...".
+        if (!localization.network.empty()) reason = localization.network + ": " + reason;
         Finding finding =
-            make_finding(first_rank_of(observations, node), "allpairs", level, std::move(reason), FindingSource::links);
+            make_finding(first_rank_of(observations, node), localization.test, level, std::move(reason), FindingSource::links);
         finding.code = code;
-        finding.metric = std::string(metric);
+        finding.metric = metric;
+        finding.link_matrix = localization.matrix;
         finding.value = value;
         finding.unit = "GB/s";
         if (ratio > 0) {
@@ -249,27 +264,30 @@ std::vector<Finding> link_findings(const LinkLocalization& localization, const O
     const LinkBands& bands = localization.bands;
     for (const SlowNode& slow : localization.slow_nodes)
         add(slow.node, slow.level, ReasonCode::slow_node_links,
-            slow.level == Level::fail ? bands.node_fail : bands.node_warn, node_link_metric, slow.median_gbs, slow.ratio,
+            slow.level == Level::fail ? bands.node_fail : bands.node_warn, localization.node_metric, slow.median_gbs, slow.ratio,
             slow_node_reason(slow, bands), far_ends(slow.node, slow.evidence));
     for (const SlowLink& slow : localization.slow_links) {
         const std::string reason = slow_link_reason(slow, bands);
         for (const std::string* end : {&slow.link.a, &slow.link.b})
             add(*end, slow.level, ReasonCode::slow_link, slow.level == Level::fail ? bands.link_fail : bands.link_warn,
-                link_fault_metric, slow.link.bandwidth_gbs, slow.link.ratio, reason,
+                localization.link_metric, slow.link.bandwidth_gbs, slow.link.ratio, reason,
                 {end == &slow.link.a ? slow.link.b : slow.link.a});
     }
     for (const SlowGroup& group : localization.slow_groups) {
         const std::string reason = slow_group_reason(group, bands);
         for (const std::string& node : group.nodes)
             add(node, group.level, ReasonCode::slow_switch_group,
-                group.level == Level::fail ? bands.node_fail : bands.node_warn, node_link_metric, group.cross_median_gbs,
+                group.level == Level::fail ? bands.node_fail : bands.node_warn, localization.node_metric, group.cross_median_gbs,
                 group.ratio, reason, far_ends(node, group.evidence));
     }
     return findings;
 }
 
 bool is_link_fault(const Finding& finding) {
-    return finding.source == FindingSource::links && finding.metric == link_fault_metric;
+    if (finding.source != FindingSource::links) return false;
+    const auto& sources = link_matrix_sources();
+    return std::any_of(sources.begin(), sources.end(),
+                       [&](const LinkMatrixSource& source) { return finding.metric == source.link_metric; });
 }
 
 }  // namespace shakedown::analysis

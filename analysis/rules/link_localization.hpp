@@ -14,6 +14,7 @@
 #include "analysis/rules/analysis_settings.hpp"
 #include "analysis/rules/finding.hpp"
 #include "analysis/rules/link_attribution.hpp"
+#include "analysis/rules/link_matrices.hpp"
 #include "analysis/rules/link_statistics.hpp"
 #include "analysis/rules/topology.hpp"
 #include "core/result.hpp"
@@ -25,6 +26,10 @@
 namespace shakedown::analysis {
 
 struct LinkLocalization {
+    std::string matrix = "allpairs";  // LinkMatrix::name: what its findings and their confirmation key by
+    std::string test = "allpairs";    // whose findings these are
+    std::string network;              // "" for a source of one network, else "eth0": its findings say it
+    std::string link_metric, node_metric;  // the source's (LinkMatrixSource)
     bool analyzed = false;
     std::string note;                // why not, or what limited the analysis
     std::vector<std::string> nodes;  // in run order (the heatmap's axes)
@@ -43,19 +48,19 @@ struct LinkLocalization {
     std::vector<SlowGroup> slow_groups;
 };
 
-// `matrix`: allpairs samples of rank 0; ranks are mapped to nodes through the observations.
-LinkLocalization localize_links(const SampleTable& matrix, const Observations& observations, const Topology* topology,
+// `matrix`: a link matrix of rank 0 (link_matrices.hpp); ranks are mapped to nodes through the observations.
+LinkLocalization localize_links(const LinkMatrix& matrix, const Observations& observations, const Topology* topology,
                                 const LinkBands& bands);
+// allpairs' samples of rank 0.
+LinkLocalization localize_links(const SampleTable& allpairs_matrix, const Observations& observations,
+                                const Topology* topology, const LinkBands& bands);
 
 // WARN/FAIL findings: a slow node on the node; a slow group on each member; a slow link on both
 // of its ends as a link fault.
 std::vector<Finding> link_findings(const LinkLocalization& localization, const Observations& observations);
 
-// The metric a link fault's findings carry: allpairs' "this rank's slowest link", which for the
-// ends of a slow link is that link. A node or group finding carries the median-link metric.
-inline constexpr std::string_view link_fault_metric = "allpairs.inter_node_bandwidth_min_gbs";
-inline constexpr std::string_view node_link_metric = "allpairs.inter_node_bandwidth_median_gbs";
-
+// A link fault's findings carry its source's link metric ("this rank's slowest link", which for the
+// ends of a slow link is that link); a node or group finding the median-link metric.
 // A finding about a link rather than the node it is filed under: fails the run, drains no node.
 bool is_link_fault(const Finding& finding);
 

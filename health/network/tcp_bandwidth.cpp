@@ -80,42 +80,64 @@ public:
     }
 
 private:
+    // This node's listeners and what every node of the test told the others.
+    struct Parties {
+        NodeCard mine;
+        std::vector<TcpListener> listeners;  // one per endpoint of mine, in its order
+        std::vector<NodeCard> cards;         // every member's, in rank order
+    };
+
+    // Listens on every selected interface, then exchanges the cards. A node that cannot take part
+    // is refused (exit 2: a setting or the node's configuration); the others were not measured
+    // either, for the same cause. Collective over `comm`.
+    static Parties listen_and_exchange(const RunContext& ctx, MPI_Comm comm) {
+        Parties parties{{ctx.session().identity().node_name, "", {}}, {}, {}};
+        NodeCard& mine = parties.mine;
+        const auto port = ctx.params().optional_integer("port");
+        try {
+            mine.endpoints = select_tcp_interfaces(ctx.params().names("interfaces"), inventory_network(ctx.inventory()));
+            for (TcpEndpoint& endpoint : mine.endpoints) {
+                parties.listeners.emplace_back(endpoint.ipv4, static_cast<std::uint16_t>(port.value_or(0)));
+                endpoint.port = parties.listeners.back().port();
+            }
+        } catch (const std::system_error& error) {
+            mine.error = error.code() == std::errc::address_in_use
+                             ? fmt::format("port {} is taken on {}: choose another with params.tcp_bandwidth.port",
+                                           port.value_or(0), mine.endpoints.at(parties.listeners.size()).ipv4)
+                             : fmt::format("cannot listen: {}", error.what());
+        } catch (const std::exception& error) {
+            mine.error = error.what();
+        }
+        for (const std::string& text : comm::allgather_text(comm, card_text(mine))) parties.cards.push_back(card_from(text));
+        if (!mine.error.empty()) throw InputError(fmt::format("tcp_bandwidth on {}: {}", mine.node, mine.error));
+        for (const NodeCard& card : parties.cards)
+            if (!card.error.empty())
+                throw CausedError(fmt::format("tcp_bandwidth not measured: {} could not take part: {}", card.node, card.error),
+                                  Cause::configuration);
+        return parties;
+    }
+
+    static PairSettings settings_of(const RunContext& ctx) {
+        PairSettings settings;
+        settings.streams = static_cast<int>(ctx.params().integer("streams"));
+        settings.seconds = ctx.params().real("seconds");
+        settings.round_trips = static_cast<int>(ctx.params().integer("round_trips"));
+        settings.corrupt = ctx.faults().corrupt();
+        settings.delay_s = ctx.faults().delay_s();
+        return settings;
+    }
+
     static TestResult measure(const RunContext& ctx, MPI_Comm comm) {
         int me = 0, size = 1;
         MPI_Comm_rank(comm, &me);
         MPI_Comm_size(comm, &size);
         const auto placement = comm::gather_placement(comm, ctx.session());
+        const auto at = [](int rank) { return static_cast<std::size_t>(rank); };
         TestResult result;
         result.samples = SampleTable(tcp_bandwidth_spec().samples);
-
-        NodeCard mine{ctx.session().identity().node_name, "", {}};
-        std::vector<TcpListener> listeners;
-        const auto port = ctx.params().optional_integer("port");
-        try {
-            mine.endpoints = select_tcp_interfaces(ctx.params().names("interfaces"), inventory_network(ctx.inventory()));
-            for (TcpEndpoint& endpoint : mine.endpoints) {
-                listeners.emplace_back(endpoint.ipv4, static_cast<std::uint16_t>(port.value_or(0)));
-                endpoint.port = listeners.back().port();
-            }
-        } catch (const std::system_error& error) {
-            mine.error = error.code() == std::errc::address_in_use
-                             ? fmt::format("port {} is taken on {}: choose another with params.tcp_bandwidth.port",
-                                           port.value_or(0), mine.endpoints.at(listeners.size()).ipv4)
-                             : fmt::format("cannot listen: {}", error.what());
-        } catch (const std::exception& error) {
-            mine.error = error.what();
-        }
-        std::vector<NodeCard> cards;
-        for (const std::string& text : comm::allgather_text(comm, card_text(mine))) cards.push_back(card_from(text));
-        // The node that cannot take part says why (exit 2: a setting or the node's configuration);
-        // the others were not measured either, for the same cause.
-        if (!mine.error.empty()) throw InputError(fmt::format("tcp_bandwidth on {}: {}", mine.node, mine.error));
-        for (const NodeCard& card : cards)
-            if (!card.error.empty())
-                throw CausedError(fmt::format("tcp_bandwidth not measured: {} could not take part: {}", card.node, card.error),
-                                  Cause::configuration);
+        const Parties parties = listen_and_exchange(ctx, comm);
         std::vector<std::vector<TcpEndpoint>> endpoints;
-        for (const NodeCard& card : cards) endpoints.push_back(card.endpoints);
+        for (const NodeCard& card : parties.cards) endpoints.push_back(card.endpoints);
         const std::vector<std::string> measured = interfaces_in_common(endpoints);
         if (me == 0) result.parameters[std::string(names::interfaces_measured)] = fmt::format("{}", fmt::join(measured, ","));
         if (measured.empty()) {
@@ -123,51 +145,48 @@ private:
             return result;
         }
 
-        PairSettings settings;
-        settings.streams = static_cast<int>(ctx.params().integer("streams"));
-        settings.seconds = ctx.params().real("seconds");
-        settings.round_trips = static_cast<int>(ctx.params().integer("round_trips"));
-        settings.corrupt = ctx.faults().corrupt();
-        settings.delay_s = ctx.faults().delay_s();
+        const PairSettings settings = settings_of(ctx);
         const comm::PairRounds rounds = comm::every_pair_rounds(size);
         result.parameters["rounds"] = std::to_string(rounds.size());
+        // A party by its node, and by its rank where several ranks of one node take part.
+        const bool by_rank = ctx.params().text("scope") == "ranks";
+        const auto party = [&](int rank) {
+            const std::string& node = parties.cards[at(rank)].node;
+            return by_rank ? fmt::format("{} rank {}", node, placement[at(rank)].world_rank) : node;
+        };
         LinkFigures figures;
         ProblemList problems("transfer problems");
-        // A party by its node, and by its rank where several ranks of one node take part.
-        const auto party = [&](int rank) {
-            const std::string& node = cards[static_cast<std::size_t>(rank)].node;
-            return ctx.params().text("scope") == "ranks" ? fmt::format("{} rank {}", node, placement[static_cast<std::size_t>(rank)].world_rank) : node;
-        };
         for (std::size_t interface = 0; interface < measured.size(); ++interface) {
-            const std::size_t listener = static_cast<std::size_t>(
-                endpoint_on(mine.endpoints, measured[interface]) - mine.endpoints.data());
+            const TcpEndpoint* own = endpoint_on(parties.mine.endpoints, measured[interface]);
+            const TcpListener& listener = parties.listeners[static_cast<std::size_t>(own - parties.mine.endpoints.data())];
             for (std::size_t round = 0; round < rounds.size(); ++round) {
                 const auto role = comm::role_in(rounds[round], me);
-                ctx.session().activity().set_phase(fmt::format("{} round {} of {}{}", measured[interface], round + 1,
-                                                               rounds.size(), role ? fmt::format(": with {}", party(role->peer)) : ": idle"));
+                ctx.session().activity().set_phase(fmt::format("{} round {} of {}{}", measured[interface], round + 1, rounds.size(),
+                                                               role ? ": with " + party(role->peer) : ": idle"));
                 PairJob job{comm, me, role ? role->peer : -1, role && role->initiator,
                             static_cast<std::uint32_t>((interface * rounds.size() + round) * phases_per_pair)};
                 if (role) {
-                    job.peer_endpoint = *endpoint_on(endpoints[static_cast<std::size_t>(role->peer)], measured[interface]);
+                    job.peer_endpoint = *endpoint_on(endpoints[at(role->peer)], measured[interface]);
                     job.me_name = party(me);
                     job.peer_name = party(role->peer);
                     job.interface = measured[interface];
                 }
-                const PairOutcome outcome = measure_pair(job, listeners[listener], settings);
+                const PairOutcome outcome = measure_pair(job, listener, settings);
                 for (const std::string& problem : outcome.problems) problems.add(problem);
                 if (!role) continue;
                 figures.add(outcome);
-                const auto from = static_cast<std::size_t>(role->peer);
-                const bool intra = placement[from].node_index == placement[static_cast<std::size_t>(me)].node_index;
-                figures.rows.push_back({static_cast<double>(placement[from].world_rank),
-                                        static_cast<double>(placement[static_cast<std::size_t>(me)].world_rank), intra ? 1.0 : 0.0,
+                const bool intra = placement[at(role->peer)].node_index == placement[at(me)].node_index;
+                figures.intra_node = figures.intra_node || intra;
+                // The direction this rank received, in names::sample_columns()' order.
+                figures.rows.push_back({static_cast<double>(placement[at(role->peer)].world_rank),
+                                        static_cast<double>(placement[at(me)].world_rank), intra ? 1.0 : 0.0,
                                         outcome.rtt_p50_us / 2.0, outcome.received_alone_gbits / 8.0,
                                         static_cast<double>(interface), outcome.received_duplex_gbits / 8.0, outcome.rtt_p99_us});
-                if (intra) figures.intra_node = true;
             }
         }
         for (auto& row : gather_rows(comm, figures.rows)) result.samples.add_row(std::move(row));
-        add_metrics(result, figures, figures.intra_node ? std::nullopt : common_line_rate(mine.endpoints, measured));
+        // A line rate bounds only what crossed the wire: ranks of one node talk through its own stack.
+        add_metrics(result, figures, figures.intra_node ? std::nullopt : common_line_rate(parties.mine.endpoints, measured));
         problems.fail(result, "tcp_bandwidth: wrong or lost bytes or failed connections: ");
         return result;
     }
@@ -182,6 +201,11 @@ private:
         result.add_metric(std::string(names::receive_gbits_min), lowest(figures.receive_alone), line_rate);
         result.add_metric(std::string(names::receive_gbits_median), stats::median(figures.receive_alone), line_rate);
         result.add_metric(std::string(names::duplex_gbits_min), lowest(figures.duplex), line_rate);
+        std::vector<double> links_gbs;
+        for (const auto* direction : {&figures.send_alone, &figures.receive_alone})
+            for (const double gbits : *direction) links_gbs.push_back(gbits / 8.0);
+        result.add_metric(std::string(names::link_min_gbs), lowest(links_gbs));
+        result.add_metric(std::string(names::link_median_gbs), stats::median(links_gbs));
         if (!figures.rtt_p50_us.empty()) {
             result.add_metric(std::string(names::rtt_p50_us), stats::median(figures.rtt_p50_us));
             result.add_metric(std::string(names::rtt_p99_us), highest(figures.rtt_p99_us));

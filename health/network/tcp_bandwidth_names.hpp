@@ -19,6 +19,10 @@ inline constexpr std::string_view send_gbits_max = "tcp_bandwidth.send_gbits_max
 inline constexpr std::string_view receive_gbits_min = "tcp_bandwidth.receive_gbits_min";
 inline constexpr std::string_view receive_gbits_median = "tcp_bandwidth.receive_gbits_median";
 inline constexpr std::string_view duplex_gbits_min = "tcp_bandwidth.duplex_gbits_min";
+// Its links in the link matrix's unit, as allpairs reports them: the slowest and the median of
+// every direction it sent or received alone, GB/s (what the analyzer's link findings carry).
+inline constexpr std::string_view link_min_gbs = "tcp_bandwidth.link_min_gbs";
+inline constexpr std::string_view link_median_gbs = "tcp_bandwidth.link_median_gbs";
 inline constexpr std::string_view rtt_p50_us = "tcp_bandwidth.rtt_p50_us";  // the median over its peers
 inline constexpr std::string_view rtt_p99_us = "tcp_bandwidth.rtt_p99_us";  // the highest over its peers
 
@@ -32,6 +36,10 @@ inline constexpr std::string_view rtt_p99_column = "rtt_p99_us";
 
 // Rank 0's parameter: the measured interfaces' names, comma-separated, in interface_column order.
 inline constexpr std::string_view interfaces_measured = "interfaces_measured";
+
+// What the analyzer localizes: one matrix per measured interface.
+inline constexpr link_matrix_columns::LinkMatrixSource link_matrix{key, link_min_gbs, link_median_gbs, interface_column,
+                                                                   interfaces_measured};
 
 inline std::vector<SampleTable::Column> sample_columns() {
     auto columns = link_matrix_columns::columns();

@@ -19,6 +19,9 @@
 #                                     untouched), e.g. node1 node2 200mbit: a port's transmit side
 #   testbed.sh mtu NODE MTU           set NODE's link MTU (both veth ends), e.g. node3 9000
 #   testbed.sh clear-faults           remove every rate limit, MTUs back to 1500
+#   testbed.sh address NODE           prints NODE's address on its link (eth0)
+#   testbed.sh exec NODE CMD [ARG...]  runs CMD in NODE's network namespace (a reference tool such
+#                                     as iperf3 beside a job); `down` ends whatever is left there
 #   testbed.sh kill-slurmd NODE       SIGKILL NODE's slurmd, its job processes left running (a
 #                                     dead node as Slurm sees it: not responding, then DOWN)
 #   testbed.sh revive NODE            after kill-slurmd: NODE's leftover job processes ended,
@@ -407,6 +410,15 @@ node_index() {
   echo "${BASH_REMATCH[1]}"
 }
 
+cmd_exec() {
+  [ $# -ge 2 ] || die "usage: $0 exec NODE CMD [ARG...]"
+  require_root
+  local i
+  i=$(node_index "$1")
+  shift
+  exec nsenter --net=/var/run/netns/"$(namespace_of "$i")" "$@"
+}
+
 cmd_limit_rate() {
   [ $# -eq 2 ] || die "usage: $0 limit-rate NODE RATE (e.g. node2 200mbit)"
   require_root
@@ -521,6 +533,11 @@ main() {
       [ -d "$STATE/shared" ] || die "the testbed is down"
       echo "$STATE/shared"
       ;;
+    address)
+      [ $# -eq 1 ] || die "usage: $0 address NODE"
+      node_ip "$(node_index "$1")"
+      ;;
+    exec) cmd_exec "$@" ;;
     limit-rate) cmd_limit_rate "$@" ;;
     limit-direction) limit_between limit-direction one "$@" ;;
     limit-link) limit_between limit-link both "$@" ;;

@@ -178,7 +178,7 @@ TEST(Confirmation, AFailTheRulesOverTheConfirmationNoLongerFindStaysAFailWhenIts
     Remeasured measured;
     measured.run_id = "again";
     for (const char* node : {"node1", "node3", "node4"}) measured.tests_by_node[node] = {"congestion"};
-    const auto confirmed = confirm_findings({fail}, {}, measured, nullptr);
+    const auto confirmed = confirm_findings({fail}, {}, measured, {});
     ASSERT_EQ(confirmed.size(), 1u);
     EXPECT_EQ(confirmed[0].node, "node2");
     EXPECT_EQ(confirmed[0].level, Level::fail);
@@ -186,7 +186,7 @@ TEST(Confirmation, AFailTheRulesOverTheConfirmationNoLongerFindStaysAFailWhenIts
     EXPECT_FALSE(confirmed[0].drains());
     // Measured again (node and peers) and no longer found: not reproduced, a WARN.
     measured.tests_by_node["node2"] = {"congestion"};
-    const auto again = confirm_findings({fail}, {}, measured, nullptr);
+    const auto again = confirm_findings({fail}, {}, measured, {});
     ASSERT_EQ(again.size(), 1u);
     EXPECT_EQ(again[0].level, Level::warn);
     EXPECT_EQ(again[0].confirmation, Confirmation::not_reproduced);

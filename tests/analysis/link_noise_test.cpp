@@ -92,8 +92,8 @@ TEST(LinkNoise, SingleShotFalseFailsAreNotConfirmedSoNothingDrains) {
         const auto again = run.localize(spec_of(shape, static_cast<std::uint64_t>(seed + 100000)));
         Remeasured remeasured{"again", {}, {}};
         for (int node = 0; node < shape.nodes; ++node) remeasured.tests_by_node[node_name(node)].insert("allpairs");
-        for (const NodeLink& link : again.links) remeasured.link_gbs[{std::min(link.a, link.b), std::max(link.a, link.b)}] = link.bandwidth_gbs;
-        const auto final_findings = confirm_findings(first, first, remeasured, &first_links);
+        for (const NodeLink& link : again.links) remeasured.matrices["allpairs"].link_gbs[{std::min(link.a, link.b), std::max(link.a, link.b)}] = link.bandwidth_gbs;
+        const auto final_findings = confirm_findings(first, first, remeasured, {&first_links});
         for (const Finding& finding : final_findings) confirmed += finding.confirmation == Confirmation::confirmed ? 1 : 0;
         drained += static_cast<int>(drain_list(judge(run.observations(), final_findings)).requests.size());
     }

@@ -5,7 +5,7 @@
 # analyzer's verdict. Needs root; exits 77 (ctest: skipped) otherwise.
 #
 #   cluster_case.sh CASE   with CASE one of: quick-srun, quick-mpirun, rank-killed, rate-limited,
-#                          two-slow-links, two-disjoint-links, one-direction, mid-run-slowdown, congestion-shaped, train-shaped, mtu-mismatch, testbed-refuses-foreign, dead-node,
+#                          two-slow-links, two-disjoint-links, one-direction, mid-run-slowdown, tcp-shaped, tcp-beside-iperf3, congestion-shaped, train-shaped, mtu-mismatch, testbed-refuses-foreign, dead-node,
 #                          stopped-rank, time-limit, account-qos
 # The testbed has 4 nodes; the cases run on node[1-3] unless they say otherwise (NODES=4).
 # Environment (set by tests/slurm/CMakeLists.txt): TESTBED, SLURM_CLI, SHAKEDOWN, ANALYZER.
@@ -103,6 +103,20 @@ YAML
   export NODES=4
   submit pairwise srun --config "$out/allpairs.yaml" --run-args "--tests allpairs"
   resubmit_if_not_started pairwise srun --config "$out/allpairs.yaml" --run-args "--tests allpairs"
+}
+
+# tcp_job [SECONDS]: the tcp_bandwidth test alone on node[1-4] under srun, on eth0 (4 streams,
+# SECONDS each direction and both at once), submitted once more if its run did not start.
+tcp_job() {
+  local seconds=${1:-1}
+  use_ompi_tcp_environment
+  cat >"$out/tcp.yaml" <<YAML
+params:
+  tcp_bandwidth: {interfaces: [eth0], streams: 4, seconds: $seconds, round_trips: 100}
+YAML
+  export NODES=4
+  submit pairwise srun --config "$out/tcp.yaml" --run-args "--tests tcp_bandwidth"
+  resubmit_if_not_started pairwise srun --config "$out/tcp.yaml" --run-args "--tests tcp_bandwidth"
 }
 
 expect_traces_from_every_rank() {
@@ -342,6 +356,41 @@ YAML
       fail "drain.txt does not drain node3: $(cat "$run_folder/drain.txt")"
     [ "$(grep -c '^scontrol' "$run_folder/drain.txt")" -eq 1 ] || fail "drain.txt drains more than node3: $(cat "$run_folder/drain.txt")"
     check "node3, shaped during the run, named $(grep -o -m1 'slow from rounds\? [0-9-]* of [0-9]*' "$job_log"), drained alone"
+    ;;
+
+  tcp-shaped)
+    # node2's link shaped to 200 Mbit/s both ways, then tcp_bandwidth on node[1-4]: node2 must be
+    # named a slow node on eth0 from the TCP link matrix, confirmed by the job's confirmation step
+    # (tcp_bandwidth again on node2 and its peers), alone in drain.txt; the other nodes pass.
+    trap '"$TESTBED" clear-faults' EXIT
+    "$TESTBED" limit-rate node2 200mbit
+    tcp_job
+    [ "$job_status" -eq 1 ] || fail "job exit code $job_status, expected 1 (node2 fails)"
+    grep -q "eth0: slow node: node2" "$job_log" || fail "the report does not name node2 a slow node on eth0"
+    grep -q "shakedown: confirming before drain: tests tcp_bandwidth again" "$job_log" ||
+      fail "no confirmation step measured node2's TCP links again"
+    grep -q '"fail": 1' "$run_folder/summary.json" || fail "not node2 alone failed: $(cat "$run_folder/summary.json")"
+    grep -q '^scontrol update NodeName=node2 State=DRAIN Reason="shakedown: tcp_bandwidth: eth0: slow node: node2' \
+      "$run_folder/drain.txt" || fail "drain.txt does not drain node2: $(cat "$run_folder/drain.txt")"
+    [ "$(grep -c '^scontrol' "$run_folder/drain.txt")" -eq 1 ] || fail "drain.txt drains more than node2: $(cat "$run_folder/drain.txt")"
+    check "node2 named a slow node on eth0 from the TCP matrix, confirmed, alone in drain.txt"
+    ;;
+
+  tcp-beside-iperf3)
+    # tcp_bandwidth beside iperf3 (Debian's) on the same ordered pairs, same schedule and stream
+    # count: iperf3, the job, iperf3 again; per pair our figure over the median of iperf3's two.
+    # The virtual nodes' TCP is bound by the 2 shared cores, not by a wire, so single pairs scatter
+    # (docs/benchmarks.md has the figures); CI asserts the median ratio over the 12 pairs.
+    command -v iperf3 >/dev/null || fail "iperf3 is not installed (scripts/install-deps.sh installs it)"
+    pairs="$(dirname "$(readlink -f "$0")")/../../../bench/tcp_iperf3_pairs.sh"
+    compare="$(dirname "$(readlink -f "$0")")/../../../bench/tcp_beside_iperf3.py"
+    bash "$pairs" "$TESTBED" 4 4 2 >"$out/iperf3-before.txt"
+    tcp_job 2
+    bash "$pairs" "$TESTBED" 4 4 2 >"$out/iperf3-after.txt"
+    [ "$job_status" -eq 0 ] || fail "job exit code $job_status on a healthy cluster"
+    python3 "$compare" "$run_folder" 0.85 "$out/iperf3-before.txt" "$out/iperf3-after.txt" ||
+      fail "tcp_bandwidth's median pair is below 0.85 of iperf3's"
+    check "tcp_bandwidth beside iperf3 on the 12 ordered pairs: $(tail -n 1 <<<"$(python3 "$compare" "$run_folder" 0 "$out/iperf3-before.txt" "$out/iperf3-after.txt")")"
     ;;
 
   congestion-shaped)

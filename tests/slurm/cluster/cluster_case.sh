@@ -366,11 +366,12 @@ YAML
     "$TESTBED" limit-rate node2 200mbit
     tcp_job
     [ "$job_status" -eq 1 ] || fail "job exit code $job_status, expected 1 (node2 fails)"
-    grep -q "eth0: slow node: node2" "$job_log" || fail "the report does not name node2 a slow node on eth0"
+    grep -q "tcp_bandwidth: eth0: slow node: all 3 of node2's inter-node links are slow" "$job_log" ||
+      fail "the report does not name node2 a slow node on eth0"
     grep -q "shakedown: confirming before drain: tests tcp_bandwidth again" "$job_log" ||
       fail "no confirmation step measured node2's TCP links again"
     grep -q '"fail": 1' "$run_folder/summary.json" || fail "not node2 alone failed: $(cat "$run_folder/summary.json")"
-    grep -q '^scontrol update NodeName=node2 State=DRAIN Reason="shakedown: tcp_bandwidth: eth0: slow node: node2' \
+    grep -q '^scontrol update NodeName=node2 State=DRAIN Reason="shakedown: tcp_bandwidth: eth0: slow node: all 3 of node2' \
       "$run_folder/drain.txt" || fail "drain.txt does not drain node2: $(cat "$run_folder/drain.txt")"
     [ "$(grep -c '^scontrol' "$run_folder/drain.txt")" -eq 1 ] || fail "drain.txt drains more than node2: $(cat "$run_folder/drain.txt")"
     check "node2 named a slow node on eth0 from the TCP matrix, confirmed, alone in drain.txt"

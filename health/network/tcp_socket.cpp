@@ -82,6 +82,24 @@ std::size_t TcpSocket::receive_some(void* data, std::size_t bytes, std::chrono::
     }
 }
 
+std::optional<std::size_t> TcpSocket::send_now(const void* data, std::size_t bytes) const {
+    for (;;) {
+        const ssize_t sent = ::send(fd_, data, bytes, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (sent >= 0) return static_cast<std::size_t>(sent);
+        if (errno == EAGAIN || errno == EWOULDBLOCK) return std::nullopt;
+        if (errno != EINTR) throw_errno("send");
+    }
+}
+
+std::optional<std::size_t> TcpSocket::receive_now(void* data, std::size_t bytes) const {
+    for (;;) {
+        const ssize_t got = ::recv(fd_, data, bytes, MSG_DONTWAIT);
+        if (got >= 0) return static_cast<std::size_t>(got);
+        if (errno == EAGAIN || errno == EWOULDBLOCK) return std::nullopt;
+        if (errno != EINTR) throw_errno("receive");
+    }
+}
+
 bool TcpSocket::receive_exactly(void* data, std::size_t bytes, std::chrono::milliseconds wait) const {
     auto* at = static_cast<char*>(data);
     std::size_t done = 0;

@@ -31,6 +31,10 @@ public:
     // What is there (at most `bytes`): 0 at the peer's end of stream; std::system_error on `wait`
     // without any byte.
     std::size_t receive_some(void* data, std::size_t bytes, std::chrono::milliseconds wait) const;
+    // One call that does not wait: the bytes taken or received (0 received: the peer's end of
+    // stream), nothing when the socket's buffer is full or empty now; std::system_error otherwise.
+    std::optional<std::size_t> send_now(const void* data, std::size_t bytes) const;
+    std::optional<std::size_t> receive_now(void* data, std::size_t bytes) const;
     // The sending half closed: the peer reads the end of the stream once every byte arrived.
     void finish_sending() const;
     void set_no_delay() const;

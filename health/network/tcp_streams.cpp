@@ -1,6 +1,7 @@
 #include "health/network/tcp_streams.hpp"
 
 #include <arpa/inet.h>
+#include <poll.h>
 
 #include <fmt/format.h>
 
@@ -8,7 +9,6 @@
 #include <array>
 #include <cstring>
 #include <exception>
-#include <mutex>
 #include <system_error>
 #include <thread>
 
@@ -59,41 +59,75 @@ double seconds_between(Clock::time_point from, Clock::time_point to) {
     return std::chrono::duration<double>(to - from).count();
 }
 
-// Reads one stream to its end, checking every byte against its pattern; the first wrong byte is
-// reported, the rest of the stream still counted.
-struct StreamReader {
-    const TcpSocket* socket = nullptr;
-    std::uint64_t seed = 0;
+// One received stream: every byte checked against its pattern as it arrives; the first wrong
+// byte is reported, the rest of the stream still counted.
+struct IncomingStream {
+    TcpSocket socket;
+    StreamPattern pattern;
     int index = 0;
-    std::chrono::milliseconds wait{};
     std::uint64_t bytes = 0;
-    Clock::time_point ended{};
-    std::string mismatch, error;
+    bool checking = true;
+    bool ended = false;
+    std::string mismatch;
 
-    void operator()() {
-        const StreamPattern pattern(seed);
-        std::vector<std::byte> buffer(StreamPattern::block_bytes);
-        bool checking = true;
-        try {
-            for (;;) {
-                const std::size_t got = socket->receive_some(buffer.data(), buffer.size(), wait);
-                if (got == 0) break;
-                const std::byte* expected = pattern.at(bytes);
-                if (checking && std::memcmp(buffer.data(), expected, got) != 0) {
-                    const auto wrong = std::mismatch(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(got), expected);
-                    const auto at = static_cast<std::uint64_t>(wrong.first - buffer.begin());
-                    mismatch = fmt::format("stream {} byte {}: {:#04x}, expected {:#04x}", index, bytes + at,
-                                           static_cast<unsigned>(*wrong.first), static_cast<unsigned>(*wrong.second));
-                    checking = false;
-                }
-                bytes += got;
-            }
-        } catch (const std::system_error& failure) {
-            error = fmt::format("stream {} after {} bytes: {}", index, bytes, failure.what());
+    // Reads what is there now; false at the peer's end of stream.
+    bool read_now(std::vector<std::byte>& buffer) {
+        const auto got = socket.receive_now(buffer.data(), buffer.size());
+        if (!got) return true;
+        if (*got == 0) return false;
+        const std::byte* expected = pattern.at(bytes);
+        if (checking && std::memcmp(buffer.data(), expected, *got) != 0) {
+            const auto wrong = std::mismatch(buffer.begin(), buffer.begin() + static_cast<std::ptrdiff_t>(*got), expected);
+            const auto at = static_cast<std::uint64_t>(wrong.first - buffer.begin());
+            mismatch = fmt::format("stream {} byte {}: {:#04x}, expected {:#04x}", index, bytes + at,
+                                   static_cast<unsigned>(*wrong.first), static_cast<unsigned>(*wrong.second));
+            checking = false;
         }
-        ended = Clock::now();
+        bytes += *got;
+        return true;
     }
 };
+
+// One sent stream: the pattern from its offset, a block at a time (a partial send resumes where
+// it stopped, so blocks stay aligned with the pattern); with a planted corruption, stream 0's first
+// block comes from a copy with one byte flipped.
+struct OutgoingStream {
+    TcpSocket socket;
+    StreamPattern pattern;
+    std::vector<std::byte> flipped;  // empty unless planted
+    std::uint64_t bytes = 0;
+    bool finished = false;  // its sending half closed
+    bool acknowledged = false;  // the receiver closed: every byte arrived
+
+    void send_now() {
+        const std::size_t into_block = bytes % StreamPattern::block_bytes;
+        const std::byte* from = bytes < flipped.size() ? flipped.data() + bytes : pattern.at(bytes);
+        if (const auto sent = socket.send_now(from, StreamPattern::block_bytes - into_block)) bytes += *sent;
+    }
+};
+
+// Waits for `events` on every socket `wanted` says needs it, at most `wait`; the ready ones.
+template <typename Stream, typename Wanted>
+std::vector<Stream*> ready(std::vector<Stream>& streams, short events, Wanted wanted, std::chrono::milliseconds wait,
+                           const char* what) {
+    std::vector<pollfd> entries;
+    std::vector<Stream*> waiting;
+    for (Stream& stream : streams)
+        if (wanted(stream)) {
+            entries.push_back({stream.socket.fd(), events, 0});
+            waiting.push_back(&stream);
+        }
+    std::vector<Stream*> result;
+    if (entries.empty()) return result;
+    int count = -1;
+    do count = ::poll(entries.data(), entries.size(), static_cast<int>(wait.count()));
+    while (count < 0 && errno == EINTR);
+    if (count < 0) throw std::system_error(errno, std::generic_category(), what);
+    if (count == 0) throw std::system_error(std::make_error_code(std::errc::timed_out), what);
+    for (std::size_t i = 0; i < entries.size(); ++i)
+        if (entries[i].revents != 0) result.push_back(waiting[i]);
+    return result;
+}
 
 }  // namespace
 
@@ -118,47 +152,55 @@ double StreamReceiveOutcome::gbits() const {
 }
 
 StreamSendOutcome send_streams(const StreamSend& plan) {
+    // One thread serves every stream, as iperf3 does: on a node whose cores also receive, a thread
+    // per stream costs the rate that the figure is about.
     StreamSendOutcome outcome;
-    outcome.bytes.assign(static_cast<std::size_t>(plan.streams), 0);
-    std::vector<std::string> errors(static_cast<std::size_t>(plan.streams));
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(plan.seconds));
-    {
-        std::vector<std::jthread> senders;
-        for (int stream = 0; stream < plan.streams; ++stream)
-            senders.emplace_back([&, stream] {
-                const auto index = static_cast<std::size_t>(stream);
-                std::uint64_t sent = 0;
-                try {
-                    const TcpSocket socket = tcp_connect(plan.ipv4, plan.port, plan.wait);
-                    send_header(socket, {ConnectionKind::stream, plan.phase, static_cast<std::uint32_t>(stream)}, plan.wait);
-                    const StreamPattern pattern(stream_seed(plan.phase, plan.sender, stream));
-                    if (plan.corrupt && stream == 0) {
-                        std::vector<std::byte> flipped(pattern.at(0), pattern.at(0) + StreamPattern::block_bytes);
-                        flipped[1000] ^= std::byte{0xff};
-                        socket.send_all(flipped.data(), flipped.size(), plan.wait);
-                        sent += flipped.size();
-                    }
-                    bool paused = false;
-                    while (Clock::now() < deadline) {
-                        socket.send_all(pattern.at(sent), StreamPattern::block_bytes, plan.wait);
-                        sent += StreamPattern::block_bytes;
-                        if (!paused && plan.delay_s > 0.0) {
-                            std::this_thread::sleep_for(std::chrono::duration<double>(plan.delay_s));
-                            paused = true;
-                        }
-                    }
-                    socket.finish_sending();
-                    // The receiver closes once it read everything: only then did the bytes arrive.
-                    std::array<std::byte, 64> rest{};
-                    while (socket.receive_some(rest.data(), rest.size(), plan.wait) > 0) {}
-                } catch (const std::system_error& failure) {
-                    errors[index] = fmt::format("stream {} after {} bytes: {}", stream, sent, failure.what());
-                }
-                outcome.bytes[index] = sent;
-            });
+    std::vector<OutgoingStream> streams;
+    try {
+        for (int index = 0; index < plan.streams; ++index) {
+            TcpSocket socket = tcp_connect(plan.ipv4, plan.port, plan.wait);
+            send_header(socket, {ConnectionKind::stream, plan.phase, static_cast<std::uint32_t>(index)}, plan.wait);
+            streams.push_back({std::move(socket), StreamPattern(stream_seed(plan.phase, plan.sender, index)), {}});
+        }
+    } catch (const std::system_error& failure) {
+        outcome.errors.push_back(fmt::format("{} of {} streams connected: {}", streams.size(), plan.streams, failure.what()));
+        return outcome;  // the receiver's accept times out and says so too
     }
-    for (std::string& error : errors)
-        if (!error.empty()) outcome.errors.push_back(std::move(error));
+    if (plan.corrupt) {
+        auto& first = streams.front();
+        first.flipped.assign(first.pattern.at(0), first.pattern.at(0) + StreamPattern::block_bytes);
+        first.flipped[1000] ^= std::byte{0xff};
+    }
+    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(plan.seconds));
+    bool paused = plan.delay_s <= 0.0;
+    try {
+        while (Clock::now() < deadline) {
+            for (OutgoingStream* stream : ready(streams, POLLOUT, [](const OutgoingStream&) { return true; }, plan.wait,
+                                                "send: the peer took nothing"))
+                stream->send_now();
+            if (!paused) {  // planted: the whole sender stalls once inside its window
+                std::this_thread::sleep_for(std::chrono::duration<double>(plan.delay_s));
+                paused = true;
+            }
+        }
+        for (OutgoingStream& stream : streams) {
+            stream.socket.finish_sending();
+            stream.finished = true;
+        }
+        // The receiver closes once it read everything: only then did the bytes arrive.
+        std::array<std::byte, 64> rest{};
+        const auto open = [](const OutgoingStream& stream) { return !stream.acknowledged; };
+        while (std::any_of(streams.begin(), streams.end(), open))
+            for (OutgoingStream* stream : ready(streams, POLLIN, open, plan.wait, "send: the receiver never closed"))
+                if (stream->socket.receive_now(rest.data(), rest.size()) == std::optional<std::size_t>{0}) stream->acknowledged = true;
+    } catch (const std::system_error& failure) {
+        outcome.errors.push_back(fmt::format("after {} bytes: {}", [&] {
+            std::uint64_t total = 0;
+            for (const OutgoingStream& stream : streams) total += stream.bytes;
+            return total;
+        }(), failure.what()));
+    }
+    for (const OutgoingStream& stream : streams) outcome.bytes.push_back(stream.bytes);
     return outcome;
 }
 
@@ -166,42 +208,49 @@ StreamReceiveOutcome receive_streams(const TcpListener& listener, const StreamRe
     StreamReceiveOutcome outcome;
     const auto count = static_cast<std::size_t>(plan.streams);
     outcome.bytes.assign(count, 0);
-    std::vector<TcpSocket> sockets(count);
-    std::vector<StreamReader> readers(count);
+    std::vector<IncomingStream> streams;
+    streams.reserve(count);
+    std::vector<bool> connected(count, false);
     Clock::time_point started{};
-    {
-        std::vector<std::jthread> threads;
-        int accepted = 0, strays = 0;
-        while (accepted < plan.streams && strays < most_strays) {
-            TcpSocket socket;
-            try {
-                socket = listener.accept(plan.wait);
-            } catch (const std::system_error& failure) {
-                outcome.errors.push_back(fmt::format("{} of {} streams connected: {}", accepted, plan.streams, failure.what()));
-                break;
-            }
-            const auto header = read_header(socket, plan.wait);
-            if (!header || header->kind != ConnectionKind::stream || header->phase != plan.phase ||
-                header->stream >= count || sockets[header->stream].valid()) {
-                ++strays;
-                continue;
-            }
-            if (accepted++ == 0) started = Clock::now();
-            const std::size_t index = header->stream;
-            sockets[index] = std::move(socket);
-            readers[index] = {&sockets[index], stream_seed(plan.phase, plan.sender, static_cast<int>(index)),
-                              static_cast<int>(index), plan.wait};
-            threads.emplace_back(std::ref(readers[index]));
+    int strays = 0;
+    while (streams.size() < count && strays < most_strays) {
+        TcpSocket socket;
+        try {
+            socket = listener.accept(plan.wait);
+        } catch (const std::system_error& failure) {
+            outcome.errors.push_back(fmt::format("{} of {} streams connected: {}", streams.size(), plan.streams, failure.what()));
+            break;
         }
-        if (strays >= most_strays) outcome.errors.push_back(fmt::format("{} connections that were not this phase's streams", strays));
+        const auto header = read_header(socket, plan.wait);
+        if (!header || header->kind != ConnectionKind::stream || header->phase != plan.phase || header->stream >= count ||
+            connected[header->stream]) {
+            ++strays;
+            continue;
+        }
+        if (streams.empty()) started = Clock::now();
+        connected[header->stream] = true;
+        const int index = static_cast<int>(header->stream);
+        streams.push_back({std::move(socket), StreamPattern(stream_seed(plan.phase, plan.sender, index)), index});
     }
+    if (strays >= most_strays) outcome.errors.push_back(fmt::format("{} connections that were not this phase's streams", strays));
+    // One thread reads every stream (the sender's streams connect before any sends, so all of them
+    // are here before the data flows).
+    std::vector<std::byte> buffer(StreamPattern::block_bytes);
     Clock::time_point ended = started;
-    for (std::size_t i = 0; i < count; ++i) {
-        if (!sockets[i].valid()) continue;
-        outcome.bytes[i] = readers[i].bytes;
-        ended = std::max(ended, readers[i].ended);
-        if (!readers[i].mismatch.empty()) outcome.mismatches.push_back(readers[i].mismatch);
-        if (!readers[i].error.empty()) outcome.errors.push_back(readers[i].error);
+    const auto open = [](const IncomingStream& stream) { return !stream.ended; };
+    try {
+        while (std::any_of(streams.begin(), streams.end(), open))
+            for (IncomingStream* stream : ready(streams, POLLIN, open, plan.wait, "receive: nothing arrived"))
+                if (!stream->read_now(buffer)) {
+                    stream->ended = true;
+                    ended = Clock::now();
+                }
+    } catch (const std::system_error& failure) {
+        outcome.errors.push_back(fmt::format("while receiving: {}", failure.what()));
+    }
+    for (IncomingStream& stream : streams) {
+        outcome.bytes[static_cast<std::size_t>(stream.index)] = stream.bytes;
+        if (!stream.mismatch.empty()) outcome.mismatches.push_back(stream.mismatch);
     }
     outcome.seconds = seconds_between(started, ended);
     return outcome;

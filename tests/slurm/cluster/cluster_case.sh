@@ -381,7 +381,8 @@ YAML
     # tcp_bandwidth beside iperf3 (Debian's) on the same ordered pairs, same schedule and stream
     # count: iperf3, the job, iperf3 again; per pair our figure over the median of iperf3's two.
     # The virtual nodes' TCP is bound by the 2 shared cores, not by a wire, so single pairs scatter
-    # (docs/benchmarks.md has the figures); CI asserts the median ratio over the 12 pairs.
+    # (docs/benchmarks.md has the figures: medians 0.91-1.10 in 8 runs); CI asserts a median ratio
+    # over the 12 pairs of 0.8, which a test doing more work per byte than iperf3 would miss.
     command -v iperf3 >/dev/null || fail "iperf3 is not installed (scripts/install-deps.sh installs it)"
     pairs="$(dirname "$(readlink -f "$0")")/../../../bench/tcp_iperf3_pairs.sh"
     compare="$(dirname "$(readlink -f "$0")")/../../../bench/tcp_beside_iperf3.py"
@@ -389,8 +390,8 @@ YAML
     tcp_job 2
     bash "$pairs" "$TESTBED" 4 4 2 >"$out/iperf3-after.txt"
     [ "$job_status" -eq 0 ] || fail "job exit code $job_status on a healthy cluster"
-    python3 "$compare" "$run_folder" 0.85 "$out/iperf3-before.txt" "$out/iperf3-after.txt" ||
-      fail "tcp_bandwidth's median pair is below 0.85 of iperf3's"
+    python3 "$compare" "$run_folder" 0.8 "$out/iperf3-before.txt" "$out/iperf3-after.txt" ||
+      fail "tcp_bandwidth's median pair is below 0.8 of iperf3's"
     check "tcp_bandwidth beside iperf3 on the 12 ordered pairs: $(tail -n 1 <<<"$(python3 "$compare" "$run_folder" 0 "$out/iperf3-before.txt" "$out/iperf3-after.txt")")"
     ;;
 

@@ -27,7 +27,8 @@ const std::vector<LinkMatrixSource>& link_matrix_sources() {
     return sources;
 }
 
-std::vector<LinkMatrix> split_link_matrix(const LinkMatrixSource& source, const SampleTable& table, const TestResult* rank0) {
+std::vector<LinkMatrix> split_link_matrix(const LinkMatrixSource& source, const SampleTable& table,
+                                          const TestResult* rank0) {
     const std::string test(source.test);
     if (source.network_column.empty()) return {{source, "", test, table}};
     const auto column = table.column_index(source.network_column);
@@ -43,7 +44,8 @@ std::vector<LinkMatrix> split_link_matrix(const LinkMatrixSource& source, const 
         if (!std::isfinite(index) || index < 0 || index > 1e6) continue;
         const auto at = static_cast<std::size_t>(index);
         const std::string network = at < networks.size() ? networks[at] : fmt::format("network {}", at);
-        auto matrix = std::find_if(matrices.begin(), matrices.end(), [&](const LinkMatrix& m) { return m.network == network; });
+        auto matrix =
+            std::find_if(matrices.begin(), matrices.end(), [&](const LinkMatrix& m) { return m.network == network; });
         if (matrix == matrices.end()) {
             matrices.push_back({source, network, fmt::format("{} on {}", test, network), SampleTable(table.columns())});
             matrix = matrices.end() - 1;
@@ -60,7 +62,8 @@ std::vector<LinkMatrix> link_matrices_of(const std::function<std::optional<Sampl
         const std::string test(source.test);
         const auto table = rank0_samples(test);
         if (!table) continue;
-        for (LinkMatrix& matrix : split_link_matrix(source, *table, rank0_result(test))) matrices.push_back(std::move(matrix));
+        for (LinkMatrix& matrix : split_link_matrix(source, *table, rank0_result(test)))
+            matrices.push_back(std::move(matrix));
     }
     return matrices;
 }

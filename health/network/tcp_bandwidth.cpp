@@ -112,7 +112,8 @@ private:
         if (!mine.error.empty()) throw InputError(fmt::format("tcp_bandwidth on {}: {}", mine.node, mine.error));
         for (const NodeCard& card : parties.cards)
             if (!card.error.empty())
-                throw CausedError(fmt::format("tcp_bandwidth not measured: {} could not take part: {}", card.node, card.error),
+                throw CausedError(fmt::format("tcp_bandwidth not measured: {} could not take part: {}", card.node,
+                                              card.error),
                                   Cause::configuration);
         return parties;
     }
@@ -139,7 +140,8 @@ private:
         std::vector<std::vector<TcpEndpoint>> endpoints;
         for (const NodeCard& card : parties.cards) endpoints.push_back(card.endpoints);
         const std::vector<std::string> measured = interfaces_in_common(endpoints);
-        if (me == 0) result.parameters[std::string(names::interfaces_measured)] = fmt::format("{}", fmt::join(measured, ","));
+        if (me == 0)
+            result.parameters[std::string(names::interfaces_measured)] = fmt::format("{}", fmt::join(measured, ","));
         if (measured.empty()) {
             result.fail("tcp_bandwidth: no interface that every node has an IPv4 address on");
             return result;
@@ -161,7 +163,8 @@ private:
             const TcpListener& listener = parties.listeners[static_cast<std::size_t>(own - parties.mine.endpoints.data())];
             for (std::size_t round = 0; round < rounds.size(); ++round) {
                 const auto role = comm::role_in(rounds[round], me);
-                ctx.session().activity().set_phase(fmt::format("{} round {} of {}{}", measured[interface], round + 1, rounds.size(),
+                ctx.session().activity().set_phase(fmt::format("{} round {} of {}{}", measured[interface], round + 1,
+                                                               rounds.size(),
                                                                role ? ": with " + party(role->peer) : ": idle"));
                 PairJob job{comm, me, role ? role->peer : -1, role && role->initiator,
                             static_cast<std::uint32_t>((interface * rounds.size() + round) * phases_per_pair)};
@@ -181,7 +184,8 @@ private:
                 figures.rows.push_back({static_cast<double>(placement[at(role->peer)].world_rank),
                                         static_cast<double>(placement[at(me)].world_rank), intra ? 1.0 : 0.0,
                                         outcome.rtt_p50_us / 2.0, outcome.received_alone_gbits / 8.0,
-                                        static_cast<double>(interface), outcome.received_duplex_gbits / 8.0, outcome.rtt_p99_us});
+                                        static_cast<double>(interface), outcome.received_duplex_gbits / 8.0,
+                                        outcome.rtt_p99_us});
             }
         }
         for (auto& row : gather_rows(comm, figures.rows)) result.samples.add_row(std::move(row));
@@ -193,8 +197,12 @@ private:
 
     static void add_metrics(TestResult& result, const LinkFigures& figures, std::optional<double> line_rate) {
         if (figures.send_alone.empty()) return;
-        const auto lowest = [](const std::vector<double>& values) { return *std::min_element(values.begin(), values.end()); };
-        const auto highest = [](const std::vector<double>& values) { return *std::max_element(values.begin(), values.end()); };
+        const auto lowest = [](const std::vector<double>& values) {
+            return *std::min_element(values.begin(), values.end());
+        };
+        const auto highest = [](const std::vector<double>& values) {
+            return *std::max_element(values.begin(), values.end());
+        };
         result.add_metric(std::string(names::send_gbits_min), lowest(figures.send_alone), line_rate);
         result.add_metric(std::string(names::send_gbits_median), stats::median(figures.send_alone), line_rate);
         result.add_metric(std::string(names::send_gbits_max), highest(figures.send_alone), line_rate);

@@ -30,7 +30,7 @@ inline constexpr std::string_view rtt_p99_us = "tcp_bandwidth.rtt_p99_us";  // t
 // (src/comm/link_matrix_columns.hpp: bandwidth_gbs in GB/s one direction at a time, latency_us
 // half the median round trip), so the analyzer localizes slow nodes and links from them as it
 // does allpairs', plus these columns.
-inline constexpr std::string_view interface_column = "interface";  // index into interfaces_measured
+inline constexpr std::string_view interface_column = "interface";    // index into interfaces_measured
 inline constexpr std::string_view duplex_gbs_column = "duplex_gbs";  // the same direction while the reverse ran
 inline constexpr std::string_view rtt_p99_column = "rtt_p99_us";
 

@@ -51,10 +51,11 @@ std::vector<TcpEndpoint> select_tcp_interfaces(const std::vector<std::string>& r
 nlohmann::json to_json(const std::vector<TcpEndpoint>& endpoints) {
     nlohmann::json list = nlohmann::json::array();
     for (const TcpEndpoint& endpoint : endpoints)
-        list.push_back({{"interface", endpoint.interface},
-                        {"ipv4", endpoint.ipv4},
-                        {"port", endpoint.port},
-                        {"line_rate_gbits", endpoint.line_rate_gbits ? nlohmann::json(*endpoint.line_rate_gbits) : nlohmann::json()}});
+        list.push_back(
+            {{"interface", endpoint.interface},
+             {"ipv4", endpoint.ipv4},
+             {"port", endpoint.port},
+             {"line_rate_gbits", endpoint.line_rate_gbits ? nlohmann::json(*endpoint.line_rate_gbits) : nlohmann::json()}});
     return list;
 }
 

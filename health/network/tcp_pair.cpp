@@ -17,7 +17,9 @@ namespace {
 
 constexpr int exchange_tag = 7301;
 
-std::uint64_t total(const std::vector<std::uint64_t>& bytes) { return std::accumulate(bytes.begin(), bytes.end(), std::uint64_t{0}); }
+std::uint64_t total(const std::vector<std::uint64_t>& bytes) {
+    return std::accumulate(bytes.begin(), bytes.end(), std::uint64_t{0});
+}
 
 // "node2 -> node1 on eth0 (alone)": the direction a problem was seen in.
 std::string direction(const PairJob& job, bool received, const char* phase) {
@@ -28,15 +30,19 @@ std::string direction(const PairJob& job, bool received, const char* phase) {
 // What the receiving side found wrong in one phase, and whether the sender's count arrived whole.
 void check_received(const PairJob& job, const StreamReceiveOutcome& received, double sent_bytes, const char* phase,
                     std::vector<std::string>& problems) {
-    for (const std::string& mismatch : received.mismatches) problems.push_back(fmt::format("{}: {}", direction(job, true, phase), mismatch));
-    for (const std::string& error : received.errors) problems.push_back(fmt::format("{}: {}", direction(job, true, phase), error));
+    for (const std::string& mismatch : received.mismatches)
+        problems.push_back(fmt::format("{}: {}", direction(job, true, phase), mismatch));
+    for (const std::string& error : received.errors)
+        problems.push_back(fmt::format("{}: {}", direction(job, true, phase), error));
     const auto arrived = static_cast<double>(total(received.bytes));
     if (std::isfinite(sent_bytes) && sent_bytes != arrived)
-        problems.push_back(fmt::format("{}: {:.0f} bytes arrived of the {:.0f} sent", direction(job, true, phase), arrived, sent_bytes));
+        problems.push_back(fmt::format("{}: {:.0f} bytes arrived of the {:.0f} sent", direction(job, true, phase), arrived,
+                                       sent_bytes));
 }
 
 void check_sent(const PairJob& job, const StreamSendOutcome& sent, const char* phase, std::vector<std::string>& problems) {
-    for (const std::string& error : sent.errors) problems.push_back(fmt::format("{}: {}", direction(job, false, phase), error));
+    for (const std::string& error : sent.errors)
+        problems.push_back(fmt::format("{}: {}", direction(job, false, phase), error));
 }
 
 }  // namespace
@@ -46,8 +52,15 @@ PairOutcome measure_pair(const PairJob& job, const TcpListener& listener, const 
     const bool paired = job.peer >= 0;
     const auto wait = std::chrono::milliseconds(static_cast<long long>((settings.seconds + 30.0) * 1000.0));
     const auto send_plan = [&](std::uint32_t phase) {
-        return StreamSend{job.peer_endpoint.ipv4, job.peer_endpoint.port, settings.streams, settings.seconds, phase,
-                          job.me, settings.corrupt, settings.delay_s, wait};
+        return StreamSend{job.peer_endpoint.ipv4,
+                          job.peer_endpoint.port,
+                          settings.streams,
+                          settings.seconds,
+                          phase,
+                          job.me,
+                          settings.corrupt,
+                          settings.delay_s,
+                          wait};
     };
     const auto receive_plan = [&](std::uint32_t phase) { return StreamReceive{settings.streams, phase, job.peer, wait}; };
     const std::uint32_t alone_out = job.first_phase + (job.initiator ? 0 : 1);
@@ -72,8 +85,10 @@ PairOutcome measure_pair(const PairJob& job, const TcpListener& listener, const 
     std::vector<double> round_trips;
     if (paired) {
         if (job.initiator) {
-            RoundTrips trips = measure_round_trips(job.peer_endpoint.ipv4, job.peer_endpoint.port, echo, settings.round_trips, wait);
-            if (!trips.error.empty()) outcome.problems.push_back(fmt::format("{} round trips: {}", direction(job, false, "echo"), trips.error));
+            RoundTrips trips =
+                measure_round_trips(job.peer_endpoint.ipv4, job.peer_endpoint.port, echo, settings.round_trips, wait);
+            if (!trips.error.empty())
+                outcome.problems.push_back(fmt::format("{} round trips: {}", direction(job, false, "echo"), trips.error));
             round_trips = std::move(trips.microseconds);
         } else if (std::string error = serve_round_trips(listener, echo, wait); !error.empty()) {
             outcome.problems.push_back(fmt::format("{} round trips: {}", direction(job, true, "echo"), error));
@@ -84,8 +99,12 @@ PairOutcome measure_pair(const PairJob& job, const TcpListener& listener, const 
     // Each side tells the other what it sent and what it received; the round trip is the initiator's.
     const double p50 = round_trips.empty() ? PairOutcome::none : stats::median(round_trips);
     const double p99 = round_trips.empty() ? PairOutcome::none : stats::percentile(round_trips, 0.99);
-    const std::array<double, 6> mine = {static_cast<double>(total(sent_alone.bytes)), static_cast<double>(total(sent_duplex.bytes)),
-                                        received_alone.gbits(), received_duplex.gbits(), p50, p99};
+    const std::array<double, 6> mine = {static_cast<double>(total(sent_alone.bytes)),
+                                        static_cast<double>(total(sent_duplex.bytes)),
+                                        received_alone.gbits(),
+                                        received_duplex.gbits(),
+                                        p50,
+                                        p99};
     std::array<double, 6> theirs{};
     MPI_Sendrecv(mine.data(), 6, MPI_DOUBLE, job.peer, exchange_tag, theirs.data(), 6, MPI_DOUBLE, job.peer, exchange_tag,
                  job.comm, MPI_STATUS_IGNORE);
@@ -130,7 +149,8 @@ std::vector<std::vector<double>> gather_rows(MPI_Comm comm, const std::vector<st
     std::vector<std::vector<double>> rows;
     if (me != 0 || width == 0) return rows;
     for (std::size_t at = 0; at + static_cast<std::size_t>(width) <= all.size(); at += static_cast<std::size_t>(width))
-        rows.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(at), all.begin() + static_cast<std::ptrdiff_t>(at + width));
+        rows.emplace_back(all.begin() + static_cast<std::ptrdiff_t>(at),
+                          all.begin() + static_cast<std::ptrdiff_t>(at + width));
     return rows;
 }
 

@@ -22,8 +22,8 @@ struct PairSettings {
     int streams = 8;
     double seconds = 2.0;
     int round_trips = 200;
-    bool corrupt = false;   // planted on this rank's sends
-    double delay_s = 0.0;   // planted on this rank's sends
+    bool corrupt = false;  // planted on this rank's sends
+    double delay_s = 0.0;  // planted on this rank's sends
 };
 
 struct PairJob {
@@ -38,13 +38,13 @@ struct PairJob {
 
 struct PairOutcome {
     static constexpr double none = std::numeric_limits<double>::quiet_NaN();
-    double sent_alone_gbits = none;       // what the peer received from this rank, one direction at a time
+    double sent_alone_gbits = none;  // what the peer received from this rank, one direction at a time
     double received_alone_gbits = none;
-    double sent_duplex_gbits = none;      // the same while both directions ran
+    double sent_duplex_gbits = none;  // the same while both directions ran
     double received_duplex_gbits = none;
     double rtt_p50_us = none;
     double rtt_p99_us = none;
-    std::vector<std::string> problems;    // wrong bytes, lost bytes, failed connections
+    std::vector<std::string> problems;  // wrong bytes, lost bytes, failed connections
 };
 
 // Collective over job.comm (every rank, paired or not).

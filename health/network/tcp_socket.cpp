@@ -107,7 +107,8 @@ bool TcpSocket::receive_exactly(void* data, std::size_t bytes, std::chrono::mill
         const std::size_t got = receive_some(at + done, bytes - done, wait);
         if (got == 0) {
             if (done == 0) return false;
-            throw std::system_error(std::make_error_code(std::errc::connection_aborted), "receive: the peer closed mid-message");
+            throw std::system_error(std::make_error_code(std::errc::connection_aborted),
+                                    "receive: the peer closed mid-message");
         }
         done += got;
     }

@@ -96,7 +96,7 @@ struct OutgoingStream {
     StreamPattern pattern;
     std::vector<std::byte> flipped;  // empty unless planted
     std::uint64_t bytes = 0;
-    bool finished = false;  // its sending half closed
+    bool finished = false;      // its sending half closed
     bool acknowledged = false;  // the receiver closed: every byte arrived
 
     void send_now() {
@@ -163,7 +163,8 @@ StreamSendOutcome send_streams(const StreamSend& plan) {
             streams.push_back({std::move(socket), StreamPattern(stream_seed(plan.phase, plan.sender, index)), {}});
         }
     } catch (const std::system_error& failure) {
-        outcome.errors.push_back(fmt::format("{} of {} streams connected: {}", streams.size(), plan.streams, failure.what()));
+        outcome.errors.push_back(fmt::format("{} of {} streams connected: {}", streams.size(), plan.streams,
+                                             failure.what()));
         return outcome;  // the receiver's accept times out and says so too
     }
     if (plan.corrupt) {
@@ -171,12 +172,13 @@ StreamSendOutcome send_streams(const StreamSend& plan) {
         first.flipped.assign(first.pattern.at(0), first.pattern.at(0) + StreamPattern::block_bytes);
         first.flipped[1000] ^= std::byte{0xff};
     }
-    const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(plan.seconds));
+    const auto deadline = Clock::now() +
+                          std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(plan.seconds));
     bool paused = plan.delay_s <= 0.0;
     try {
         while (Clock::now() < deadline) {
-            for (OutgoingStream* stream : ready(streams, POLLOUT, [](const OutgoingStream&) { return true; }, plan.wait,
-                                                "send: the peer took nothing"))
+            for (OutgoingStream* stream : ready(
+                     streams, POLLOUT, [](const OutgoingStream&) { return true; }, plan.wait, "send: the peer took nothing"))
                 stream->send_now();
             if (!paused) {  // planted: the whole sender stalls once inside its window
                 std::this_thread::sleep_for(std::chrono::duration<double>(plan.delay_s));
@@ -192,13 +194,17 @@ StreamSendOutcome send_streams(const StreamSend& plan) {
         const auto open = [](const OutgoingStream& stream) { return !stream.acknowledged; };
         while (std::any_of(streams.begin(), streams.end(), open))
             for (OutgoingStream* stream : ready(streams, POLLIN, open, plan.wait, "send: the receiver never closed"))
-                if (stream->socket.receive_now(rest.data(), rest.size()) == std::optional<std::size_t>{0}) stream->acknowledged = true;
+                if (stream->socket.receive_now(rest.data(), rest.size()) == std::optional<std::size_t>{0})
+                    stream->acknowledged = true;
     } catch (const std::system_error& failure) {
-        outcome.errors.push_back(fmt::format("after {} bytes: {}", [&] {
-            std::uint64_t total = 0;
-            for (const OutgoingStream& stream : streams) total += stream.bytes;
-            return total;
-        }(), failure.what()));
+        outcome.errors.push_back(fmt::format(
+            "after {} bytes: {}",
+            [&] {
+                std::uint64_t total = 0;
+                for (const OutgoingStream& stream : streams) total += stream.bytes;
+                return total;
+            }(),
+            failure.what()));
     }
     for (const OutgoingStream& stream : streams) outcome.bytes.push_back(stream.bytes);
     return outcome;
@@ -218,7 +224,8 @@ StreamReceiveOutcome receive_streams(const TcpListener& listener, const StreamRe
         try {
             socket = listener.accept(plan.wait);
         } catch (const std::system_error& failure) {
-            outcome.errors.push_back(fmt::format("{} of {} streams connected: {}", streams.size(), plan.streams, failure.what()));
+            outcome.errors.push_back(fmt::format("{} of {} streams connected: {}", streams.size(), plan.streams,
+                                                 failure.what()));
             break;
         }
         const auto header = read_header(socket, plan.wait);
@@ -232,7 +239,8 @@ StreamReceiveOutcome receive_streams(const TcpListener& listener, const StreamRe
         const int index = static_cast<int>(header->stream);
         streams.push_back({std::move(socket), StreamPattern(stream_seed(plan.phase, plan.sender, index)), index});
     }
-    if (strays >= most_strays) outcome.errors.push_back(fmt::format("{} connections that were not this phase's streams", strays));
+    if (strays >= most_strays)
+        outcome.errors.push_back(fmt::format("{} connections that were not this phase's streams", strays));
     // One thread reads every stream (the sender's streams connect before any sends, so all of them
     // are here before the data flows).
     std::vector<std::byte> buffer(StreamPattern::block_bytes);
@@ -269,7 +277,8 @@ RoundTrips measure_round_trips(const std::string& ipv4, std::uint16_t port, std:
             std::uint8_t back = 0;
             const auto start = Clock::now();
             socket.send_all(&sent, 1, wait);
-            if (!socket.receive_exactly(&back, 1, wait)) throw std::system_error(std::make_error_code(std::errc::connection_aborted), "echo: the server closed");
+            if (!socket.receive_exactly(&back, 1, wait))
+                throw std::system_error(std::make_error_code(std::errc::connection_aborted), "echo: the server closed");
             const auto end = Clock::now();
             if (back != sent) {
                 trips.error = fmt::format("echo {} came back as {:#04x}, sent {:#04x}", i, back, sent);

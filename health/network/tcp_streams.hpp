@@ -35,9 +35,9 @@ struct StreamSend {
     int streams = 1;
     double seconds = 1.0;
     std::uint32_t phase = 0;
-    int sender = 0;               // this rank's number in the seeds
-    bool corrupt = false;         // planted: one byte of stream 0's first block flipped
-    double delay_s = 0.0;         // planted: each stream pauses this long inside its window
+    int sender = 0;        // this rank's number in the seeds
+    bool corrupt = false;  // planted: one byte of stream 0's first block flipped
+    double delay_s = 0.0;  // planted: each stream pauses this long inside its window
     std::chrono::milliseconds wait{30'000};
 };
 
@@ -57,9 +57,9 @@ struct StreamReceive {
 };
 
 struct StreamReceiveOutcome {
-    std::vector<std::uint64_t> bytes;  // per stream index, validated or not
-    double seconds = 0.0;              // first header read to the last end of stream
-    std::vector<std::string> errors;   // connections that failed
+    std::vector<std::uint64_t> bytes;     // per stream index, validated or not
+    double seconds = 0.0;                 // first header read to the last end of stream
+    std::vector<std::string> errors;      // connections that failed
     std::vector<std::string> mismatches;  // the first wrong byte of each stream that had one
     double gbits() const;
 };

@@ -3,9 +3,9 @@
 // named with that interface, under test tcp_bandwidth, the other interface passes; the analyzer
 // awaits a confirmation, and the confirmation's own TCP matrix confirms it (it drains) or does not
 // reproduce it (a WARN).
+#include "analysis/rules/link_localization.hpp"
 #include "analysis_fixtures.hpp"
 #include "analysis_outcome.hpp"
-#include "analysis/rules/link_localization.hpp"
 #include "bench/synthetic_run.hpp"
 #include "health/network/tcp_bandwidth_names.hpp"
 
@@ -39,7 +39,8 @@ SampleTable tcp_matrix(std::optional<int> slow_on_eth1, std::uint64_t seed) {
     SampleTable matrix(names::sample_columns());
     int interface = 0;
     for (const std::optional<int> slow : {std::optional<int>{}, slow_on_eth1}) {
-        const SampleTable one = bench::synthetic_link_matrix(one_rank_per_node(slow, seed + static_cast<std::uint64_t>(interface)));
+        const SampleTable one =
+            bench::synthetic_link_matrix(one_rank_per_node(slow, seed + static_cast<std::uint64_t>(interface)));
         const std::size_t bandwidth = *one.column_index(link_matrix_columns::bandwidth_gbs);
         const std::size_t latency = *one.column_index(link_matrix_columns::latency_us);
         for (std::vector<double> row : one.rows()) {
@@ -119,8 +120,10 @@ TEST(LinkTcp, AnalyzerAwaitsThenTheTcpMatrixMeasuredAgainConfirmsOrNot) {
     ASSERT_EQ(findings.size(), 1u);
     EXPECT_EQ(findings[0]["confirmation"], "confirmed");
 
-    const auto healthy_again = testing::write_run(temp.path() / "healthy-again", tcp_traces(std::nullopt, 21), "complete", tests);
-    const testing::AnalysisOutcome not_reproduced = testing::analyze_in_process({.run_dir = run, .confirmation_dir = healthy_again});
+    const auto healthy_again =
+        testing::write_run(temp.path() / "healthy-again", tcp_traces(std::nullopt, 21), "complete", tests);
+    const testing::AnalysisOutcome not_reproduced =
+        testing::analyze_in_process({.run_dir = run, .confirmation_dir = healthy_again});
     EXPECT_EQ(not_reproduced.drain.find("node0003"), std::string::npos) << not_reproduced.drain;
     const auto warned = testing::findings_of(not_reproduced, "node0003");
     ASSERT_EQ(warned.size(), 1u);

@@ -26,7 +26,8 @@ double figure(const TestResult& result, std::string_view name) {
     return metric(result, std::string(name)).value_or(std::nan(""));
 }
 
-const std::string loopback_pairs = "params: {tcp_bandwidth: {scope: ranks, interfaces: [lo], seconds: 0.3, streams: 2, round_trips: 50}}\n";
+const std::string loopback_pairs =
+    "params: {tcp_bandwidth: {scope: ranks, interfaces: [lo], seconds: 0.3, streams: 2, round_trips: 50}}\n";
 
 TEST(TcpBandwidth, EveryOrderedPairOnceValidated) {
     const TestResult result = run_registered_test("tcp_bandwidth", loopback_pairs);
@@ -61,8 +62,9 @@ TEST(TcpBandwidth, EveryOrderedPairOnceValidated) {
 
 TEST(TcpBandwidth, PlantedDelayLowersWhatThatRankSends) {
     const TestResult result = run_registered_test(
-        "tcp_bandwidth", "params: {tcp_bandwidth: {scope: ranks, interfaces: [lo], seconds: 0.5, streams: 1, round_trips: 20}}\n"
-                         "faults: [{kind: delay, test: tcp_bandwidth, rank: 1, seconds: 0.4}]\n");
+        "tcp_bandwidth",
+        "params: {tcp_bandwidth: {scope: ranks, interfaces: [lo], seconds: 0.5, streams: 1, round_trips: 20}}\n"
+        "faults: [{kind: delay, test: tcp_bandwidth, rank: 1, seconds: 0.4}]\n");
     ASSERT_EQ(result.status, Status::pass) << result.reason;
     // Each stream pauses 0.4 s of its 0.5 s: what rank 1 sends arrives at a fraction of the rate.
     if (world_rank() == 1)
@@ -70,7 +72,8 @@ TEST(TcpBandwidth, PlantedDelayLowersWhatThatRankSends) {
 }
 
 TEST(TcpBandwidth, PlantedWrongByteNamedByPairStreamAndOffset) {
-    const TestResult result = run_registered_test("tcp_bandwidth", loopback_pairs + "faults: [{kind: corrupt, test: tcp_bandwidth, rank: 1}]\n");
+    const TestResult result =
+        run_registered_test("tcp_bandwidth", loopback_pairs + "faults: [{kind: corrupt, test: tcp_bandwidth, rank: 1}]\n");
     // Rank 1's peers receive its flipped byte; rank 1 itself receives only good data.
     if (world_rank() == 1) {
         EXPECT_EQ(result.status, Status::pass) << result.reason;
@@ -79,7 +82,9 @@ TEST(TcpBandwidth, PlantedWrongByteNamedByPairStreamAndOffset) {
     ASSERT_EQ(result.status, Status::fail);
     EXPECT_NE(result.reason.find("tcp_bandwidth: wrong or lost bytes"), std::string::npos) << result.reason;
     EXPECT_NE(result.reason.find(" rank 1 -> "), std::string::npos) << result.reason;
-    EXPECT_NE(result.reason.find(fmt::format(" rank {} on lo (alone): stream 0 byte 1000: ", world_rank())), std::string::npos) << result.reason;
+    EXPECT_NE(result.reason.find(fmt::format(" rank {} on lo (alone): stream 0 byte 1000: ", world_rank())),
+              std::string::npos)
+        << result.reason;
 }
 
 TEST(TcpBandwidth, PortInUseRefusedAndOneNodeWaived) {
@@ -91,14 +96,16 @@ TEST(TcpBandwidth, PortInUseRefusedAndOneNodeWaived) {
         port = taken->port();
     }
     MPI_Bcast(&port, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    const std::string yaml = "params: {tcp_bandwidth: {scope: ranks, interfaces: [lo], port: " + std::to_string(port) + "}}\n";
+    const std::string yaml = "params: {tcp_bandwidth: {scope: ranks, interfaces: [lo], port: " + std::to_string(port) +
+                             "}}\n";
     // Refused on the node (exit 2, to fix); with one node every rank is the refusing node.
     const TestResult refused = run_registered_test("tcp_bandwidth", yaml);
     EXPECT_EQ(refused.status, Status::error);
     EXPECT_TRUE(refused.bad_input);
     EXPECT_EQ(refused.cause, Cause::configuration);
     EXPECT_NE(refused.reason.find(fmt::format("port {} is taken", port)), std::string::npos) << refused.reason;
-    expect_refused("tcp_bandwidth", "params: {tcp_bandwidth: {streams: 0}}\n", "'params.tcp_bandwidth.streams' must be between 1 and 128");
+    expect_refused("tcp_bandwidth", "params: {tcp_bandwidth: {streams: 0}}\n",
+                   "'params.tcp_bandwidth.streams' must be between 1 and 128");
 
     const TestResult waived = run_registered_test("tcp_bandwidth", "params: {tcp_bandwidth: {interfaces: [lo]}}\n");
     EXPECT_EQ(waived.status, Status::waived);

@@ -174,15 +174,7 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
             for (const auto key : congestion_ring_columns::tests)
                 if (auto table = again.rank0_samples(std::string(key))) again_ring_tables.emplace(key, std::move(*table));
             std::map<std::string, SampleTable> again_matrices;
-            const auto rank0_result = [&](const std::string& test) -> const TestResult* {
-                const auto& ranks = inputs.confirmation->ranks;
-                if (ranks.empty() || !ranks.front().trace) return nullptr;
-                for (const TestResult& result : ranks.front().trace->tests)
-                    if (result.key == test) return &result;
-                return nullptr;
-            };
-            for (LinkMatrix& matrix : link_matrices_of([&](const std::string& test) { return again.rank0_samples(test); }, rank0_result))
-                again_matrices.emplace(matrix.name, std::move(matrix.table));
+            for (LinkMatrix& matrix : link_matrices_of(again)) again_matrices.emplace(matrix.name, std::move(matrix.table));
             remeasured = remeasure(inputs.run, *inputs.confirmation, again_matrices, again_ring_tables);
         } catch (const InputError& error) {
             err << "shakedown-analyze: " << escape_control(error.what()) << '\n';

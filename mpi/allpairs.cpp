@@ -24,7 +24,6 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-
 namespace shakedown::mpi {
 namespace {
 

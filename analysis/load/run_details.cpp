@@ -45,13 +45,17 @@ const NodeDetails& RunDetails::node(const std::string& name) {
     return details;
 }
 
+const TestResult* RunDetails::rank0_result(const std::string& test) const {
+    if (run_.ranks.empty() || !run_.ranks.front().trace) return nullptr;
+    for (const TestResult& result : run_.ranks.front().trace->tests)
+        if (result.key == test) return &result;
+    return nullptr;
+}
+
 std::optional<SampleTable> RunDetails::rank0_samples(const std::string& test) const {
     if (const auto in_place = rank0_in_place_.find(test); in_place != rank0_in_place_.end()) return in_place->second;
-    if (run_.ranks.empty() || !run_.ranks.front().trace) return std::nullopt;
+    if (rank0_result(test) == nullptr) return std::nullopt;
     const RankRecord& rank0 = run_.ranks.front();
-    const auto& tests = rank0.trace->tests;
-    if (std::none_of(tests.begin(), tests.end(), [&](const TestResult& result) { return result.key == test; }))
-        return std::nullopt;
     try {
         Trace trace = read_trace(rank0.trace_path, {.samples = true, .telemetry = false, .inventory = false,
                                                     .config = false, .events = false});

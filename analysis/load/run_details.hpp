@@ -39,6 +39,8 @@ public:
     // node(name)'s. Null when unreadable or no rank of the node has a trace.
     const nlohmann::json& inventory(const std::string& name);
 
+    // Rank 0's result of `test` as loaded (metrics, parameters; no samples), nullptr where it did not run.
+    const TestResult* rank0_result(const std::string& test) const;
     // The samples rank 0 recorded for `test` (allpairs: the whole link matrix), if it ran there.
     std::optional<SampleTable> rank0_samples(const std::string& test) const;
 

@@ -63,9 +63,7 @@ AnalysisResult apply_rules(const Observations& observations, const Thresholds& t
         comparison.findings.clear();
         result.baseline = std::move(comparison);
     }
-    const auto matrices = link_matrices_of([&](const std::string& test) { return details.rank0_samples(test); },
-                                           [&](const std::string& test) { return observations.test_of(0, test); });
-    for (const LinkMatrix& matrix : matrices) {
+    for (const LinkMatrix& matrix : link_matrices_of(details)) {
         LinkLocalization localization = localize_links(matrix, observations, topology, settings.link_bands());
         append(findings, link_findings(localization, observations));
         if (matrix.name == link_matrix_sources().front().test) result.links = std::move(localization);

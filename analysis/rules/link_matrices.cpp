@@ -55,14 +55,13 @@ std::vector<LinkMatrix> split_link_matrix(const LinkMatrixSource& source, const 
     return matrices;
 }
 
-std::vector<LinkMatrix> link_matrices_of(const std::function<std::optional<SampleTable>(const std::string&)>& rank0_samples,
-                                         const std::function<const TestResult*(const std::string&)>& rank0_result) {
+std::vector<LinkMatrix> link_matrices_of(const RunDetails& details) {
     std::vector<LinkMatrix> matrices;
     for (const LinkMatrixSource& source : link_matrix_sources()) {
         const std::string test(source.test);
-        const auto table = rank0_samples(test);
+        const auto table = details.rank0_samples(test);
         if (!table) continue;
-        for (LinkMatrix& matrix : split_link_matrix(source, *table, rank0_result(test)))
+        for (LinkMatrix& matrix : split_link_matrix(source, *table, details.rank0_result(test)))
             matrices.push_back(std::move(matrix));
     }
     return matrices;

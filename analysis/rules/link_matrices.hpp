@@ -3,11 +3,10 @@
 // several. Each is localized on its own (link_localization.hpp) and confirmed by its own again.
 #pragma once
 
+#include "analysis/load/run_details.hpp"
 #include "comm/link_matrix_columns.hpp"
 #include "core/result.hpp"
 
-#include <functional>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,8 +28,7 @@ struct LinkMatrix {
 // networks (nullptr: none named; each network index is then named by its number).
 std::vector<LinkMatrix> split_link_matrix(const LinkMatrixSource& source, const SampleTable& table, const TestResult* rank0);
 
-// Every matrix of a run, each source's table and rank-0 result looked up by test key.
-std::vector<LinkMatrix> link_matrices_of(const std::function<std::optional<SampleTable>(const std::string&)>& rank0_samples,
-                                         const std::function<const TestResult*(const std::string&)>& rank0_result);
+// Every matrix of a run: each declared source's rank-0 samples, split by its rank-0 parameters.
+std::vector<LinkMatrix> link_matrices_of(const RunDetails& details);
 
 }  // namespace shakedown::analysis

@@ -17,10 +17,6 @@ namespace {
 
 constexpr int exchange_tag = 7301;
 
-std::uint64_t total(const std::vector<std::uint64_t>& bytes) {
-    return std::accumulate(bytes.begin(), bytes.end(), std::uint64_t{0});
-}
-
 // "node2 -> node1 on eth0 (alone)": the direction a problem was seen in.
 std::string direction(const PairJob& job, bool received, const char* phase) {
     return received ? fmt::format("{} -> {} on {} ({})", job.peer_name, job.me_name, job.interface, phase)
@@ -34,7 +30,7 @@ void check_received(const PairJob& job, const StreamReceiveOutcome& received, do
         problems.push_back(fmt::format("{}: {}", direction(job, true, phase), mismatch));
     for (const std::string& error : received.errors)
         problems.push_back(fmt::format("{}: {}", direction(job, true, phase), error));
-    const auto arrived = static_cast<double>(total(received.bytes));
+    const auto arrived = static_cast<double>(total_bytes(received.bytes));
     if (std::isfinite(sent_bytes) && sent_bytes != arrived)
         problems.push_back(fmt::format("{}: {:.0f} bytes arrived of the {:.0f} sent", direction(job, true, phase), arrived,
                                        sent_bytes));
@@ -99,8 +95,8 @@ PairOutcome measure_pair(const PairJob& job, const TcpListener& listener, const 
     // Each side tells the other what it sent and what it received; the round trip is the initiator's.
     const double p50 = round_trips.empty() ? PairOutcome::none : stats::median(round_trips);
     const double p99 = round_trips.empty() ? PairOutcome::none : stats::percentile(round_trips, 0.99);
-    const std::array<double, 6> mine = {static_cast<double>(total(sent_alone.bytes)),
-                                        static_cast<double>(total(sent_duplex.bytes)),
+    const std::array<double, 6> mine = {static_cast<double>(total_bytes(sent_alone.bytes)),
+                                        static_cast<double>(total_bytes(sent_duplex.bytes)),
                                         received_alone.gbits(),
                                         received_duplex.gbits(),
                                         p50,

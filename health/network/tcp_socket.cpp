@@ -57,31 +57,6 @@ TcpSocket::~TcpSocket() {
     if (fd_ >= 0) ::close(fd_);
 }
 
-void TcpSocket::send_all(const void* data, std::size_t bytes, std::chrono::milliseconds wait) const {
-    // The call first, the wait only when the socket's buffer is full: one system call per block
-    // while the stream flows, as a blocking sender makes.
-    const auto* at = static_cast<const char*>(data);
-    while (bytes > 0) {
-        const ssize_t sent = ::send(fd_, at, bytes, MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (sent < 0) {
-            if (errno == EAGAIN || errno == EWOULDBLOCK) wait_for(fd_, POLLOUT, wait, "send: the peer took nothing");
-            else if (errno != EINTR) throw_errno("send");
-            continue;
-        }
-        at += sent;
-        bytes -= static_cast<std::size_t>(sent);
-    }
-}
-
-std::size_t TcpSocket::receive_some(void* data, std::size_t bytes, std::chrono::milliseconds wait) const {
-    for (;;) {
-        const ssize_t got = ::recv(fd_, data, bytes, MSG_DONTWAIT);
-        if (got >= 0) return static_cast<std::size_t>(got);
-        if (errno == EAGAIN || errno == EWOULDBLOCK) wait_for(fd_, POLLIN, wait, "receive: nothing arrived");
-        else if (errno != EINTR) throw_errno("receive");
-    }
-}
-
 std::optional<std::size_t> TcpSocket::send_now(const void* data, std::size_t bytes) const {
     for (;;) {
         const ssize_t sent = ::send(fd_, data, bytes, MSG_NOSIGNAL | MSG_DONTWAIT);
@@ -97,6 +72,28 @@ std::optional<std::size_t> TcpSocket::receive_now(void* data, std::size_t bytes)
         if (got >= 0) return static_cast<std::size_t>(got);
         if (errno == EAGAIN || errno == EWOULDBLOCK) return std::nullopt;
         if (errno != EINTR) throw_errno("receive");
+    }
+}
+
+void TcpSocket::send_all(const void* data, std::size_t bytes, std::chrono::milliseconds wait) const {
+    // The call first, the wait only when the socket's buffer is full: one system call per block
+    // while the stream flows, as a blocking sender makes.
+    const auto* at = static_cast<const char*>(data);
+    while (bytes > 0) {
+        const auto sent = send_now(at, bytes);
+        if (!sent) {
+            wait_for(fd_, POLLOUT, wait, "send: the peer took nothing");
+            continue;
+        }
+        at += *sent;
+        bytes -= *sent;
+    }
+}
+
+std::size_t TcpSocket::receive_some(void* data, std::size_t bytes, std::chrono::milliseconds wait) const {
+    for (;;) {
+        if (const auto got = receive_now(data, bytes)) return *got;
+        wait_for(fd_, POLLIN, wait, "receive: nothing arrived");
     }
 }
 

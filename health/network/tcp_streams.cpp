@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <exception>
+#include <numeric>
 #include <system_error>
 #include <thread>
 
@@ -145,10 +145,12 @@ std::uint64_t stream_seed(std::uint32_t phase, int sender, int stream) {
            mix(0x5eed'0000ULL + static_cast<std::uint64_t>(stream));
 }
 
+std::uint64_t total_bytes(const std::vector<std::uint64_t>& per_stream) {
+    return std::accumulate(per_stream.begin(), per_stream.end(), std::uint64_t{0});
+}
+
 double StreamReceiveOutcome::gbits() const {
-    std::uint64_t total = 0;
-    for (const std::uint64_t stream : bytes) total += stream;
-    return seconds > 0.0 ? static_cast<double>(total) * 8.0 / seconds / 1e9 : 0.0;
+    return seconds > 0.0 ? static_cast<double>(total_bytes(bytes)) * 8.0 / seconds / 1e9 : 0.0;
 }
 
 StreamSendOutcome send_streams(const StreamSend& plan) {
@@ -175,6 +177,7 @@ StreamSendOutcome send_streams(const StreamSend& plan) {
     const auto deadline = Clock::now() +
                           std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(plan.seconds));
     bool paused = plan.delay_s <= 0.0;
+    std::string failed;
     try {
         while (Clock::now() < deadline) {
             for (OutgoingStream* stream : ready(
@@ -197,16 +200,10 @@ StreamSendOutcome send_streams(const StreamSend& plan) {
                 if (stream->socket.receive_now(rest.data(), rest.size()) == std::optional<std::size_t>{0})
                     stream->acknowledged = true;
     } catch (const std::system_error& failure) {
-        outcome.errors.push_back(fmt::format(
-            "after {} bytes: {}",
-            [&] {
-                std::uint64_t total = 0;
-                for (const OutgoingStream& stream : streams) total += stream.bytes;
-                return total;
-            }(),
-            failure.what()));
+        failed = failure.what();
     }
     for (const OutgoingStream& stream : streams) outcome.bytes.push_back(stream.bytes);
+    if (!failed.empty()) outcome.errors.push_back(fmt::format("after {} bytes: {}", total_bytes(outcome.bytes), failed));
     return outcome;
 }
 

@@ -41,6 +41,9 @@ struct StreamSend {
     std::chrono::milliseconds wait{30'000};
 };
 
+// The bytes of every stream together.
+std::uint64_t total_bytes(const std::vector<std::uint64_t>& per_stream);
+
 struct StreamSendOutcome {
     std::vector<std::uint64_t> bytes;  // per stream, what the peer acknowledged by closing
     std::vector<std::string> errors;

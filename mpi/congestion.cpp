@@ -4,6 +4,8 @@
 // congested), so 1 is no impact and above 1 worse, job-wide and per node. The planted delay is
 // slept in the congested phase only: a rank whose links degrade under load, which is what the
 // test exists to find.
+#include "comm/communicator_names.hpp"
+#include "comm/congestion_ring_columns.hpp"
 #include "comm/pairs.hpp"
 #include "core/communicator.hpp"
 #include "core/problem_list.hpp"
@@ -79,8 +81,8 @@ public:
         }
 
         TestResult result;
-        result.parameters["communicator_ranks"] = std::to_string(ctx.size());
-        result.parameters["measuring_ranks"] = std::to_string(roles.measuring);
+        result.parameters[std::string(communicator_names::communicator_ranks)] = std::to_string(ctx.size());
+        result.parameters[std::string(congestion_ring_columns::measuring_ranks)] = std::to_string(roles.measuring);
         result.parameters["roles"] = roles.describe();
         result.parameters["measuring"] = fmt::format("{}", congests ? "no: congesting" : "yes");
         add_congestion_figures(result, congestion_spec(), ctx.comm(), placement, mine, ring_count);

@@ -7,6 +7,8 @@
 // ranks' leader says it has finished (StopSignal). One ring: its NCCL communicator is ordered
 // along it, and another ring would be another communicator. Validation: after each phase and size, one
 // fresh transfer checked element by element on the GPU (nccl_data), not every timed one.
+#include "comm/communicator_names.hpp"
+#include "comm/congestion_ring_columns.hpp"
 #include "core/communicator.hpp"
 #include "core/planted_delay.hpp"
 #include "core/problem_list.hpp"
@@ -157,8 +159,8 @@ public:
         }
 
         TestResult result;
-        result.parameters["communicator_ranks"] = std::to_string(ctx.size());
-        result.parameters["measuring_ranks"] = std::to_string(roles.measuring);
+        result.parameters[std::string(communicator_names::communicator_ranks)] = std::to_string(ctx.size());
+        result.parameters[std::string(congestion_ring_columns::measuring_ranks)] = std::to_string(roles.measuring);
         result.parameters["roles"] = roles.describe();
         result.parameters["gpu"] = std::to_string(*ctx.session().gpu());
         add_congestion_figures(result, congestion_nccl_spec(), ctx.comm(), placement, mine, 1);

@@ -22,24 +22,30 @@ void check_congestion_nccl(const TestParams& params, int /*world_size*/) {
 
 const TestSpec& congestion_nccl_spec() {
     static const TestSpec spec{
-        .key = "congestion_nccl",
+        .key = std::string(congestion_ring_columns::tests[1]),
         .description = "congestion with NCCL, one rank per GPU: a random ring of ncclSend/ncclRecv (latency, bandwidth) "
                        "alone and beside ncclAllToAll congestors; impact factor job-wide and per node, validated",
         .suites = {"full"},
         .parameters =
             {
                 ParamSpec::integer("latency_bytes", 8, "ring message size for latency").between(4, std::int64_t{1} << 20),
-                ParamSpec::integer("latency_iterations", 200, "timed ring exchanges per phase").between(1, most_congestion_nccl_counts),
+                ParamSpec::integer("latency_iterations", 200, "timed ring exchanges per phase")
+                    .between(1, most_congestion_nccl_counts),
                 ParamSpec::integer("latency_warmup", 20, "untimed ones before them").between(0, most_congestion_nccl_counts),
                 ParamSpec::integer("bandwidth_bytes", std::int64_t{8} << 20, "ring message size for bandwidth")
                     .between(4, std::int64_t{1} << 32),
-                ParamSpec::integer("bandwidth_iterations", 50, "timed ring transfers per phase").between(1, most_congestion_nccl_counts),
-                ParamSpec::integer("bandwidth_warmup", 5, "untimed ones before them").between(0, most_congestion_nccl_counts),
-                ParamSpec::real("congestor_fraction", 0.5, "share of each node's GPUs (of the nodes, one GPU per node) that congest")
+                ParamSpec::integer("bandwidth_iterations", 50, "timed ring transfers per phase")
+                    .between(1, most_congestion_nccl_counts),
+                ParamSpec::integer("bandwidth_warmup", 5, "untimed ones before them")
+                    .between(0, most_congestion_nccl_counts),
+                ParamSpec::real("congestor_fraction", 0.5,
+                                "share of each node's GPUs (of the nodes, one GPU per node) that congest")
                     .above(0.0),
-                ParamSpec::integer("alltoall_bytes", std::int64_t{1} << 20, "ncclAllToAll congestor: bytes to every other congesting GPU")
+                ParamSpec::integer("alltoall_bytes", std::int64_t{1} << 20,
+                                   "ncclAllToAll congestor: bytes to every other congesting GPU")
                     .between(4, std::int64_t{1} << 30),
-                ParamSpec::integer("seed", 1, "random ring order (the same on every rank)").between(0, std::int64_t{1} << 40),
+                ParamSpec::integer("seed", 1, "random ring order (the same on every rank)")
+                    .between(0, std::int64_t{1} << 40),
             },
         .metrics =
             {

@@ -131,13 +131,13 @@ private:
         };
         const double typical = others_median(static_cast<std::size_t>(ctx.rank()));
         if (!(typical > 0.0)) return;
-        result.add_metric("mpi_coll.rank_time_ratio", mine / typical);
+        result.add_metric(std::string(mpi_coll_names::rank_time_ratio), mine / typical);
         if (ctx.rank() != 0) return;
         const auto slowest = static_cast<std::size_t>(std::max_element(all.begin(), all.end()) - all.begin());
         const double slowest_typical = others_median(slowest);
         if (!(slowest_typical > 0.0)) return;
-        result.add_metric("mpi_coll.slowest_rank", world[slowest]);
-        result.add_metric("mpi_coll.slowest_rank_ratio", all[slowest] / slowest_typical);
+        result.add_metric(std::string(mpi_coll_names::slowest_rank), world[slowest]);
+        result.add_metric(std::string(mpi_coll_names::slowest_rank_ratio), all[slowest] / slowest_typical);
     }
 };
 

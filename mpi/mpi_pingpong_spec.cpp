@@ -1,5 +1,7 @@
 #include "mpi/specs.hpp"
 
+#include "mpi/mpi_pingpong_names.hpp"
+
 #include "comm/iteration_plan.hpp"
 #include "comm/sizes.hpp"
 #include "core/registry.hpp"
@@ -20,7 +22,7 @@ std::vector<ParamSpec> mpi_pingpong_parameters() {
 
 const TestSpec& mpi_pingpong_spec() {
     static const TestSpec spec{
-        .key = "mpi_pingpong",
+        .key = std::string(mpi_pingpong_names::key),
         .description = "MPI ping-pong latency (half round trip) between the node-local pair and node leaders, validated",
         .suites = {"quick", "full"},
         .parameters = mpi_pingpong_parameters(),
@@ -30,7 +32,12 @@ const TestSpec& mpi_pingpong_spec() {
                  "median half round trip at the smallest size: node-local pair, node leaders"},
                 {"mpi_pingpong.{latency,leader_latency}_p99_us", "us", Better::lower, "its 99th percentile"},
             },
-        .samples = {{"size", "B"}, {"peer", "rank"}, {"intra_node", "flag"}, {"batch", "index"}, {"seconds", "s"}, {"latency_us", "us"}},
+        .samples = {{std::string(mpi_pingpong_names::size_column), "B"},
+                    {"peer", "rank"},
+                    {std::string(mpi_pingpong_names::intra_node_column), "flag"},
+                    {"batch", "index"},
+                    {"seconds", "s"},
+                    {std::string(mpi_pingpong_names::latency_column), "us"}},
         .default_deadline_s = 120.0,
         .min_ranks = 2,
     };

@@ -1,5 +1,7 @@
 #include "mpi/specs.hpp"
 
+#include "mpi/p2p_names.hpp"
+
 #include "comm/iteration_plan.hpp"
 #include "comm/pairs.hpp"
 #include "comm/sizes.hpp"
@@ -38,7 +40,7 @@ void check_p2p(const TestParams& params, int world_size) {
 
 const TestSpec& p2p_spec() {
     static const TestSpec spec{
-        .key = "p2p",
+        .key = std::string(p2p_names::key),
         .description = "MPI point-to-point latency, bandwidth, bi-bandwidth and message rate over a size sweep, validated",
         .suites = {"full", "pairwise"},
         .parameters = p2p_parameters(),
@@ -53,7 +55,15 @@ const TestSpec& p2p_spec() {
                 {"p2p.{intra_node,inter_node}_message_rate_mps", "Mmsg/s", Better::higher,
                  "worst pair's message rate at the smallest size"},
             },
-        .samples = {{"size", "B"}, {"peer", "rank"}, {"intra_node", "flag"}, {"latency_min_us", "us"}, {"latency_median_us", "us"}, {"latency_p99_us", "us"}, {"bandwidth_gbs", "GB/s"}, {"bibandwidth_gbs", "GB/s"}, {"message_rate_mps", "Mmsg/s"}},
+        .samples = {{std::string(p2p_names::size_column), "B"},
+                    {"peer", "rank"},
+                    {std::string(p2p_names::intra_node_column), "flag"},
+                    {"latency_min_us", "us"},
+                    {std::string(p2p_names::latency_median_column), "us"},
+                    {"latency_p99_us", "us"},
+                    {std::string(p2p_names::bandwidth_column), "GB/s"},
+                    {"bibandwidth_gbs", "GB/s"},
+                    {"message_rate_mps", "Mmsg/s"}},
         .default_deadline_s = 900.0,
         .min_ranks = 2,
         .check_parameters = check_p2p,

@@ -2,9 +2,8 @@
 #pragma once
 
 #include "core/test_spec.hpp"
-
-#include <array>
-#include <string_view>
+#include "mpi/mpi_coll_names.hpp"
+#include "mpi/nccl/nccl_names.hpp"
 
 namespace shakedown::mpi {
 
@@ -16,11 +15,5 @@ const TestSpec& gpu_aware_mpi_spec();
 const TestSpec& nccl_spec();
 const TestSpec& congestion_spec();
 const TestSpec& congestion_nccl_spec();
-
-// The collectives each test knows, in the order they run (also the metric names' words).
-inline constexpr std::array<std::string_view, 6> mpi_collective_names = {"allreduce", "allgather", "reduce_scatter",
-                                                                         "alltoall",  "bcast",     "barrier"};
-inline constexpr std::array<std::string_view, 7> nccl_collective_names = {
-    "all_reduce", "all_gather", "reduce_scatter", "alltoall", "broadcast", "reduce", "sendrecv"};
 
 }  // namespace shakedown::mpi

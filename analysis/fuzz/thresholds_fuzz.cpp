@@ -3,6 +3,9 @@
 #include "analysis/rules/thresholds.hpp"
 #include "analysis/rules/topology.hpp"
 #include "core/errors.hpp"
+#include "kernels/dgemm/dgemm_fp64_names.hpp"
+#include "kernels/ladder/gemm_ladder_names.hpp"
+#include "kernels/stream/stream_names.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -13,7 +16,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     try {
         const auto thresholds = shakedown::analysis::Thresholds::built_in().overridden_by(
             shakedown::analysis::Thresholds::parse(text, "fuzz.yaml"));
-        for (const char* name : {"stream.triad_gbs", "dgemm_fp64.tflops", "gemm_ladder.bf16_tflops", "x"})
+        using namespace shakedown::kernels;
+        for (const std::string_view name :
+             {stream_names::triad_gbs, dgemm_names::tflops, gemm_ladder_names::bf16_tflops, std::string_view("x")})
             (void)thresholds.rule_for(name);
         (void)thresholds.settings().node_hour_price();
     } catch (const shakedown::InputError&) {

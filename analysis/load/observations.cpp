@@ -1,5 +1,6 @@
 #include "analysis/load/observations.hpp"
 
+#include "comm/communicator_names.hpp"
 #include "placement/placement_names.hpp"
 
 #include <cmath>
@@ -82,7 +83,7 @@ bool measured_on_gpu(const RankIdentity& who, const TestResult& test) {
 }
 
 int ranks_measured(const TestResult& test, int world_size) {
-    const auto found = test.parameters.find("communicator_ranks");
+    const auto found = test.parameters.find(std::string(communicator_names::communicator_ranks));
     if (found == test.parameters.end()) return world_size;
     try {
         return std::stoi(found->second);

@@ -77,7 +77,8 @@ Fp64Capability make_fp64_capability(const Observations& observations, const Anal
             host_lu_rates.push_back(metric.value);
             if (metric.nominal) host_lu_nominals.push_back(*metric.nominal);
             host_lu_ranks.insert(row.who->rank);
-            if (const auto grid = row.test->parameters.find("grid_used"); grid != row.test->parameters.end())
+            if (const auto grid = row.test->parameters.find(std::string(kernels::lu_names::grid_used));
+                grid != row.test->parameters.end())
                 host_lu_grid = grid->second;
             continue;
         }

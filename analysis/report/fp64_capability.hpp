@@ -10,7 +10,9 @@
 #include "analysis/energy/energy_figures.hpp"
 #include "analysis/load/observations.hpp"
 #include "analysis/rules/analysis_settings.hpp"
+#include "kernels/cg/cg_fp64_names.hpp"
 #include "kernels/dgemm/dgemm_fp64_names.hpp"
+#include "kernels/ladder/gemm_ladder_names.hpp"
 #include "kernels/lu/lu_fp64_names.hpp"
 
 #include <optional>
@@ -25,10 +27,10 @@ namespace fp64_metrics {
 inline constexpr std::string_view dgemm = kernels::dgemm_names::tflops;
 inline constexpr std::string_view lu = kernels::lu_names::tflops;
 inline constexpr std::string_view lu_residual = kernels::lu_names::scaled_residual;
-inline constexpr std::string_view cg = "cg_fp64.gflops";
-inline constexpr std::string_view cg_bound_fraction = "cg_fp64.bandwidth_bound_fraction";
-inline constexpr std::string_view emulated = "gemm_ladder.fp64_emulated_tflops";
-inline constexpr std::string_view emulated_error = "gemm_ladder.fp64_emulated_max_rel_error_vs_native";
+inline constexpr std::string_view cg = kernels::cg_fp64_names::gflops;
+inline constexpr std::string_view cg_bound_fraction = kernels::cg_fp64_names::bandwidth_bound_fraction;
+inline constexpr std::string_view emulated = kernels::gemm_ladder_names::fp64_emulated_tflops;
+inline constexpr std::string_view emulated_error = kernels::gemm_ladder_names::fp64_emulated_max_rel_error_vs_native;
 }  // namespace fp64_metrics
 
 struct Rate {

@@ -1,6 +1,9 @@
 #include "analysis/report/html_report.hpp"
 
 #include "kernels/dgemm/dgemm_fp64_names.hpp"
+#include "kernels/ladder/gemm_ladder_names.hpp"
+#include "kernels/stencil/stencil3d_names.hpp"
+#include "kernels/stream/stream_names.hpp"
 #include "telemetry/telemetry_columns.hpp"
 
 #include "analysis/report/markup.hpp"
@@ -98,9 +101,9 @@ json bars_view(const ReportModel& model, const Thresholds& thresholds, std::size
                 with_nominal.insert(metric.name);
     // The judged headline metrics first, then the rest by name.
     std::vector<std::string> ordered;
-    using namespace std::string_view_literals;
-    for (const std::string_view first : {kernels::dgemm_names::tflops, "stream.triad_gbs"sv, "gemm_ladder.bf16_tflops"sv,
-                                         "gemm_ladder.fp64_tflops"sv, "stencil3d.gcells_per_s"sv})
+    for (const std::string_view first :
+         {kernels::dgemm_names::tflops, kernels::stream_names::triad_gbs, kernels::gemm_ladder_names::bf16_tflops,
+          kernels::gemm_ladder_names::fp64_tflops, kernels::stencil3d_names::gcells_per_s})
         if (with_nominal.erase(std::string(first))) ordered.emplace_back(first);
     ordered.insert(ordered.end(), with_nominal.begin(), with_nominal.end());
     json charts = json::array();

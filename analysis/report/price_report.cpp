@@ -1,6 +1,8 @@
 #include "analysis/report/price_report.hpp"
 
 #include "kernels/dgemm/dgemm_fp64_names.hpp"
+#include "kernels/ladder/gemm_ladder_names.hpp"
+#include "mpi/nccl/nccl_names.hpp"
 #include "stats/summary.hpp"
 
 #include <fmt/format.h>
@@ -18,8 +20,8 @@ struct PricedQuantity {
 
 constexpr std::array<PricedQuantity, 3> priced{{
     {"FP64 TFLOP/s", kernels::dgemm_names::tflops, true},
-    {"BF16 TFLOP/s", "gemm_ladder.bf16_tflops", true},
-    {"NCCL all_reduce bus GB/s", "nccl.all_reduce_busbw_gbs", false},
+    {"BF16 TFLOP/s", kernels::gemm_ladder_names::bf16_tflops, true},
+    {"NCCL all_reduce bus GB/s", mpi::nccl_names::all_reduce_busbw_gbs, false},
 }};
 
 std::optional<double> per(double price, const std::optional<double>& amount) {

@@ -1,14 +1,15 @@
 #include "analysis/report/report_figures.hpp"
 
 #include "analysis/load/run_details.hpp"
+#include "analysis/report/sweep_figure_declarations.hpp"
 #include "analysis/rules/calibration.hpp"
 #include "comm/link_matrix_columns.hpp"
-#include "mpi/specs.hpp"
+#include "mpi/allpairs_names.hpp"
 #include "stats/summary.hpp"
 
 #include <fmt/format.h>
 
-#include <array>
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -20,91 +21,107 @@ namespace {
 // (the synthetic run's samples are figures around a metric, not sizes).
 bool is_size(double bytes) { return std::isfinite(bytes) && bytes >= 0 && std::floor(bytes) == bytes; }
 
-// Per series (the `group` column's value, or one series without it): per size the median of
-// `value` over the rows (peers, batches). Rows where `keep` says no are left out.
-template <typename Keep>
-std::map<double, std::map<double, std::vector<double>>> grouped(const SampleTable& samples, std::string_view group,
-                                                                std::string_view value, Keep&& keep) {
-    std::map<double, std::map<double, std::vector<double>>> out;  // group -> size -> values
-    const auto size_column = samples.column_index("size");
-    const auto value_column = samples.column_index(value);
-    const auto group_column = group.empty() ? std::nullopt : samples.column_index(group);
-    if (!size_column || !value_column || (!group.empty() && !group_column)) return out;
+using Groups = std::map<double, std::map<double, std::vector<double>>>;  // series -> size -> values
+
+// Per series (the split column's value, or one series without it): per size the figure's values
+// over the rows (peers, batches). Rows the declaration skips are left out.
+Groups grouped(const SampleTable& samples, const SweepFigureDeclaration& figure) {
+    Groups out;
+    const auto size_column = samples.column_index(figure.size_column);
+    const auto value_column = samples.column_index(figure.value_column);
+    const bool split = figure.split != SweepSeriesSplit::none;
+    const auto split_column = split ? samples.column_index(figure.split_column) : std::nullopt;
+    const auto skip_column = figure.skip_column.empty() ? std::nullopt : samples.column_index(figure.skip_column);
+    if (!size_column || !value_column || (split && !split_column)) return out;
     for (const auto& row : samples.rows()) {
         const double size = row[*size_column];
         const double y = row[*value_column];
-        if (!is_size(size) || size <= 0 || !std::isfinite(y) || y <= 0 || !keep(samples, row)) continue;
-        out[group_column ? row[*group_column] : 0.0][size].push_back(y);
+        if (!is_size(size) || size <= 0 || !std::isfinite(y) || y <= 0) continue;
+        if (skip_column && row[*skip_column] >= 0.5) continue;
+        out[split_column ? row[*split_column] : 0.0][size].push_back(y);
     }
     return out;
 }
 
-// The series of a grouping, named by `name_of(group)`; only series with two or more sizes.
-template <typename Name>
-std::vector<SweepSeries> series_of(const std::map<double, std::map<double, std::vector<double>>>& groups, Name&& name_of) {
+// A series' name: "intra-node" or "inter-node", the name at its index, or none.
+std::string series_name(const SweepFigureDeclaration& figure, double group) {
+    switch (figure.split) {
+    case SweepSeriesSplit::intra_or_inter_node: return group >= 0.5 ? "intra-node" : "inter-node";
+    case SweepSeriesSplit::by_index_name: {
+        const auto i = static_cast<std::size_t>(group);
+        return group >= 0 && i < figure.index_names.size() && static_cast<double>(i) == group
+                   ? std::string(figure.index_names[i])
+                   : fmt::format("collective {}", group);
+    }
+    case SweepSeriesSplit::none: break;
+    }
+    return "";
+}
+
+// The series of a grouping; only series with two or more sizes.
+std::vector<SweepSeries> series_of(const Groups& groups, const SweepFigureDeclaration& figure) {
     std::vector<SweepSeries> series;
     for (const auto& [group, by_size] : groups) {
         if (by_size.size() < 2) continue;
-        SweepSeries one{name_of(group), {}};
+        SweepSeries one{series_name(figure, group), {}};
         for (const auto& [size, values] : by_size) one.points.push_back({size, stats::median(values)});
         series.push_back(std::move(one));
     }
     return series;
 }
 
-auto every_row = [](const SampleTable&, const std::vector<double>&) { return true; };
-
-std::string link_kind(double intra) { return intra >= 0.5 ? "intra-node" : "inter-node"; }
-
-template <std::size_t N>
-std::string name_at(const std::array<std::string_view, N>& names, double index) {
-    const auto i = static_cast<std::size_t>(index);
-    return index >= 0 && i < N && static_cast<double>(i) == index ? std::string(names[i]) : fmt::format("collective {}", index);
+bool has_references(const SweepFigureDeclaration& figure) {
+    return !figure.nominal_lines.empty() || !figure.calibrated_points.empty();
 }
 
-void add_figure(std::vector<ReportFigure>& figures, std::string id, std::string title, std::string y_label,
-                std::vector<SweepSeries> series, std::vector<SweepReference> references, std::string caption) {
+void add_figure(std::vector<ReportFigure>& figures, const SweepFigureDeclaration& declared, std::vector<SweepSeries> series,
+                std::vector<SweepReference> references) {
     if (series.empty()) return;
-    SweepPlot plot{title, std::move(y_label), std::move(series), std::move(references)};
+    SweepPlot plot{std::string(declared.title), std::string(declared.y_label), std::move(series), std::move(references)};
     std::string svg = svg_sweep(plot);
     if (svg.empty()) return;
-    figures.push_back({std::move(id), std::move(title), std::move(svg), std::move(caption)});
+    figures.push_back({std::string(declared.id), std::string(declared.title), std::move(svg),
+                       std::string(declared.caption)});
 }
 
 // rank 0's value of `metric`'s nominal in `test`, if it carries one.
-std::optional<double> nominal_of(const TestResult& test, const std::string& metric) {
+std::optional<double> nominal_of(const TestResult& test, std::string_view metric) {
     for (const Metric& m : test.metrics)
         if (m.name == metric && m.nominal && std::isfinite(*m.nominal) && *m.nominal > 0) return m.nominal;
     return std::nullopt;
 }
 
-// The references a test's bandwidth sweep is drawn against: the nominal figures rank 0's metrics
-// carry, and for NCCL the built-in calibrated bus bandwidth at nccl-tests' reference sizes.
+// The references of a test's figures that declare some: the nominal figures rank 0's metrics
+// carry, and the built-in calibrated references at the sizes they were measured at.
 std::vector<SweepReference> references_for(const std::string& key, const TestResult& test, const RankIdentity& who,
                                            int world_size) {
     std::vector<SweepReference> references;
-    auto nominal_line = [&](const std::string& metric, const std::string& what) {
-        if (auto nominal = nominal_of(test, metric))
-            references.push_back({fmt::format("nominal {} {} GB/s", what, format_number(*nominal)), *nominal, std::nullopt});
-    };
-    if (key == "p2p") {
-        nominal_line("p2p.inter_node_bandwidth_gbs", "inter-node");
-        nominal_line("p2p.intra_node_bandwidth_gbs", "intra-node");
-    } else if (key == "mpi_coll") {
-        nominal_line("mpi_coll.allreduce_busbw_gbs", "allreduce busbw");
-    } else if (key == "nccl") {
-        nominal_line("nccl.all_reduce_busbw_gbs", "all_reduce busbw");
+    for (const SweepFigureDeclaration* figure : sweep_figure_declarations) {
+        if (figure->test != key) continue;
+        for (const SweepNominalLine& line : figure->nominal_lines)
+            if (auto nominal = nominal_of(test, line.metric))
+                references.push_back({fmt::format("nominal {} {} GB/s", line.label, format_number(*nominal)), *nominal,
+                                      std::nullopt});
+        if (figure->calibrated_points.empty()) continue;
         static const CalibratedReferences calibrated = CalibratedReferences::built_in();
-        for (const auto& [suffix, bytes] : {std::pair{"8mib", 8.0 * (1 << 20)}, {"512mib", 512.0 * (1 << 20)},
-                                            {"8gib", 8.0 * (1 << 30)}}) {
-            const std::string metric = fmt::format("nccl.all_reduce_busbw_{}_gbs", suffix);
-            const CalibratedReference* found = calibrated.find(metric, who.gpu_name, test.parameters, world_size);
+        for (const SweepCalibratedPoint& point : figure->calibrated_points) {
+            const CalibratedReference* found =
+                calibrated.find(std::string(point.metric), who.gpu_name, test.parameters, world_size);
             if (found != nullptr && found->healthy_value)
-                references.push_back({fmt::format("calibrated all_reduce {} GB/s", format_number(*found->healthy_value)),
-                                      *found->healthy_value, bytes});
+                references.push_back(
+                    {fmt::format("calibrated {} {} GB/s", figure->calibrated_label, format_number(*found->healthy_value)),
+                     *found->healthy_value, point.bytes});
         }
     }
     return references;
+}
+
+// The tests with a declared sweep figure, each once, in the declarations' order.
+std::vector<std::string> sweep_tests() {
+    std::vector<std::string> keys;
+    for (const SweepFigureDeclaration* figure : sweep_figure_declarations)
+        if (std::find(keys.begin(), keys.end(), figure->test) == keys.end()) keys.emplace_back(figure->test);
+    return keys;
 }
 
 }  // namespace
@@ -112,34 +129,10 @@ std::vector<SweepReference> references_for(const std::string& key, const TestRes
 std::vector<ReportFigure> sweep_figures(const std::string& test, const SampleTable& samples,
                                         const std::vector<SweepReference>& references) {
     std::vector<ReportFigure> figures;
-    if (test == "p2p") {
-        add_figure(figures, "sweep-p2p-bandwidth", "p2p: bandwidth vs message size (OSU style, rank 0's pairs)", "bandwidth (GB/s)",
-                   series_of(grouped(samples, "intra_node", "bandwidth_gbs", every_row), link_kind), references,
-                   "median over rank 0's pairs per size; dashed: nominal link bandwidth where the run carries one");
-        add_figure(figures, "sweep-p2p-latency", "p2p: latency vs message size (rank 0's pairs)", "latency (us)",
-                   series_of(grouped(samples, "intra_node", "latency_median_us", every_row), link_kind), {},
-                   "median half round trip over rank 0's pairs per size");
-    } else if (test == "mpi_pingpong") {
-        add_figure(figures, "sweep-mpi-pingpong-latency", "mpi_pingpong: latency vs message size (rank 0's pairs)",
-                   "latency (us)", series_of(grouped(samples, "intra_node", "latency_us", every_row), link_kind), {},
-                   "median half round trip over rank 0's batches and peers per size");
-    } else if (test == "mpi_coll") {
-        add_figure(figures, "sweep-mpi-coll-busbw", "mpi_coll: bus bandwidth vs message size (the job's)", "busbw (GB/s)",
-                   series_of(grouped(samples, "collective", "job_busbw_gbs", every_row),
-                             [](double index) { return name_at(mpi::mpi_collective_names, index); }),
-                   references, "job bus bandwidth (nccl-tests' factors, the slowest rank's time) per collective and size");
-    } else if (test == "nccl") {
-        const auto out_of_place = [](const SampleTable& table, const std::vector<double>& row) {
-            const auto in_place = table.column_index("in_place");
-            return !in_place || row[*in_place] < 0.5;
-        };
-        add_figure(figures, "sweep-nccl-busbw", "nccl: bus bandwidth vs message size (the job's, out of place)", "busbw (GB/s)",
-                   series_of(grouped(samples, "collective", "job_busbw_gbs", out_of_place),
-                             [](double index) { return name_at(mpi::nccl_collective_names, index); }),
-                   references,
-                   "job bus bandwidth per collective and size, as nccl-tests prints it; diamonds: the built-in calibrated "
-                   "all_reduce references at nccl-tests' sizes for this GPU and rank count, where one exists");
-    }
+    for (const SweepFigureDeclaration* figure : sweep_figure_declarations)
+        if (figure->test == test)
+            add_figure(figures, *figure, series_of(grouped(samples, *figure), *figure),
+                       has_references(*figure) ? references : std::vector<SweepReference>{});
     return figures;
 }
 
@@ -198,7 +191,7 @@ std::vector<ReportFigure> report_figures(const ReportModel& model) {
     if (rank0 == nullptr) return figures;
     const RunDetails details(*model.run);
     const int world_size = static_cast<int>(observations.ranks().size());
-    for (const char* key : {"p2p", "mpi_pingpong", "mpi_coll", "nccl"}) {
+    for (const std::string& key : sweep_tests()) {
         const TestResult* test = observations.test_of(0, key);
         if (test == nullptr || test->status == Status::waived) continue;
         const auto samples = details.rank0_samples(key);
@@ -213,9 +206,9 @@ std::vector<ReportFigure> report_figures(const ReportModel& model) {
                            "The median rank's step alone (T1) over the data-parallel step of one GPU, each node and the job: "
                            "measured, and predicted from the same run's T1 schedule and all-reduce bus bandwidth (Workload)."});
     if (observations.nodes().size() == 1) {
-        const TestResult* allpairs = observations.test_of(0, "allpairs");
+        const TestResult* allpairs = observations.test_of(0, std::string(mpi::allpairs_names::key));
         if (allpairs != nullptr && allpairs->status != Status::waived)
-            if (const auto matrix = details.rank0_samples("allpairs")) {
+            if (const auto matrix = details.rank0_samples(std::string(mpi::allpairs_names::key))) {
                 std::vector<std::string> labels;
                 for (const RankIdentity& who : observations.ranks())
                     labels.push_back(who.gpu ? fmt::format("rank {} / GPU {}", who.rank, *who.gpu) : fmt::format("rank {}", who.rank));

@@ -18,12 +18,13 @@ struct ReportFigure {
     std::string id, title, svg, caption;
 };
 
-// Every figure the run's rank-0 samples allow (read from its trace), in a fixed order: p2p,
-// mpi_pingpong, mpi_coll, nccl sweeps, then the intra-node matrix of a one-node run.
+// Every figure the run's rank-0 samples allow (read from its trace), in a fixed order: the declared
+// sweeps (sweep_figure_declarations.hpp: p2p, mpi_pingpong, mpi_coll, nccl), the scaling figure,
+// then the intra-node matrix of a one-node run.
 std::vector<ReportFigure> report_figures(const ReportModel& model);
 
-// The sweep figures of one test from its samples (`test` is p2p, mpi_pingpong, mpi_coll or nccl;
-// other keys give none), with `references` drawn on the bandwidth figure. Rows whose size is not
+// The sweep figures one test declares, from its samples (a test that declares none gives none),
+// with `references` drawn on the figures that declare references. Rows whose size is not
 // a whole byte count are not a sweep and are left out; a test with fewer than two sizes gives none.
 std::vector<ReportFigure> sweep_figures(const std::string& test, const SampleTable& samples,
                                         const std::vector<SweepReference>& references = {});

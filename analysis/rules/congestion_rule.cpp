@@ -1,6 +1,7 @@
 #include "analysis/rules/congestion_rule.hpp"
 
 #include "analysis/rules/congestion_localization.hpp"
+#include "comm/communicator_names.hpp"
 #include "comm/congestion_ring_columns.hpp"
 
 #include <fmt/format.h>
@@ -253,16 +254,17 @@ std::vector<Finding> congestion_findings_of(const Observations& observations, co
     if (!figure) return findings;
     const Level level = level_of(figure->second->value, settings);
     if (level == Level::pass) return findings;
-    const auto parameter = [&](const char* name) {
-        const auto found = job->parameters.find(name);
+    const auto parameter = [&](std::string_view name) {
+        const auto found = job->parameters.find(std::string(name));
         return found != job->parameters.end() ? found->second : std::string("?");
     };
     Finding finding = impact_finding(
         *observations.rank(0), key, *figure->second, level, settings,
         fmt::format("the fabric as a whole degrades under load: the {} of the {} measuring ranks (of {}) is {}x "
                     "worse beside the congestors than alone ({}), no node more than the others{}",
-                    describe(figure->first), parameter("measuring_ranks"), parameter("communicator_ranks"),
-                    format_number(figure->second->value), bands, nodes.empty() ? "" : " (most degraded: " + ranking(nodes) + ")"));
+                    describe(figure->first), parameter(congestion_ring_columns::measuring_ranks),
+                    parameter(communicator_names::communicator_ranks), format_number(figure->second->value), bands,
+                    nodes.empty() ? "" : " (most degraded: " + ranking(nodes) + ")"));
     finding.cause = Cause::configuration;  // routing or QoS of the fabric: no node to drain
     findings.push_back(std::move(finding));
     return findings;

@@ -1,6 +1,7 @@
 #include "analysis/rules/credibility_rule.hpp"
 
 #include "core/registry.hpp"
+#include "kernels/stream/stream_names.hpp"
 
 #include <fmt/format.h>
 
@@ -16,9 +17,10 @@ namespace {
 std::map<std::string, double> node_memory_bandwidth(const Observations& observations) {
     std::map<std::string, std::map<std::string, double>> sums;  // node -> metric -> sum over ranks
     for (const MetricRow& row : observations.metrics()) {
-        if (row.test->key != "stream") continue;
+        if (row.test->key != kernels::stream_names::key) continue;
         if (!ran_on_host(*row.test)) continue;
-        if (row.metric->name == "stream.copy_max_gbs" || row.metric->name == "stream.triad_max_gbs")
+        if (row.metric->name == kernels::stream_names::copy_max_gbs ||
+            row.metric->name == kernels::stream_names::triad_max_gbs)
             sums[row.who->node][row.metric->name] += row.metric->value;
     }
     std::map<std::string, double> bandwidth;
@@ -34,7 +36,7 @@ std::vector<Finding> credibility_findings(const Observations& observations) {
     std::vector<Finding> findings;
     for (const MetricRow& row : observations.metrics()) {
         const bool bounded = std::any_of(std::begin(memory_bound_metrics), std::end(memory_bound_metrics),
-                                         [&](const char* name) { return row.metric->name == name; });
+                                         [&](std::string_view name) { return row.metric->name == name; });
         if (!bounded) continue;
         const auto bound = memory.find(row.who->node);
         if (bound == memory.end() || bound->second <= 0.0 || row.metric->value <= bound->second) continue;
@@ -52,7 +54,7 @@ std::vector<Finding> credibility_findings(const Observations& observations) {
     }
     for (const MetricRow& row : observations.metrics()) {
         const bool bounded = std::any_of(std::begin(network_bound_metrics), std::end(network_bound_metrics),
-                                         [&](const char* name) { return row.metric->name == name; });
+                                         [&](std::string_view name) { return row.metric->name == name; });
         const auto& capacity = row.metric->nominal;
         if (!bounded || !capacity || !(*capacity > 0.0) || row.metric->value <= *capacity * network_bound_tolerance)
             continue;

@@ -18,6 +18,7 @@
 #include "analysis/rules/link_statistics.hpp"
 #include "analysis/rules/topology.hpp"
 #include "core/result.hpp"
+#include "mpi/allpairs_names.hpp"
 
 #include <string>
 #include <string_view>
@@ -26,8 +27,8 @@
 namespace shakedown::analysis {
 
 struct LinkLocalization {
-    std::string matrix = "allpairs";  // LinkMatrix::name: what its findings and their confirmation key by
-    std::string test = "allpairs";    // whose findings these are
+    std::string matrix{mpi::allpairs_names::key};  // LinkMatrix::name: what its findings and their confirmation key by
+    std::string test{mpi::allpairs_names::key};    // whose findings these are
     std::string network;              // "" for a source of one network, else "eth0": its findings say it
     std::string link_metric, node_metric;  // the source's (LinkMatrixSource)
     bool analyzed = false;

@@ -1,5 +1,7 @@
 #include "analysis/rules/slow_ranks.hpp"
 
+#include "mpi/mpi_coll_names.hpp"
+
 #include <fmt/format.h>
 
 #include <cmath>
@@ -25,19 +27,19 @@ std::vector<Finding> slow_rank_findings(const Observations& observations, const 
     // Rank 0's view: which rank was the slowest, for the evidence line.
     std::optional<double> slowest_rank;
     std::optional<double> slowest_ratio;
-    if (const TestResult* test = observations.test_of(0, "mpi_coll")) {
-        slowest_rank = metric_value(*test, "mpi_coll.slowest_rank");
-        slowest_ratio = metric_value(*test, "mpi_coll.slowest_rank_ratio");
+    if (const TestResult* test = observations.test_of(0, std::string(mpi::mpi_coll_names::key))) {
+        slowest_rank = metric_value(*test, mpi::mpi_coll_names::slowest_rank);
+        slowest_ratio = metric_value(*test, mpi::mpi_coll_names::slowest_rank_ratio);
     }
 
     std::vector<Finding> findings;
     for (const TestRow& row : observations.tests()) {
-        if (row.test->key != "mpi_coll" || row.test->status == Status::waived) continue;
-        const auto ratio = metric_value(*row.test, "mpi_coll.rank_time_ratio");
+        if (row.test->key != mpi::mpi_coll_names::key || row.test->status == Status::waived) continue;
+        const auto ratio = metric_value(*row.test, mpi::mpi_coll_names::rank_time_ratio);
         if (!ratio || *ratio < settings.rank_ratio()) continue;
         Finding finding = make_finding(*row.who, row.test->key, *ratio >= settings.rank_fail_ratio() ? Level::fail : Level::warn,
                                        "", FindingSource::collective);
-        finding.metric = "mpi_coll.rank_time_ratio";
+        finding.metric = mpi::mpi_coll_names::rank_time_ratio;
         finding.value = *ratio;
         finding.unit = "ratio";
         finding.reference = 1.0;

@@ -10,6 +10,11 @@ namespace shakedown::kernels::cg_fp64_names {
 
 inline constexpr std::string_view key = "cg_fp64";
 
+// The solves' rate (nominal: the triad bound) and its fraction of the bandwidth bound measured in
+// the same test (bounded by 1: above it the bound or the measurement is wrong).
+inline constexpr std::string_view gflops = "cg_fp64.gflops";
+inline constexpr std::string_view bandwidth_bound_fraction = "cg_fp64.bandwidth_bound_fraction";
+
 // Per rank, each phase's iteration: its wall time over its iterations (every rank runs each phase
 // at the same time; kernels/stencil/stencil_scaling.hpp).
 inline constexpr std::string_view alone_iteration_s = "cg_fp64.alone_iteration_s";    // SpMV, dots, updates; no message

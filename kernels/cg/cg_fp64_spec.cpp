@@ -25,14 +25,16 @@ void check_cg_parameters(const TestParams& params, int /*world_size*/) {
 
 const TestSpec& cg_fp64_spec() {
     static const TestSpec spec{
-        .key = "cg_fp64",
+        .key = std::string(cg_fp64_names::key),
         .description = "FP64 conjugate gradient on the 3-D 7-point Laplacian (stencil3d's decomposition and halo exchange, "
                        "two MPI_Allreduce per iteration), checked against a manufactured solution, vs triad bound",
         .suites = {"quick", "full"},
         .parameters =
             {
                 placement::names::device_parameter(),
-                ParamSpec::integer("global_n", automatic, "cells per side of the global cube").allow_auto("local_n per rank").between(1, 1 << 20),
+                ParamSpec::integer("global_n", automatic, "cells per side of the global cube")
+                    .allow_auto("local_n per rank")
+                    .between(1, 1 << 20),
                 ParamSpec::integer("local_n", automatic, "cells per side per rank when global_n is auto")
                     .allow_auto("32 on the host, 256 on a GPU")
                     .between(1, 1 << 16),
@@ -42,25 +44,30 @@ const TestSpec& cg_fp64_spec() {
                 ParamSpec::real("tolerance", 0.0, "stop a solve once ||r|| / ||b|| <= tolerance (0: run every iteration)")
                     .at_least(0)
                     .at_most(0.5),
-                ParamSpec::integer("repetitions", 3, "solves from x0 = 0, each timed and checked").between(1, 100).in_suite("quick", 1),
+                ParamSpec::integer("repetitions", 3, "solves from x0 = 0, each timed and checked")
+                    .between(1, 100)
+                    .in_suite("quick", 1),
                 ParamSpec::integer("triad_mib", automatic, "MiB per array of the bound's triad")
                     .allow_auto("on the host the kernel's working set over 3 (the same cache level), 2048 on a GPU")
                     .between(1, std::int64_t{1} << 40),
                 ParamSpec::integer("triad_repetitions", 3, "repetitions of the bound's STREAM run").between(1, 1000),
-                ParamSpec::choice("halo_path", "auto", {"auto", "host", "nccl"},
-                                  "how p's halos travel between ranks: host (host buffers and MPI), nccl (GPU to GPU, built "
-                                  "with NCCL), or auto: nccl where 2 or more ranks each run on a GPU of their own, else host"),
-                ParamSpec::flag("kernel_timing", true,
-                                "GPU only (ignored on the host): after the timed solves, 20 untimed iterations with an event pair "
-                                "around each kernel; per-kernel seconds and GB/s as result parameters (kernel_gbs, ...)"),
+                ParamSpec::choice(
+                    "halo_path", "auto", {"auto", "host", "nccl"},
+                    "how p's halos travel between ranks: host (host buffers and MPI), nccl (GPU to GPU, built "
+                    "with NCCL), or auto: nccl where 2 or more ranks each run on a GPU of their own, else host"),
+                ParamSpec::flag(
+                    "kernel_timing", true,
+                    "GPU only (ignored on the host): after the timed solves, 20 untimed iterations with an event pair "
+                    "around each kernel; per-kernel seconds and GB/s as result parameters (kernel_gbs, ...)"),
             },
         .metrics =
             {
-                {"cg_fp64.gflops", "GFLOP/s", Better::higher,
+                {std::string(cg_fp64_names::gflops), "GFLOP/s", Better::higher,
                  "17 flops per cell and iteration (SpMV 7, two dots 4, three axpys 6) x rate, nominal: the triad bound"},
                 {"cg_fp64.iterations_per_s", "1/s", Better::higher, "CG iterations per second, nominal: the triad bound"},
-                {"cg_fp64.allreduce_time_share", "fraction", Better::lower, "time in the two MPI_Allreduce per iteration / total"},
-                {"cg_fp64.bandwidth_bound_fraction", "fraction", Better::higher,
+                {"cg_fp64.allreduce_time_share", "fraction", Better::lower,
+                 "time in the two MPI_Allreduce per iteration / total"},
+                {std::string(cg_fp64_names::bandwidth_bound_fraction), "fraction", Better::higher,
                  "104 bytes per cell and iteration x rate / triad measured in the same test", MetricScope::rank,
                  /*bounded_by_nominal=*/true},
                 {"cg_fp64.{relative_error,relative_residual}", "1", Better::lower,
@@ -69,8 +76,10 @@ const TestSpec& cg_fp64_spec() {
                 {std::string(cg_fp64_names::alone_iteration_s), "s", Better::lower,
                  "iteration with no message (SpMV, local dots, updates), every rank at once: T1"},
                 {std::string(cg_fp64_names::halo_iteration_s), "s", Better::lower, "p's halo exchange alone, per iteration"},
-                {std::string(cg_fp64_names::allreduce_iteration_s), "s", Better::lower, "the two allreduces alone, per iteration"},
-                {std::string(cg_fp64_names::job_iteration_s), "s", Better::lower, "the solves' iteration (median over the solves)"},
+                {std::string(cg_fp64_names::allreduce_iteration_s), "s", Better::lower,
+                 "the two allreduces alone, per iteration"},
+                {std::string(cg_fp64_names::job_iteration_s), "s", Better::lower,
+                 "the solves' iteration (median over the solves)"},
                 {std::string(cg_fp64_names::halo_gbs), "GB/s", Better::higher,
                  "halo bytes sent and received per exchange over the exchange alone (ranks with neighbours)"},
                 {std::string(cg_fp64_names::step_noise), "fraction", Better::lower,
@@ -82,8 +91,13 @@ const TestSpec& cg_fp64_spec() {
                 {std::string(cg_fp64_names::job_halo_gbs), "GB/s", Better::higher, "the ranks' median halo bandwidth",
                  MetricScope::job},
             },
-        .samples = {{"repetition", "count"}, {"iterations", "count"}, {"seconds", "s"}, {"allreduce_seconds", "s"},
-                    {"gflops", "GFLOP/s"}, {"relative_error", "1"}, {"relative_residual", "1"}},
+        .samples = {{"repetition", "count"},
+                    {"iterations", "count"},
+                    {"seconds", "s"},
+                    {"allreduce_seconds", "s"},
+                    {"gflops", "GFLOP/s"},
+                    {"relative_error", "1"},
+                    {"relative_residual", "1"}},
         .check_parameters = check_cg_parameters,
     };
     return spec;

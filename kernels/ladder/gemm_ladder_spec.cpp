@@ -1,3 +1,4 @@
+#include "kernels/ladder/gemm_ladder_names.hpp"
 #include "kernels/ladder/ladder_precisions.hpp"
 #include "kernels/specs.hpp"
 
@@ -27,9 +28,10 @@ std::vector<std::string> emulated_rung_names() {
 
 const TestSpec& gemm_ladder_spec() {
     static const TestSpec spec{
-        .key = "gemm_ladder",
-        .description = "GPU GEMM at fp64/fp32/tf32/bf16/fp16/fp8 and emulated fp64 (fixed-point) / fp32 (BF16x9) (cuBLAS, cuBLASLt), "
-                       "sampled FP64 validation, emulation vs native, TFLOP/s vs nominal",
+        .key = std::string(gemm_ladder_names::key),
+        .description =
+            "GPU GEMM at fp64/fp32/tf32/bf16/fp16/fp8 and emulated fp64 (fixed-point) / fp32 (BF16x9) (cuBLAS, cuBLASLt), "
+            "sampled FP64 validation, emulation vs native, TFLOP/s vs nominal",
         .suites = {"quick", "full"},
         .parameters =
             {
@@ -49,7 +51,8 @@ const TestSpec& gemm_ladder_spec() {
                 ParamSpec::integer("autotune_candidates", 8,
                                    "cuBLASLt heuristic algorithms timed per layout beside cublasGemmEx (0 = no tuning)")
                     .between(0, 16),
-                ParamSpec::integer("autotune_rounds", 3, "round-robin timings of each candidate (median decides)").at_least(1),
+                ParamSpec::integer("autotune_rounds", 3, "round-robin timings of each candidate (median decides)")
+                    .at_least(1),
                 ParamSpec::real("autotune_budget_s", 3.0, "GPU seconds the autotune rounds may take per precision")
                     .above(0)
                     .at_most(input_limits::max_deadline_s),

@@ -139,7 +139,7 @@ public:
         result.parameters["memory_fraction_used"] = fmt::format("{}", memory_fraction(ctx, where));
         result.parameters["target_s_used"] = fmt::format("{}", target_s(ctx, where));
         if (on_host) {
-            result.parameters["grid_used"] = lu::to_string(plan.grid);
+            result.parameters[std::string(lu_names::grid_used)] = lu::to_string(plan.grid);
             result.parameters["blas_threads"] =
                 blas_threads->threads() ? std::to_string(*blas_threads->threads()) : std::string("not OpenBLAS");
         }

@@ -15,6 +15,8 @@ inline constexpr std::string_view tflops_max = "lu_fp64.tflops_max";  // best re
 inline constexpr std::string_view tflops_min = "lu_fp64.tflops_min";  // worst repetition
 inline constexpr std::string_view solve_s = "lu_fp64.solve_s";        // median factorization + solve
 inline constexpr std::string_view scaled_residual = "lu_fp64.scaled_residual";
+// Result parameter on the host: the process grid the factorization used ("2x1").
+inline constexpr std::string_view grid_used = "grid_used";
 
 // Joules per LU solve (factorization and solve, the median repetition's seconds) and HPL TFLOP/s
 // per watt beside the nominal's per watt of the power limit.

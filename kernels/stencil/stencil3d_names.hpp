@@ -10,6 +10,8 @@ namespace shakedown::kernels::stencil3d_names {
 
 inline constexpr std::string_view key = "stencil3d";
 
+inline constexpr std::string_view gcells_per_s = "stencil3d.gcells_per_s";  // nominal: the triad bound
+
 // Per rank, each phase's step: its wall time over its steps (every rank runs each phase at the same time).
 inline constexpr std::string_view alone_step_s = "stencil3d.alone_step_s";  // the update, no halo exchange: T1
 inline constexpr std::string_view halo_step_s = "stencil3d.halo_step_s";    // the halo exchange, no update

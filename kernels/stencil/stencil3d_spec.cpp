@@ -36,15 +36,18 @@ void check_stencil_parameters(const TestParams& params, int /*world_size*/) {
 
 const TestSpec& stencil3d_spec() {
     static const TestSpec spec{
-        .key = "stencil3d",
-        .description = "7-point 3-D Jacobi with MPI halo exchange (Kokkos host / CUDA or Kokkos GPU), exact-solution validated, vs triad bound, "
+        .key = std::string(stencil3d_names::key),
+        .description = "7-point 3-D Jacobi with MPI halo exchange (Kokkos host / CUDA or Kokkos GPU), exact-solution "
+                       "validated, vs triad bound, "
                        "weak scaling against its prediction",
         .suites = {"quick", "full"},
         .parameters =
             {
                 placement::names::device_parameter(),
                 backend_parameter(),
-                ParamSpec::integer("global_n", automatic, "cells per side of the global cube").allow_auto("local_n per rank").at_least(1),
+                ParamSpec::integer("global_n", automatic, "cells per side of the global cube")
+                    .allow_auto("local_n per rank")
+                    .at_least(1),
                 ParamSpec::integer("local_n", automatic, "cells per side per rank when global_n is auto")
                     .allow_auto("128 on the host, 512 on a GPU")
                     .at_least(1),
@@ -53,22 +56,30 @@ const TestSpec& stencil3d_spec() {
                     .allow_auto("on the host the kernel's working set over 3 (the same cache level), 2048 on a GPU")
                     .between(1, std::int64_t{1} << 40),
                 ParamSpec::integer("triad_repetitions", 3, "repetitions of the bound's STREAM run").at_least(1),
-                ParamSpec::integer("gpu_block_x", automatic, "GPU thread-block width along x in threads (a multiple of 32 with 2 cells per thread)")
+                ParamSpec::integer("gpu_block_x", automatic,
+                                   "GPU thread-block width along x in threads (a multiple of 32 with 2 cells per thread)")
                     .allow_auto("32")
                     .between(1, 1024),
-                ParamSpec::integer("gpu_block_y", automatic, "GPU thread-block height along y").allow_auto("8 (native), 4 (kokkos)").between(1, 1024),
-                ParamSpec::integer("gpu_z_chunk", automatic, "planes each GPU thread walks along z").allow_auto("8").between(1, 1 << 30),
-                ParamSpec::integer("gpu_cells_per_thread", automatic, "adjacent x cells per GPU thread (16-byte loads; native: x neighbours by warp shuffles)")
+                ParamSpec::integer("gpu_block_y", automatic, "GPU thread-block height along y")
+                    .allow_auto("8 (native), 4 (kokkos)")
+                    .between(1, 1024),
+                ParamSpec::integer("gpu_z_chunk", automatic, "planes each GPU thread walks along z")
+                    .allow_auto("8")
+                    .between(1, 1 << 30),
+                ParamSpec::integer("gpu_cells_per_thread", automatic,
+                                   "adjacent x cells per GPU thread (16-byte loads; native: x neighbours by warp shuffles)")
                     .allow_auto("2")
                     .between(1, 2),
-                ParamSpec::choice("halo_path", "auto", {"auto", "host", "nccl"},
-                                  "how halos travel between ranks: host (pinned host buffers and MPI), nccl (GPU to GPU, CUDA backend, "
-                                  "built with NCCL), or auto: nccl where 2 or more ranks each run on a GPU of their own and NCCL is "
-                                  "built in, else host"),
+                ParamSpec::choice(
+                    "halo_path", "auto", {"auto", "host", "nccl"},
+                    "how halos travel between ranks: host (pinned host buffers and MPI), nccl (GPU to GPU, CUDA backend, "
+                    "built with NCCL), or auto: nccl where 2 or more ranks each run on a GPU of their own and NCCL is "
+                    "built in, else host"),
             },
         .metrics =
             {
-                {"stencil3d.gcells_per_s", "Gcell/s", Better::higher, "cell updates per second, nominal: the triad bound"},
+                {std::string(stencil3d_names::gcells_per_s), "Gcell/s", Better::higher,
+                 "cell updates per second, nominal: the triad bound"},
                 {"stencil3d.effective_gbs", "GB/s", Better::higher, "bytes a cell update moves x rate, nominal: triad"},
                 {"stencil3d.halo_time_share", "fraction", Better::lower, "time in halo work (host halo path only)"},
                 {"stencil3d.{bandwidth_bound_fraction,copy_bound_fraction}", "fraction", Better::higher,
@@ -77,8 +88,10 @@ const TestSpec& stencil3d_spec() {
                 {"stencil3d.max_rel_error", "1", Better::lower, "largest relative error against the exact solution"},
                 {std::string(stencil3d_names::alone_step_s), "s", Better::lower,
                  "step with no halo exchange, every rank at once (wall time over the steps): T1"},
-                {std::string(stencil3d_names::halo_step_s), "s", Better::lower, "halo exchange with no update (wall time over the exchanges)"},
-                {std::string(stencil3d_names::job_step_s), "s", Better::lower, "step with its halo exchange (wall time over the steps)"},
+                {std::string(stencil3d_names::halo_step_s), "s", Better::lower,
+                 "halo exchange with no update (wall time over the exchanges)"},
+                {std::string(stencil3d_names::job_step_s), "s", Better::lower,
+                 "step with its halo exchange (wall time over the steps)"},
                 {std::string(stencil3d_names::halo_gbs), "GB/s", Better::higher,
                  "halo bytes sent and received per exchange over the exchange alone (ranks with neighbours)"},
                 {std::string(stencil3d_names::step_noise), "fraction", Better::lower,

@@ -1,6 +1,7 @@
-#include "kernels/specs.hpp"
 #include "kernels/common/kernel_backend.hpp"
+#include "kernels/specs.hpp"
 #include "kernels/stream/stream_kernels.hpp"
+#include "kernels/stream/stream_names.hpp"
 #include "placement/placement_names.hpp"
 
 #include "core/registry.hpp"
@@ -24,8 +25,9 @@ std::string kernel_names() {
 
 const TestSpec& stream_spec() {
     static const TestSpec spec{
-        .key = "stream",
-        .description = "STREAM copy/scale/add/triad/dot memory bandwidth (host via Kokkos, GPU via CUDA or Kokkos), gold-validated",
+        .key = std::string(stream_names::key),
+        .description =
+            "STREAM copy/scale/add/triad/dot memory bandwidth (host via Kokkos, GPU via CUDA or Kokkos), gold-validated",
         .suites = {"quick", "full"},
         .parameters =
             {
@@ -34,7 +36,8 @@ const TestSpec& stream_spec() {
                 ParamSpec::integer("array_mib", automatic, "MiB per array (3 arrays)")
                     .allow_auto("64 on the host, 4096 on a GPU")
                     .between(1, most_elements / elements_per_mib),
-                ParamSpec::integer("array_elements", automatic, "exact elements per array, odd lengths allowed (overrides array_mib)")
+                ParamSpec::integer("array_elements", automatic,
+                                   "exact elements per array, odd lengths allowed (overrides array_mib)")
                     .allow_auto("from array_mib")
                     .between(1, most_elements),
                 ParamSpec::integer("repetitions", 20, "repetitions of the 5 kernels").at_least(1).in_suite("quick", 10),

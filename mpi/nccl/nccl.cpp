@@ -6,6 +6,8 @@
 // one stream between two CUDA events (no per-iteration sync); the job's time is the slowest
 // rank's. The NCCL environment is the user's: nothing here sets NCCL_* variables (on hosts
 // where NVLink SHARP must stay off, export NCCL_NVLS_ENABLE=0 yourself).
+#include "comm/communicator_names.hpp"
+#include "comm/sizes.hpp"
 #include "core/problem_list.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
@@ -13,10 +15,9 @@
 #include "gpu/cuda_owners.hpp"
 #include "gpu/nccl_communicator.hpp"
 #include "mpi/nccl/nccl_data.hpp"
-#include "placement/placement.hpp"
 #include "mpi/nccl/nccl_ops.hpp"
 #include "mpi/specs.hpp"
-#include "comm/sizes.hpp"
+#include "placement/placement.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -87,7 +88,7 @@ TestResult started_result(const NcclPlan& plan, int gpu, int ranks) {
     result.parameters["nccl_version"] = fmt::format("{}", version);
     result.parameters["nccl_environment"] = nccl_environment();
     result.parameters["gpu"] = fmt::format("{}", gpu);
-    result.parameters["communicator_ranks"] = fmt::format("{}", ranks);
+    result.parameters[std::string(communicator_names::communicator_ranks)] = fmt::format("{}", ranks);
     result.parameters["max_bytes_used"] = fmt::format("{}", plan.sizes.back());
     std::vector<std::string> index;
     for (const auto& op : nccl_ops()) index.emplace_back(op.name);

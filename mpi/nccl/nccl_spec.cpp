@@ -25,14 +25,16 @@ std::string metric(const char* quantity) {
 
 const TestSpec& nccl_spec() {
     static const TestSpec spec{
-        .key = "nccl",
+        .key = std::string(nccl_names::key),
         .description = "NCCL collectives, one rank per GPU: algbw/busbw (nccl-tests factors) over 8 B..8 GiB, validated",
         .suites = {"quick", "full"},
         .parameters =
             {
                 ParamSpec::names("collectives", names(), names(), "collectives to run, in this order"),
                 ParamSpec::integer("min_bytes", 8, "smallest size (nccl-tests' size)").between(0, std::int64_t{1} << 36),
-                ParamSpec::integer("max_bytes", 8192 * mib, "largest size").between(0, std::int64_t{1} << 36).in_suite("quick", 512 * mib),
+                ParamSpec::integer("max_bytes", 8192 * mib, "largest size")
+                    .between(0, std::int64_t{1} << 36)
+                    .in_suite("quick", 512 * mib),
                 ParamSpec::integer("step_factor", 2, "size multiplier between steps").between(2, 1024),
                 ParamSpec::integer("iterations", 20, "timed launches per size (nccl-tests -n)").between(1, 100'000'000),
                 ParamSpec::integer("warmup", 5, "warm-up launches per size (nccl-tests -w)").between(0, 100'000'000),
@@ -42,11 +44,20 @@ const TestSpec& nccl_spec() {
             {
                 {metric("{busbw_gbs,algbw_gbs}"), "GB/s", Better::higher, "bus and algorithm bandwidth at the largest size",
                  MetricScope::job},
-                {metric("busbw_{8mib,512mib,8gib}_gbs"), "GB/s", Better::higher, "bus bandwidth at nccl-tests' reference sizes",
-                 MetricScope::job},
+                {metric("busbw_{8mib,512mib,8gib}_gbs"), "GB/s", Better::higher,
+                 "bus bandwidth at nccl-tests' reference sizes", MetricScope::job},
                 {metric("latency_us"), "us", Better::lower, "time of one launch at the smallest size", MetricScope::job},
             },
-        .samples = {{"collective", "index"}, {"size", "B"}, {"in_place", "flag"}, {"time_us", "us"}, {"algbw_gbs", "GB/s"}, {"busbw_gbs", "GB/s"}, {"job_time_us", "us"}, {"job_algbw_gbs", "GB/s"}, {"job_busbw_gbs", "GB/s"}, {"wrong_elements", "count"}},
+        .samples = {{std::string(nccl_names::collective_column), "index"},
+                    {std::string(nccl_names::size_column), "B"},
+                    {std::string(nccl_names::in_place_column), "flag"},
+                    {"time_us", "us"},
+                    {"algbw_gbs", "GB/s"},
+                    {"busbw_gbs", "GB/s"},
+                    {"job_time_us", "us"},
+                    {"job_algbw_gbs", "GB/s"},
+                    {std::string(nccl_names::job_busbw_column), "GB/s"},
+                    {"wrong_elements", "count"}},
         .default_deadline_s = 1800.0,
         .needs = {Feature::cuda, Feature::nccl},
         .check_parameters = check_nccl,

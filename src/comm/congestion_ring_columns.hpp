@@ -12,8 +12,12 @@
 
 namespace shakedown::congestion_ring_columns {
 
-// The tests that record the table, each under its own key.
+// The tests that record the table, each under its own key: congestion (MPI) and congestion_nccl,
+// whose declarations take their keys from here.
 inline constexpr std::array<std::string_view, 2> tests = {"congestion", "congestion_nccl"};
+
+// Result parameters beside the table: the ranks that measured (the others congested).
+inline constexpr std::string_view measuring_ranks = "measuring_ranks";
 
 inline constexpr std::string_view rank = "rank";
 inline constexpr std::string_view node_index = "node_index";

@@ -63,8 +63,9 @@ std::string comparison_text(const RunComparison& comparison) {
         for (const MetricChange& row : comparison.metrics) {
             if (row.change != change) continue;
             const std::string unit = row.unit.empty() ? "" : " " + row.unit;
-            out += escaped_line(fmt::format("  {} {}: {} -> {}{}  delta {}  {}", row.node, row.metric, number(row.old_value),
-                                    number(row.new_value), unit, signed_number(row.delta), ratio_text(row.ratio)));
+            out +=
+                escaped_line(fmt::format("  {} {}: {} -> {}{}  delta {}  {}", where(row), row.metric, number(row.old_value),
+                                         number(row.new_value), unit, signed_number(row.delta), ratio_text(row.ratio)));
         }
     }
     if (!comparison.counters.empty()) {
@@ -86,10 +87,10 @@ std::string comparison_markdown(const RunComparison& comparison) {
     for (Change change : listed) {
         if (comparison.count(change) == 0) continue;
         md += "\n### " + heading(change) +
-              "\n\n| node | metric | OLD | NEW | unit | delta | ratio |\n|---|---|---|---|---|---|---|\n";
+              "\n\n| where | metric | OLD | NEW | unit | delta | ratio |\n|---|---|---|---|---|---|---|\n";
         for (const MetricChange& row : comparison.metrics)
             if (row.change == change)
-                md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", escape_markdown(row.node),
+                md += fmt::format("| {} | {} | {} | {} | {} | {} | {} |\n", escape_markdown(where(row)),
                                   escape_markdown(row.metric), number(row.old_value), number(row.new_value),
                                   escape_markdown(row.unit), signed_number(row.delta), ratio_text(row.ratio));
     }
@@ -117,7 +118,10 @@ nlohmann::json comparison_json(const RunComparison& comparison) {
     };
     nlohmann::json metrics = nlohmann::json::array();
     for (const MetricChange& row : comparison.metrics)
-        metrics.push_back({{"node", row.node},
+        metrics.push_back({{"scope", to_string(row.as)},
+                           {"node", row.node.empty() ? nlohmann::json() : nlohmann::json(row.node)},
+                           {"local_rank", row.as == ComparedAs::rank ? nlohmann::json(row.local_rank) : nlohmann::json()},
+                           {"gpu_uuid", row.as == ComparedAs::gpu ? nlohmann::json(row.gpu_uuid) : nlohmann::json()},
                            {"test", row.test},
                            {"metric", row.metric},
                            {"unit", row.unit},

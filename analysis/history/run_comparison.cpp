@@ -2,6 +2,8 @@
 
 #include "analysis/history/node_figures.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -18,30 +20,32 @@ RunRecord header_of(const RunRecord& run) {
     return header;
 }
 
-Change classify(double old_value, double new_value, Better better, double tolerance) {
-    if (new_value == old_value) return Change::same;
-    // OLD at 0 (an error count, a latency that rounded to 0): any change is beyond a fraction of it.
-    const double relative = old_value != 0.0 ? (new_value - old_value) / std::fabs(old_value)
-                                             : (new_value > old_value ? 1.0 : -1.0) * INFINITY;
-    const double worse_by = better == Better::higher ? -relative : relative;
-    if (worse_by > tolerance) return Change::worse;
-    if (worse_by < -tolerance) return Change::better;
-    return Change::same;
+std::vector<ComparedValue> compared_values(const RunRecord& run) {
+    std::vector<ComparedValue> values;
+    values.reserve(run.values.size());
+    for (const MeasuredValue& value : run.values)
+        values.push_back({.node = value.node,
+                          .local_rank = value.local_rank,
+                          .gpu_uuid = value.gpu_uuid,
+                          .test = value.test,
+                          .metric = value.metric,
+                          .unit = value.unit,
+                          .better = value.better,
+                          .value = value.value});
+    return values;
 }
 
 using CounterKey = std::tuple<std::string, std::string, std::string>;  // node, device, counter
 
 }  // namespace
 
-std::string_view to_string(Change change) {
-    switch (change) {
-    case Change::worse: return "worse";
-    case Change::better: return "better";
-    case Change::same: return "same";
-    case Change::added: return "new";
-    case Change::missing: return "missing";
+std::string where(const MetricChange& row) {
+    switch (row.as) {
+    case ComparedAs::job: return "job";
+    case ComparedAs::gpu: return fmt::format("{} GPU {}", row.node, row.gpu_uuid);
+    case ComparedAs::rank: break;
     }
-    return "?";
+    return fmt::format("{} local rank {}", row.node, row.local_rank);
 }
 
 int RunComparison::count(Change change) const {
@@ -55,39 +59,28 @@ RunComparison compare_runs(const RunRecord& old_run, const RunRecord& new_run, d
     comparison.new_run = header_of(new_run);
     comparison.tolerance = tolerance;
 
-    const auto before = node_figures(old_run);
-    const auto after = node_figures(new_run);
-    auto row_of = [](const NodeMetricKey& key, const NodeFigure& figure) {
-        MetricChange row;
-        row.node = key.first;
-        row.metric = key.second;
-        row.test = figure.test;
-        row.unit = figure.unit;
-        row.better = figure.better;
-        return row;
-    };
-    for (const auto& [key, figure] : after) {
-        MetricChange row = row_of(key, figure);
-        row.new_value = figure.value;
-        if (const auto old = before.find(key); old != before.end()) {
-            row.old_value = old->second.value;
-            row.delta = figure.value - old->second.value;
-            if (old->second.value != 0.0) row.ratio = figure.value / old->second.value;
-            row.change = classify(old->second.value, figure.value, figure.better, tolerance);
-        } else {
-            row.change = Change::added;
+    for (FigureChange& figure : compare_figures(compared_values(old_run), compared_values(new_run), tolerance)) {
+        MetricChange row{.as = figure.as,
+                         .node = std::move(figure.node),
+                         .local_rank = figure.local_rank,
+                         .gpu_uuid = std::move(figure.gpu_uuid),
+                         .test = std::move(figure.test),
+                         .metric = std::move(figure.metric),
+                         .unit = std::move(figure.unit),
+                         .better = figure.better,
+                         .old_value = figure.old_value,
+                         .new_value = figure.new_value,
+                         .change = figure.change};
+        if (row.old_value && row.new_value) {
+            row.delta = *row.new_value - *row.old_value;
+            if (*row.old_value != 0.0) row.ratio = *row.new_value / *row.old_value;
         }
         comparison.metrics.push_back(std::move(row));
     }
-    for (const auto& [key, figure] : before) {
-        if (after.contains(key)) continue;
-        MetricChange row = row_of(key, figure);
-        row.old_value = figure.value;
-        row.change = Change::missing;
-        comparison.metrics.push_back(std::move(row));
-    }
+    // The run's own figures first, then by node, metric and where.
     std::stable_sort(comparison.metrics.begin(), comparison.metrics.end(), [](const MetricChange& a, const MetricChange& b) {
-        return std::tie(a.node, a.metric) < std::tie(b.node, b.metric);
+        return std::make_tuple(a.as != ComparedAs::job, a.node, a.metric, a.local_rank, a.gpu_uuid) <
+               std::make_tuple(b.as != ComparedAs::job, b.node, b.metric, b.local_rank, b.gpu_uuid);
     });
 
     std::map<CounterKey, double> old_last;

@@ -1,9 +1,12 @@
-// `shakedown-analyze compare OLD NEW`: each node's figure of each metric in NEW against OLD (delta,
-// ratio, and whether it got worse or better beyond the tolerance, is new or missing), and each
-// passive-health counter of each device that rose from OLD's end reading to NEW's.
+// `shakedown-analyze compare OLD NEW`: every figure of NEW against OLD as `--baseline` compares
+// them (rules/figure_comparison: a GPU's figure by its UUID, a host figure by node and local
+// rank, a job-wide figure once for the run, an identifier never), with delta, ratio, and whether it
+// got worse or better beyond the tolerance, is new or missing; and each passive-health counter of
+// each device that rose from OLD's end reading to NEW's.
 #pragma once
 
 #include "analysis/history/run_record.hpp"
+#include "analysis/rules/figure_comparison.hpp"
 
 #include <optional>
 #include <string>
@@ -12,21 +15,24 @@
 
 namespace shakedown::analysis {
 
-enum class Change { worse, better, same, added, missing };
-std::string_view to_string(Change change);  // "worse", "better", "same", "new", "missing"
-
 struct MetricChange {
-    std::string node;
+    ComparedAs as = ComparedAs::rank;  // job: once for the run; gpu: by gpu_uuid; rank: by node and local rank
+    std::string node;                  // "" for a job-wide figure
+    int local_rank = 0;
+    std::string gpu_uuid;
     std::string test;
     std::string metric;
     std::string unit;
     Better better = Better::higher;
-    std::optional<double> old_value;  // the node's figure (median over its ranks); none: not in OLD
+    std::optional<double> old_value;  // none: not in OLD; job-wide: the median over the ranks
     std::optional<double> new_value;
     std::optional<double> delta;  // new - old
     std::optional<double> ratio;  // new / old, when old is not 0
     Change change = Change::same;
 };
+
+// Where a row was measured, as the reports print it: "job", "node1 GPU GPU-5a1e...", "node1 local rank 0".
+std::string where(const MetricChange& row);
 
 struct CounterChange {
     std::string node;
@@ -43,7 +49,7 @@ struct RunComparison {
     RunRecord old_run;  // headers only (identity, run id, times, suite, verdict)
     RunRecord new_run;
     double tolerance = 0.0;
-    std::vector<MetricChange> metrics;    // every (node, metric) of either run, node then metric order
+    std::vector<MetricChange> metrics;    // every figure of either run: job-wide first, then node, metric, where
     std::vector<CounterChange> counters;  // only the counters that rose
     int count(Change change) const;
 };

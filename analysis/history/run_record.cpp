@@ -1,6 +1,7 @@
 #include "analysis/history/run_record.hpp"
 
 #include "analysis/load/run_loader.hpp"
+#include "analysis/rules/figure_comparison.hpp"
 #include "analysis/rules/finding.hpp"
 #include "analysis/rules/hidden_fault_rule.hpp"
 #include "telemetry/telemetry_columns.hpp"
@@ -136,11 +137,12 @@ RunRecord make_run_record(const Observations& observations, const Judgement* jud
     };
     for (const MetricRow& row : observations.metrics()) {
         const Metric& metric = *row.metric;
+        const bool on_gpu = measured_by_its_gpu(*row.who, *row.test);  // else the figure is the host's
         record.values.push_back({.node = row.who->node,
                                  .rank = row.who->rank,
                                  .local_rank = row.who->local_rank,
                                  .gpu = row.who->gpu,
-                                 .gpu_uuid = row.who->gpu_uuid,
+                                 .gpu_uuid = on_gpu ? row.who->gpu_uuid : std::string(),
                                  .test = row.test->key,
                                  .metric = metric.name,
                                  .unit = metric.unit,

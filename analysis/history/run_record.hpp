@@ -20,8 +20,8 @@ struct MeasuredValue {
     std::string node;
     int rank = 0;
     int local_rank = 0;
-    std::optional<int> gpu;
-    std::string gpu_uuid;
+    std::optional<int> gpu;  // the rank's GPU
+    std::string gpu_uuid;    // the GPU that measured the figure; "" for a figure of the host
     std::string test;
     std::string metric;
     std::string unit;

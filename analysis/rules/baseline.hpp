@@ -1,14 +1,15 @@
-// --baseline OLD_RUN: every metric of a rank's own compared with the same node, local rank and
-// metric of an earlier run; a change for the worse beyond the tolerance is a regression finding
-// (WARN by default, `baseline: {level: fail}` makes it a FAIL). A job-wide metric (declared
-// MetricScope::job in its test's spec: a collective's bandwidth, which every rank records as the
-// whole job's) is compared once for the run instead, the job's median against the baseline's:
-// one slow node in a collective lowers every rank's figure, and judging those node by node
-// turned healthy nodes WARN (issue 19: 556 "regressions" from one slow node).
+// --baseline OLD_RUN: every figure compared with an earlier run's as rules/figure_comparison
+// compares runs (a GPU's figure by the GPU's UUID, a host figure by node and local rank, a
+// job-wide figure once for the run, an identifier never); a change for the worse beyond the
+// tolerance is a regression finding (WARN by default, `baseline: {level: fail}` makes it a FAIL).
+// A job-wide figure's regression is the run's: one slow node in a collective lowers every rank's
+// figure, and judging those node by node turned healthy nodes WARN (556 "regressions" from one
+// slow node).
 #pragma once
 
 #include "analysis/load/observations.hpp"
 #include "analysis/rules/analysis_settings.hpp"
+#include "analysis/rules/figure_comparison.hpp"
 #include "analysis/rules/finding.hpp"
 
 #include <filesystem>
@@ -48,9 +49,5 @@ struct BaselineComparison {
 
 BaselineComparison compare_with_baseline(const Observations& run, const Observations& baseline,
                                          const AnalysisSettings& settings);
-
-// Whether `metric` of test `test` is declared job-wide (core/test_spec.hpp MetricScope::job); a
-// test or metric this binary does not declare counts as the rank's own.
-bool is_job_wide(const std::string& test, const std::string& metric);
 
 }  // namespace shakedown::analysis

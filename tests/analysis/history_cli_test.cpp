@@ -111,7 +111,8 @@ TEST(HistoryCli, CompareNamesThePlantedFigureAndCounterAndNothingForAHealthyPair
     EXPECT_NE(planted.out.find("1 worse, 0 better, 8 same (within 10 %), 0 new, 0 missing; 1 counter(s) rose"),
               std::string::npos)
         << planted.out;
-    EXPECT_NE(planted.out.find("node0001 stream.triad_gbs: 7.4 -> 5.92 GB/s  delta -1.48  x0.800"), std::string::npos);
+    EXPECT_NE(planted.out.find("node0001 local rank 0 stream.triad_gbs: 7.4 -> 5.92 GB/s  delta -1.48  x0.800"),
+              std::string::npos);
     EXPECT_NE(planted.out.find("node0001 GPU-hist-0001 ecc_sbe_volatile: 2 -> 7 (+5)"), std::string::npos);
 
     const auto json = nlohmann::json::parse(

@@ -10,7 +10,11 @@
 #include "core/errors.hpp"
 #include "history_fixtures.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include <algorithm>
+#include <stdexcept>
 
 namespace shakedown::analysis {
 namespace {
@@ -57,14 +61,100 @@ TEST(CompareRuns, PlantedSlowerFigureAndRisenCounterAreExactlyWhatIsNamed) {
     const std::string text = comparison_text(comparison);
     EXPECT_NE(text.find("1 worse, 0 better, 8 same (within 10 %), 0 new, 0 missing; 1 counter(s) rose"), std::string::npos)
         << text;
-    EXPECT_NE(text.find("node0001 stream.triad_gbs: 7.4 -> 5.92 GB/s  delta -1.48  x0.800"), std::string::npos) << text;
+    EXPECT_NE(text.find("node0001 local rank 0 stream.triad_gbs: 7.4 -> 5.92 GB/s  delta -1.48  x0.800"), std::string::npos)
+        << text;
     EXPECT_NE(text.find("node0001 GPU-hist-0001 ecc_sbe_volatile: 2 -> 7 (+5)"), std::string::npos) << text;
     const nlohmann::json json = comparison_json(comparison);
     EXPECT_EQ(json["counts"]["worse"], 1);
     EXPECT_EQ(json["metrics"].size(), 9u);
     EXPECT_EQ(json["counters_rose"][0]["rise"], planted_ecc_rise);
     const std::string md = comparison_markdown(comparison);
-    EXPECT_NE(md.find("| node0001 | stream.triad\\_gbs | 7.4 | 5.92 | GB/s | -1.48 | x0.800 |"), std::string::npos) << md;
+    EXPECT_NE(md.find("| node0001 local rank 0 | stream.triad\\_gbs | 7.4 | 5.92 | GB/s | -1.48 | x0.800 |"),
+              std::string::npos)
+        << md;
+}
+
+// Two runs in memory, 2 nodes x 2 GPUs: DGEMM measured on each GPU, the collective's bus bandwidth
+// that every rank records as the job's, and the slowest rank's number.
+RunRecord collective_record(std::string run_id, double busbw, int slowest_rank, double gpu3_tflops,
+                            std::string gpu3_uuid = "GPU-3") {
+    RunRecord run;
+    run.run_id = std::move(run_id);
+    for (int rank = 0; rank < 4; ++rank) {
+        const std::string node = rank < 2 ? "node1" : "node2";
+        const std::string uuid = rank == 3 ? gpu3_uuid : fmt::format("GPU-{}", rank);
+        auto value = [&](std::string test, std::string metric, std::string unit, double figure, std::string gpu_uuid) {
+            run.values.push_back({.node = node,
+                                  .rank = rank,
+                                  .local_rank = rank % 2,
+                                  .gpu = rank % 2,
+                                  .gpu_uuid = std::move(gpu_uuid),
+                                  .test = std::move(test),
+                                  .metric = std::move(metric),
+                                  .unit = std::move(unit),
+                                  .value = figure});
+        };
+        value("dgemm_fp64", "dgemm_fp64.tflops", "TFLOP/s", rank == 3 ? gpu3_tflops : 50.0, uuid);
+        value("mpi_coll", "mpi_coll.allreduce_busbw_gbs", "GB/s", busbw, "");
+        value("mpi_coll", "mpi_coll.rank_time_ratio", "ratio", 1.0, "");
+        if (rank == 0) value("mpi_coll", "mpi_coll.slowest_rank", "rank", slowest_rank, "");
+    }
+    return run;
+}
+
+const MetricChange& only_row(const RunComparison& comparison, Change change) {
+    const auto found = std::find_if(comparison.metrics.begin(), comparison.metrics.end(),
+                                    [&](const MetricChange& row) { return row.change == change; });
+    EXPECT_EQ(comparison.count(change), 1);
+    if (found == comparison.metrics.end()) throw std::logic_error("no such row");
+    return *found;
+}
+
+// As --baseline compares: a job-wide figure once for the run (not 4 rows, one per rank, each
+// "worse"), the slowest rank's number never (9 -> 14 is not a regression).
+TEST(CompareRuns, AJobWideFigureIsOneRowAndAnIdentifierIsNotCompared) {
+    const RunComparison comparison =
+        compare_runs(collective_record("old", 20.0, 1, 50.0), collective_record("new", 12.0, 3, 50.0), 0.10);
+    const MetricChange& worse = only_row(comparison, Change::worse);
+    EXPECT_EQ(worse.as, ComparedAs::job);
+    EXPECT_EQ(worse.metric, "mpi_coll.allreduce_busbw_gbs");
+    EXPECT_EQ(worse.node, "");
+    EXPECT_DOUBLE_EQ(*worse.old_value, 20.0);
+    EXPECT_DOUBLE_EQ(*worse.new_value, 12.0);
+    for (const MetricChange& row : comparison.metrics) EXPECT_NE(row.metric, "mpi_coll.slowest_rank");
+    // 1 job row + 4 GPU rows of DGEMM + 4 rank rows of the rank's own ratio.
+    EXPECT_EQ(comparison.metrics.size(), 9u);
+    EXPECT_EQ(comparison.metrics.front().as, ComparedAs::job);  // the run's own figures first
+    EXPECT_NE(comparison_text(comparison).find("  job mpi_coll.allreduce_busbw_gbs: 20 -> 12 GB/s"), std::string::npos)
+        << comparison_text(comparison);
+    EXPECT_EQ(comparison_json(comparison)["metrics"][0]["scope"], "job");
+}
+
+// A node's median of its GPUs hid one throttled GPU of several ("same"); by UUID it is worse on
+// its own row, and a replaced GPU is missing beside its successor.
+TEST(CompareRuns, AThrottledGpuIsWorseOnItsOwnRowAndAReplacedOneIsMissingBesideTheNew) {
+    const RunComparison throttled =
+        compare_runs(collective_record("old", 20.0, 1, 50.0), collective_record("new", 20.0, 1, 30.0), 0.10);
+    const MetricChange& worse = only_row(throttled, Change::worse);
+    EXPECT_EQ(worse.as, ComparedAs::gpu);
+    EXPECT_EQ(worse.gpu_uuid, "GPU-3");
+    EXPECT_EQ(worse.node, "node2");
+    EXPECT_EQ(where(worse), "node2 GPU GPU-3");
+    EXPECT_EQ(throttled.count(Change::same), 8);
+
+    const RunComparison replaced =
+        compare_runs(collective_record("old", 20.0, 1, 50.0), collective_record("new", 20.0, 1, 50.0, "GPU-9"), 0.10);
+    EXPECT_EQ(only_row(replaced, Change::missing).gpu_uuid, "GPU-3");
+    EXPECT_EQ(only_row(replaced, Change::added).gpu_uuid, "GPU-9");
+    EXPECT_EQ(replaced.count(Change::worse), 0);
+}
+
+// Healthy twin: the same figures again name nothing.
+TEST(CompareRuns, TheSameCollectiveRunAgainNamesNothing) {
+    const RunComparison same =
+        compare_runs(collective_record("old", 20.0, 1, 50.0), collective_record("new", 20.5, 2, 49.0), 0.10);
+    EXPECT_EQ(same.count(Change::same), 9);
+    EXPECT_EQ(same.metrics.size(), 9u);
 }
 
 // The node's PCIe AER totals are counters too: a fatal count that rose is named by the device's

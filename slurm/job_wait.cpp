@@ -1,6 +1,6 @@
 #include "slurm/job_wait.hpp"
 
-#include "slurm/process.hpp"
+#include "core/process_runner.hpp"
 
 #include <fmt/format.h>
 

@@ -1,7 +1,7 @@
 #include "slurm/submit.hpp"
 
 #include "core/errors.hpp"
-#include "slurm/process.hpp"
+#include "core/process_runner.hpp"
 #include "slurm/script_file.hpp"
 
 #include <fmt/chrono.h>

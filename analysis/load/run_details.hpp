@@ -32,7 +32,6 @@ public:
 
     // The node's leader (local rank 0, else its first rank with a trace), read once.
     const NodeDetails& node(const std::string& name);
-    std::size_t nodes_loaded() const { return nodes_.size(); }
 
     // The leader's inventory alone (what the hardware identity table needs of every node): the
     // one the loader read with the leader's metrics (RunLoadOptions::leader_inventory), else

@@ -1,26 +1,20 @@
 #include "analysis/report/pdf_output.hpp"
 
 #include "core/errors.hpp"
+#include "core/process_runner.hpp"
 
 #include <fmt/format.h>
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <string>
-#include <thread>
 #include <vector>
-
-extern char** environ;
 
 namespace shakedown::analysis {
 namespace {
@@ -48,30 +42,6 @@ private:
     fs::path path_;
 };
 
-class SpawnActions {
-public:
-    SpawnActions() { posix_spawn_file_actions_init(&actions_); }
-    SpawnActions(const SpawnActions&) = delete;
-    SpawnActions& operator=(const SpawnActions&) = delete;
-    ~SpawnActions() { posix_spawn_file_actions_destroy(&actions_); }
-    posix_spawn_file_actions_t* get() { return &actions_; }
-
-private:
-    posix_spawn_file_actions_t actions_{};
-};
-
-class SpawnAttributes {
-public:
-    SpawnAttributes() { posix_spawnattr_init(&attributes_); }
-    SpawnAttributes(const SpawnAttributes&) = delete;
-    SpawnAttributes& operator=(const SpawnAttributes&) = delete;
-    ~SpawnAttributes() { posix_spawnattr_destroy(&attributes_); }
-    posix_spawnattr_t* get() { return &attributes_; }
-
-private:
-    posix_spawnattr_t attributes_{};
-};
-
 // file:// with every byte but the unreserved ones and '/' percent-encoded.
 std::string file_url(const fs::path& path) {
     std::string url = "file://";
@@ -82,12 +52,17 @@ std::string file_url(const fs::path& path) {
     return url;
 }
 
-std::string last_line(const fs::path& log) {
-    std::ifstream in(log);
-    std::string line;
+// The browser's last non-empty line of output, for a message.
+std::string last_line(const ProcessResult& result) {
     std::string last;
-    while (std::getline(in, line))
-        if (!line.empty()) last = line;
+    for (const std::string* text : {&result.out, &result.err}) {
+        std::size_t begin = 0;
+        while (begin < text->size()) {
+            const std::size_t end = std::min(text->find('\n', begin), text->size());
+            if (end > begin) last = text->substr(begin, end - begin);
+            begin = end + 1;
+        }
+    }
     return last.substr(0, 300);
 }
 
@@ -120,7 +95,6 @@ std::optional<fs::path> find_chromium(std::string_view path_env) {
 void print_to_pdf(const fs::path& chromium, const fs::path& html, const fs::path& pdf, double timeout_s) {
     const std::string context = fmt::format("--pdf {}: {}", pdf.string(), chromium.string());
     const TemporaryFolder scratch;
-    const fs::path log = scratch.path() / "chromium.log";
     const fs::path printed = scratch.path() / "report.pdf";
     const std::vector<std::string> argv{chromium.string(),
                                         "--headless",
@@ -131,49 +105,18 @@ void print_to_pdf(const fs::path& chromium, const fs::path& html, const fs::path
                                         "--print-to-pdf=" + printed.string(),
                                         "--no-pdf-header-footer",
                                         file_url(html)};
-    std::vector<char*> arguments;
-    for (const std::string& word : argv) arguments.push_back(const_cast<char*>(word.c_str()));
-    arguments.push_back(nullptr);
-
-    SpawnActions actions;
-    posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(actions.get(), STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(actions.get(), STDOUT_FILENO, STDERR_FILENO);
-    // A group of its own: the browser forks a zygote, renderers and a crash handler, and all of
-    // them go with one kill of the group.
-    SpawnAttributes attributes;
-    posix_spawnattr_setflags(attributes.get(), POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(attributes.get(), 0);
-    pid_t pid = 0;
-    if (const int error = posix_spawn(&pid, arguments.front(), actions.get(), attributes.get(), arguments.data(), environ);
-        error != 0)
-        throw InputError(fmt::format("{}: cannot start it: {}", context, std::strerror(error)));
-
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-    int status = 0;
-    bool timed_out = false;
-    while (true) {
-        const pid_t done = ::waitpid(pid, &status, WNOHANG);
-        if (done == pid || (done < 0 && errno != EINTR)) break;
-        if (std::chrono::steady_clock::now() >= deadline) {
-            timed_out = true;
-            ::kill(-pid, SIGKILL);
-            while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-            }
-            break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    }
-    ::kill(-pid, SIGKILL);  // whatever of the group outlived the browser itself (ESRCH when none did)
-
-    if (timed_out) throw InputError(fmt::format("{}: no PDF within {:.0f} s (killed)", context, timeout_s));
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    // The browser forks a zygote, renderers and a crash handler: the runner kills its whole group
+    // past the time limit and whatever of it outlives the browser.
+    const ProcessResult result = run_process(argv, timeout_s);
+    const std::string said = last_line(result).empty() ? "" : ": " + last_line(result);
+    if (result.timed_out) throw InputError(fmt::format("{}: no PDF within {:.0f} s (killed)", context, timeout_s));
+    if (!result.started) throw InputError(fmt::format("{}: {}", context, result.err));
+    if (result.exit_code != 0)
         throw InputError(fmt::format("{}: exited {}{}", context,
-                                     WIFEXITED(status) ? fmt::format("with {}", WEXITSTATUS(status))
-                                                       : fmt::format("on signal {}", WTERMSIG(status)),
-                                     last_line(log).empty() ? "" : ": " + last_line(log)));
-    if (!starts_with_pdf_magic(printed))
-        throw InputError(fmt::format("{}: wrote no PDF{}", context, last_line(log).empty() ? "" : ": " + last_line(log)));
+                                     result.exit_code > 128 ? fmt::format("on signal {}", result.exit_code - 128)
+                                                            : fmt::format("with {}", result.exit_code),
+                                     said));
+    if (!starts_with_pdf_magic(printed)) throw InputError(fmt::format("{}: wrote no PDF{}", context, said));
     // Copied beside the target and renamed over it: a reader never sees half a PDF.
     const fs::path partial = pdf.parent_path() / ("." + pdf.filename().string() + ".partial");
     std::error_code error;

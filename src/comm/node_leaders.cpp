@@ -47,6 +47,4 @@ std::vector<std::string> allgather_text(MPI_Comm comm, const std::string& mine) 
     return texts;
 }
 
-std::vector<std::string> gather_names(MPI_Comm leaders, const std::string& mine) { return allgather_text(leaders, mine); }
-
 }  // namespace shakedown::comm

@@ -15,9 +15,6 @@ namespace shakedown::comm {
 // (MPI_COMM_NULL) on the other ranks. Collective over ctx.comm().
 Communicator leaders_of(const RunContext& ctx);
 
-// The node name of every member of `leaders`, in leader-rank order. Collective over it.
-std::vector<std::string> gather_names(MPI_Comm leaders, const std::string& mine);
-
 // Every rank of ctx.comm() leaves together once the leaders' work is done. The others wait in a
 // barrier polled with sleeps, not in a blocking (spinning) one: their cores stay free for the
 // leaders' measurements where ranks share cores. `phase` is what the others say they wait for.

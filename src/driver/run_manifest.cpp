@@ -116,10 +116,6 @@ void write_text_atomically(const std::filesystem::path& path, const std::string&
     write_file_atomically(path, text);  // the reason on failure, no temporary file left behind
 }
 
-void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& document) {
-    write_text_atomically(path, json_text(document, 2) + "\n");
-}
-
 void write_run_manifest(const RunFolder& folder, RunManifest& manifest, Flush flush) {
     const std::string text = json_text(to_json(manifest), 2) + "\n";
     const Stopwatch write;

@@ -23,10 +23,6 @@ RunManifest build_manifest(const Session& session, const Config& config, const R
 
 nlohmann::json slurm_job_info();  // null outside a Slurm job
 
-// Through write_file_atomically (core/output_file.hpp): throws InputError "cannot write PATH:
-// No space left on device" and leaves no temporary file; an existing file stays as it was.
-void write_json_atomically(const std::filesystem::path& path, const nlohmann::json& document);
-
 // Rank 0: RUN/run.json, atomically. The first write (the run's start) records its seconds and bytes
 // in manifest.cost beside build_manifest's gather seconds; the end's rewrite carries them. A signal's
 // listener passes Flush::to_page_cache: its process is killed within a second.

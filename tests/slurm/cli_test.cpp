@@ -1,7 +1,7 @@
 // The `shakedown slurm` subcommands end to end through the small CLI program: exit codes and
 // the one-line messages for bad input (exit 2).
+#include "core/process_runner.hpp"
 #include "fake_slurm.hpp"
-#include "slurm/process.hpp"
 
 #include <gtest/gtest.h>
 

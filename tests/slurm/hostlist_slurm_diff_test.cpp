@@ -4,8 +4,8 @@
 // minimal one). The table holds what Slurm printed, so without scontrol the test still checks
 // shakedown against it; with scontrol it also checks that the table is still Slurm's. Rows marked
 // `stricter` are where Slurm prints garbage or nothing and shakedown refuses on purpose.
+#include "core/process_runner.hpp"
 #include "slurm/hostlist.hpp"
-#include "slurm/process.hpp"
 
 #include "core/errors.hpp"
 

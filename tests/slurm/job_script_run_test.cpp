@@ -4,8 +4,8 @@
 // notes what it was given and exits as told; `sinfo` reports node3 down. Shows that the analysis
 // runs whatever the step did, that the job's exit code is the verdict, that a requeued attempt is
 // never mistaken for bad input, and that the step ends in time for the analysis.
+#include "core/process_runner.hpp"
 #include "slurm/job_script.hpp"
-#include "slurm/process.hpp"
 #include "slurm/slurm_nodes.hpp"
 
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
+#include "core/process_runner.hpp"
 #include "slurm/job_script.hpp"
-#include "slurm/process.hpp"
 
 #include "core/errors.hpp"
 

@@ -1,8 +1,8 @@
 #include "slurm/submit.hpp"
 
 #include "core/errors.hpp"
+#include "core/process_runner.hpp"
 #include "fake_slurm.hpp"
-#include "slurm/process.hpp"
 
 #include <fmt/chrono.h>
 #include <fmt/format.h>
@@ -17,37 +17,6 @@ namespace shakedown::slurm {
 namespace {
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
-
-TEST(Process, RunsWithArgvAndCapturesBothStreams) {
-    const auto result = run_process({"sh", "-c", "echo out; echo err >&2; exit 7"});
-    EXPECT_EQ(result.exit_code, 7);
-    EXPECT_EQ(result.out, "out\n");
-    EXPECT_EQ(result.err, "err\n");
-    EXPECT_FALSE(result.timed_out);
-}
-
-TEST(Process, ArgumentsAreNotInterpreted) {
-    const auto result = run_process({"printf", "%s|", "$(id)", "a b", "'q'"});
-    EXPECT_EQ(result.out, "$(id)|a b|'q'|");
-}
-
-TEST(Process, MissingProgramGives127) {
-    const auto result = run_process({"/nonexistent/shakedown-no-such-program"});
-    EXPECT_EQ(result.exit_code, 127);
-    EXPECT_TRUE(contains(result.err, "cannot run")) << result.err;
-    EXPECT_THROW(run_process({}), InputError);
-}
-
-TEST(Process, TimeoutKillsTheProgram) {
-    const auto result = run_process({"sleep", "30"}, 0.3);
-    EXPECT_TRUE(result.timed_out);
-    EXPECT_EQ(result.exit_code, 128 + 9);
-}
-
-TEST(Process, DescribeQuotesOnlyWhatNeedsIt) {
-    EXPECT_EQ(describe_command({"sbatch", "--parsable", "/a/job.sbatch"}), "sbatch --parsable /a/job.sbatch");
-    EXPECT_EQ(describe_command({"echo", "it's here", ""}), "echo 'it'\\''s here' ''");
-}
 
 class Submit : public ::testing::Test {
 protected:

@@ -1,25 +1,28 @@
-#include "slurm/process.hpp"
+#include "core/process_runner.hpp"
 
 #include "core/errors.hpp"
 
 #include <fmt/format.h>
 
-#include <array>
-#include <cctype>
-#include <cerrno>
-#include <chrono>
-#include <cstring>
-#include <utility>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <utility>
 
 extern char** environ;
 
-namespace shakedown::slurm {
+namespace shakedown {
 namespace {
 
 // An owned file descriptor, closed once.
@@ -74,6 +77,25 @@ private:
     posix_spawn_file_actions_t actions_{};
 };
 
+// posix_spawn's attributes, destroyed on every path.
+class SpawnAttributes {
+public:
+    SpawnAttributes() { posix_spawnattr_init(&attributes_); }
+    ~SpawnAttributes() { posix_spawnattr_destroy(&attributes_); }
+    SpawnAttributes(const SpawnAttributes&) = delete;
+    SpawnAttributes& operator=(const SpawnAttributes&) = delete;
+    posix_spawnattr_t* get() { return &attributes_; }
+
+private:
+    posix_spawnattr_t attributes_{};
+};
+
+// After the program exits, what its group left behind is killed; a helper outside the group that
+// still holds a pipe gets this long before the pipe is closed unread.
+constexpr auto drain_after_exit = std::chrono::seconds(2);
+// How often the program's exit is looked for while its pipes stay open.
+constexpr int exit_check_ms = 50;
+
 int decode_wait_status(int status) {
     if (WIFEXITED(status)) return WEXITSTATUS(status);
     if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
@@ -118,11 +140,18 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
     for (const auto& word : argv) arguments.push_back(const_cast<char*>(word.c_str()));
     arguments.push_back(nullptr);
 
+    // A group of its own: a timeout kills the program and every helper it forked with one signal.
+    SpawnAttributes attributes;
+    posix_spawnattr_setflags(attributes.get(), POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(attributes.get(), 0);
+
     pid_t pid = 0;
-    const int spawn_error = posix_spawnp(&pid, arguments.front(), actions.get(), nullptr, arguments.data(), environ);
+    const int spawn_error =
+        posix_spawnp(&pid, arguments.front(), actions.get(), attributes.get(), arguments.data(), environ);
     if (spawn_error != 0) {
         ProcessResult failed;
         failed.exit_code = 127;
+        failed.started = false;
         failed.err = fmt::format("cannot run '{}': {}", argv.front(), std::strerror(spawn_error));
         return failed;
     }
@@ -130,36 +159,57 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
     err_pipe.write_end.reset();
 
     ProcessResult result;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
+    // Any limit past a year is no limit (and keeps the clock arithmetic finite).
+    const double limit_s = std::isfinite(timeout_s) ? std::clamp(timeout_s, 0.0, 365.0 * 86400.0) : 365.0 * 86400.0;
+    auto deadline = std::chrono::steady_clock::now() +
+                    std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(limit_s));
+    std::optional<int> status;  // set once the program has exited
     std::array<char, 4096> buffer{};
     while (out_pipe.read_end.is_open() || err_pipe.read_end.is_open()) {
+        if (!status) {
+            int raw = 0;
+            const pid_t done = ::waitpid(pid, &raw, WNOHANG);
+            if (done == pid) {
+                status = raw;
+                ::kill(-pid, SIGKILL);  // what it left in its group (ESRCH when nothing)
+                deadline = std::min(deadline,
+                                    std::chrono::steady_clock::now() +
+                                        std::chrono::duration_cast<std::chrono::steady_clock::duration>(drain_after_exit));
+            }
+        }
         std::array<pollfd, 2> watched{{{out_pipe.read_end.get(), POLLIN, 0}, {err_pipe.read_end.get(), POLLIN, 0}}};
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
         if (left.count() <= 0) {
-            result.timed_out = true;
-            ::kill(pid, SIGKILL);
+            if (!status) {
+                result.timed_out = true;
+                ::kill(-pid, SIGKILL);
+            }
             break;
         }
-        const int ready = ::poll(watched.data(), watched.size(), static_cast<int>(left.count()));
+        const int wait_ms = status ? static_cast<int>(left.count())
+                                   : std::min<int>(exit_check_ms, static_cast<int>(left.count()));
+        const int ready = ::poll(watched.data(), watched.size(), wait_ms);
         if (ready < 0 && errno == EINTR) continue;
         if (ready < 0) break;
         const auto drain = [&](FileDescriptor& fd, const pollfd& event, std::string& into) {
             if (!fd.is_open() || event.revents == 0) return;
             const auto count = ::read(fd.get(), buffer.data(), buffer.size());
-            if (count > 0)
-                into.append(buffer.data(), static_cast<std::size_t>(count));
-            else if (count == 0 || errno != EINTR)
-                fd.reset();
+            if (count > 0) into.append(buffer.data(), static_cast<std::size_t>(count));
+            else if (count == 0 || errno != EINTR) fd.reset();
         };
         drain(out_pipe.read_end, watched[0], result.out);
         drain(err_pipe.read_end, watched[1], result.err);
     }
 
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    if (!status) {
+        int raw = 0;
+        while (::waitpid(pid, &raw, 0) < 0 && errno == EINTR) {
+        }
+        status = raw;
     }
-    result.exit_code = decode_wait_status(status);
+    ::kill(-pid, SIGKILL);  // the group's last members, if any outlived the pipes
+    result.exit_code = decode_wait_status(*status);
     return result;
 }
 
-}  // namespace shakedown::slurm
+}  // namespace shakedown

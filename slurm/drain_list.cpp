@@ -1,7 +1,7 @@
 #include "slurm/drain_list.hpp"
 
 #include "core/process_runner.hpp"
-#include "slurm/node_name.hpp"
+#include "hostlist/node_name.hpp"
 
 #include <fmt/format.h>
 

@@ -3,8 +3,8 @@
 #include "core/errors.hpp"
 #include "core/printable_text.hpp"
 #include "slurm/embedded_templates.hpp"
-#include "slurm/hostlist.hpp"
-#include "slurm/node_name.hpp"
+#include "hostlist/hostlist.hpp"
+#include "hostlist/node_name.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

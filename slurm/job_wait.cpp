@@ -26,12 +26,6 @@ bool is_one_of(std::string_view state, const std::array<std::string_view, N>& st
     return std::find(states.begin(), states.end(), state) != states.end();
 }
 
-std::string first_line(const std::string& text) {
-    auto line = text.substr(0, text.find('\n'));
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    return line;
-}
-
 // '|'-separated fields (squeue -o, sacct -P): no field of those asked for contains '|'.
 std::vector<std::string> split_bars(const std::string& line) {
     std::vector<std::string> fields;

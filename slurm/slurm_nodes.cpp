@@ -1,7 +1,7 @@
 #include "slurm/slurm_nodes.hpp"
 
 #include "core/printable_text.hpp"
-#include "slurm/node_name.hpp"
+#include "hostlist/node_name.hpp"
 
 #include <algorithm>
 #include <array>

@@ -16,12 +16,6 @@
 namespace shakedown::slurm {
 namespace {
 
-std::string first_line(const std::string& text) {
-    auto line = text.substr(0, text.find('\n'));
-    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
-    return line;
-}
-
 std::string failure_text(const ProcessResult& result) {
     if (result.timed_out) return "timed out";
     const auto message = first_line(result.err.empty() ? result.out : result.err);

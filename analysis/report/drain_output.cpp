@@ -1,7 +1,7 @@
 #include "analysis/report/drain_output.hpp"
 
 #include "analysis/rules/link_localization.hpp"
-#include "slurm/node_name.hpp"
+#include "hostlist/node_name.hpp"
 
 #include <fmt/format.h>
 

@@ -4,7 +4,7 @@
 #include "core/input_file.hpp"
 #include "core/input_limits.hpp"
 #include "core/printable_text.hpp"
-#include "slurm/hostlist.hpp"
+#include "hostlist/hostlist.hpp"
 
 #include <fmt/format.h>
 

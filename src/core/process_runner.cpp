@@ -111,6 +111,12 @@ bool needs_quoting(const std::string& word) {
 
 }  // namespace
 
+std::string first_line(const std::string& text) {
+    auto line = text.substr(0, text.find('\n'));
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    return line;
+}
+
 std::string describe_command(const std::vector<std::string>& argv) {
     std::string text;
     for (const auto& word : argv) {

@@ -25,6 +25,9 @@ struct ProcessResult {
 // 127 and the reason in `err`.
 ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s = 120.0);
 
+// The first line of a program's output, without a trailing CR or spaces: what a message quotes.
+std::string first_line(const std::string& text);
+
 // "sbatch --parsable job.sbatch" for messages: each argument shell-quoted when needed.
 std::string describe_command(const std::vector<std::string>& argv);
 

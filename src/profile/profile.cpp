@@ -4,7 +4,7 @@
 #include "core/input_file.hpp"
 #include "core/input_limits.hpp"
 #include "core/yaml_document.hpp"
-#include "slurm/hostlist.hpp"
+#include "hostlist/hostlist.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -5,7 +5,7 @@
 #include "core/input_limits.hpp"
 #include "core/json_text.hpp"
 #include "profile/node_check.hpp"
-#include "slurm/hostlist.hpp"
+#include "hostlist/hostlist.hpp"
 #include "trace/run_manifest.hpp"
 #include "trace/trace_reader.hpp"
 

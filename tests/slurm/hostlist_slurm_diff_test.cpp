@@ -5,7 +5,7 @@
 // shakedown against it; with scontrol it also checks that the table is still Slurm's. Rows marked
 // `stricter` are where Slurm prints garbage or nothing and shakedown refuses on purpose.
 #include "core/process_runner.hpp"
-#include "slurm/hostlist.hpp"
+#include "hostlist/hostlist.hpp"
 
 #include "core/errors.hpp"
 

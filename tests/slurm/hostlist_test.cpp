@@ -1,4 +1,4 @@
-#include "slurm/hostlist.hpp"
+#include "hostlist/hostlist.hpp"
 
 #include "core/errors.hpp"
 

@@ -1,4 +1,4 @@
-#include "slurm/node_name.hpp"
+#include "hostlist/node_name.hpp"
 
 #include "core/errors.hpp"
 

@@ -1,5 +1,5 @@
-#include "slurm/hostlist.hpp"
-#include "slurm/node_name.hpp"
+#include "hostlist/hostlist.hpp"
+#include "hostlist/node_name.hpp"
 
 #include "core/errors.hpp"
 

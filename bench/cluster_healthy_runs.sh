@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Healthy virtual-cluster runs in a row (issue 15's "no drain on a healthy cluster"): brings the
+# Healthy virtual-cluster runs in a row ("no drain on a healthy cluster"): brings the
 # 4-node testbed up (slurm/testbed/testbed.sh), submits N allpairs (or tcp_bandwidth) jobs on
 # node[1-4] the way an operator would (`shakedown slurm submit --wait`, the job's own confirmation step included),
 # and prints per run the verdict, the drain lines, the per-sample noise and the lowest link and

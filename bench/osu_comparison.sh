@@ -3,7 +3,7 @@
 # round (OSU latency, bw, bibw, then shakedown p2p with the same iterations and window), so both
 # see the same machine state. Prints, per message size, the median over rounds of each figure
 # and shakedown / OSU. OSU is built outside the repo:
-#   tar -xzf ../shared/third_party/osu-micro-benchmarks-7.4.tar.gz -C /tmp/osu
+#   tar -xzf "$THIRD_PARTY"/osu-micro-benchmarks-7.4.tar.gz -C /tmp/osu   (the shared source archives)
 #   (cd /tmp/osu/osu-micro-benchmarks-7.4 && ./configure CC=mpicc CXX=mpicxx && make -C c/mpi/pt2pt)
 # Usage: bash bench/osu_comparison.sh BUILD_DIR OSU_PT2PT_DIR [ROUNDS] [OUT_DIR]
 # OSU reports the mean half round trip of its loop; shakedown's latency is the median of its

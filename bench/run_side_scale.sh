@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The run side at scale (issue 20 item 3; docs/benchmarks.md "The run side at scale").
+# The run side at scale (docs/benchmarks.md "The run side at scale").
 #   bench/run_side_scale.sh BUILD OUT flushes [RANKS...]   the quick suite (small sizes) on 2 and 4 ranks
 #                                                         (default) with bench/trace_flush_probe.c
 #                                                         preloaded: files, folders, bytes and HDF5

@@ -40,7 +40,7 @@ struct SyntheticRunSpec {
     // Measurement noise of the link matrix: every measurement (each ordered rank pair, each round)
     // is multiplied by its own factor drawn uniformly from [1 - noise, 1 + noise] (seeded by
     // `seed`), as a fabric's run-to-run spread is; 0.02 is a quiet fabric, 0.3 the spread of
-    // single-shot links on the 4-node virtual cluster of issue 15.
+    // single-shot links on the 4-node virtual cluster.
     double noise = 0.02;
     int rounds = 1;                           // measurements of each ordered rank pair (rows of the matrix)
     // The link faults above (slow node's links, slow links and directions, the group's cross

@@ -1,4 +1,4 @@
-// Confirm before drain (issue 15): a FAIL resting on a figure drains only when a confirmation run
+// Confirm before drain: a FAIL resting on a figure drains only when a confirmation run
 // measured it FAIL again; one the confirmation measured within its band is a WARN "not
 // reproduced"; one it did not measure still awaits (FAIL, not drained); a wrong answer drains at
 // once. Run folders written with the real trace writer, analysed through shakedown-analyze's code.

@@ -153,7 +153,7 @@ TEST(Fp64Capability, ReadsOnlyDeclaredMetrics) {
 namespace shakedown::analysis {
 namespace {
 
-// The standard FP64 task (issue 37 item 2): 2 nodes, 3 GPUs at 50, 60 and 50 usable DGEMM TFLOP/s
+// The standard FP64 task: 2 nodes, 3 GPUs at 50, 60 and 50 usable DGEMM TFLOP/s
 // with mean powers of 600, 660 and 600 W over their DGEMM phases, 10 per node-hour, 0.3 per kWh.
 Fp64Capability three_gpus_on_two_nodes() {
     Fp64Capability capability;

@@ -1,4 +1,4 @@
-// Hostile and broken run folders (issue 16): each must give one clear line and a non-zero exit,
+// Hostile and broken run folders: each must give one clear line and a non-zero exit,
 // or a rank marked as unreadable, never a crash, a hang or a verdict on made-up figures.
 #include "analysis/analyzer.hpp"
 #include "analysis/load/run_loader.hpp"

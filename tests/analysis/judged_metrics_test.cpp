@@ -1,5 +1,5 @@
 // A PASS in the values table and the exports means a rule compared the figure; a figure no rule
-// compared is "not judged" (issue 35: `storage.write_gbs 1.03 GB/s PASS` had no nominal, no
+// compared is "not judged" (`storage.write_gbs 1.03 GB/s PASS` had no nominal, no
 // threshold and no fleet). The threshold rule says which figures it compared and the edge each
 // met; the exports and the report carry it.
 #include "analysis/export/tidy_rows.hpp"

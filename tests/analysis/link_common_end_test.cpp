@@ -1,4 +1,4 @@
-// Two slow links sharing a node (issue 15: node4-node1 and node4-node2 shaped to 100 Mbit/s drained
+// Two slow links sharing a node (node4-node1 and node4-node2 shaped to 100 Mbit/s drained
 // node1, node2 and node4): only the shared node is drained, named as the common end of the slow
 // links with the evidence, its peers are not blamed, and it is never called "fine elsewhere".
 #include "analysis/analyzer.hpp"

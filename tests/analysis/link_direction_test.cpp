@@ -1,4 +1,4 @@
-// One direction of a link slow (issue 32: node1 -> node2 shaped to 2 % of healthy, the reverse
+// One direction of a link slow (node1 -> node2 shaped to 2 % of healthy, the reverse
 // untouched, read as one link at 0.42 and ended a WARN on node1): each direction is judged on
 // its own against the link's reference, so the link FAILs as that direction and is named with it;
 // a node slow in every link the same way is named by its side (send or receive). Healthy twins

@@ -82,7 +82,7 @@ TEST(LinkFault, TwoSeparateSlowLinksAreTwoLinksNotFourNodes) {
     EXPECT_TRUE(run.drained(run.findings(localization)).empty());
 }
 
-// The virtual cluster's case of issue 32: node1<->node2 and node3<->node4 at 100 Mbit/s (0.01),
+// The virtual cluster's case: node1<->node2 and node3<->node4 at 100 Mbit/s (0.01),
 // 4 nodes at its single-shot spread (0.3) and with repeated rounds: both links named in every
 // seed and no group invented from them. With repeated rounds no node is drained. Single shots
 // drain a node in at most 1 % of seeds, as a healthy 4-node single-shot fleet fails (LinkNoise):

@@ -1,6 +1,6 @@
 // Noise: a healthy fabric whose every link measurement is spread by +-30 % (the fault bench's
 // --noise 0.3: each measurement times its own factor uniform in [0.7, 1.3], seeded; the
-// single-shot spread of the 4-node virtual cluster in issue 15) never FAILs a node or a link in
+// single-shot spread of the 4-node virtual cluster) never FAILs a node or a link in
 // 1000 seeds when each link has repeated measurements (rounds, or several ranks per node), while
 // the faults under the same noise are still found. In process: the matrices come from the
 // generator's own function (bench::synthetic_link_matrix), no run folder is written.

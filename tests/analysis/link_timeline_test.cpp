@@ -1,4 +1,4 @@
-// Time inside a run (issue 32 item 2): each ordered rank pair's rows of the allpairs matrix are its
+// Time inside a run: each ordered rank pair's rows of the allpairs matrix are its
 // rounds. A node shaped 1.5 s into a 4-round allpairs read 0.012-0.023 GB/s in its later rounds,
 // the pooled noise took that for "113 % per sample" and every node passed. A link whose rounds
 // split into a before and an after further apart than any spread changed during the run: it is

@@ -1,4 +1,4 @@
-// The protocol parts of the report (issue 19 part 3): the header (run, dates, Slurm, versions,
+// The protocol parts of the report: the header (run, dates, Slurm, versions,
 // thresholds and their sha256), the per-node hardware identity, the templates and their refusals.
 #include "analysis/load/observations.hpp"
 #include "analysis/load/run_details.hpp"

@@ -1,4 +1,4 @@
-// One test per rule of issue 7 on hand-made runs (bench/'s synthetic generator writes real rank
+// One test per verdict rule on hand-made runs (bench/'s synthetic generator writes real rank
 // files through TraceWriter): a healthy fleet, one slow node, one slow link, a slow group (with
 // and without a topology.conf), a throttled GPU explained by its telemetry, a baseline
 // regression, a slow collective rank; and the outputs (summary.json, junit.xml, report.html,

@@ -1,4 +1,4 @@
-// write_file_atomically: what it refuses, and what a full disk leaves (issue 16).
+// write_file_atomically: what it refuses, and what a full disk leaves.
 #include "core/errors.hpp"
 #include "core/output_file.hpp"
 #include "../support/full_file_system.hpp"

@@ -2,9 +2,9 @@
 
 #include "core/errors.hpp"
 #include "core/printable_text.hpp"
-#include "slurm/embedded_templates.hpp"
 #include "hostlist/hostlist.hpp"
 #include "hostlist/node_name.hpp"
+#include "slurm/embedded_templates.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

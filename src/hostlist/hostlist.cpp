@@ -73,8 +73,8 @@ NumberRange parse_range(std::string_view expression, std::string_view entry) {
     const auto hi = parse_number(expression, hi_text);
     if (lo > hi) fail(expression, fmt::format("range '{}' runs backwards", entry));
     if (hi - lo >= max_hostlist_range)
-        fail(expression, fmt::format("range '{}' has more than {} names (Slurm's limit for one range)", entry,
-                                     max_hostlist_range));
+        fail(expression,
+             fmt::format("range '{}' has more than {} names (Slurm's limit for one range)", entry, max_hostlist_range));
     // The width is lo's alone, as in Slurm: n[8-010] is n8 n9 n10, n[01-2] is n01 n02.
     return {lo, hi, lo_text.size()};
 }
@@ -317,8 +317,7 @@ std::string compress_hostlist(const std::vector<std::string>& names) {
             width = split->digits.size();
         } else if (const auto found = padded_widths.find({split->prefix, split->suffix}); found != padded_widths.end()) {
             const auto& widths = found->second;
-            if (std::find(widths.begin(), widths.end(), split->digits.size()) != widths.end())
-                width = split->digits.size();
+            if (std::find(widths.begin(), widths.end(), split->digits.size()) != widths.end()) width = split->digits.size();
         }
         const GroupKey key{split->prefix, split->suffix, width};
         auto [entry, inserted] = groups.try_emplace(key);

@@ -25,8 +25,8 @@ bool is_valid_node_name(std::string_view name) {
 
 void require_valid_node_name(std::string_view name, std::string_view what) {
     if (!is_valid_node_name(name))
-        throw InputError(fmt::format("invalid {} '{}': expected a Slurm node name (letters, digits, '-', '_' and '.')",
-                                     what, name));
+        throw InputError(fmt::format("invalid {} '{}': expected a Slurm node name (letters, digits, '-', '_' and '.')", what,
+                                     name));
 }
 
 }  // namespace shakedown::slurm

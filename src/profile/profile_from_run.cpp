@@ -4,8 +4,8 @@
 #include "core/input_file.hpp"
 #include "core/input_limits.hpp"
 #include "core/json_text.hpp"
-#include "profile/node_check.hpp"
 #include "hostlist/hostlist.hpp"
+#include "profile/node_check.hpp"
 #include "trace/run_manifest.hpp"
 #include "trace/trace_reader.hpp"
 

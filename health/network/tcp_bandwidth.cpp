@@ -24,6 +24,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <system_error>
 
 namespace shakedown::health {
@@ -80,6 +81,32 @@ public:
     }
 
 private:
+    // Where a listener may be: `first` on (none: a port the kernel picks), `count` ports.
+    struct PortRange {
+        std::optional<std::int64_t> first;
+        std::int64_t count = 1;
+    };
+
+    // A listener on the first free port of the range on this address. Every port taken is the
+    // node's configuration error, said with the range and the setting to change.
+    static TcpListener listen_in(const std::string& ipv4, const PortRange& ports) {
+        if (!ports.first) return TcpListener(ipv4, 0);
+        const std::int64_t last = std::min<std::int64_t>(*ports.first + ports.count - 1, 65535);
+        for (std::int64_t port = *ports.first; port <= last; ++port) {
+            try {
+                return TcpListener(ipv4, static_cast<std::uint16_t>(port));
+            } catch (const std::system_error& error) {
+                if (error.code() != std::errc::address_in_use) throw;
+            }
+        }
+        throw InputError(last == *ports.first
+                             ? fmt::format("port {} is taken on {}: choose another with params.tcp_bandwidth.port",
+                                           *ports.first, ipv4)
+                             : fmt::format("ports {}-{} are all taken on {}: choose others with "
+                                           "params.tcp_bandwidth.port and port_range",
+                                           *ports.first, last, ipv4));
+    }
+
     // This node's listeners and what every node of the test told the others.
     struct Parties {
         NodeCard mine;
@@ -93,18 +120,15 @@ private:
     static Parties listen_and_exchange(const RunContext& ctx, MPI_Comm comm) {
         Parties parties{{ctx.session().identity().node_name, "", {}}, {}, {}};
         NodeCard& mine = parties.mine;
-        const auto port = ctx.params().optional_integer("port");
+        const PortRange ports{ctx.params().optional_integer("port"), ctx.params().integer("port_range")};
         try {
             mine.endpoints = select_tcp_interfaces(ctx.params().names("interfaces"), inventory_network(ctx.inventory()));
             for (TcpEndpoint& endpoint : mine.endpoints) {
-                parties.listeners.emplace_back(endpoint.ipv4, static_cast<std::uint16_t>(port.value_or(0)));
+                parties.listeners.push_back(listen_in(endpoint.ipv4, ports));
                 endpoint.port = parties.listeners.back().port();
             }
         } catch (const std::system_error& error) {
-            mine.error = error.code() == std::errc::address_in_use
-                             ? fmt::format("port {} is taken on {}: choose another with params.tcp_bandwidth.port",
-                                           port.value_or(0), mine.endpoints.at(parties.listeners.size()).ipv4)
-                             : fmt::format("cannot listen: {}", error.what());
+            mine.error = fmt::format("cannot listen: {}", error.what());
         } catch (const std::exception& error) {
             mine.error = error.what();
         }

@@ -20,9 +20,14 @@ const TestSpec& tcp_bandwidth_spec() {
                 ParamSpec::integer("streams", 8, "parallel TCP connections per direction").between(1, 128),
                 ParamSpec::real("seconds", 2.0, "time each direction (and both at once) is sent").between(0.05, 600.0),
                 ParamSpec::integer("round_trips", 200, "timed one-byte echoes per pair").between(1, 1'000'000),
-                ParamSpec::integer("port", automatic, "TCP port every node listens on")
+                ParamSpec::integer("port", automatic,
+                                   "first TCP port of the range each node listens in (a firewall's opening)")
                     .between(1, 65535)
                     .allow_auto("a free port the kernel picks"),
+                ParamSpec::integer("port_range", 16,
+                                   "ports from `port` on that a listener may take: each interface takes the first "
+                                   "free one; all taken refuses the node")
+                    .between(1, 65535),
                 ParamSpec::choice("scope", "nodes", {"nodes", "ranks"},
                                   "nodes: each node's leader (its lowest rank) measures; ranks: every rank (ranks on one "
                                   "node then measure through that node's own stack)"),

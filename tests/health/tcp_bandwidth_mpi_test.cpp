@@ -12,6 +12,8 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <system_error>
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -97,7 +99,7 @@ TEST(TcpBandwidth, PortInUseRefusedAndOneNodeWaived) {
     }
     MPI_Bcast(&port, 1, MPI_INT, 0, MPI_COMM_WORLD);
     const std::string yaml = "params: {tcp_bandwidth: {scope: ranks, interfaces: [lo], port: " + std::to_string(port) +
-                             "}}\n";
+                             ", port_range: 1}}\n";
     // Refused on the node (exit 2, to fix); with one node every rank is the refusing node.
     const TestResult refused = run_registered_test("tcp_bandwidth", yaml);
     EXPECT_EQ(refused.status, Status::error);
@@ -110,6 +112,42 @@ TEST(TcpBandwidth, PortInUseRefusedAndOneNodeWaived) {
     const TestResult waived = run_registered_test("tcp_bandwidth", "params: {tcp_bandwidth: {interfaces: [lo]}}\n");
     EXPECT_EQ(waived.status, Status::waived);
     EXPECT_NE(waived.reason.find("2 nodes with scope nodes"), std::string::npos) << waived.reason;
+}
+
+// A range of ports: a listener passes over a taken one to the next free; a range all taken is
+// refused, naming it.
+TEST(TcpBandwidth, APortRangePassesOverATakenPortAndAllTakenIsRefused) {
+    // Rank 0 holds two neighbouring ports P and P + 1 (a kernel-picked P whose neighbour is free).
+    std::optional<health::TcpListener> first, second;
+    int port = 0;
+    if (world_rank() == 0) {
+        for (int attempt = 0; attempt < 20 && !second; ++attempt) {
+            first.emplace("127.0.0.1", 0);
+            try {
+                second.emplace("127.0.0.1", static_cast<std::uint16_t>(first->port() + 1));
+            } catch (const std::system_error&) {
+                first.reset();
+            }
+        }
+        if (second) port = first->port();
+    }
+    MPI_Bcast(&port, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    ASSERT_NE(port, 0) << "rank 0 found no two neighbouring free ports";
+    auto yaml = [&](int range) {
+        return fmt::format("params: {{tcp_bandwidth: {{scope: ranks, interfaces: [lo], port: {}, port_range: {}, "
+                           "seconds: 0.1, round_trips: 10}}}}\n",
+                           port, range);
+    };
+    const TestResult refused = run_registered_test("tcp_bandwidth", yaml(2));
+    EXPECT_EQ(refused.status, Status::error);
+    EXPECT_EQ(refused.cause, Cause::configuration);
+    EXPECT_NE(refused.reason.find(fmt::format("ports {}-{} are all taken on 127.0.0.1", port, port + 1)), std::string::npos)
+        << refused.reason;
+
+    // With room past the two taken ports every rank listens on a later one and the pairs are measured.
+    const TestResult measured = run_registered_test("tcp_bandwidth", yaml(64));
+    EXPECT_NE(measured.status, Status::error) << measured.reason;
+    EXPECT_FALSE(measured.metrics.empty()) << measured.reason;
 }
 
 }  // namespace

@@ -71,6 +71,16 @@ json heatmap_view(const ReportModel& model) {
     return {{"svg", links->analyzed && !links->links.empty() ? json(svg_link_heatmap(*links)) : json(false)}};
 }
 
+// One heatmap per other link matrix (tcp_bandwidth per interface), titled with its name; false
+// when none was analyzed with links.
+json other_heatmaps_view(const ReportModel& model) {
+    json list = json::array();
+    for (const LinkLocalization& links : model.result->other_links)
+        if (links.analyzed && !links.links.empty())
+            list.push_back({{"title", links.matrix}, {"svg", svg_link_heatmap(links)}});
+    return list.empty() ? json(false) : json{{"list", std::move(list)}};
+}
+
 // The WARN and FAIL lines of a metric's bars: against the calibrated healthy figure where the
 // fleet's part has one (the judging does the same), else the generic band of nominal.
 BarBand band_for(const std::string& metric, const ReportModel& model, const Thresholds& thresholds) {
@@ -206,6 +216,7 @@ std::string html_report(const ReportModel& model, const Thresholds& thresholds, 
     const std::vector<const Finding*> findings = top_findings(model, options.findings_per_node, total);
     view["findings"] = findings_view(findings, total, options.max_findings, options.findings_per_node);
     view["heatmap"] = heatmap_view(model);
+    view["other_heatmaps"] = other_heatmaps_view(model);
     view["bars"] = bars_view(model, thresholds, options.max_bar_charts);
     view["timelines"] = timelines_view(findings, *model.observations, thresholds, details, options.max_timelines);
     view["fleet"] = fleet_view(*model.result);

@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <memory>
 
 namespace shakedown::analysis {
@@ -111,6 +113,12 @@ TEST(LinkTcp, AnalyzerAwaitsThenTheTcpMatrixMeasuredAgainConfirmsOrNot) {
     EXPECT_EQ(first.summary["other_localizations"][1]["matrix"], "tcp_bandwidth on eth1");
     EXPECT_EQ(first.summary["other_localizations"][1]["slow_nodes"][0]["node"], "node0003");
     EXPECT_TRUE(first.summary["localization"].is_null());  // no allpairs in this run
+    // report.html draws each interface's matrix as a heatmap of its own.
+    std::ifstream html_file(run / "report.html");
+    const std::string html((std::istreambuf_iterator<char>(html_file)), std::istreambuf_iterator<char>());
+    EXPECT_NE(html.find("<h3>Links (tcp_bandwidth on eth0)</h3>"), std::string::npos);
+    EXPECT_NE(html.find("<h3>Links (tcp_bandwidth on eth1)</h3>"), std::string::npos);
+    EXPECT_NE(html.find("node0003 &lt;-&gt; "), std::string::npos);  // a cell's tooltip
 
     const auto slow_again = testing::write_run(temp.path() / "slow-again", tcp_traces(3, 11), "complete", tests);
     const testing::AnalysisOutcome confirmed = testing::analyze_in_process({.run_dir = run, .confirmation_dir = slow_again});

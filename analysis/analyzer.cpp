@@ -16,8 +16,8 @@
 #include "analysis/report/report_view.hpp"
 #include "analysis/report/summary_json.hpp"
 #include "analysis/report/terminal_report.hpp"
-#include "analysis/rules/apply_rules.hpp"
-#include "analysis/rules/thresholds.hpp"
+#include "analysis/rules/model/apply_rules.hpp"
+#include "analysis/rules/settings/thresholds.hpp"
 #include "comm/congestion_ring_columns.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"
@@ -163,7 +163,7 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
     RunDetails first_details(inputs.run);
     AnalysisResult result = judge_run(first_observations, first_details);
     // With a confirmation run: the same rules over the run with its figures measured again in
-    // place, and each figure FAIL confirmed or not reproduced (rules/confirmation.hpp).
+    // place, and each figure FAIL confirmed or not reproduced (rules/model/confirmation.hpp).
     std::optional<RemeasuredRun> remeasured;
     std::optional<Observations> remeasured_observations;
     std::optional<RunDetails> remeasured_details;

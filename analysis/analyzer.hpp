@@ -30,7 +30,7 @@ struct AnalyzeOptions {
     std::optional<std::filesystem::path> baseline_dir;     // --baseline OLD_RUN
     std::optional<std::filesystem::path> topology_file;    // Slurm topology.conf
     std::optional<std::filesystem::path> profile_file;     // expected profile; default RUN's profile.yaml, if any
-    // --confirmation AGAIN: the run that measured RUN's figure FAILs again (rules/confirmation.hpp)
+    // --confirmation AGAIN: the run that measured RUN's figure FAILs again (rules/model/confirmation.hpp)
     std::optional<std::filesystem::path> confirmation_dir;
     bool print_confirmation_plan = false;  // --confirm: the plan's tests and nodes as two lines for a job script
     std::optional<double> price_per_node_hour;             // override the thresholds file's price

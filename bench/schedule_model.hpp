@@ -13,7 +13,7 @@
 // - nccl: the size sweep, each size's launches on all P ranks (ring traffic per rank); time from
 //   an assumed latency and bus bandwidth, since no run here measures NCCL (no GPU).
 // - confirmation: the tests of the FAILs awaiting confirmation re-run on the flagged nodes and the
-//   peers their evidence rests on (rules/confirmation.hpp): allpairs over that subset, in the scope
+//   peers their evidence rests on (rules/model/confirmation.hpp): allpairs over that subset, in the scope
 //   given (the job's confirmation step reuses the run's configuration, so the run's scope).
 #pragma once
 

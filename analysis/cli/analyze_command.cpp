@@ -1,7 +1,7 @@
 #include "analysis/cli/analyze_command.hpp"
 
 #include "analysis/analyzer.hpp"
-#include "analysis/rules/default_thresholds.hpp"
+#include "analysis/rules/settings/default_thresholds.hpp"
 #include "core/errors.hpp"
 
 #include <memory>

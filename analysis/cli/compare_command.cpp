@@ -2,7 +2,7 @@
 
 #include "analysis/history/comparison_report.hpp"
 #include "analysis/history/run_comparison.hpp"
-#include "analysis/rules/thresholds.hpp"
+#include "analysis/rules/settings/thresholds.hpp"
 #include "core/errors.hpp"
 #include "core/json_text.hpp"
 #include "core/printable_text.hpp"

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "analysis/cli/command.hpp"
-#include "analysis/rules/thresholds.hpp"
+#include "analysis/rules/settings/thresholds.hpp"
 
 #include <functional>
 

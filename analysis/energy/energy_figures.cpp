@@ -1,8 +1,8 @@
 #include "analysis/energy/energy_figures.hpp"
 
 #include "analysis/energy/energy_declarations.hpp"
-#include "analysis/rules/telemetry_explanation.hpp"
-#include "analysis/rules/telemetry_series.hpp"
+#include "analysis/rules/health/telemetry_explanation.hpp"
+#include "analysis/rules/health/telemetry_series.hpp"
 #include "stats/summary.hpp"
 #include "telemetry/telemetry_columns.hpp"
 

@@ -4,9 +4,9 @@
 #pragma once
 
 #include "analysis/load/observations.hpp"
-#include "analysis/rules/finding.hpp"
-#include "analysis/rules/judged_metrics.hpp"
-#include "analysis/rules/verdicts.hpp"
+#include "analysis/rules/model/finding.hpp"
+#include "analysis/rules/model/judged_metrics.hpp"
+#include "analysis/rules/model/verdicts.hpp"
 
 #include <array>
 #include <functional>
@@ -34,7 +34,7 @@ struct TidyRow {
     double value = 0.0;    // may be NaN or infinite: what the measurement gave
     std::optional<double> nominal;
     Level level = Level::pass;  // the worst WARN/FAIL finding about this rank's metric, else pass
-    // A rule compared the figure (a finding, or a check it passed: rules/judged_metrics.hpp); a
+    // A rule compared the figure (a finding, or a check it passed: rules/model/judged_metrics.hpp); a
     // figure no rule compared is "not judged", whatever `level` says.
     bool judged = false;
     std::optional<double> bound;  // on a judged pass: the band's edge it met, in its unit

@@ -1,7 +1,7 @@
 // libFuzzer target: any text as a thresholds file (and as a topology.conf). Parsing must give
 // rules or throw InputError "file:line: problem"; then every rule lookup must work.
-#include "analysis/rules/thresholds.hpp"
-#include "analysis/rules/topology.hpp"
+#include "analysis/rules/settings/thresholds.hpp"
+#include "analysis/rules/settings/topology.hpp"
 #include "core/errors.hpp"
 #include "kernels/dgemm/dgemm_fp64_names.hpp"
 #include "kernels/ladder/gemm_ladder_names.hpp"

@@ -1,7 +1,7 @@
 #include "analysis/history/comparison_report.hpp"
 
 #include "analysis/report/markdown_report.hpp"
-#include "analysis/rules/finding.hpp"
+#include "analysis/rules/model/finding.hpp"
 #include "core/clock.hpp"
 #include "core/printable_text.hpp"
 

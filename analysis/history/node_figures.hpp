@@ -1,7 +1,7 @@
 // A node's figure of a metric in one run: the median over the node's ranks (a rerun may number
 // ranks differently, and a repaired node may come back with another GPU), and the fleet's median
 // of those node figures: what `history` puts side by side (`compare` compares figures as
-// `--baseline` does: rules/figure_comparison).
+// `--baseline` does: rules/figures/figure_comparison).
 #pragma once
 
 #include "analysis/history/run_record.hpp"

@@ -1,12 +1,12 @@
 // `shakedown-analyze compare OLD NEW`: every figure of NEW against OLD as `--baseline` compares
-// them (rules/figure_comparison: a GPU's figure by its UUID, a host figure by node and local
+// them (rules/figures/figure_comparison: a GPU's figure by its UUID, a host figure by node and local
 // rank, a job-wide figure once for the run, an identifier never), with delta, ratio, and whether it
 // got worse or better beyond the tolerance, is new or missing; and each passive-health counter of
 // each device that rose from OLD's end reading to NEW's.
 #pragma once
 
 #include "analysis/history/run_record.hpp"
-#include "analysis/rules/figure_comparison.hpp"
+#include "analysis/rules/figures/figure_comparison.hpp"
 
 #include <optional>
 #include <string>

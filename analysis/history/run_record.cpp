@@ -1,9 +1,9 @@
 #include "analysis/history/run_record.hpp"
 
 #include "analysis/load/run_loader.hpp"
-#include "analysis/rules/figure_comparison.hpp"
-#include "analysis/rules/finding.hpp"
-#include "analysis/rules/hidden_fault_rule.hpp"
+#include "analysis/rules/figures/figure_comparison.hpp"
+#include "analysis/rules/health/hidden_fault_rule.hpp"
+#include "analysis/rules/model/finding.hpp"
 #include "telemetry/telemetry_columns.hpp"
 
 #include <fmt/format.h>

@@ -7,7 +7,7 @@
 
 #include "analysis/load/observations.hpp"
 #include "analysis/load/run_details.hpp"
-#include "analysis/rules/verdicts.hpp"
+#include "analysis/rules/model/verdicts.hpp"
 
 #include <filesystem>
 #include <optional>

@@ -4,7 +4,7 @@
 // again against the rest of RUN's fleet, with RUN's references. Links are not merged into RUN's
 // matrix: a confirmation on a few nodes runs under another load than the whole job (on the
 // virtual cluster its healthy links were twice as fast), so its links are compared only with
-// RUN's references for the same links (rules/confirmation.hpp); here they are folded into one
+// RUN's references for the same links (rules/model/confirmation.hpp); here they are folded into one
 // median per node pair.
 #pragma once
 
@@ -30,7 +30,7 @@ struct Remeasured {
         // The same per direction, keyed (from, to): a link judged by one direction is confirmed by it.
         std::map<std::pair<std::string, std::string>, double> directed_link_gbs;
     };
-    std::map<std::string, MatrixLinks> matrices;  // by link matrix name (rules/link_matrices.hpp)
+    std::map<std::string, MatrixLinks> matrices;  // by link matrix name (rules/links/link_matrices.hpp)
 
     bool covers(const std::string& node, const std::string& test) const;
     std::optional<double> link(const std::string& matrix, const std::string& a, const std::string& b) const;

@@ -1,6 +1,6 @@
 #include "analysis/report/drain_output.hpp"
 
-#include "analysis/rules/link_localization.hpp"
+#include "analysis/rules/links/link_localization.hpp"
 #include "hostlist/node_name.hpp"
 
 #include <fmt/format.h>

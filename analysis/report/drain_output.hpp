@@ -2,11 +2,11 @@
 // node that FAILs for a hardware reason about itself (a configuration or software finding is
 // fixed, not drained; so is a slow link, whose cable or port is replaced: is_link_fault), reason =
 // its worst such finding. A FAIL resting on a figure drains only once confirmed
-// (Finding::drains, rules/confirmation.hpp). Written always; executed only on the explicit
+// (Finding::drains, rules/model/confirmation.hpp). Written always; executed only on the explicit
 // --drain-apply flag.
 #pragma once
 
-#include "analysis/rules/verdicts.hpp"
+#include "analysis/rules/model/verdicts.hpp"
 #include "slurm/drain_list.hpp"
 
 #include <string>

@@ -1,7 +1,7 @@
 #include "analysis/report/fp64_capability.hpp"
 
 #include "analysis/report/price_report.hpp"
-#include "analysis/rules/finding.hpp"
+#include "analysis/rules/model/finding.hpp"
 #include "placement/placement_names.hpp"
 #include "stats/summary.hpp"
 

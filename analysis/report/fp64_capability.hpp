@@ -9,7 +9,7 @@
 
 #include "analysis/energy/energy_figures.hpp"
 #include "analysis/load/observations.hpp"
-#include "analysis/rules/analysis_settings.hpp"
+#include "analysis/rules/settings/analysis_settings.hpp"
 #include "kernels/cg/cg_fp64_names.hpp"
 #include "kernels/dgemm/dgemm_fp64_names.hpp"
 #include "kernels/ladder/gemm_ladder_names.hpp"

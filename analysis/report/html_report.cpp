@@ -10,7 +10,7 @@
 #include "analysis/report/report_figures.hpp"
 #include "analysis/report/report_templates.hpp"
 #include "analysis/report/svg_plots.hpp"
-#include "analysis/rules/telemetry_explanation.hpp"
+#include "analysis/rules/health/telemetry_explanation.hpp"
 
 #include <fmt/format.h>
 

@@ -11,7 +11,7 @@
 #include "analysis/load/run_details.hpp"
 #include "analysis/report/report_model.hpp"
 #include "analysis/report/report_view.hpp"
-#include "analysis/rules/thresholds.hpp"
+#include "analysis/rules/settings/thresholds.hpp"
 
 #include <string>
 

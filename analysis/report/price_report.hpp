@@ -5,8 +5,8 @@
 // beside the same price per nominal unit.
 #pragma once
 
-#include "analysis/rules/analysis_settings.hpp"
 #include "analysis/report/node_metrics.hpp"
+#include "analysis/rules/settings/analysis_settings.hpp"
 
 #include <optional>
 #include <string>

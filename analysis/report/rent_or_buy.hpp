@@ -18,8 +18,8 @@
 #pragma once
 
 #include "analysis/energy/energy_figures.hpp"
-#include "analysis/rules/ownership_file.hpp"
 #include "analysis/report/price_report.hpp"
+#include "analysis/rules/settings/ownership_file.hpp"
 
 #include <filesystem>
 #include <optional>

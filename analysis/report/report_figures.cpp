@@ -2,7 +2,7 @@
 
 #include "analysis/load/run_details.hpp"
 #include "analysis/report/sweep_figure_declarations.hpp"
-#include "analysis/rules/calibration.hpp"
+#include "analysis/rules/settings/calibration.hpp"
 #include "comm/link_matrix_columns.hpp"
 #include "mpi/allpairs_names.hpp"
 #include "stats/summary.hpp"

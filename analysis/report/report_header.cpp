@@ -1,7 +1,7 @@
 #include "analysis/report/report_header.hpp"
 
-#include "analysis/rules/calibrated_references_data.hpp"
-#include "analysis/rules/default_thresholds.hpp"
+#include "analysis/rules/settings/calibrated_references_data.hpp"
+#include "analysis/rules/settings/default_thresholds.hpp"
 #include "core/clock.hpp"
 #include "core/errors.hpp"
 #include "core/input_file.hpp"

@@ -7,13 +7,13 @@
 #pragma once
 
 #include "analysis/load/observations.hpp"
+#include "analysis/report/energy_section.hpp"
 #include "analysis/report/fp64_capability.hpp"
 #include "analysis/report/node_metrics.hpp"
 #include "analysis/report/price_report.hpp"
-#include "analysis/report/energy_section.hpp"
 #include "analysis/report/rent_or_buy.hpp"
 #include "analysis/report/workload_section.hpp"
-#include "analysis/rules/apply_rules.hpp"
+#include "analysis/rules/model/apply_rules.hpp"
 
 #include <map>
 #include <optional>
@@ -77,7 +77,7 @@ struct ReportModel {
     std::vector<std::string> incomplete_lines;
     std::optional<std::string> baseline_line;
     // The baseline section: baseline_line, then one line per job-wide metric the run regressed on
-    // (rules/baseline.hpp: compared once for the run, no node's); empty without a baseline.
+    // (rules/figures/baseline.hpp: compared once for the run, no node's); empty without a baseline.
     std::vector<std::string> baseline_lines;
     std::vector<NodeMetrics> node_metrics;
     std::optional<PriceReport> price;

@@ -1,7 +1,7 @@
 #include "analysis/report/svg_plots.hpp"
 
-#include "analysis/rules/verdicts.hpp"
 #include "analysis/report/markup.hpp"
+#include "analysis/rules/model/verdicts.hpp"
 #include "stats/summary.hpp"
 #include "telemetry/telemetry_columns.hpp"
 

@@ -5,8 +5,8 @@
 // in grey and to colour-blind readers (no red/green pair carries a value).
 #pragma once
 
-#include "analysis/rules/link_localization.hpp"
 #include "analysis/report/node_metrics.hpp"
+#include "analysis/rules/links/link_localization.hpp"
 #include "core/result.hpp"
 
 #include <map>

@@ -1,7 +1,7 @@
 #include "analysis/report/workload_section.hpp"
 
-#include "analysis/rules/finding.hpp"
-#include "analysis/rules/scaling_declarations.hpp"
+#include "analysis/rules/figures/scaling_declarations.hpp"
+#include "analysis/rules/model/finding.hpp"
 #include "kernels/train/train_step_names.hpp"
 
 #include <fmt/format.h>

@@ -5,12 +5,12 @@
 // run's own figures, and the bus bandwidth the prediction used); and, with a node price, the price
 // per million tokens and the time and price of a standard task (price.task_tokens, 10^9 tokens).
 // Beside it the science kernels' weak scaling (every other test that declares its scaling figures,
-// analysis/rules/scaling_declarations.hpp): the job's efficiency against its prediction.
+// analysis/rules/figures/scaling_declarations.hpp): the job's efficiency against its prediction.
 #pragma once
 
 #include "analysis/energy/energy_figures.hpp"
 #include "analysis/load/observations.hpp"
-#include "analysis/rules/analysis_settings.hpp"
+#include "analysis/rules/settings/analysis_settings.hpp"
 
 #include <optional>
 #include <string>

@@ -13,7 +13,7 @@
 // GPU) the interior overlaps the messages as scheduled, step = max(interior, halo) + shell; on the
 // host the update runs on the rank's own thread and its messages progress only inside MPI calls,
 // so step = T1 + halo; the serial communication adds to either. A job below its prediction that
-// no slow rank explains is the analyzer's scaling rule's to name (analysis/rules/scaling_rule).
+// no slow rank explains is the analyzer's scaling rule's to name (analysis/rules/figures/scaling_rule).
 #pragma once
 
 #include "core/clock.hpp"

@@ -11,7 +11,7 @@ inline constexpr std::string_view key = "stream";
 
 inline constexpr std::string_view triad_gbs = "stream.triad_gbs";  // the median repetition
 // The best repetition: on the host, summed over a node's ranks, the node's memory bandwidth that
-// bounds any transfer within the node (analysis/rules/credibility_rule).
+// bounds any transfer within the node (analysis/rules/figures/credibility_rule).
 inline constexpr std::string_view copy_max_gbs = "stream.copy_max_gbs";
 inline constexpr std::string_view triad_max_gbs = "stream.triad_max_gbs";
 

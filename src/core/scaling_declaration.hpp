@@ -1,5 +1,5 @@
 // What a test that measures weak scaling declares about its figures, so that one analyzer rule
-// (analysis/rules/scaling_rule) judges every such test the same way: each rank's work alone (T1,
+// (analysis/rules/figures/scaling_rule) judges every such test the same way: each rank's work alone (T1,
 // all ranks loaded at once), the job's efficiency T1 / T(job) against the efficiency this run's own
 // figures predict, and the figure the prediction's communication came from. The test declares
 // these beside its other names (its *_names.hpp) with the words its findings use; the rule reads

@@ -23,7 +23,7 @@ struct SweepNominalLine {
     std::string_view label;  // "inter-node": "nominal inter-node 25 GB/s"
 };
 
-// A point at a built-in calibrated reference (analysis/rules/calibration) for this metric, drawn
+// A point at a built-in calibrated reference (analysis/rules/settings/calibration) for this metric, drawn
 // at the message size the reference was measured at.
 struct SweepCalibratedPoint {
     std::string_view metric;

@@ -18,7 +18,7 @@ namespace shakedown {
 
 // Whose figure a metric is. A collective's bandwidth is the whole job's (every rank waits for the
 // slowest), so comparing it node by node blames healthy nodes for one slow node: the analyzer's
-// baseline compares job-wide metrics once per run (analysis/rules/baseline.hpp).
+// baseline compares job-wide metrics once per run (analysis/rules/figures/baseline.hpp).
 enum class MetricScope { rank, job };
 
 struct MetricSpec {
@@ -31,7 +31,7 @@ struct MetricSpec {
     MetricScope scope = MetricScope::rank;
     // The nominal is a physical bound no correct measurement passes (a rate over the bandwidth
     // bound measured in the same test): above it, the bound or the measurement is wrong and the
-    // analyzer calls the figure not credible (analysis/rules/credibility_rule.hpp).
+    // analyzer calls the figure not credible (analysis/rules/figures/credibility_rule.hpp).
     bool bounded_by_nominal = false;
 
     std::vector<std::string> names() const;  // every name the pattern stands for

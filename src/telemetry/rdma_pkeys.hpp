@@ -1,7 +1,7 @@
 // The partition keys (PKeys) of one RDMA port, from sysfs <port_dir>/pkeys/<index> (one file per
 // table entry, "0xffff"): read once when the port's telemetry source starts, recorded as the port
 // table's attributes (telemetry/rdma_port_names.hpp), compared across nodes by the analyzer
-// (rules/pkey_rule.hpp). The subnet manager programs the table; nodes that disagree cannot talk
+// (rules/health/pkey_rule.hpp). The subnet manager programs the table; nodes that disagree cannot talk
 // in the partitions only some of them hold.
 #pragma once
 

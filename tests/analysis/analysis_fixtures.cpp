@@ -2,7 +2,7 @@
 
 #include "analysis/load/observations.hpp"
 #include "analysis/load/run_manifest.hpp"
-#include "analysis/rules/threshold_rule.hpp"
+#include "analysis/rules/figures/threshold_rule.hpp"
 #include "bench/run_folder_writer.hpp"
 #include "core/registry.hpp"
 

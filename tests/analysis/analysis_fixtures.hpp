@@ -3,8 +3,8 @@
 #pragma once
 
 #include "analysis/load/run_data.hpp"
-#include "analysis/rules/thresholds.hpp"
-#include "analysis/rules/verdicts.hpp"
+#include "analysis/rules/model/verdicts.hpp"
+#include "analysis/rules/settings/thresholds.hpp"
 #include "trace/trace_format.hpp"
 
 #include <filesystem>

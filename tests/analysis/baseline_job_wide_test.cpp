@@ -1,9 +1,9 @@
 // The baseline compares job-wide metrics (declared MetricScope::job: collectives' bandwidth and
 // latency) once for the run, never node by node: one slow node in a collective lowers every
 // rank's figure, and a per-node comparison turned the healthy nodes WARN.
-#include "analysis/rules/baseline.hpp"
-#include "analysis_outcome.hpp"
 #include "analysis/load/observations.hpp"
+#include "analysis/rules/figures/baseline.hpp"
+#include "analysis_outcome.hpp"
 
 #include <gtest/gtest.h>
 

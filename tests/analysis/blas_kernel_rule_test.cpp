@@ -5,8 +5,8 @@
 // kernels, and a DGEMM that ran on the GPU.
 #include "analysis/load/observations.hpp"
 #include "analysis/load/run_details.hpp"
-#include "analysis/rules/apply_rules.hpp"
-#include "analysis/rules/verdicts.hpp"
+#include "analysis/rules/model/apply_rules.hpp"
+#include "analysis/rules/model/verdicts.hpp"
 #include "analysis_fixtures.hpp"
 
 #include <gtest/gtest.h>

@@ -6,7 +6,7 @@
 // passes, a node at 0.85 of the others is named.
 #include "analysis/analyzer.hpp"
 #include "analysis/calibrate/calibrate_runs.hpp"
-#include "analysis/rules/calibration.hpp"
+#include "analysis/rules/settings/calibration.hpp"
 #include "analysis_fixtures.hpp"
 
 #include <nlohmann/json.hpp>

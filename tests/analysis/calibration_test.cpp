@@ -2,9 +2,9 @@
 // below that WARNs, 25 % below FAILs, the reason says it was calibrated; a part without a figure
 // (or other conditions) falls back to the generic band of nominal and says so by its wording.
 #include "analysis/load/observations.hpp"
-#include "analysis/rules/calibration.hpp"
-#include "analysis/rules/threshold_rule.hpp"
-#include "analysis/rules/thresholds.hpp"
+#include "analysis/rules/figures/threshold_rule.hpp"
+#include "analysis/rules/settings/calibration.hpp"
+#include "analysis/rules/settings/thresholds.hpp"
 #include "analysis_fixtures.hpp"
 #include "core/errors.hpp"
 #include "core/registry.hpp"

@@ -5,8 +5,8 @@
 #include "analysis/load/observations.hpp"
 #include "analysis/load/run_loader.hpp"
 #include "analysis/report/drain_output.hpp"
-#include "analysis/rules/threshold_rule.hpp"
-#include "analysis/rules/verdicts.hpp"
+#include "analysis/rules/figures/threshold_rule.hpp"
+#include "analysis/rules/model/verdicts.hpp"
 #include "analysis_fixtures.hpp"
 
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 // fleet where only one node recorded a fact, have no finding.
 #include "analysis/load/observations.hpp"
 #include "analysis/load/run_details.hpp"
-#include "analysis/rules/configuration_agreement_rule.hpp"
+#include "analysis/rules/figures/configuration_agreement_rule.hpp"
 #include "analysis_fixtures.hpp"
 #include "inventory/inventory_names.hpp"
 

@@ -3,7 +3,7 @@
 // reproduced"; one it did not measure still awaits (FAIL, not drained); a wrong answer drains at
 // once. Run folders written with the real trace writer, analysed through shakedown-analyze's code.
 #include "analysis/analyzer.hpp"
-#include "analysis/rules/confirmation.hpp"
+#include "analysis/rules/model/confirmation.hpp"
 #include "analysis_outcome.hpp"
 #include "bench/synthetic_run.hpp"
 

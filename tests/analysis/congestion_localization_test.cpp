@@ -1,10 +1,10 @@
-// The node the degraded ring figures have in common (rules/congestion_localization.hpp): the
+// The node the degraded ring figures have in common (rules/links/congestion_localization.hpp): the
 // shaped node of four is named alone although its own figures barely move and its neighbours'
 // degrade; healthy figures and one noisy figure of one ring name nothing; two slow nodes far
 // apart in one ring are both named; a table from before the ring columns gives no rows. A link
 // slow even alone (its figures hardly degrade further under load) is named by the bandwidths
 // alone against the run's upper quartile, and wins a tie of the impact search.
-#include "analysis/rules/congestion_localization.hpp"
+#include "analysis/rules/links/congestion_localization.hpp"
 #include "comm/congestion_ring_columns.hpp"
 
 #include <gtest/gtest.h>

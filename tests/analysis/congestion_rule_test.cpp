@@ -6,8 +6,8 @@
 #include "analysis/load/observations.hpp"
 #include "analysis/load/run_details.hpp"
 #include "analysis/load/run_loader.hpp"
-#include "analysis/rules/congestion_rule.hpp"
-#include "analysis/rules/thresholds.hpp"
+#include "analysis/rules/links/congestion_rule.hpp"
+#include "analysis/rules/settings/thresholds.hpp"
 #include "analysis_fixtures.hpp"
 #include "comm/congestion_ring_columns.hpp"
 

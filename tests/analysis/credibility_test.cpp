@@ -3,8 +3,8 @@
 // credible", software to fix, the node neither passed nor drained. A figure below the bound is
 // not flagged; without a host STREAM there is no bound to judge by.
 #include "analysis/load/observations.hpp"
-#include "analysis/rules/credibility_rule.hpp"
-#include "analysis/rules/verdicts.hpp"
+#include "analysis/rules/figures/credibility_rule.hpp"
+#include "analysis/rules/model/verdicts.hpp"
 #include "analysis_fixtures.hpp"
 
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 // run carries and stay silent; this is what keeps the constants honest.
 #include "analysis/report/fp64_capability.hpp"
 #include "analysis/report/sweep_figure_declarations.hpp"
-#include "analysis/rules/credibility_rule.hpp"
+#include "analysis/rules/figures/credibility_rule.hpp"
 #include "core/registry.hpp"
 #include "kernels/ladder/gemm_ladder_names.hpp"
 #include "kernels/stencil/stencil3d_names.hpp"

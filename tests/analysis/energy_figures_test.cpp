@@ -7,7 +7,7 @@
 #include "analysis/load/observations.hpp"
 #include "analysis/load/run_loader.hpp"
 #include "analysis/report/energy_section.hpp"
-#include "analysis/rules/leader_trace_rules.hpp"
+#include "analysis/rules/health/leader_trace_rules.hpp"
 #include "analysis_fixtures.hpp"
 #include "kernels/dgemm/dgemm_fp64_names.hpp"
 #include "kernels/lu/lu_fp64_names.hpp"

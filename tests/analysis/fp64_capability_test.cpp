@@ -2,7 +2,7 @@
 // FP64 side by side; per node the GPU sums and their price; the host LU as one job-wide line.
 #include "analysis/load/observations.hpp"
 #include "analysis/report/fp64_capability.hpp"
-#include "analysis/rules/thresholds.hpp"
+#include "analysis/rules/settings/thresholds.hpp"
 #include "analysis_fixtures.hpp"
 #include "core/registry.hpp"
 

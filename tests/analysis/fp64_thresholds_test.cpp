@@ -3,9 +3,9 @@
 // calibrated figure, a wrong residual FAILs above HPL's 16, and a host run on shared cores is not
 // judged by its fraction of the peak; a host node far below its peers is the fleet rule's.
 #include "analysis/load/observations.hpp"
-#include "analysis/rules/fleet_rule.hpp"
-#include "analysis/rules/threshold_rule.hpp"
-#include "analysis/rules/thresholds.hpp"
+#include "analysis/rules/figures/fleet_rule.hpp"
+#include "analysis/rules/figures/threshold_rule.hpp"
+#include "analysis/rules/settings/thresholds.hpp"
 #include "analysis_fixtures.hpp"
 
 #include <gtest/gtest.h>

@@ -2,8 +2,8 @@
 // one WARN naming node, rank, test and seconds, nothing drained; the same node in two tests
 // FAILs; a healthy twin without the record, or with a value that is not a number, is not flagged.
 #include "analysis/load/observations.hpp"
-#include "analysis/rules/freeze_rule.hpp"
-#include "analysis/rules/verdicts.hpp"
+#include "analysis/rules/health/freeze_rule.hpp"
+#include "analysis/rules/model/verdicts.hpp"
 #include "analysis_fixtures.hpp"
 #include "core/driver_result_names.hpp"
 

@@ -2,9 +2,9 @@
 // InfiniBand link-flap counters (link_downed, link_error_recovery) through the port counter rule on
 // a table shaped as the fake-sysfs RDMA port source writes it. The rule itself on NVML tables runs
 // end to end in tests/telemetry/gpu_health_e2e_test.cpp (driver + fake NVML + analyzer).
-#include "analysis/rules/port_counter_rule.hpp"
-#include "analysis/rules/thresholds.hpp"
-#include "analysis/rules/xid_catalogue.hpp"
+#include "analysis/rules/health/port_counter_rule.hpp"
+#include "analysis/rules/health/xid_catalogue.hpp"
+#include "analysis/rules/settings/thresholds.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // findings name no GPU, so the report gives it no GPU row and no GPU telemetry explains it.
 #include "analysis/load/observations.hpp"
 #include "analysis/load/run_details.hpp"
-#include "analysis/rules/apply_rules.hpp"
+#include "analysis/rules/model/apply_rules.hpp"
 #include "analysis_fixtures.hpp"
 
 #include <gtest/gtest.h>

@@ -6,9 +6,9 @@
 #include "analysis/load/observations.hpp"
 #include "analysis/load/run_details.hpp"
 #include "analysis/load/run_loader.hpp"
-#include "analysis/rules/apply_rules.hpp"
-#include "analysis/rules/threshold_rule.hpp"
-#include "analysis/rules/thresholds.hpp"
+#include "analysis/rules/figures/threshold_rule.hpp"
+#include "analysis/rules/model/apply_rules.hpp"
+#include "analysis/rules/settings/thresholds.hpp"
 #include "analysis_fixtures.hpp"
 #include "analysis_outcome.hpp"
 

@@ -1,8 +1,8 @@
 // Judgments on hand-made traces held in memory: the rules, the reasons and the verdicts.
 #include "analysis/load/run_details.hpp"
 #include "analysis/report/report_model.hpp"
-#include "analysis/rules/apply_rules.hpp"
-#include "analysis/rules/threshold_rule.hpp"
+#include "analysis/rules/figures/threshold_rule.hpp"
+#include "analysis/rules/model/apply_rules.hpp"
 #include "analysis_fixtures.hpp"
 
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // the link is named and FAILs on both ends (the run fails), but neither node goes on the drain
 // list; a node that also fails for itself is drained for that, with that reason.
 #include "analysis/report/drain_output.hpp"
-#include "analysis/rules/verdicts.hpp"
+#include "analysis/rules/model/verdicts.hpp"
 #include "link_fixtures.hpp"
 
 #include <gtest/gtest.h>

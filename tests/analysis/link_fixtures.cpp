@@ -1,7 +1,7 @@
 #include "link_fixtures.hpp"
 
 #include "analysis/report/drain_output.hpp"
-#include "analysis/rules/verdicts.hpp"
+#include "analysis/rules/model/verdicts.hpp"
 #include "analysis_fixtures.hpp"
 
 #include <algorithm>

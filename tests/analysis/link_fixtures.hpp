@@ -5,7 +5,7 @@
 #pragma once
 
 #include "analysis/load/observations.hpp"
-#include "analysis/rules/link_localization.hpp"
+#include "analysis/rules/links/link_localization.hpp"
 #include "bench/synthetic_run.hpp"
 
 #include <memory>

@@ -3,9 +3,9 @@
 // with R ranks per node) and the other ranks record a pass without figures. The analyzer must map
 // those pairs to their nodes, name a slow node from them, flag nothing on a healthy fleet, and
 // call no non-leader failed or missing.
+#include "analysis/rules/links/link_localization.hpp"
 #include "analysis_fixtures.hpp"
 #include "analysis_outcome.hpp"
-#include "analysis/rules/link_localization.hpp"
 #include "bench/synthetic_run.hpp"
 #include "comm/link_matrix_columns.hpp"
 

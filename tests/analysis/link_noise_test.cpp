@@ -5,7 +5,7 @@
 // the faults under the same noise are still found. In process: the matrices come from the
 // generator's own function (bench::synthetic_link_matrix), no run folder is written.
 #include "analysis/report/drain_output.hpp"
-#include "analysis/rules/confirmation.hpp"
+#include "analysis/rules/model/confirmation.hpp"
 #include "link_fixtures.hpp"
 
 #include <gtest/gtest.h>

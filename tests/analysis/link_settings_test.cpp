@@ -1,8 +1,8 @@
 // The links settings: the built-in bands are the documented ones (and the LinkBands defaults), a
 // site file overrides them key by key, mistakes are one line with the file and line, and the
 // noise margin's sigmas grow with the number of figures judged at once.
-#include "analysis/rules/link_statistics.hpp"
-#include "analysis/rules/thresholds.hpp"
+#include "analysis/rules/links/link_statistics.hpp"
+#include "analysis/rules/settings/thresholds.hpp"
 #include "core/errors.hpp"
 
 #include <gtest/gtest.h>

@@ -2,7 +2,7 @@
 // topology.conf names a leaf holding exactly them, else "group of nodes" — found even where its
 // cross links are most of the fleet's links (a third or half of the nodes), and under noise; several
 // separately slow nodes stay nodes; a healthy fleet with a topology is not flagged.
-#include "analysis/rules/topology.hpp"
+#include "analysis/rules/settings/topology.hpp"
 #include "link_fixtures.hpp"
 
 #include <gtest/gtest.h>

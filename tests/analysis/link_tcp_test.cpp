@@ -1,9 +1,9 @@
 // tcp_bandwidth's link matrix (health/network/tcp_bandwidth_names.hpp): one matrix per measured
-// interface, localized like allpairs' (rules/link_matrices.hpp). A node slow on one interface is
+// interface, localized like allpairs' (rules/links/link_matrices.hpp). A node slow on one interface is
 // named with that interface, under test tcp_bandwidth, the other interface passes; the analyzer
 // awaits a confirmation, and the confirmation's own TCP matrix confirms it (it drains) or does not
 // reproduce it (a WARN).
-#include "analysis/rules/link_localization.hpp"
+#include "analysis/rules/links/link_localization.hpp"
 #include "analysis_fixtures.hpp"
 #include "analysis_outcome.hpp"
 #include "bench/synthetic_run.hpp"

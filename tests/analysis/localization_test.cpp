@@ -1,7 +1,7 @@
 // Link localization on hand-made matrices (no files): the rules for slow nodes, links and
 // groups, and that a healthy or too small fleet yields none.
-#include "analysis/rules/link_localization.hpp"
-#include "analysis/rules/topology.hpp"
+#include "analysis/rules/links/link_localization.hpp"
+#include "analysis/rules/settings/topology.hpp"
 #include "analysis_fixtures.hpp"
 #include "core/errors.hpp"
 

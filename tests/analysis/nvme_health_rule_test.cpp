@@ -1,9 +1,9 @@
 // The NVMe health rule over a node leader's "nvme_health" table: a healthy drive gives nothing; a
 // critical warning or a media error FAILs naming the drive, the bits and the rule; wear at the
 // setting WARNs; a drive whose log could not be read (NaN) gives nothing.
-#include "analysis/rules/analysis_settings.hpp"
-#include "analysis/rules/nvme_health_rule.hpp"
-#include "analysis/rules/thresholds.hpp"
+#include "analysis/rules/health/nvme_health_rule.hpp"
+#include "analysis/rules/settings/analysis_settings.hpp"
+#include "analysis/rules/settings/thresholds.hpp"
 #include "telemetry/nvme_health_columns.hpp"
 
 #include <gtest/gtest.h>

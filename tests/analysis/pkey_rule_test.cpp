@@ -1,12 +1,12 @@
-// PKey agreement across nodes (rules/pkey_rule.hpp): run folders of several nodes written through
+// PKey agreement across nodes (rules/health/pkey_rule.hpp): run folders of several nodes written through
 // the real TraceWriter, each node leader's port table carrying the PKeys the fake-sysfs RDMA
 // source records (attribute "pkeys", or "not_available.pkeys"), judged through the loader and
 // by the shakedown-analyze executable. One machine cannot run several nodes under mpirun: the
 // single-node source and its not-available case run end to end in tests/telemetry/ib_health_e2e_test.cpp.
-#include "analysis/rules/pkey_rule.hpp"
 #include "analysis/load/run_loader.hpp"
-#include "analysis/rules/leader_trace_rules.hpp"
-#include "analysis/rules/thresholds.hpp"
+#include "analysis/rules/health/leader_trace_rules.hpp"
+#include "analysis/rules/health/pkey_rule.hpp"
+#include "analysis/rules/settings/thresholds.hpp"
 #include "analysis_fixtures.hpp"
 
 #include <gtest/gtest.h>

@@ -1,10 +1,10 @@
 // The whole-run RDMA port error-counter rule: on tables as values, and on a run folder written
 // through the real TraceWriter and judged by the shakedown-analyze executable. The port tables
 // are made up (this machine has no RDMA device); they have the shape RdmaPortTelemetry writes.
-#include "analysis/rules/port_counter_rule.hpp"
 #include "analysis/load/run_loader.hpp"
-#include "analysis/rules/leader_trace_rules.hpp"
-#include "analysis/rules/thresholds.hpp"
+#include "analysis/rules/health/leader_trace_rules.hpp"
+#include "analysis/rules/health/port_counter_rule.hpp"
+#include "analysis/rules/settings/thresholds.hpp"
 #include "analysis_fixtures.hpp"
 
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 #include "analysis/load/observations.hpp"
 #include "analysis/load/run_details.hpp"
 #include "analysis/load/run_loader.hpp"
-#include "analysis/rules/apply_rules.hpp"
+#include "analysis/rules/model/apply_rules.hpp"
 #include "analysis_fixtures.hpp"
 #include "core/registry.hpp"
 #include "core/waiver_reasons.hpp"

@@ -1,7 +1,7 @@
-// Reason codes: one declared list (analysis/rules/reason_code.hpp), its strings unique and
+// Reason codes: one declared list (analysis/rules/model/reason_code.hpp), its strings unique and
 // round-tripping, and the published summary.json schema naming exactly the same codes.
-#include "analysis/rules/finding.hpp"
-#include "analysis/rules/reason_code.hpp"
+#include "analysis/rules/model/finding.hpp"
+#include "analysis/rules/model/reason_code.hpp"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>

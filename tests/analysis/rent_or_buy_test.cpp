@@ -1,9 +1,9 @@
-// Rent against buy (report/rent_or_buy.hpp) from the site's ownership file (rules/ownership_file.hpp):
+// Rent against buy (report/rent_or_buy.hpp) from the site's ownership file (rules/settings/ownership_file.hpp):
 // the file read and refused line by line; owning's cost per node-hour and per usable unit, the
 // break-even utilization and month, worked by hand; the node's power from the run's own GPU
 // energy where the site gives none (the command line: cli_test.cpp).
 #include "analysis/report/rent_or_buy.hpp"
-#include "analysis/rules/ownership_file.hpp"
+#include "analysis/rules/settings/ownership_file.hpp"
 #include "analysis_fixtures.hpp"
 #include "core/errors.hpp"
 

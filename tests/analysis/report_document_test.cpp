@@ -6,7 +6,7 @@
 #include "analysis/report/hardware_identity.hpp"
 #include "analysis/report/report_header.hpp"
 #include "analysis/report/report_templates.hpp"
-#include "analysis/rules/default_thresholds.hpp"
+#include "analysis/rules/settings/default_thresholds.hpp"
 #include "analysis_fixtures.hpp"
 #include "analysis_outcome.hpp"
 #include "core/errors.hpp"

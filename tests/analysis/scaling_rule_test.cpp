@@ -5,8 +5,8 @@
 // machine as built, not a finding.
 #include "analysis/load/observations.hpp"
 #include "analysis/load/run_loader.hpp"
-#include "analysis/rules/scaling_rule.hpp"
-#include "analysis/rules/thresholds.hpp"
+#include "analysis/rules/figures/scaling_rule.hpp"
+#include "analysis/rules/settings/thresholds.hpp"
 #include "analysis_fixtures.hpp"
 #include "kernels/cg/cg_fp64_names.hpp"
 #include "kernels/stencil/stencil3d_names.hpp"

@@ -4,8 +4,8 @@
 // beside a node at 0.2 (FAIL) and one at 0.5 (WARN); a fastest peer at 1.2 x the line rate is not
 // credible, one at 0.96 x is not flagged.
 #include "analysis/load/observations.hpp"
-#include "analysis/rules/credibility_rule.hpp"
-#include "analysis/rules/thresholds.hpp"
+#include "analysis/rules/figures/credibility_rule.hpp"
+#include "analysis/rules/settings/thresholds.hpp"
 #include "analysis_fixtures.hpp"
 #include "health/network/tcp_bandwidth_names.hpp"
 

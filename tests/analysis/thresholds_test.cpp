@@ -1,6 +1,6 @@
 // The thresholds file: the built-in defaults, overrides, and one clear file:line per mistake.
-#include "analysis/rules/default_thresholds.hpp"
-#include "analysis/rules/thresholds.hpp"
+#include "analysis/rules/settings/default_thresholds.hpp"
+#include "analysis/rules/settings/thresholds.hpp"
 #include "core/errors.hpp"
 #include "core/registry.hpp"
 

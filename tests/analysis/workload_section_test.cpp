@@ -7,7 +7,7 @@
 #include "analysis/load/run_loader.hpp"
 #include "analysis/report/svg_plots.hpp"
 #include "analysis/report/workload_section.hpp"
-#include "analysis/rules/analysis_settings.hpp"
+#include "analysis/rules/settings/analysis_settings.hpp"
 #include "analysis_fixtures.hpp"
 #include "kernels/cg/cg_fp64_names.hpp"
 #include "kernels/stencil/stencil3d_names.hpp"

@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <optional>
 #include <utility>
@@ -192,8 +193,9 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
             }
             break;
         }
-        const int wait_ms = status ? static_cast<int>(left.count())
-                                   : std::min<int>(exit_check_ms, static_cast<int>(left.count()));
+        // In milliseconds before narrowing: a limit of weeks does not fit an int. Once the program
+        // has exited the deadline is at most drain_after_exit away.
+        const int wait_ms = static_cast<int>(status ? left.count() : std::min<std::int64_t>(left.count(), exit_check_ms));
         const int ready = ::poll(watched.data(), watched.size(), wait_ms);
         if (ready < 0 && errno == EINTR) continue;
         if (ready < 0) break;

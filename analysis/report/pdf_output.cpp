@@ -108,7 +108,8 @@ void print_to_pdf(const fs::path& chromium, const fs::path& html, const fs::path
     // The browser forks a zygote, renderers and a crash handler: the runner kills its whole group
     // past the time limit and whatever of it outlives the browser.
     const ProcessResult result = run_process(argv, timeout_s);
-    const std::string said = last_line(result).empty() ? "" : ": " + last_line(result);
+    const std::string last = last_line(result);
+    const std::string said = last.empty() ? "" : ": " + last;
     if (result.timed_out) throw InputError(fmt::format("{}: no PDF within {:.0f} s (killed)", context, timeout_s));
     if (!result.started) throw InputError(fmt::format("{}: {}", context, result.err));
     if (result.exit_code != 0)

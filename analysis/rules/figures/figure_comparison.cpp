@@ -14,20 +14,19 @@ namespace {
 // A unit of "rank" marks an identifier (mpi_coll.slowest_rank names the world rank).
 bool is_identifier(const ComparedValue& value) { return value.unit == "rank"; }
 
-Change classify(double old_value, double new_value, Better better, double tolerance) {
-    if (new_value == old_value) return Change::same;
-    const double relative = old_value != 0.0 ? (new_value - old_value) / std::fabs(old_value)
+// How much worse NEW is than OLD in the figure's direction, as a fraction of OLD (negative:
+// better); from an OLD of 0 any change is infinitely far.
+double worse_fraction(double old_value, double new_value, Better better) {
+    if (new_value == old_value) return 0.0;
+    const double relative = old_value != 0.0 ? (new_value - old_value) / std::fabs(old_value)  // + is higher
                                              : (new_value > old_value ? 1.0 : -1.0) * INFINITY;
-    const double worse_by = better == Better::higher ? -relative : relative;
-    if (worse_by > tolerance) return Change::worse;
-    if (worse_by < -tolerance) return Change::better;
-    return Change::same;
+    return better == Better::higher ? -relative : relative;
 }
 
-std::optional<double> worse_by(double old_value, double new_value, Better better) {
-    if (old_value == 0.0) return std::nullopt;
-    const double change = (new_value - old_value) / std::fabs(old_value);  // + is higher
-    return better == Better::higher ? -change : change;
+Change classify(double worse, double tolerance) {
+    if (worse > tolerance) return Change::worse;
+    if (worse < -tolerance) return Change::better;
+    return Change::same;
 }
 
 // Which row a value belongs to: its scope, where, and the metric.
@@ -70,14 +69,13 @@ void collect(const std::vector<ComparedValue>& values, bool is_new, ScopeCache& 
                                                    : RowKey{as, value.node, value.local_rank, value.metric};
         auto [entry, inserted] = rows.try_emplace(key);
         Row& row = entry->second;
+        // NEW is collected first, so a GPU's row names the node it sits in now.
         if (inserted) {
             order.push_back(key);
             row.header = {.as = as, .test = value.test, .metric = value.metric, .unit = value.unit, .better = value.better};
             if (as != ComparedAs::job) row.header.node = value.node;
             if (as == ComparedAs::rank) row.header.local_rank = value.local_rank;
             if (as == ComparedAs::gpu) row.header.gpu_uuid = value.gpu_uuid;
-        } else if (is_new && row.new_side.values.empty() && as != ComparedAs::job) {
-            row.header.node = value.node;  // where the GPU is now
         }
         Side& side = is_new ? row.new_side : row.old_side;
         side.values.push_back(value.value);
@@ -141,8 +139,9 @@ std::vector<FigureChange> compare_figures(const std::vector<ComparedValue>& old_
         if (!row.new_side.values.empty()) change.new_value = stats::median(row.new_side.values);
         if (change.as != ComparedAs::job) change.new_index = row.new_side.index;
         if (change.old_value && change.new_value) {
-            change.change = classify(*change.old_value, *change.new_value, change.better, tolerance);
-            change.worse_by = worse_by(*change.old_value, *change.new_value, change.better);
+            const double worse = worse_fraction(*change.old_value, *change.new_value, change.better);
+            change.change = classify(worse, tolerance);
+            if (*change.old_value != 0.0) change.worse_by = worse;
         } else {
             change.change = change.new_value ? Change::added : Change::missing;
         }

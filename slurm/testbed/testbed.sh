@@ -17,6 +17,9 @@
 #                                     node4 node1 100mbit: a bad cable or port between the two
 #   testbed.sh limit-direction NODE PEER RATE  shape only what NODE sends to PEER (the reverse
 #                                     untouched), e.g. node1 node2 200mbit: a port's transmit side
+#   testbed.sh shaped-bytes NODE PEER  prints how many bytes NODE has sent through its shaping
+#                                     toward PEER (limit-link, limit-direction), 0 when none: a
+#                                     test shows its planted fault was in the path
 #   testbed.sh mtu NODE MTU           set NODE's link MTU (both veth ends), e.g. node3 9000
 #   testbed.sh clear-faults           remove every rate limit, MTUs back to 1500
 #   testbed.sh address NODE           prints NODE's address on its link (eth0)
@@ -465,6 +468,17 @@ limit_between() {
   fi
 }
 
+cmd_shaped_bytes() {
+  [ $# -eq 2 ] || die "usage: $0 shaped-bytes NODE PEER (e.g. node1 node2)"
+  require_root
+  local i j sent
+  i=$(node_index "$1")
+  j=$(node_index "$2")
+  sent=$(tc -n "$(namespace_of "$i")" -s class show dev eth0 classid "1:$((10 + j))" 2>/dev/null |
+    sed -n 's/^ *Sent \([0-9]*\) bytes.*/\1/p' | head -n 1)
+  echo "${sent:-0}"
+}
+
 cmd_mtu() {
   [ $# -eq 2 ] || die "usage: $0 mtu NODE MTU (e.g. node3 9000)"
   require_root
@@ -541,6 +555,7 @@ main() {
     limit-rate) cmd_limit_rate "$@" ;;
     limit-direction) limit_between limit-direction one "$@" ;;
     limit-link) limit_between limit-link both "$@" ;;
+    shaped-bytes) cmd_shaped_bytes "$@" ;;
     mtu) cmd_mtu "$@" ;;
     clear-faults) cmd_clear_faults ;;
     kill-slurmd) cmd_kill_slurmd "$@" ;;

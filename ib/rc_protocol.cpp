@@ -1,9 +1,10 @@
 #include "ib/rc_protocol.hpp"
 
-#include "core/clock.hpp"
-#include "ib/mismatch_notes.hpp"
 #include "comm/payload.hpp"
+#include "core/clock.hpp"
 #include "core/planted_delay.hpp"
+#include "ib/mismatch_notes.hpp"
+#include "ib/payload_ledger.hpp"
 #include "ib/validation_pass.hpp"
 
 #include <fmt/format.h>
@@ -100,26 +101,13 @@ public:
                 const SizeFigures initiators = channel_.swap(figures);
                 outcome.figures.push_back(initiator_ ? figures : initiators);
             }
-        outcome.mismatches = merge_with_peer(channel_, mismatches_);
-        outcome.validated_messages = validated_;
-        outcome.timed_payload_accesses = timed_accesses_;
+        outcome.mismatches = merge_with_peer(channel_, ledger_.mismatches());
+        outcome.validated_messages = ledger_.validated();
+        outcome.timed_payload_accesses = ledger_.timed_accesses();
         return outcome;
     }
 
 private:
-    // Marks a timed loop: a pattern written or checked while one lives is counted, so a test can
-    // show the timed loops leave the payload alone.
-    class Timed {
-    public:
-        explicit Timed(Side& side) : side_(side) { side_.timing_ = true; }
-        ~Timed() { side_.timing_ = false; }
-        Timed(const Timed&) = delete;
-        Timed& operator=(const Timed&) = delete;
-
-    private:
-        Side& side_;
-    };
-
     std::byte* slot(int index) const { return ep_.host_bytes() + static_cast<std::size_t>(index) * slot_bytes_; }
     std::size_t slot_offset(int index) const { return static_cast<std::size_t>(index) * slot_bytes_; }
     std::uint64_t remote_slot(int index) const { return ep_.peer().buffer_address + slot_offset(index); }
@@ -136,12 +124,9 @@ private:
         ep_.qp().post(request);
     }
 
-    // The payload this side provides; the planted fault flips the first byte of the first
-    // message of a validation pass, which the receiver must catch.
+    // The payload this side provides (through the ledger, which plants a corruption when asked).
     void provide(int index, std::size_t bytes, std::uint64_t seed, bool first_validated = false) {
-        if (timing_) ++timed_accesses_;
-        comm::fill_payload({slot(index), bytes}, seed);
-        if (faults_.corrupt && first_validated) slot(index)[0] = ~slot(index)[0];
+        ledger_.provide({slot(index), bytes}, seed, first_validated);
     }
 
     // Makes the last byte differ from what message `seed` will bring, so its arrival shows.
@@ -167,14 +152,7 @@ private:
 
     // `message`: the validation message's number in its pass.
     void check(int index, std::size_t bytes, std::uint64_t seed, std::string_view what, int message) {
-        if (timing_) ++timed_accesses_;
-        ++validated_;
-        const auto bad = comm::first_mismatch({slot(index), bytes}, seed);
-        if (!bad || mismatch_noted_) return;
-        mismatch_noted_ = true;  // one note per pass: operation, size and phase
-        mismatches_.push_back(fmt::format("payload mismatch in {} {} B, message {}: byte {} is 0x{:02x}, expected 0x{:02x}",
-                                          what, bytes, message, *bad, static_cast<unsigned>(slot(index)[*bad]),
-                                          static_cast<unsigned>(comm::expected_byte(seed, *bad))));
+        ledger_.check({slot(index), bytes}, seed, what, message);
     }
 
     std::uint64_t latency_seed(Operation operation, bool ping, int message, std::size_t bytes) const {
@@ -209,7 +187,7 @@ private:
         std::vector<double> micros;
         micros.reserve(static_cast<std::size_t>(plan_.latency_iterations));
         {
-            const Timed timed(*this);
+            const PayloadLedger::TimedLoop timed(ledger_);
             const auto arrive = [&] {
                 if (by_send)
                     ep_.wait(ep_.receive_cq(), plan_.timeout_s, what);
@@ -264,7 +242,7 @@ private:
             post(kind, send_slot_0, bytes, receive_slot_0, static_cast<std::uint64_t>(k));
             ep_.wait(ep_.send_cq(), plan_.timeout_s, what);
         };
-        mismatch_noted_ = false;
+        ledger_.begin_pass();
         expect(0);
         channel_.barrier();
         for (int k = 0; k < validation_messages_; ++k) {
@@ -288,7 +266,7 @@ private:
         channel_.barrier();
         std::vector<double> micros;
         if (initiator_) {
-            const Timed timed(*this);
+            const PayloadLedger::TimedLoop timed(ledger_);
             const int total = plan_.latency_warmup + plan_.latency_iterations;
             for (int j = 0; j < total; ++j) {
                 const Stopwatch round_trip;
@@ -305,7 +283,7 @@ private:
     // Untimed, the read's buffers and size: the responder provides a pattern per read, the
     // initiator reads it into a spoiled slot and checks it.
     void validate_reads(std::size_t bytes) {
-        mismatch_noted_ = false;
+        ledger_.begin_pass();
         for (int k = 0; k < validation_messages_; ++k) {
             const auto seed = seed_for(Operation::read, Phase::read_source, number_of(k), bytes);
             if (initiator_)
@@ -353,7 +331,7 @@ private:
         if (role.provides) provide(send_slot_0, bytes, stream_seed(operation, both_ways, initiator_, timed_payload, bytes));
         double seconds = 0.0;
         {
-            const Timed timed(*this);
+            const PayloadLedger::TimedLoop timed(ledger_);
             if (plan_.bandwidth_warmup > 0) run_stream(operation, bytes, role, plan_.bandwidth_warmup, what);
             seconds = run_stream(operation, bytes, role, plan_.bandwidth_iterations, what);
         }
@@ -434,7 +412,7 @@ private:
         const bool receives_sends = operation == Operation::send && role.lands_here;
         const int local_slot = operation == Operation::read ? receive_slot_0 : send_slot_0;
         const int remote = operation == Operation::read ? send_slot_0 : receive_slot_0;
-        mismatch_noted_ = false;
+        ledger_.begin_pass();
         for (int k = 0; k < validation_messages_; ++k) {
             const int landing = operation == Operation::send ? receive_slot_0 + k % 2 : receive_slot_0;
             const auto incoming = stream_seed(operation, both_ways, !initiator_, k, bytes);
@@ -466,11 +444,7 @@ private:
     PlantedFaults faults_;
     std::size_t slot_bytes_;
     int validation_messages_;
-    std::vector<std::string> mismatches_;
-    bool mismatch_noted_ = false;
-    bool timing_ = false;
-    int validated_ = 0;
-    int timed_accesses_ = 0;
+    PayloadLedger ledger_{"", faults_.corrupt};
 };
 
 }  // namespace

@@ -1,12 +1,13 @@
 #include "ib/ucx/ucx_pair.hpp"
 
+#include "comm/payload.hpp"
 #include "core/clock.hpp"
+#include "core/planted_delay.hpp"
 #include "ib/mismatch_notes.hpp"
+#include "ib/payload_ledger.hpp"
 #include "ib/rc_endpoint.hpp"
 #include "ib/ucx/ucx_handles.hpp"
 #include "ib/ucx/ucx_transports.hpp"
-#include "comm/payload.hpp"
-#include "core/planted_delay.hpp"
 #include "ib/validation_pass.hpp"
 
 #include <fmt/format.h>
@@ -81,26 +82,13 @@ public:
                 outcome.figures.push_back(initiator_ ? figures : initiators);
             }
         outcome.transports = transports_in(outcome.endpoint_info);
-        outcome.mismatches = merge_with_peer(channel_, mismatches_);
-        outcome.validated_messages = validated_;
-        outcome.timed_payload_accesses = timed_accesses_;
+        outcome.mismatches = merge_with_peer(channel_, ledger_.mismatches());
+        outcome.validated_messages = ledger_.validated();
+        outcome.timed_payload_accesses = ledger_.timed_accesses();
         return outcome;
     }
 
 private:
-    // Marks a timed loop: a pattern written or checked while one lives is counted, so a test can
-    // show the timed loops leave the payload alone.
-    class Timed {
-    public:
-        explicit Timed(UcxSide& side) : side_(side) { side_.timing_ = true; }
-        ~Timed() { side_.timing_ = false; }
-        Timed(const Timed&) = delete;
-        Timed& operator=(const Timed&) = delete;
-
-    private:
-        UcxSide& side_;
-    };
-
     std::byte* slot(int index) const { return buffer_.data() + static_cast<std::size_t>(index) * slot_bytes_; }
     std::uint64_t remote_slot(int index) const { return remote_address_ + static_cast<std::uint64_t>(index) * slot_bytes_; }
 
@@ -111,28 +99,19 @@ private:
                                   bytes);
     }
 
-    // The planted fault flips the first byte of the first message of a validation pass.
+    // Through the ledger, which plants a corruption when asked.
     void provide(int index, std::size_t bytes, std::uint64_t pattern, bool first_validated = false) {
-        if (timing_) ++timed_accesses_;
-        comm::fill_payload({slot(index), bytes}, pattern);
-        if (faults_.corrupt && first_validated) slot(index)[0] = ~slot(index)[0];
+        ledger_.provide({slot(index), bytes}, pattern, first_validated);
     }
 
     void poison(int index, std::size_t bytes, std::uint64_t pattern) {  // a transfer that never lands shows
-        if (timing_) ++timed_accesses_;
+        ledger_.touch();
         slot(index)[0] = ~comm::expected_byte(pattern, 0);
         slot(index)[bytes - 1] = ~comm::expected_byte(pattern, bytes - 1);
     }
 
     void check(int index, std::size_t bytes, std::uint64_t pattern, std::string_view what, int message) {
-        if (timing_) ++timed_accesses_;
-        ++validated_;
-        const auto bad = comm::first_mismatch({slot(index), bytes}, pattern);
-        if (!bad || noted_) return;
-        noted_ = true;  // one note per pass: operation, size and loop
-        mismatches_.push_back(fmt::format("payload mismatch in UCX {} {} B, message {}: byte {} is 0x{:02x}, expected 0x{:02x}",
-                                          what, bytes, message, *bad, static_cast<unsigned>(slot(index)[*bad]),
-                                          static_cast<unsigned>(comm::expected_byte(pattern, *bad))));
+        ledger_.check({slot(index), bytes}, pattern, what, message);
     }
 
     ucs_status_ptr_t send(int index, std::size_t bytes, ucp_tag_t tag) {
@@ -183,7 +162,7 @@ private:
         channel_.barrier();
         std::vector<double> micros;
         {
-            const Timed timed(*this);
+            const PayloadLedger::TimedLoop timed(ledger_);
             for (int j = 0; j < total; ++j) {
                 if (initiator_) {
                     planted_delay(faults_.delay_s);
@@ -208,7 +187,7 @@ private:
     void validate_tag_pingpong(std::size_t bytes) {
         const auto incoming = [&](int k) { return seed(UcxOperation::tag, initiator_ ? pong : ping, k, bytes); };
         const auto outgoing = [&](int k) { return seed(UcxOperation::tag, initiator_ ? ping : pong, k, bytes); };
-        noted_ = false;
+        ledger_.begin_pass();
         channel_.barrier();
         for (int k = 0; k < validation_messages_; ++k) {
             if (initiator_) {
@@ -236,7 +215,7 @@ private:
         std::vector<double> micros;
         if (initiator_) {
             {
-                const Timed timed(*this);
+                const PayloadLedger::TimedLoop timed(ledger_);
                 const int total = plan_.latency_warmup + plan_.latency_iterations;
                 for (int j = 0; j < total; ++j) {
                     planted_delay(faults_.delay_s);
@@ -263,7 +242,7 @@ private:
     // reported remote completion; get: by the initiator once the get completed).
     void validate_rma(UcxOperation operation, std::size_t bytes, int phase, const std::string& what) {
         const bool is_put = operation == UcxOperation::put;
-        noted_ = false;
+        ledger_.begin_pass();
         if (is_put && !initiator_) poison(landing_slot, bytes, seed(operation, phase, 0, bytes));
         channel_.barrier();
         for (int k = 0; k < validation_messages_; ++k) {
@@ -302,7 +281,7 @@ private:
         channel_.barrier();
         double seconds = 0.0;
         {
-            const Timed timed(*this);
+            const PayloadLedger::TimedLoop timed(ledger_);
             const Stopwatch clock;
             std::vector<ucs_status_ptr_t> requests;
             for (int sent = 0; sent < plan_.bandwidth_iterations; sent += plan_.window) {
@@ -326,7 +305,7 @@ private:
     // Untimed, the tag stream's buffers and size: each message its own pattern, checked on
     // arrival before the next receive is posted (tag order keeps them in sequence).
     void validate_tag_stream(std::size_t bytes) {
-        noted_ = false;
+        ledger_.begin_pass();
         channel_.barrier();
         for (int k = 0; k < validation_messages_; ++k) {
             const auto pattern = seed(UcxOperation::tag, stream_phase, k, bytes);
@@ -352,7 +331,7 @@ private:
         double seconds = 0.0;
         if (initiator_) {
             {
-                const Timed timed(*this);
+                const PayloadLedger::TimedLoop timed(ledger_);
                 const Stopwatch clock;
                 std::vector<ucs_status_ptr_t> requests;
                 for (int posted = 0; posted < plan_.bandwidth_iterations; posted += plan_.window) {
@@ -386,11 +365,7 @@ private:
     RemoteKey remote_key_;
     std::uint64_t remote_address_;
     int validation_messages_ = validation_messages(plan_.window);
-    std::vector<std::string> mismatches_;
-    bool noted_ = false;
-    bool timing_ = false;
-    int validated_ = 0;
-    int timed_accesses_ = 0;
+    PayloadLedger ledger_{"UCX ", faults_.corrupt};
 };
 
 }  // namespace

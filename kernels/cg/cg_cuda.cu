@@ -23,7 +23,7 @@
 #include "core/errors.hpp"
 
 #ifdef SHAKEDOWN_KERNELS_HAVE_NCCL
-#include "gpu/nccl_communicator.hpp"
+#include "kernels/common/nccl_face_exchange.hpp"
 #endif
 
 #include <algorithm>
@@ -422,17 +422,10 @@ public:
 #ifdef SHAKEDOWN_KERNELS_HAVE_NCCL
         gpu::DeviceSelection select(device_);
         if (!on_device_) return;
-        // One group: NCCL pairs a send with the neighbour's receive per peer in issue order; each
-        // peer is one face here (no periodic wrap), so faces in order match on both sides.
-        SHAKEDOWN_NCCL(ncclGroupStart());
-        for (int face = 0; face < 6; ++face) {
-            if (!faces[face]) continue;
-            const int peer = neighbour_ranks_[face];
-            SHAKEDOWN_NCCL(ncclSend(device_send_[face].get(), device_send_[face].size(), ncclDouble, peer, nccl_->get(), stream_.get()));
-            SHAKEDOWN_NCCL(ncclRecv(device_receive_[face].get(), device_receive_[face].size(), ncclDouble, peer, nccl_->get(),
-                                    stream_.get()));
-        }
-        SHAKEDOWN_NCCL(ncclGroupEnd());
+        exchange_faces_over_nccl(*nccl_, stream_.get(), neighbour_ranks_, faces, [this](int face, bool outgoing) {
+            auto& buffer = outgoing ? device_send_[face] : device_receive_[face];
+            return NcclFace{buffer.get(), buffer.size()};
+        });
 #else
         (void)faces;
 #endif

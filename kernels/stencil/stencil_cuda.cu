@@ -41,7 +41,7 @@
 #include "core/errors.hpp"
 
 #ifdef SHAKEDOWN_KERNELS_HAVE_NCCL
-#include "gpu/nccl_communicator.hpp"
+#include "kernels/common/nccl_face_exchange.hpp"
 #endif
 
 #include <cstdint>
@@ -205,18 +205,8 @@ public:
 #ifdef SHAKEDOWN_KERNELS_HAVE_NCCL
         gpu::DeviceSelection select(device_);
         if (!on_device_ || !exchanging_) return;
-        // One group: NCCL pairs a send with the neighbour's receive per peer in issue order;
-        // each peer is one face here (no periodic wrap), so faces in order match on both sides.
-        SHAKEDOWN_NCCL(ncclGroupStart());
-        for (int face = 0; face < 6; ++face) {
-            if (!faces[face]) continue;
-            const int peer = neighbour_ranks_[face];
-            const DeviceFace out = device_face(face, /*outgoing=*/true);
-            const DeviceFace in = device_face(face, /*outgoing=*/false);
-            SHAKEDOWN_NCCL(ncclSend(out.data, out.count, ncclDouble, peer, nccl_->get(), halo_.get()));
-            SHAKEDOWN_NCCL(ncclRecv(in.data, in.count, ncclDouble, peer, nccl_->get(), halo_.get()));
-        }
-        SHAKEDOWN_NCCL(ncclGroupEnd());
+        exchange_faces_over_nccl(*nccl_, halo_.get(), neighbour_ranks_, faces,
+                                 [this](int face, bool outgoing) { return device_face(face, outgoing); });
 #else
         (void)faces;
 #endif
@@ -337,14 +327,11 @@ private:
                                          buffer_on_device ? cudaMemcpyDeviceToDevice : cudaMemcpyHostToDevice, halo_.get()));
     }
 
+#ifdef SHAKEDOWN_KERNELS_HAVE_NCCL
     // What NCCL sends through / receives at `face` on the device path: a z face is the
     // contiguous span (1,1)..(nx,ny) of the boundary plane (outgoing) or of the halo plane
     // beyond it (incoming), rows at the device pitch; other faces are their device buffers.
-    struct DeviceFace {
-        double* data;
-        std::size_t count;
-    };
-    DeviceFace device_face(int face, bool outgoing) {
+    NcclFace device_face(int face, bool outgoing) {
         if (face / 2 != 2) {
             auto& buffer = outgoing ? device_send_[face] : device_receive_[face];
             return {buffer.get(), buffer.size()};
@@ -354,6 +341,7 @@ private:
         double* field = u_.get() + DeviceLayout::lead;
         return {field + layout_.index(1, 1, plane), static_cast<std::size_t>((layout_.ny - 1) * layout_.row + layout_.nx)};
     }
+#endif
 
     int device_;
     gpu::DeviceSelection select_;  // everything below lives on `device_`

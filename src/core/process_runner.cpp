@@ -133,7 +133,7 @@ std::string describe_command(const std::vector<std::string>& argv) {
     return text;
 }
 
-ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s) {
+ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s, OutputStreams streams) {
     if (argv.empty() || argv.front().empty()) throw InputError("no program to run");
 
     auto out_pipe = make_pipe();
@@ -141,7 +141,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s
     SpawnFileActions actions;
     posix_spawn_file_actions_addopen(actions.get(), STDIN_FILENO, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(actions.get(), out_pipe.write_end.get(), STDOUT_FILENO);
-    posix_spawn_file_actions_adddup2(actions.get(), err_pipe.write_end.get(), STDERR_FILENO);
+    const auto& error_end = streams == OutputStreams::merged ? out_pipe.write_end : err_pipe.write_end;
+    posix_spawn_file_actions_adddup2(actions.get(), error_end.get(), STDERR_FILENO);
 
     std::vector<char*> arguments;
     for (const auto& word : argv) arguments.push_back(const_cast<char*>(word.c_str()));

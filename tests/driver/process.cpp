@@ -1,13 +1,7 @@
 #include "process.hpp"
 
 #include "core/clock.hpp"
-
-#include <fmt/format.h>
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
-#include <memory>
+#include "core/process_runner.hpp"
 
 namespace shakedown::testing {
 
@@ -18,20 +12,12 @@ std::string shell_quote(const std::string& word) {
 }
 
 ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s) {
-    std::string command = fmt::format("timeout --kill-after=5 {} ", timeout_s);
-    for (const auto& word : argv) command += shell_quote(word) + " ";
-    command += "2>&1";
-
-    ProcessResult result;
     const Stopwatch clock;
-    std::FILE* pipe = ::popen(command.c_str(), "r");
-    if (pipe == nullptr) return result;
-    std::array<char, 4096> buffer{};
-    std::size_t got = 0;
-    while ((got = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.output.append(buffer.data(), got);
-    const int status = ::pclose(pipe);
+    const auto ran = shakedown::run_process(argv, timeout_s, OutputStreams::merged);
+    ProcessResult result;
+    result.exit_code = ran.exit_code;
+    result.output = ran.out + ran.err;  // err holds only the reason a program could not start
     result.seconds = clock.seconds();
-    result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     return result;
 }
 

@@ -1,6 +1,7 @@
-// Runs a command line for the end-to-end tests: the real driver under the real mpirun, with
-// its exit code, combined output and wall time; a hard timeout keeps a broken build from
-// hanging CI (the watchdog tests assert a much tighter bound themselves).
+// Runs a command line for the end-to-end tests (the real driver under the real mpirun) through the
+// product's process runner, with its exit code, both streams in the order written and the wall
+// time; the time limit kills the whole process group, so a broken build cannot hang CI (the
+// watchdog tests assert a much tighter bound themselves).
 #pragma once
 
 #include <string>

@@ -51,6 +51,13 @@ TEST(Process, RunsWithArgvAndCapturesBothStreams) {
     EXPECT_FALSE(result.timed_out);
 }
 
+TEST(Process, MergedStreamsKeepTheOrderWritten) {
+    const auto result = run_process({"sh", "-c", "echo one; echo two >&2; echo three"}, 10.0, OutputStreams::merged);
+    EXPECT_EQ(result.exit_code, 0);
+    EXPECT_EQ(result.out, "one\ntwo\nthree\n");
+    EXPECT_EQ(result.err, "");
+}
+
 TEST(Process, ArgumentsAreNotInterpreted) {
     const auto result = run_process({"printf", "%s|", "$(id)", "a b", "'q'"});
     EXPECT_EQ(result.out, "$(id)|a b|'q'|");

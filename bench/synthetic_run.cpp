@@ -1,12 +1,13 @@
 #include "bench/synthetic_run.hpp"
 
+#include "analysis/load/forked_workers.hpp"
 #include "bench/run_folder_writer.hpp"
 #include "comm/link_matrix_columns.hpp"
-#include "analysis/load/forked_workers.hpp"
 #include "core/errors.hpp"
 #include "core/input_limits.hpp"
 #include "core/registry.hpp"
 #include "inventory/inventory_names.hpp"
+#include "placement/placement_names.hpp"
 #include "stats/summary.hpp"
 #include "telemetry/telemetry_columns.hpp"
 #include "trace/run_manifest.hpp"
@@ -252,6 +253,14 @@ double collective_time_ratio(const SyntheticRunSpec& spec, int rank) {
     return ratio;
 }
 
+bool declares_device_parameter(const std::string& key) {
+    const Test* declared = Registry::instance().find(key);
+    if (declared == nullptr) return false;
+    const auto& parameters = declared->spec().parameters;
+    return std::any_of(parameters.begin(), parameters.end(),
+                       [](const ParamSpec& parameter) { return parameter.name == placement::names::device; });
+}
+
 TestResult synthetic_test_result(const SyntheticRunSpec& spec, const SyntheticTest& entry, int rank, double start_utc,
                                  std::mt19937_64& random) {
     if (entry.key == "allpairs") return synthetic_allpairs(spec, rank, start_utc);
@@ -263,6 +272,10 @@ TestResult synthetic_test_result(const SyntheticRunSpec& spec, const SyntheticTe
     result.measured = TimeWindow{start_utc + 1.0, result.end_utc - 1.0};  // the timed phase, as the tests record it
     result.parameters = {{"iterations", std::to_string(spec.sample_rows)}, {"synthetic", "true"}};
     if (entry.key == "dgemm_fp64") result.parameters["fill"] = "uniform";  // as the driver records it: calibration matches it
+    // As the driver records it: a test that may run on the host or on its rank's GPU says where it ran.
+    if (declares_device_parameter(entry.key))
+        result.parameters[placement::names::device] = spec.gpus ? placement::names::ran_on_gpu
+                                                                : placement::names::ran_on_host;
     const double factor = throughput_factor(spec, rank, entry);
     const bool slow_job = spec.slow_node.has_value();
     for (const SyntheticMetric& metric : entry.metrics) {

@@ -21,7 +21,7 @@ NodeHistory node_history(HistoryStore& store, const std::string& node, const std
     NodeHistory history;
     history.node = node;
     history.metric = metric;
-    std::map<std::string, MetricTrend> metrics;
+    std::map<std::pair<std::string, std::string>, MetricTrend> metrics;    // metric, GPU UUID
     std::map<std::pair<std::string, std::string>, CounterTrend> counters;  // device, counter
 
     for (const StoredRun& stored : store.runs()) {
@@ -34,16 +34,17 @@ NodeHistory node_history(HistoryStore& store, const std::string& node, const std
         history.runs.push_back({stored.header, verdict->verdict});
 
         const auto figures = node_figures(run);
-        std::map<std::string, int> fleet_nodes;
-        for (const auto& [key, figure] : figures) ++fleet_nodes[key.second];
+        std::map<std::string, int> fleet_figures;
+        for (const auto& [key, figure] : figures) ++fleet_figures[key.metric];
         const auto medians = fleet_medians(figures);
         for (const auto& [key, figure] : figures) {
-            if (key.first != node) continue;
-            MetricTrend& trend = metrics[key.second];
-            trend.metric = key.second;
+            if (key.node != node) continue;
+            MetricTrend& trend = metrics[{key.metric, key.gpu_uuid}];
+            trend.metric = key.metric;
+            trend.gpu_uuid = key.gpu_uuid;
             trend.unit = figure.unit;
             trend.better = figure.better;
-            trend.points.push_back({index, figure.value, medians.at(key.second), fleet_nodes[key.second]});
+            trend.points.push_back({index, figure.value, medians.at(key.metric), fleet_figures[key.metric]});
         }
         for (const CounterReading& reading : run.counters) {
             if (reading.node != node) continue;

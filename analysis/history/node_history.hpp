@@ -1,5 +1,6 @@
-// `shakedown-analyze history FILE --node N [--metric M]`: the node's figure of each metric in
-// every run of the history that had it, beside that run's fleet median (a node re-admitted after
+// `shakedown-analyze history FILE --node N [--metric M]`: the node's figure of each metric (each
+// GPU's, for a figure its GPU measured) in every run of the history that had it, beside that run's
+// fleet median (a node re-admitted after
 // repair against its own earlier figures and the fleet), and each of its passive-health counters'
 // end readings run by run, with the runs it rose into named.
 #pragma once
@@ -19,13 +20,14 @@ struct HistoryRunEntry {
 
 struct MetricTrendPoint {
     std::size_t run = 0;  // index into NodeHistory::runs
-    double node = 0.0;    // the node's figure (median over its ranks)
+    double node = 0.0;    // the figure: the GPU's, else the median over the node's ranks
     double fleet_median = 0.0;
-    int fleet_nodes = 0;  // nodes of the run with this metric
+    int fleet_figures = 0;  // figures of the run of this metric (nodes', or GPUs' for a GPU's figure)
 };
 
 struct MetricTrend {
     std::string metric;
+    std::string gpu_uuid;  // the GPU whose figure it is; "" for the node's
     std::string unit;
     Better better = Better::higher;
     std::vector<MetricTrendPoint> points;  // oldest first
@@ -50,7 +52,7 @@ struct NodeHistory {
     std::string node;
     std::optional<std::string> metric;
     std::vector<HistoryRunEntry> runs;   // the runs that had the node, oldest first
-    std::vector<MetricTrend> metrics;    // metric name order
+    std::vector<MetricTrend> metrics;    // metric name order, then the node's before its GPUs' by UUID
     std::vector<CounterTrend> counters;  // device, then counter order
 };
 

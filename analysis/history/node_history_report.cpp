@@ -38,6 +38,10 @@ std::string rises(const NodeHistory& history, const CounterTrend& trend) {
 
 // One line of terminal text: what came from traces (node names, units) made harmless.
 
+// A GPU's figure is titled with its UUID and its column is "GPU"; the node's is "node".
+std::string on_gpu(const MetricTrend& trend) { return trend.gpu_uuid.empty() ? "" : " on GPU " + trend.gpu_uuid; }
+std::string_view figure_of(const MetricTrend& trend) { return trend.gpu_uuid.empty() ? "node" : "GPU"; }
+
 std::string better_words(Better better) { return better == Better::higher ? "higher is better" : "lower is better"; }
 
 }  // namespace
@@ -49,8 +53,10 @@ std::string node_history_text(const NodeHistory& history) {
                                 run.node_verdict.empty() ? "-" : run.node_verdict,
                                 run.header.verdict.empty() ? "-" : run.header.verdict));
     for (const MetricTrend& trend : history.metrics) {
-        out += "\n" + escaped_line(fmt::format("{} [{}; {}]", trend.metric, trend.unit, better_words(trend.better)));
-        out += fmt::format("  {:<24} {:>12} {:>14} {:>10}\n", "run", "node", "fleet median", "node/fleet");
+        out += "\n" + escaped_line(fmt::format("{}{} [{}; {}]", trend.metric, on_gpu(trend), trend.unit,
+                                               better_words(trend.better)));
+        out += fmt::format("  {:<24} {:>12} {:>14} {:>10}\n", "run", figure_of(trend), "fleet median",
+                           fmt::format("{}/fleet", figure_of(trend)));
         for (const MetricTrendPoint& point : trend.points)
             out += escaped_line(fmt::format("  {:<24} {:>12} {:>14} {:>10}", history.runs[point.run].header.run_id,
                                     format_number(point.node), format_number(point.fleet_median),
@@ -78,8 +84,9 @@ std::string node_history_markdown(const NodeHistory& history) {
         md += fmt::format("| {} | {} | {} | {} |\n", escape_markdown(run.header.run_id), when(run.header),
                           escape_markdown(run.node_verdict), escape_markdown(run.header.verdict));
     for (const MetricTrend& trend : history.metrics) {
-        md += fmt::format("\n### {} ({}; {})\n\n| run | node | fleet median | node/fleet |\n|---|---|---|---|\n",
-                          escape_markdown(trend.metric), escape_markdown(trend.unit), better_words(trend.better));
+        md += fmt::format("\n### {}{} ({}; {})\n\n| run | {} | fleet median | {}/fleet |\n|---|---|---|---|\n",
+                          escape_markdown(trend.metric), escape_markdown(on_gpu(trend)), escape_markdown(trend.unit),
+                          better_words(trend.better), figure_of(trend), figure_of(trend));
         for (const MetricTrendPoint& point : trend.points)
             md += fmt::format("| {} | {} | {} | {} |\n", escape_markdown(history.runs[point.run].header.run_id),
                               format_number(point.node), format_number(point.fleet_median),
@@ -113,8 +120,9 @@ nlohmann::json node_history_json(const NodeHistory& history) {
             points.push_back({{"run_id", history.runs[point.run].header.run_id},
                               {"node", number(point.node)},
                               {"fleet_median", number(point.fleet_median)},
-                              {"fleet_nodes", point.fleet_nodes}});
+                              {"fleet_figures", point.fleet_figures}});
         metrics.push_back({{"metric", trend.metric},
+                           {"gpu_uuid", trend.gpu_uuid.empty() ? nlohmann::json() : nlohmann::json(trend.gpu_uuid)},
                            {"unit", trend.unit},
                            {"better", to_string(trend.better)},
                            {"runs", std::move(points)}});

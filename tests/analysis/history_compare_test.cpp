@@ -225,7 +225,7 @@ TEST(NodeHistory, BothRunsBesideTheFleetMedianAndTheRisenCounterNamed) {
     EXPECT_DOUBLE_EQ(triad.points[1].node, healthy_triad(1) * planted_slowdown);
     EXPECT_DOUBLE_EQ(triad.points[0].fleet_median, healthy_triad(0));  // median of 7.5, 7.4, 7.6
     EXPECT_DOUBLE_EQ(triad.points[1].fleet_median, healthy_triad(0));  // median of 7.5, 5.92, 7.6
-    EXPECT_EQ(triad.points[1].fleet_nodes, 3);
+    EXPECT_EQ(triad.points[1].fleet_figures, 3);
 
     int rose = 0;
     for (const CounterTrend& trend : history.counters) {
@@ -249,6 +249,54 @@ TEST(NodeHistory, BothRunsBesideTheFleetMedianAndTheRisenCounterNamed) {
 
     EXPECT_THROW(node_history(store, "node0042", std::nullopt), InputError);
     EXPECT_THROW(node_history(store, planted_node, std::string("no_such.metric")), InputError);
+}
+
+// history --node: a figure each GPU measured is that GPU's row, so one throttled GPU of a node is
+// not hidden in the node's median (of 2 GPUs here, of 8 on a real node); a replaced GPU's row ends
+// and the new one's starts. A job-wide figure stays one row of the node.
+TEST(NodeHistory, AThrottledGpuIsItsOwnRowNotHiddenInTheNodeMedian) {
+    TempDir temp;
+    HistoryStore store(temp.path() / "history.sqlite", HistoryStore::Access::append);
+    auto stored = [&](RunRecord run, double start_utc) {
+        run.identity = run.run_uuid = "uuid-" + run.run_id;
+        run.start_utc = start_utc;
+        run.nodes = {{"node1", "pass"}, {"node2", "pass"}};
+        store.append(run, "2026-12-07T00:00:00Z");
+    };
+    stored(collective_record("r1", 100.0, 1, 50.0), 1764480000);
+    stored(collective_record("r2", 100.0, 1, 25.0), 1764490000);           // GPU-3 throttled
+    stored(collective_record("r3", 100.0, 1, 50.0, "GPU-9"), 1764500000);  // GPU-3 replaced by GPU-9
+
+    const NodeHistory history = node_history(store, "node2", std::nullopt);
+    auto trend_of = [&](std::string_view metric, std::string_view gpu) -> const MetricTrend& {
+        const auto found = std::find_if(history.metrics.begin(), history.metrics.end(), [&](const MetricTrend& trend) {
+            return trend.metric == metric && trend.gpu_uuid == gpu;
+        });
+        if (found == history.metrics.end()) throw std::logic_error(fmt::format("no row {} {}", metric, gpu));
+        return *found;
+    };
+    const MetricTrend& throttled = trend_of("dgemm_fp64.tflops", "GPU-3");
+    ASSERT_EQ(throttled.points.size(), 2u);
+    EXPECT_DOUBLE_EQ(throttled.points[0].node, 50.0);
+    EXPECT_DOUBLE_EQ(throttled.points[1].node, 25.0);
+    EXPECT_DOUBLE_EQ(throttled.points[1].fleet_median, 50.0);  // of 50, 50, 50, 25
+    EXPECT_EQ(throttled.points[1].fleet_figures, 4);
+    EXPECT_EQ(trend_of("dgemm_fp64.tflops", "GPU-2").points.size(), 3u);
+    const MetricTrend& replacement = trend_of("dgemm_fp64.tflops", "GPU-9");
+    ASSERT_EQ(replacement.points.size(), 1u);
+    EXPECT_EQ(history.runs[replacement.points[0].run].header.run_id, "r3");
+    // The job-wide bus bandwidth is one row of the node, not one per GPU.
+    EXPECT_EQ(trend_of("mpi_coll.allreduce_busbw_gbs", "").points.size(), 3u);
+    EXPECT_EQ(std::count_if(history.metrics.begin(), history.metrics.end(),
+                            [](const MetricTrend& trend) { return trend.metric == "mpi_coll.allreduce_busbw_gbs"; }),
+              1);
+
+    const std::string text = node_history_text(history);
+    EXPECT_NE(text.find("dgemm_fp64.tflops on GPU GPU-3 [TFLOP/s; higher is better]"), std::string::npos) << text;
+    EXPECT_NE(text.find("GPU/fleet"), std::string::npos) << text;
+    const nlohmann::json json = node_history_json(history);
+    EXPECT_TRUE(std::any_of(json["metrics"].begin(), json["metrics"].end(),
+                            [](const nlohmann::json& row) { return row["gpu_uuid"] == "GPU-3"; }));
 }
 
 }  // namespace

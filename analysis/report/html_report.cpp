@@ -1,11 +1,8 @@
 #include "analysis/report/html_report.hpp"
 
-#include "kernels/dgemm/dgemm_fp64_names.hpp"
-#include "kernels/ladder/gemm_ladder_names.hpp"
-#include "kernels/stencil/stencil3d_names.hpp"
-#include "kernels/stream/stream_names.hpp"
 #include "telemetry/telemetry_columns.hpp"
 
+#include "analysis/report/headline_figures.hpp"
 #include "analysis/report/markup.hpp"
 #include "analysis/report/report_figures.hpp"
 #include "analysis/report/report_templates.hpp"
@@ -111,10 +108,8 @@ json bars_view(const ReportModel& model, const Thresholds& thresholds, std::size
                 with_nominal.insert(metric.name);
     // The judged headline metrics first, then the rest by name.
     std::vector<std::string> ordered;
-    for (const std::string_view first :
-         {kernels::dgemm_names::tflops, kernels::stream_names::triad_gbs, kernels::gemm_ladder_names::bf16_tflops,
-          kernels::gemm_ladder_names::fp64_tflops, kernels::stencil3d_names::gcells_per_s})
-        if (with_nominal.erase(std::string(first))) ordered.emplace_back(first);
+    for (const DeclaredHeadline& declared : headline_figures())
+        if (declared.figure.charted && with_nominal.erase(declared.figure.metric)) ordered.push_back(declared.figure.metric);
     ordered.insert(ordered.end(), with_nominal.begin(), with_nominal.end());
     json charts = json::array();
     for (std::size_t i = 0; i < ordered.size() && i < max_charts; ++i)

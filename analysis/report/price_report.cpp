@@ -1,8 +1,6 @@
 #include "analysis/report/price_report.hpp"
 
-#include "kernels/dgemm/dgemm_fp64_names.hpp"
-#include "kernels/ladder/gemm_ladder_names.hpp"
-#include "mpi/nccl/nccl_names.hpp"
+#include "analysis/report/headline_figures.hpp"
 #include "stats/summary.hpp"
 
 #include <fmt/format.h>
@@ -12,17 +10,13 @@
 namespace shakedown::analysis {
 namespace {
 
-struct PricedQuantity {
-    const char* quantity;
-    std::string_view metric;
-    bool additive;  // summed over a node's ranks (GPUs); else the node's median (a job-wide figure)
-};
-
-constexpr std::array<PricedQuantity, 3> priced{{
-    {"FP64 TFLOP/s", kernels::dgemm_names::tflops, true},
-    {"BF16 TFLOP/s", kernels::gemm_ladder_names::bf16_tflops, true},
-    {"NCCL all_reduce bus GB/s", mpi::nccl_names::all_reduce_busbw_gbs, false},
-}};
+// The declared figures the table prices, in their headline order.
+std::vector<HeadlineFigure> priced_figures() {
+    std::vector<HeadlineFigure> priced;
+    for (const DeclaredHeadline& declared : headline_figures())
+        if (!declared.figure.priced_as.empty()) priced.push_back(declared.figure);
+    return priced;
+}
 
 std::optional<double> per(double price, const std::optional<double>& amount) {
     if (!amount || *amount <= 0.0) return std::nullopt;
@@ -49,12 +43,13 @@ std::optional<PriceReport> make_price_report(const std::vector<NodeMetrics>& nod
         int nominal_nodes = 0;
         std::vector<double> medians;
     };
-    std::array<FleetSum, priced.size()> fleet{};
+    const std::vector<HeadlineFigure> priced = priced_figures();
+    std::vector<FleetSum> fleet(priced.size());
     for (const NodeMetrics& node : nodes) {
         NodePrice line{node.node, {}};
         for (std::size_t q = 0; q < priced.size(); ++q) {
             const NodeMetric* metric = node.find(priced[q].metric);
-            PriceLine price{priced[q].quantity, std::string(priced[q].metric), std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+            PriceLine price{priced[q].priced_as, priced[q].metric, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
             if (metric != nullptr) {
                 price.usable = priced[q].additive ? metric->sum : metric->median;
                 if (metric->nominal) price.nominal = priced[q].additive ? metric->nominal_sum : metric->nominal;
@@ -75,7 +70,7 @@ std::optional<PriceReport> make_price_report(const std::vector<NodeMetrics>& nod
     }
     for (std::size_t q = 0; q < priced.size(); ++q) {
         const FleetSum& sum = fleet[q];
-        PriceLine line{priced[q].quantity, std::string(priced[q].metric), std::nullopt, std::nullopt, std::nullopt, std::nullopt};
+        PriceLine line{priced[q].priced_as, priced[q].metric, std::nullopt, std::nullopt, std::nullopt, std::nullopt};
         if (sum.nodes > 0) {
             if (priced[q].additive) {
                 line.usable = sum.usable;

@@ -73,6 +73,8 @@ const TestSpec& gemm_ladder_spec() {
                  "inputs; above emulation_tolerance fails the rung"},
             },
         .samples = {{"precision", "rung"}, {"repetition", "count"}, {"seconds", "s"}, {"tflops", "TFLOP/s"}},
+        .headline = {{.metric = std::string(gemm_ladder_names::bf16_tflops), .place = 2, .priced_as = "BF16 TFLOP/s"},
+                     {.metric = std::string(gemm_ladder_names::fp64_tflops), .place = 3}},
         .needs = {Feature::cuda},
     };
     return spec;

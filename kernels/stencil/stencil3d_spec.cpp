@@ -104,6 +104,7 @@ const TestSpec& stencil3d_spec() {
                  MetricScope::job},
             },
         .samples = {{"step", "count"}, {"halo_seconds", "s"}, {"compute_seconds", "s"}, {"gcells_per_s", "Gcell/s"}},
+        .headline = {{.metric = std::string(stencil3d_names::gcells_per_s), .place = 4}},
         .check_parameters = check_stencil_parameters,
     };
     return spec;

@@ -51,6 +51,7 @@ const TestSpec& stream_spec() {
                 {fmt::format("stream.{{{}}}_max_gbs", kernel_names()), "GB/s", Better::higher, "best repetition"},
             },
         .samples = {{"kernel", "id"}, {"repetition", "count"}, {"seconds", "s"}, {"gbs", "GB/s"}},
+        .headline = {{.metric = std::string(stream_names::triad_gbs), .place = 1}},
     };
     return spec;
 }

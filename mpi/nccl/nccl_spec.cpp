@@ -58,6 +58,12 @@ const TestSpec& nccl_spec() {
                     {"job_algbw_gbs", "GB/s"},
                     {std::string(nccl_names::job_busbw_column), "GB/s"},
                     {"wrong_elements", "count"}},
+        // Priced as the job's figure (every rank records the job's), not charted per node.
+        .headline = {{.metric = std::string(nccl_names::all_reduce_busbw_gbs),
+                      .place = 5,
+                      .charted = false,
+                      .priced_as = "NCCL all_reduce bus GB/s",
+                      .additive = false}},
         .default_deadline_s = 1800.0,
         .needs = {Feature::cuda, Feature::nccl},
         .check_parameters = check_nccl,

@@ -38,6 +38,18 @@ struct MetricSpec {
     bool matches(std::string_view metric_name) const;
 };
 
+// A figure the report leads with: what a buyer asks of the machine first (FP64 and BF16 rate,
+// memory bandwidth, the collective's bus bandwidth). The analyzer loops over these declarations;
+// it names no test's figure itself.
+struct HeadlineFigure {
+    std::string metric;   // one metric name the test declares
+    int place = 0;        // where it stands among every test's headline figures (lower first)
+    bool charted = true;  // the report's per-node bar charts lead with it (when it has a nominal)
+    // The quantity the price table prices per node-hour ("FP64 TFLOP/s"); "" when it is not priced.
+    std::string priced_as;
+    bool additive = true;  // priced as the sum over a node's ranks (GPUs); false: a job-wide figure, the node's median
+};
+
 struct TestSpec {
     std::string key;  // stable snake_case, e.g. "stream"
     std::string description;
@@ -45,6 +57,7 @@ struct TestSpec {
     std::vector<ParamSpec> parameters;
     std::vector<MetricSpec> metrics;
     std::vector<SampleTable::Column> samples;  // the columns of its sample table (none: no samples)
+    std::vector<HeadlineFigure> headline;      // figures the report and the price table lead with
     double default_deadline_s = 300.0;
     // What the binary must be built with for the test to run; a binary without it waives the
     // test with that reason ("this shakedown was built without NCCL"), its parameters still checked.

@@ -3,6 +3,7 @@
 // columns. A names header that drifted from its spec would make the analyzer look for a figure no
 // run carries and stay silent; this is what keeps the constants honest.
 #include "analysis/report/fp64_capability.hpp"
+#include "analysis/report/headline_figures.hpp"
 #include "analysis/report/sweep_figure_declarations.hpp"
 #include "analysis/rules/figures/credibility_rule.hpp"
 #include "core/registry.hpp"
@@ -64,6 +65,27 @@ TEST(DeclaredNames, TheRulesAndSectionsReadDeclaredMetrics) {
 }
 
 // The check can fail: a name no test declares is not found.
+// The report's bar charts and the price table read these, in this order: each a figure its test
+// declares, at a place of its own.
+TEST(DeclaredNames, HeadlineFiguresAreDeclaredByTheirTestsAtPlacesOfTheirOwn) {
+    const auto figures = headline_figures();
+    std::vector<std::string> order;
+    for (const DeclaredHeadline& declared : figures) {
+        SCOPED_TRACE(declared.figure.metric);
+        EXPECT_NE(Registry::instance().declaration(declared.test, declared.figure.metric), nullptr);
+        EXPECT_EQ(declared.figure.metric.rfind(declared.test + ".", 0), 0U);
+        order.push_back(declared.figure.metric);
+    }
+    for (std::size_t i = 1; i < figures.size(); ++i) EXPECT_LT(figures[i - 1].figure.place, figures[i].figure.place);
+    EXPECT_EQ(order,
+              (std::vector<std::string>{"dgemm_fp64.tflops", "stream.triad_gbs", "gemm_ladder.bf16_tflops",
+                                        "gemm_ladder.fp64_tflops", "stencil3d.gcells_per_s", "nccl.all_reduce_busbw_gbs"}));
+    std::vector<std::string> priced;
+    for (const DeclaredHeadline& declared : figures)
+        if (!declared.figure.priced_as.empty()) priced.push_back(declared.figure.priced_as);
+    EXPECT_EQ(priced, (std::vector<std::string>{"FP64 TFLOP/s", "BF16 TFLOP/s", "NCCL all_reduce bus GB/s"}));
+}
+
 TEST(DeclaredNames, AnUndeclaredNameIsNotFound) {
     EXPECT_FALSE(declared("p2p.no_such_figure_gbs"));
     EXPECT_FALSE(declared("no_such_test.tflops"));

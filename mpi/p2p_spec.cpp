@@ -48,8 +48,13 @@ const TestSpec& p2p_spec() {
             {
                 {"p2p.{intra_node,inter_node}_{latency_us,latency_p99_us}", "us", Better::lower,
                  "worst pair's median and p99 half round trip at the smallest size"},
-                {"p2p.{intra_node,inter_node}_bandwidth_max_gbs", "GB/s", Better::higher,
-                 "this rank's fastest pair at the largest size: checked against the physical bound"},
+                {std::string(p2p_names::intra_node_bandwidth_max_gbs), "GB/s", Better::higher,
+                 "this rank's fastest pair at the largest size: above the node's memory bandwidth it cannot be true",
+                 MetricScope::rank, PhysicalBound::node_memory},
+                {std::string(p2p_names::inter_node_bandwidth_max_gbs), "GB/s", Better::higher,
+                 "this rank's fastest pair at the largest size; nominal: the node's network capacity, above which it "
+                 "cannot be true",
+                 MetricScope::rank, PhysicalBound::node_network},
                 {"p2p.{intra_node,inter_node}_{bandwidth_gbs,bibandwidth_gbs}", "GB/s", Better::higher,
                  "worst pair's streaming and bi-directional bandwidth at the largest size"},
                 {"p2p.{intra_node,inter_node}_message_rate_mps", "Mmsg/s", Better::higher,

@@ -39,7 +39,7 @@ const TestSpec& tcp_bandwidth_spec() {
                 {std::string(names::send_gbits_median), "Gbit/s", Better::higher, "the median over its peers"},
                 {std::string(names::send_gbits_max), "Gbit/s", Better::higher,
                  "the fastest peer: above the line rate of a physical interface it cannot be true", MetricScope::rank,
-                 /*bounded_by_nominal=*/true},
+                 PhysicalBound::nominal},
                 {std::string(names::receive_gbits_min), "Gbit/s", Better::higher, "the slowest peer it received from"},
                 {std::string(names::receive_gbits_median), "Gbit/s", Better::higher, "the median over its peers"},
                 {std::string(names::duplex_gbits_min), "Gbit/s", Better::higher,

@@ -69,7 +69,7 @@ const TestSpec& cg_fp64_spec() {
                  "time in the two MPI_Allreduce per iteration / total"},
                 {std::string(cg_fp64_names::bandwidth_bound_fraction), "fraction", Better::higher,
                  "104 bytes per cell and iteration x rate / triad measured in the same test", MetricScope::rank,
-                 /*bounded_by_nominal=*/true},
+                 PhysicalBound::nominal},
                 {"cg_fp64.{relative_error,relative_residual}", "1", Better::lower,
                  "worst solve's ||x - x*|| / ||x*|| and true ||b - Ax|| / ||b||, nominal: the bound from kappa and the "
                  "iterations (above it fails)"},

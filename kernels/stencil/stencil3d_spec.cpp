@@ -84,7 +84,7 @@ const TestSpec& stencil3d_spec() {
                 {"stencil3d.halo_time_share", "fraction", Better::lower, "time in halo work (host halo path only)"},
                 {"stencil3d.{bandwidth_bound_fraction,copy_bound_fraction}", "fraction", Better::higher,
                  "effective bandwidth over the triad and copy measured in the same test", MetricScope::rank,
-                 /*bounded_by_nominal=*/true},
+                 PhysicalBound::nominal},
                 {"stencil3d.max_rel_error", "1", Better::lower, "largest relative error against the exact solution"},
                 {std::string(stencil3d_names::alone_step_s), "s", Better::lower,
                  "step with no halo exchange, every rank at once (wall time over the steps): T1"},

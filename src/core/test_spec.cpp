@@ -29,6 +29,16 @@ std::vector<std::string> expand(const std::string& pattern) {
 
 }  // namespace
 
+std::string_view to_string(PhysicalBound bound) {
+    switch (bound) {
+    case PhysicalBound::nominal: return "nominal";
+    case PhysicalBound::node_memory: return "node_memory";
+    case PhysicalBound::node_network: return "node_network";
+    case PhysicalBound::none: break;
+    }
+    return "none";
+}
+
 std::vector<std::string> MetricSpec::names() const { return expand(name); }
 
 bool MetricSpec::matches(std::string_view metric_name) const {

@@ -21,6 +21,16 @@ namespace shakedown {
 // baseline compares job-wide metrics once per run (analysis/rules/figures/baseline.hpp).
 enum class MetricScope { rank, job };
 
+// What a figure can never exceed: a physical bound the analyzer holds it to, calling a figure above
+// it not credible (analysis/rules/figures/credibility_rule.hpp).
+enum class PhysicalBound {
+    none,
+    nominal,       // its nominal is a bound measured or read in the same test (a kernel's bandwidth bound, a line rate)
+    node_memory,   // a transfer within the node: the node's memory bandwidth (its host STREAM in the same run)
+    node_network,  // a transfer between nodes: its nominal, the node's physical interfaces' and RDMA ports' line rates
+};
+std::string_view to_string(PhysicalBound bound);  // "none", "nominal", "node_memory", "node_network"
+
 struct MetricSpec {
     // "stream.{copy,scale,add,triad,dot}_gbs": each {a,b,...} stands for one of its words, so a
     // declaration names a finite set of metrics.
@@ -29,10 +39,9 @@ struct MetricSpec {
     Better better = Better::higher;
     std::string description;
     MetricScope scope = MetricScope::rank;
-    // The nominal is a physical bound no correct measurement passes (a rate over the bandwidth
-    // bound measured in the same test): above it, the bound or the measurement is wrong and the
-    // analyzer calls the figure not credible (analysis/rules/figures/credibility_rule.hpp).
-    bool bounded_by_nominal = false;
+    // The physical bound no correct measurement passes: above it, the bound or the measurement
+    // is wrong and the analyzer calls the figure not credible.
+    PhysicalBound bound = PhysicalBound::none;
 
     std::vector<std::string> names() const;  // every name the pattern stands for
     bool matches(std::string_view metric_name) const;

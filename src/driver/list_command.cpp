@@ -51,7 +51,7 @@ std::string format_test_list_json(const Registry& registry) {
                                {"unit", metric.unit},
                                {"better", to_string(metric.better)},
                                {"scope", metric.scope == MetricScope::job ? "job" : "rank"},
-                               {"bounded_by_nominal", metric.bounded_by_nominal},
+                               {"bound", to_string(metric.bound)},
                                {"description", metric.description}});
         nlohmann::json samples = nlohmann::json::array();
         for (const auto& column : spec.samples) samples.push_back({{"name", column.name}, {"unit", column.unit}});

@@ -29,15 +29,19 @@ std::map<std::string, double> node_memory_bandwidth(const Observations& observat
     return bandwidth;
 }
 
+// The bound the test declares for the figure; none for a figure this binary does not declare.
+PhysicalBound bound_of(const TestResult& test, const Metric& metric) {
+    const MetricSpec* declared = Registry::instance().declaration(test.key, metric.name);
+    return declared != nullptr ? declared->bound : PhysicalBound::none;
+}
+
 }  // namespace
 
 std::vector<Finding> credibility_findings(const Observations& observations) {
     const auto memory = node_memory_bandwidth(observations);
     std::vector<Finding> findings;
     for (const MetricRow& row : observations.metrics()) {
-        const bool bounded = std::any_of(std::begin(memory_bound_metrics), std::end(memory_bound_metrics),
-                                         [&](std::string_view name) { return row.metric->name == name; });
-        if (!bounded) continue;
+        if (bound_of(*row.test, *row.metric) != PhysicalBound::node_memory) continue;
         const auto bound = memory.find(row.who->node);
         if (bound == memory.end() || bound->second <= 0.0 || row.metric->value <= bound->second) continue;
         Finding finding = make_metric_finding(
@@ -53,10 +57,9 @@ std::vector<Finding> credibility_findings(const Observations& observations) {
         findings.push_back(std::move(finding));
     }
     for (const MetricRow& row : observations.metrics()) {
-        const bool bounded = std::any_of(std::begin(network_bound_metrics), std::end(network_bound_metrics),
-                                         [&](std::string_view name) { return row.metric->name == name; });
         const auto& capacity = row.metric->nominal;
-        if (!bounded || !capacity || !(*capacity > 0.0) || row.metric->value <= *capacity * network_bound_tolerance)
+        if (bound_of(*row.test, *row.metric) != PhysicalBound::node_network || !capacity || !(*capacity > 0.0) ||
+            row.metric->value <= *capacity * network_bound_tolerance)
             continue;
         Finding finding = make_metric_finding(
             *row.who, row.test->key, *row.metric, Level::fail,
@@ -73,8 +76,7 @@ std::vector<Finding> credibility_findings(const Observations& observations) {
     for (const MetricRow& row : observations.metrics()) {
         const auto& bound = row.metric->nominal;
         if (!bound || !(*bound > 0.0) || row.metric->value <= *bound * declared_bound_tolerance) continue;
-        const MetricSpec* declared = Registry::instance().declaration(row.test->key, row.metric->name);
-        if (declared == nullptr || !declared->bounded_by_nominal) continue;
+        if (bound_of(*row.test, *row.metric) != PhysicalBound::nominal) continue;
         Finding finding = make_metric_finding(
             *row.who, row.test->key, *row.metric, Level::fail,
             fmt::format("measurement not credible: {} {} is above its physical bound {} (x{} allowed for timing): the "

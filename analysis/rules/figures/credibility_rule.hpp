@@ -11,26 +11,16 @@
 
 #include "analysis/load/observations.hpp"
 #include "analysis/rules/model/finding.hpp"
-#include "mpi/allpairs_names.hpp"
-#include "mpi/p2p_names.hpp"
 
-#include <array>
-#include <string_view>
 #include <vector>
 
 namespace shakedown::analysis {
 
-// The metrics a node's memory bandwidth bounds (the best intra-node link of a rank).
-inline constexpr std::array<std::string_view, 2> memory_bound_metrics = {mpi::allpairs_names::intra_node_bandwidth_max_gbs,
-                                                                         mpi::p2p_names::intra_node_bandwidth_max_gbs};
-
-// The metrics whose nominal is the node's network capacity (the best inter-node link of a rank).
-inline constexpr std::array<std::string_view, 2> network_bound_metrics = {mpi::allpairs_names::inter_node_bandwidth_max_gbs,
-                                                                          mpi::p2p_names::inter_node_bandwidth_max_gbs};
+// Which figures each bound holds is the tests' declaration (MetricSpec::bound, core/test_spec.hpp).
 // Timing error allowed above the line rate before a figure is called impossible.
 inline constexpr double network_bound_tolerance = 1.05;
-// The same for a figure its declaration bounds by its nominal (MetricSpec::bounded_by_nominal:
-// cg_fp64's and stencil3d's fractions of the bandwidth bound measured in the same test).
+// The same for a figure its declaration bounds by its nominal (PhysicalBound::nominal: cg_fp64's
+// and stencil3d's fractions of the bandwidth bound measured in the same test, a TCP line rate).
 inline constexpr double declared_bound_tolerance = 1.05;
 
 std::vector<Finding> credibility_findings(const Observations& observations);

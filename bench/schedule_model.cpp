@@ -18,7 +18,7 @@ double parameter(const Measured* m, const std::string& name, double fallback) {
     }
 }
 
-// One ring-shift round of allpairs over `ranks` ranks, as mpi/ring_shift.cpp runs it: timed and
+// One ring-shift round of allpairs over `ranks` ranks, as mpi/allpairs/ring_shift.cpp runs it: timed and
 // warm-up ping-pongs plus one validation exchange, the windows plus one validation window and the
 // acknowledgements (allpairs_spec.cpp's defaults where the run did not record a value).
 struct ShiftTraffic {

@@ -54,7 +54,7 @@ struct NcclAssumptions {
 };
 
 // allpairs' parameters `scope` (every rank, or each node's leader only) and `pairs_per_node` (K
-// sampled peers per participant: 2 x ceil(K/2) shifts, mpi/shift_schedule.hpp; nothing: all).
+// sampled peers per participant: 2 x ceil(K/2) shifts, mpi/allpairs/shift_schedule.hpp; nothing: all).
 enum class AllpairsScope { ranks, nodes };
 struct AllpairsPlan {
     AllpairsScope scope = AllpairsScope::ranks;

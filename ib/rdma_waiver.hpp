@@ -2,7 +2,7 @@
 // says so ("no RDMA device"), rather than passing.
 #pragma once
 
-#include "ib/verbs_api.hpp"
+#include "ib/verbs/verbs_api.hpp"
 
 #include <optional>
 #include <string>

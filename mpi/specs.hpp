@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/test_spec.hpp"
-#include "mpi/mpi_coll_names.hpp"
+#include "mpi/collectives/mpi_coll_names.hpp"
 #include "mpi/nccl/nccl_names.hpp"
 
 namespace shakedown::mpi {

@@ -4,7 +4,7 @@
 #include "analysis/report/sweep_figure_declarations.hpp"
 #include "analysis/rules/settings/calibration.hpp"
 #include "comm/link_matrix_columns.hpp"
-#include "mpi/allpairs_names.hpp"
+#include "mpi/allpairs/allpairs_names.hpp"
 #include "stats/summary.hpp"
 
 #include <fmt/format.h>

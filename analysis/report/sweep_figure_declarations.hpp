@@ -2,10 +2,10 @@
 // report shows them: the report draws each from its test's rank-0 samples.
 #pragma once
 
-#include "mpi/mpi_coll_names.hpp"
-#include "mpi/mpi_pingpong_names.hpp"
+#include "mpi/collectives/mpi_coll_names.hpp"
 #include "mpi/nccl/nccl_names.hpp"
-#include "mpi/p2p_names.hpp"
+#include "mpi/pairs/mpi_pingpong_names.hpp"
+#include "mpi/pairs/p2p_names.hpp"
 
 #include <array>
 

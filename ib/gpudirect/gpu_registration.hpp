@@ -4,7 +4,7 @@
 // The result says which worked, or exactly why neither did.
 #pragma once
 
-#include "ib/verbs_api.hpp"
+#include "ib/verbs/verbs_api.hpp"
 
 #include <memory>
 #include <string>

@@ -4,17 +4,17 @@
 // timed streams move one payload put in GPU memory before the clock starts; an untimed
 // validation pass after each sends a few messages, each its own pattern, checked in host memory. The result names the registration path that worked, or exactly
 // why none did (a FAIL: GPU traffic would bounce through host memory).
-#include "core/errors.hpp"
 #include "comm/pair_sweep.hpp"
+#include "comm/payload.hpp"
+#include "core/errors.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
+#include "gpu/cuda_owners.hpp"
 #include "ib/gpudirect/gpu_registration.hpp"
 #include "ib/gpudirect/rdma_stream.hpp"
-#include "ib/rdma_context.hpp"
 #include "ib/rdma_waiver.hpp"
 #include "ib/specs.hpp"
-#include "gpu/cuda_owners.hpp"
-#include "comm/payload.hpp"
+#include "ib/verbs/rdma_context.hpp"
 
 #include <fmt/format.h>
 

@@ -2,7 +2,7 @@
 
 #include "comm/payload.hpp"
 #include "core/clock.hpp"
-#include "ib/validation_pass.hpp"
+#include "ib/pair/validation_pass.hpp"
 
 #include <fmt/format.h>
 

@@ -2,8 +2,8 @@
 // gpudirect_rdma makes with it: a timed stream of one payload, then an untimed validation pass.
 #pragma once
 
-#include "ib/peer_channel.hpp"
-#include "ib/rc_endpoint.hpp"
+#include "ib/pair/peer_channel.hpp"
+#include "ib/verbs/rc_endpoint.hpp"
 
 #include <cstdint>
 #include <optional>

@@ -3,12 +3,12 @@
 #include "comm/payload.hpp"
 #include "core/clock.hpp"
 #include "core/planted_delay.hpp"
-#include "ib/mismatch_notes.hpp"
-#include "ib/payload_ledger.hpp"
-#include "ib/rc_endpoint.hpp"
+#include "ib/pair/mismatch_notes.hpp"
+#include "ib/pair/payload_ledger.hpp"
+#include "ib/pair/validation_pass.hpp"
 #include "ib/ucx/ucx_handles.hpp"
 #include "ib/ucx/ucx_transports.hpp"
-#include "ib/validation_pass.hpp"
+#include "ib/verbs/rc_endpoint.hpp"
 
 #include <fmt/format.h>
 

@@ -8,9 +8,9 @@
 // each checked on arrival. The transports UCX chose for the endpoint are recorded.
 #pragma once
 
+#include "ib/pair/peer_channel.hpp"
+#include "ib/verbs/rc_protocol.hpp"
 #include "stats/summary.hpp"
-#include "ib/peer_channel.hpp"
-#include "ib/rc_protocol.hpp"
 
 #include <string>
 #include <string_view>

@@ -1,15 +1,15 @@
 // gpu_aware_mpi: ping-pong between GPU buffers through a CUDA-aware MPI library, between the
 // node-local pair and node leaders, every payload validated. Waived with the library's own
 // answer when it is not CUDA-aware.
+#include "comm/pair_sweep.hpp"
+#include "comm/sizes.hpp"
 #include "core/problem_list.hpp"
 #include "core/registry.hpp"
 #include "core/run_context.hpp"
 #include "mpi/cuda/device_message_buffer.hpp"
-#include "mpi/gpu_aware_mpi_waiver.hpp"
+#include "mpi/cuda/gpu_aware_mpi_waiver.hpp"
+#include "mpi/pairs/pingpong.hpp"
 #include "mpi/specs.hpp"
-#include "comm/pair_sweep.hpp"
-#include "mpi/pingpong.hpp"
-#include "comm/sizes.hpp"
 #include "stats/summary.hpp"
 
 #include <fmt/format.h>

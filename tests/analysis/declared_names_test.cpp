@@ -10,10 +10,10 @@
 #include "kernels/ladder/gemm_ladder_names.hpp"
 #include "kernels/stencil/stencil3d_names.hpp"
 #include "kernels/stream/stream_names.hpp"
-#include "mpi/allpairs_names.hpp"
-#include "mpi/mpi_coll_names.hpp"
+#include "mpi/allpairs/allpairs_names.hpp"
+#include "mpi/collectives/mpi_coll_names.hpp"
 #include "mpi/nccl/nccl_names.hpp"
-#include "mpi/p2p_names.hpp"
+#include "mpi/pairs/p2p_names.hpp"
 
 #include <gtest/gtest.h>
 

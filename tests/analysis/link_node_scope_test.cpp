@@ -1,4 +1,4 @@
-// allpairs with scope nodes (mpi/allpairs.cpp): only each node's leader, its lowest rank, takes
+// allpairs with scope nodes (mpi/allpairs/allpairs.cpp): only each node's leader, its lowest rank, takes
 // part in the ring-shift rounds, so rank 0's matrix names the leaders' world ranks (0, R, 2R, ...
 // with R ranks per node) and the other ranks record a pass without figures. The analyzer must map
 // those pairs to their nodes, name a slow node from them, flag nothing on a healthy fleet, and
@@ -126,7 +126,7 @@ TEST(LinkNodeScope, HealthyLeadersMatricesFlagNothingOverManySeeds) {
     }
 }
 
-// pairs_per_node 4 of 12 nodes: the shifts 2, 5 and their mirrors 10, 7 (mpi/shift_schedule.hpp),
+// pairs_per_node 4 of 12 nodes: the shifts 2, 5 and their mirrors 10, 7 (mpi/allpairs/shift_schedule.hpp),
 // so each leader's 4 peers in both directions and 24 of the 66 node pairs.
 SampleTable sampled(const SampleTable& leaders_matrix, int leaders, const std::set<int>& shifts) {
     const std::size_t src = *leaders_matrix.column_index(link_matrix_columns::src);

@@ -5,7 +5,7 @@
 // It says it is a fake: implementation() is "fake (in-process)".
 #pragma once
 
-#include "ib/verbs_api.hpp"
+#include "ib/verbs/verbs_api.hpp"
 
 #include <memory>
 #include <string>

@@ -4,8 +4,8 @@
 #include "fake_verbs.hpp"
 #include "thread_pair.hpp"
 
-#include "ib/perf_report.hpp"
-#include "ib/rc_protocol.hpp"
+#include "ib/verbs/perf_report.hpp"
+#include "ib/verbs/rc_protocol.hpp"
 
 #include <gtest/gtest.h>
 

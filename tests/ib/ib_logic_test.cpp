@@ -3,11 +3,11 @@
 #include "fake_verbs.hpp"
 
 #include "core/errors.hpp"
-#include "ib/endpoint_selection.hpp"
-#include "ib/inventory_report.hpp"
+#include "ib/inventory/inventory_report.hpp"
+#include "ib/inventory/sysfs_rdma.hpp"
 #include "ib/specs.hpp"
-#include "ib/sysfs_rdma.hpp"
 #include "ib/ucx/ucx_transports.hpp"
+#include "ib/verbs/endpoint_selection.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
-// The payload bookkeeping of the RDMA pair sides (ib/payload_ledger.hpp): what it counts, what
+// The payload bookkeeping of the RDMA pair sides (ib/pair/payload_ledger.hpp): what it counts, what
 // it notes, and the corruption it plants.
 #include "comm/payload.hpp"
-#include "ib/payload_ledger.hpp"
+#include "ib/pair/payload_ledger.hpp"
 
 #include <gtest/gtest.h>
 

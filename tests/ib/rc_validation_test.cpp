@@ -7,8 +7,8 @@
 
 #include "comm/payload.hpp"
 #include "ib/gpudirect/rdma_stream.hpp"
-#include "ib/rc_protocol.hpp"
-#include "ib/validation_pass.hpp"
+#include "ib/pair/validation_pass.hpp"
+#include "ib/verbs/rc_protocol.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -3,8 +3,8 @@
 // runs a function on both sides and hands back each side's value or exception.
 #pragma once
 
-#include "ib/peer_channel.hpp"
-#include "ib/verbs_api.hpp"
+#include "ib/pair/peer_channel.hpp"
+#include "ib/verbs/verbs_api.hpp"
 
 #include <fmt/format.h>
 

@@ -4,9 +4,9 @@
 // of a validation pass is caught in every loop.
 #include "support/mpi_world.hpp"
 
-#include "ib/peer_channel.hpp"
+#include "ib/pair/peer_channel.hpp"
+#include "ib/pair/validation_pass.hpp"
 #include "ib/ucx/ucx_pair.hpp"
-#include "ib/validation_pass.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -1,7 +1,7 @@
 // Which ranks of the congestion test measure and which congest: no MPI needed.
 #include "core/errors.hpp"
-#include "mpi/congestion_ring.hpp"
-#include "mpi/congestion_roles.hpp"
+#include "mpi/congestion/congestion_ring.hpp"
+#include "mpi/congestion/congestion_roles.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The link matrix assembly with synthetic measurements and a made-up node layout (two ranks
 // per "node"), so inter-node links exist on one machine: every figure must land on its link.
-#include "mpi/link_matrix.hpp"
+#include "mpi/allpairs/link_matrix.hpp"
 #include "support/mpi_world.hpp"
 #include "support/result_lookup.hpp"
 

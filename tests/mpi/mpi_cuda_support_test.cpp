@@ -1,6 +1,6 @@
 // The CUDA-aware MPI decision on planted evidence: the library's own answer (Open MPI's or
 // MPICH's query) wins; an MPICH without a query is judged by MPIR_CVAR_ENABLE_GPU.
-#include "mpi/mpi_cuda_support.hpp"
+#include "mpi/cuda/mpi_cuda_support.hpp"
 
 #include <gtest/gtest.h>
 

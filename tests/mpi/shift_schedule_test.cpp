@@ -1,6 +1,6 @@
-// allpairs' shift schedule (mpi/shift_schedule.hpp): every shift by default, or a sample that
+// allpairs' shift schedule (mpi/allpairs/shift_schedule.hpp): every shift by default, or a sample that
 // gives each rank K distinct peers in both directions, the same for the same seed.
-#include "mpi/shift_schedule.hpp"
+#include "mpi/allpairs/shift_schedule.hpp"
 
 #include <gtest/gtest.h>
 

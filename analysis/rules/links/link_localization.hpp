@@ -18,7 +18,7 @@
 #include "analysis/rules/settings/analysis_settings.hpp"
 #include "analysis/rules/settings/topology.hpp"
 #include "core/result.hpp"
-#include "mpi/allpairs_names.hpp"
+#include "mpi/allpairs/allpairs_names.hpp"
 
 #include <string>
 #include <string_view>

@@ -1,7 +1,7 @@
 #include "analysis/rules/links/link_matrices.hpp"
 
 #include "health/network/tcp_bandwidth_names.hpp"
-#include "mpi/allpairs_names.hpp"
+#include "mpi/allpairs/allpairs_names.hpp"
 
 #include <fmt/format.h>
 

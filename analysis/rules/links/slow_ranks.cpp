@@ -1,6 +1,6 @@
 #include "analysis/rules/links/slow_ranks.hpp"
 
-#include "mpi/mpi_coll_names.hpp"
+#include "mpi/collectives/mpi_coll_names.hpp"
 
 #include <fmt/format.h>
 

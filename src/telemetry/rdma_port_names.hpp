@@ -17,6 +17,8 @@ inline constexpr std::string_view rdma_port_table_infix = "_port";
 
 // When the counters in a row were last read from sysfs (rows in between repeat that reading).
 inline constexpr std::string_view rdma_counters_time_column = "counters_t";
+// The port's state as sysfs numbers it: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE.
+inline constexpr std::string_view rdma_port_state_column = "state";
 
 // Attributes of a port table: its valid PKeys as read when the source started
 // ("0x7fff,0xffff", "none"), or why they could not be read (telemetry/rdma_pkeys.hpp).

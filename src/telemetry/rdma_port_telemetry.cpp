@@ -3,6 +3,7 @@
 
 #include "core/clock.hpp"
 #include "telemetry/rdma_port_names.hpp"
+#include "telemetry/telemetry_columns.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -92,9 +93,9 @@ RdmaPortTelemetry::RdmaPortTelemetry(std::string rdma_device, int port, const st
 }
 
 std::vector<SampleTable::Column> RdmaPortTelemetry::columns() const {
-    std::vector<SampleTable::Column> columns{{"t", "s"},
+    std::vector<SampleTable::Column> columns{{std::string(telemetry_columns::time), "s"},
                                              {std::string(rdma_counters_time_column), "s"},
-                                             {"state", "1"},       // 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE
+                                             {std::string(rdma_port_state_column), "1"},
                                              {"phys_state", "1"},  // 5 LinkUp, 3 Disabled, 2 Polling, ...
                                              {"rate_gbps", "Gb/s"}};
     for (const Counter& counter : counters_) columns.push_back(counter.column);

@@ -2,7 +2,9 @@
 # A test owns every name its results carry: the analyzer reads them from the test's declarations
 # (its *_names.hpp), never as a string of its own. Prints every line of analysis/ (outside
 # comments) that holds a test's key as a string literal, or a metric name that starts with one
-# ("p2p.inter_node_bandwidth_gbs"), and exits 1 when there is one. The keys come from the built
+# ("p2p.inter_node_bandwidth_gbs"), or that reads a recorded parameter or a table's column by a
+# string of its own (`parameters.find("device")`, `column_index("state")`), and exits 1 when there
+# is one. The keys come from the built
 # driver's `list --json`, so a new test is covered without an edit here. A line that must hold
 # such a word for another reason (a settings section named like a test) says so with the marker
 # "names-check: <why>".
@@ -17,7 +19,8 @@ cd "$root" || exit 2
 status=0
 while IFS= read -r -d '' file; do
   # Comments may name tests; code may not. Strip // comments, then look for "key" or "key.
-  hits=$(sed -e 's|//.*$||' "$file" | grep -nE "\"($keys)(\"|\\.)" || true)
+  hits=$(sed -e 's|//.*$||' "$file" |
+    grep -nE "\"($keys)(\"|\\.)|parameters(\\.|->)(find|at|count|contains)\\(\"|parameters\\[\"|column_index\\(\"" || true)
   if [[ -n $hits ]]; then
     while IFS= read -r hit; do
       line=${hit%%:*}
@@ -27,8 +30,8 @@ while IFS= read -r -d '' file; do
   fi
 done < <(find analysis -type f \( -name '*.cpp' -o -name '*.hpp' \) -print0 | sort -z)
 if [[ $status == 0 ]]; then
-  echo "names: no test key or metric name is a string literal in analysis/"
+  echo "names: no test key, metric, parameter or column name is a string literal in analysis/"
 else
-  echo "the lines above name a test or its metric as a string: read the name from the test's *_names.hpp"
+  echo "the lines above name a test, its metric, a parameter or a column as a string: read the name from its declaration (*_names.hpp)"
 fi
 exit $status

@@ -2,6 +2,7 @@
 
 #include "core/clock.hpp"
 #include "telemetry/rdma_port_names.hpp"
+#include "telemetry/telemetry_columns.hpp"
 
 #include <fmt/format.h>
 
@@ -139,7 +140,7 @@ constexpr double active_state = 4.0;
 // "and N more"), when the port was ACTIVE at some reading: a port that flaps or drops during
 // the run. A port never ACTIVE (an unused second port) is the inventory's business, not this.
 std::optional<std::string> state_changes(const SampleTable& table, std::size_t time_column) {
-    const auto state_column = table.column_index("state");
+    const auto state_column = table.column_index(rdma_port_state_column);
     if (!state_column) return std::nullopt;
     std::vector<std::string> changes;
     std::optional<double> previous;
@@ -175,7 +176,7 @@ std::pair<double, double> reading_window(const SampleTable& table, std::size_t t
 void judge_port(const RankIdentity& leader, const PortName& port, const SampleTable& table, const AnalysisSettings& settings,
                 std::vector<Finding>& findings) {
     const auto time_column = table.column_index(rdma_counters_time_column) ? table.column_index(rdma_counters_time_column)
-                                                                           : table.column_index("t");
+                                                                           : table.column_index(telemetry_columns::time);
     if (!time_column || table.size() < 2) return;
     const auto [first_t, last_t] = reading_window(table, *time_column);
     const std::string where = fmt::format("{} port {}", port.device, port.port);

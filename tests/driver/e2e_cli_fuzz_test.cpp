@@ -4,6 +4,7 @@
 // a failure reproduces. Every one must end by itself with a documented exit code (0-4), never a
 // signal or a hang, a refusal (exit 2) must say something on its first line, and nothing printed
 // carries a raw escape character or carriage return.
+#include "core/process_runner.hpp"
 #include "process.hpp"
 
 #include <gtest/gtest.h>
@@ -49,8 +50,7 @@ protected:
             argv.push_back("--out");
             argv.push_back((folder_ / "out").string());
             const ProcessResult result = run_process(argv, 60.0);
-            std::string line;
-            for (const auto& word : argv) line += shell_quote(word) + " ";
+            const std::string line = describe_command(argv);
             EXPECT_LE(result.exit_code, 4) << "seed " << seed << ": " << line << "\n" << result.output.substr(0, 2000);
             if (result.exit_code == 2) EXPECT_FALSE(result.output.empty()) << "seed " << seed << ": " << line;
             EXPECT_LT(result.seconds, 59.0) << "seed " << seed << ": " << line;

@@ -5,12 +5,6 @@
 
 namespace shakedown::testing {
 
-std::string shell_quote(const std::string& word) {
-    std::string quoted = "'";
-    for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
-}
-
 ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s) {
     const Stopwatch clock;
     const auto ran = shakedown::run_process(argv, timeout_s, OutputStreams::merged);

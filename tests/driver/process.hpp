@@ -15,7 +15,6 @@ struct ProcessResult {
     double seconds = 0.0;
 };
 
-std::string shell_quote(const std::string& word);
 ProcessResult run_process(const std::vector<std::string>& argv, double timeout_s = 180.0);
 
 // mpirun with the flags this 2-core CI machine needs (oversubscription, root), then argv.

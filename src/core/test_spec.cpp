@@ -27,6 +27,27 @@ std::vector<std::string> expand(const std::string& pattern) {
     return names;
 }
 
+// Whether `name` is one of the names `pattern` expands to, without expanding it: the analyzer asks
+// this of every figure of a run. An unclosed brace is a literal, as in expand().
+bool pattern_matches(std::string_view pattern, std::string_view name) {
+    const auto open = pattern.find('{');
+    const auto close = open == std::string_view::npos ? open : pattern.find('}', open);
+    if (close == std::string_view::npos) return pattern == name;
+    const std::string_view head = pattern.substr(0, open);
+    if (name.substr(0, head.size()) != head) return false;
+    const std::string_view rest = name.substr(head.size());
+    const std::string_view tail = pattern.substr(close + 1);
+    std::size_t start = open + 1;
+    while (start <= close) {
+        auto comma = pattern.find(',', start);
+        if (comma == std::string_view::npos || comma > close) comma = close;
+        const std::string_view word = pattern.substr(start, comma - start);
+        if (rest.substr(0, word.size()) == word && pattern_matches(tail, rest.substr(word.size()))) return true;
+        start = comma + 1;
+    }
+    return false;
+}
+
 }  // namespace
 
 std::string_view to_string(PhysicalBound bound) {
@@ -41,11 +62,7 @@ std::string_view to_string(PhysicalBound bound) {
 
 std::vector<std::string> MetricSpec::names() const { return expand(name); }
 
-bool MetricSpec::matches(std::string_view metric_name) const {
-    for (const std::string& candidate : names())
-        if (candidate == metric_name) return true;
-    return false;
-}
+bool MetricSpec::matches(std::string_view metric_name) const { return pattern_matches(name, metric_name); }
 
 const MetricSpec* TestSpec::metric(std::string_view name) const {
     for (const MetricSpec& declared : metrics)

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace shakedown::testing {
 SHAKEDOWN_REGISTER_TEST(AlphaTest);
 SHAKEDOWN_REGISTER_TEST(BetaTest);
@@ -85,6 +87,19 @@ TEST(Registry, MetricNamesExpandFromTheirDeclaration) {
     ASSERT_NE(spec.metric("alpha.triad_gbs"), nullptr);
     EXPECT_EQ(spec.metric("alpha.triad_gbs")->unit, "GB/s");
     EXPECT_EQ(spec.metric("alpha.tirad_gbs"), nullptr);
+}
+
+// A name matches its pattern exactly when the pattern expands to it (matching does not expand).
+TEST(Registry, APatternMatchesExactlyTheNamesItExpandsTo) {
+    for (const std::string pattern : {"a.{x,y}_{p,q}", "plain.name", "a.{x,xy}_z", "a.{,b}c", "a.{x,y", "a.{x}{y,z}"}) {
+        const MetricSpec spec{pattern, "1", Better::higher, ""};
+        const auto names = spec.names();
+        for (const std::string& name : names) EXPECT_TRUE(spec.matches(name)) << pattern << " " << name;
+        for (const std::string name : {"a.x_p", "a.xy_z", "a.x_z", "a.c", "a.bc", "a.{x,y", "a.xy", "a.xz", "plain.name",
+                                       "plain.nam", "a.x_", "", "a.x_pq"})
+            EXPECT_EQ(spec.matches(name), std::find(names.begin(), names.end(), name) != names.end())
+                << pattern << " " << name;
+    }
 }
 
 TEST(Registry, AMetricTheTestDidNotDeclareMakesTheResultAnError) {

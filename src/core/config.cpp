@@ -197,17 +197,6 @@ FaultKind read_fault_kind(const YamlReader& reader, const YAML::Node& node) {
     reader.error(node, fmt::format("unknown fault kind '{}' (known: abort, hang, stop, corrupt, delay)", name));
 }
 
-std::string_view fault_name(FaultKind kind) {
-    switch (kind) {
-    case FaultKind::abort: return "abort";
-    case FaultKind::hang: return "hang";
-    case FaultKind::corrupt: return "corrupt";
-    case FaultKind::delay: return "delay";
-    case FaultKind::stop: return "stop";
-    }
-    return "unknown";
-}
-
 void require_known_test(const YamlReader& reader, const YAML::Node& node, const std::string& key,
                         const Registry& registry, const std::string& where) {
     if (registry.find(key) == nullptr) {
@@ -335,6 +324,10 @@ void check_folder_word(const std::string& what, const std::string& value, std::s
 void validate(Config& config, const Registry& registry, bool narrowed) {
     // Throws InputError for unknown test or suite names.
     const std::vector<const Test*> selected = registry.select(config.suite, config.tests, config.exclude);
+    // Patterns become the keys they match, so the trace, run.json and a confirmation step that
+    // reuses this configuration name tests, never a pattern that could match others later.
+    config.tests = registry.expand(config.tests, "");
+    config.exclude = registry.expand(config.exclude, "--exclude");
     if (config.run_name) {
         const auto& name = *config.run_name;
         check_folder_word("the run name", name, input_limits::max_file_name_bytes);
@@ -357,7 +350,8 @@ void validate(Config& config, const Registry& registry, bool narrowed) {
             continue;
         }
         const std::string why = fmt::format("{}: fault {} on {} cannot be planted: {} is not in this run (it runs {})",
-                                            fault.origin, fault_name(fault.kind), fault.test, fault.test, fmt::join(keys, ", "));
+                                            fault.origin, to_string(fault.kind), fault.test, fault.test,
+                                            fmt::join(keys, ", "));
         if (!narrowed) throw InputError(why);
         config.unplanted_faults.push_back(why + "; not planted");
     }
@@ -365,6 +359,17 @@ void validate(Config& config, const Registry& registry, bool narrowed) {
 }
 
 }  // namespace
+
+std::string_view to_string(FaultKind kind) {
+    switch (kind) {
+    case FaultKind::abort: return "abort";
+    case FaultKind::hang: return "hang";
+    case FaultKind::corrupt: return "corrupt";
+    case FaultKind::delay: return "delay";
+    case FaultKind::stop: return "stop";
+    }
+    return "unknown";
+}
 
 Config parse_config_text(const std::string& yaml_text, const std::string& origin, const CliOverrides& cli,
                          const Registry& registry) {
@@ -395,8 +400,9 @@ void check_faults_for_world(const Config& config, int world_size) {
     for (const FaultSpec& fault : config.faults)
         if (fault.rank >= world_size)
             throw InputError(fmt::format("{}: fault {} on {} cannot be planted: rank {} is not in this run of {} rank(s) "
-                                         "(0..{})", fault.origin, fault_name(fault.kind), fault.test, fault.rank,
-                                         world_size, world_size - 1));
+                                         "(0..{})",
+                                         fault.origin, to_string(fault.kind), fault.test, fault.rank, world_size,
+                                         world_size - 1));
 }
 
 TestParams Config::params_for(const Test& test) const {
@@ -451,7 +457,7 @@ std::string Config::resolved_yaml() const {
     out << YAML::EndMap;
     out << YAML::Key << "faults" << YAML::Value << YAML::BeginSeq;
     for (const auto& fault : faults)
-        out << YAML::Flow << YAML::BeginMap << YAML::Key << "kind" << YAML::Value << std::string(fault_name(fault.kind))
+        out << YAML::Flow << YAML::BeginMap << YAML::Key << "kind" << YAML::Value << std::string(to_string(fault.kind))
             << YAML::Key << "test" << YAML::Value << fault.test << YAML::Key << "rank" << YAML::Value << fault.rank
             << YAML::Key << "seconds" << YAML::Value << fault.seconds << YAML::EndMap;
     out << YAML::EndSeq;

@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace shakedown {
@@ -26,6 +27,8 @@ enum class FaultKind {
     corrupt,  // the test corrupts one element of its result: validation must catch it
     delay,    // the test slows this rank's work by `seconds` per operation: a slow node/link
 };
+
+std::string_view to_string(FaultKind kind);  // "abort", "hang", "corrupt", "delay", "stop"
 
 struct FaultSpec {
     FaultKind kind = FaultKind::corrupt;

@@ -7,11 +7,15 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <set>
 #include <stdexcept>
 
 namespace shakedown {
+
+bool is_test_pattern(std::string_view name) { return name.find_first_of("*?[") != std::string_view::npos; }
 
 namespace {
 
@@ -89,25 +93,49 @@ std::vector<std::string> Registry::keys() const {
     return keys;
 }
 
+namespace {
+
+// The keys `name` selects: itself when it is a known key, else every key the pattern matches.
+std::vector<std::string> matching(const Registry& registry, std::string_view name, std::string_view where) {
+    const std::vector<std::string> keys = registry.keys();
+    const std::string option = where.empty() ? std::string() : fmt::format(" in {}", where);
+    if (!is_test_pattern(name)) {
+        if (registry.find(name) == nullptr)
+            throw InputError(fmt::format("unknown test '{}'{}{} (known: {})", name, option, did_you_mean(name, keys),
+                                         fmt::join(keys, ", ")));
+        return {std::string(name)};
+    }
+    const std::string pattern(name);
+    std::vector<std::string> matched;
+    for (const auto& key : keys)
+        if (::fnmatch(pattern.c_str(), key.c_str(), 0) == 0) matched.push_back(key);
+    // A pattern that selects nothing is a typo as surely as an unknown name is.
+    if (matched.empty())
+        throw InputError(fmt::format("pattern '{}'{} matches no test (known: {})", name, option, fmt::join(keys, ", ")));
+    return matched;
+}
+
+}  // namespace
+
+std::vector<std::string> Registry::expand(const std::vector<std::string>& names, std::string_view where) const {
+    std::vector<std::string> expanded;
+    for (const auto& name : names)
+        for (auto& key : matching(*this, name, where))
+            if (std::find(expanded.begin(), expanded.end(), key) == expanded.end()) expanded.push_back(std::move(key));
+    return expanded;
+}
+
 std::vector<const Test*> Registry::select(const std::string& suite, const std::vector<std::string>& tests,
                                           const std::vector<std::string>& exclude) const {
-    for (const auto& name : exclude)
-        if (find(name) == nullptr)
-            throw InputError(fmt::format("unknown test '{}' in --exclude{} (known: {})", name, did_you_mean(name, keys()),
-                                         fmt::join(keys(), ", ")));
+    const std::vector<std::string> excluded_keys = expand(exclude, "--exclude");
     const auto excluded = [&](std::string_view key) {
-        return std::find(exclude.begin(), exclude.end(), key) != exclude.end();
+        return std::find(excluded_keys.begin(), excluded_keys.end(), key) != excluded_keys.end();
     };
 
     std::vector<const Test*> chosen;
     if (!tests.empty()) {
-        for (const auto& name : tests) {
-            const Test* test = find(name);
-            if (test == nullptr)
-                throw InputError(fmt::format("unknown test '{}'{} (known: {})", name, did_you_mean(name, keys()),
-                                             fmt::join(keys(), ", ")));
-            if (!excluded(name) && std::find(chosen.begin(), chosen.end(), test) == chosen.end()) chosen.push_back(test);
-        }
+        for (const auto& key : expand(tests, ""))
+            if (!excluded(key)) chosen.push_back(find(key));
         if (chosen.empty())  // a run of nothing would pass: not run is not a pass
             throw InputError(fmt::format("nothing to run: --exclude {} removes every test of --tests {}",
                                          fmt::join(exclude, ","), fmt::join(tests, ",")));

@@ -35,11 +35,18 @@ public:
     std::vector<std::string> keys() const;
     bool is_built(const Test& test) const;  // false: only its declaration is in this binary
 
-    // Tests of `suite` (or exactly `tests`, in the order given), minus `exclude`. Unknown
-    // names throw InputError naming the valid choices.
-    // Throws InputError for an unknown name or suite, and when nothing is left to run.
+    // Tests of `suite` (or exactly `tests`, in the order given), minus `exclude`. A name with a
+    // shell wildcard (`*`, `?`, `[...]`, as fnmatch reads them) stands for every test key it
+    // matches, in the registry's order: `--tests 'gemm*,mpi_*'`, `--exclude 'nccl*'`.
+    // Throws InputError (naming the valid choices) for an unknown name or suite, a pattern that
+    // matches no test, and when nothing is left to run.
     std::vector<const Test*> select(const std::string& suite, const std::vector<std::string>& tests,
                                     const std::vector<std::string>& exclude) const;
+
+    // The keys `names` select, each once, in the order given (a pattern's matches in the
+    // registry's order). `where`: the option, for the message ("--exclude"), or empty. Throws
+    // InputError for an unknown name or a pattern that matches nothing.
+    std::vector<std::string> expand(const std::vector<std::string>& names, std::string_view where) const;
 
 private:
     template <typename T>
@@ -53,6 +60,9 @@ private:
     std::vector<std::unique_ptr<Test>> tests_;
     std::vector<RuntimeFactory> runtimes_;
 };
+
+// True when `name` holds a wildcard and so selects by pattern, not by key.
+bool is_test_pattern(std::string_view name);
 
 // Why a declared test is not in this binary: "this shakedown was built without NCCL".
 std::string not_built_reason(const TestSpec& spec);

@@ -1,18 +1,18 @@
 // The `shakedown` driver: `run`, `list`, `inventory`, `version`. Input is validated before
-
-#include "core/printable_text.hpp"
 // MPI starts, so a typo costs one clear line and exit code 2, not a half-started job.
 #include "core/config.hpp"
 #include "core/errors.hpp"
 #include "core/json_text.hpp"
+#include "core/printable_text.hpp"
 #include "core/registry.hpp"
 #include "driver/build_info.hpp"
 #include "driver/list_command.hpp"
 #include "driver/mpi_runtime.hpp"
 #include "driver/run_command.hpp"
+#include "driver/run_plan.hpp"
+#include "inventory/inventory.hpp"
 #include "profile/profile.hpp"
 #include "profile/profile_from_run.hpp"
-#include "inventory/inventory.hpp"
 #include "slurm/cli.hpp"
 
 #include <CLI/CLI.hpp>
@@ -89,8 +89,14 @@ int main(int argc, char** argv) {
 
     auto* run = app.add_subcommand("run", "run a suite (or chosen tests) on every rank of the MPI job");
     run->add_option("--suite", suite, "suite to run: quick, full, burnin, pairwise (default quick)");
-    run->add_option("--tests", tests, "run exactly these tests (comma list), in this order");
-    run->add_option("--exclude", exclude, "leave these tests out (comma list)");
+    run->add_option("--tests", tests,
+                    "run exactly these tests (comma list), in this order; a wildcard (*, ?, [..]) "
+                    "selects every test it matches: --tests 'gemm*,stream'");
+    run->add_option("--exclude", exclude, "leave these tests out (comma list, wildcards as for --tests)");
+    bool dry_run = false;
+    run->add_flag("--dry-run", dry_run,
+                  "print the plan (tests, parameters, deadlines, expected time, faults, run folder) "
+                  "and exit: nothing is started or written");
     run->add_option("--config", config_file, "YAML configuration file");
     run->add_option("--out", out, "parent folder of the run folder (default ./shakedown-runs)");
     run->add_option("--name", name, "exact name of the new run folder (default: time stamp, tag, Slurm job)");
@@ -177,6 +183,14 @@ int main(int argc, char** argv) {
         std::optional<std::string> profile_yaml;  // checked before MPI starts: a typo costs no job
         if (!profile_file.empty()) profile_yaml = profile::to_yaml(profile::read_profile(profile_file, Registry::instance().keys()));
         if (gpus_per_node) profile_yaml = profile::to_yaml(profile::gpus_per_node_profile(*gpus_per_node));
+        if (dry_run) {  // under mpirun every rank would print it: the launcher's rank 0 alone does
+            if (launcher_rank() == 0) {
+                const Registry& registry = Registry::instance();
+                fmt::print("{}",
+                           format_run_plan(config, registry, registry.select(config.suite, config.tests, config.exclude)));
+            }
+            return exit_code::ok;
+        }
         return run_command(config, profile_yaml, argc, argv);
     } catch (const InputError& error) {
         return fail_input(error.what());

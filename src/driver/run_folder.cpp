@@ -19,13 +19,6 @@
 namespace shakedown {
 namespace {
 
-std::string default_run_name(const Config& config) {
-    std::string name = fmt::format("{:%Y%m%d-%H%M%S}", fmt::gmtime(std::time(nullptr)));
-    if (!config.tag.empty()) name += "-" + config.tag;
-    if (const char* job = std::getenv("SLURM_JOB_ID"); job != nullptr && *job != '\0') name += fmt::format("-job{}", job);
-    return name;
-}
-
 // mkdir (not create_directories) so that an existing folder is an error, never reused.
 bool make_new_folder(const std::filesystem::path& path, std::string& error) {
     if (::mkdir(path.c_str(), 0755) == 0) return true;
@@ -73,6 +66,13 @@ std::string make_trace_folders(const RunFolder& folder, int world_size) {
 }
 
 }  // namespace
+
+std::string default_run_name(const Config& config) {
+    std::string name = fmt::format("{:%Y%m%d-%H%M%S}", fmt::gmtime(std::time(nullptr)));
+    if (!config.tag.empty()) name += "-" + config.tag;
+    if (const char* job = std::getenv("SLURM_JOB_ID"); job != nullptr && *job != '\0') name += fmt::format("-job{}", job);
+    return name;
+}
 
 std::string random_run_uuid() {
     std::random_device source;  // the kernel's random source (getrandom) on Linux

@@ -17,6 +17,10 @@ struct RunFolder {
     std::string run_uuid;  // random (a version-4 UUID), made by rank 0: what tells this run from another of the same name
 };
 
+// The folder name a run without --name gets: its start's UTC time stamp, the tag, the Slurm job
+// ("20261207-173344-night-job812"); "-2", "-3" ... is added where that folder exists.
+std::string default_run_name(const Config& config);
+
 // Collective over `world`. Throws InputError on every rank (same message) when the parent
 // cannot be created or written, or when an explicitly named run folder exists already.
 // Rank 0 also makes RUN/traces and its block folders for the world's ranks (trace_relative_path in

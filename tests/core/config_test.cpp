@@ -199,6 +199,18 @@ TEST(Config, UnknownKeysAndNamesAreRejected) {
     EXPECT_EQ(error_of("", cli), "unknown test 'gamma' (known: alpha, beta, delta)");
 }
 
+// The run records the keys a pattern chose, not the pattern: a confirmation step that reuses the
+// configuration runs the same tests even where a later build adds one the pattern would match.
+TEST(Config, PatternsAreRecordedAsTheKeysTheyMatched) {
+    CliOverrides cli;
+    cli.tests = {"*a"};
+    cli.exclude = {"d*"};
+    const Config config = parse("tests: [beta]", cli);
+    EXPECT_EQ(config.tests, (std::vector<std::string>{"alpha", "beta", "delta"}));
+    EXPECT_EQ(config.exclude, (std::vector<std::string>{"delta"}));
+    EXPECT_EQ(parse("exclude: ['?eta']").exclude, (std::vector<std::string>{"beta"}));
+}
+
 TEST(Config, RunNameMustBeAPlainFolderName) {
     CliOverrides cli;
     cli.run_name = "../escape";

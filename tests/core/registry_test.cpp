@@ -63,6 +63,34 @@ TEST(Registry, UnknownNamesAreInputErrorsListingTheChoices) {
     EXPECT_THROW((void)registry.select("quick", {}, {"nope"}), InputError);
 }
 
+// A wildcard selects every key it matches, in the registry's order; an explicit name keeps its place.
+TEST(Registry, APatternSelectsTheTestsItMatches) {
+    const auto& registry = Registry::instance();
+    EXPECT_EQ(keys(registry.select("quick", {"*ta"}, {})), (std::vector<std::string>{"beta", "delta"}));
+    EXPECT_EQ(keys(registry.select("quick", {"delta", "?l*"}, {})), (std::vector<std::string>{"delta", "alpha"}));
+    EXPECT_EQ(keys(registry.select("full", {}, {"[bd]*"})), (std::vector<std::string>{"alpha"}));
+    EXPECT_EQ(keys(registry.select("quick", {"*"}, {"alpha"})), (std::vector<std::string>{"beta", "delta"}));
+    EXPECT_EQ(registry.expand({"*a", "beta"}, ""), (std::vector<std::string>{"alpha", "beta", "delta"}));
+}
+
+// A pattern that matches nothing is a typo as surely as an unknown name: one line, not an empty run.
+TEST(Registry, APatternMatchingNothingIsAnInputError) {
+    const auto& registry = Registry::instance();
+    try {
+        (void)registry.select("quick", {"gam*"}, {});
+        FAIL() << "no error";
+    } catch (const InputError& error) {
+        EXPECT_STREQ(error.what(), "pattern 'gam*' matches no test (known: alpha, beta, delta)");
+    }
+    try {
+        (void)registry.select("full", {}, {"x?"});
+        FAIL() << "no error";
+    } catch (const InputError& error) {
+        EXPECT_STREQ(error.what(), "pattern 'x?' in --exclude matches no test (known: alpha, beta, delta)");
+    }
+    EXPECT_THROW((void)registry.select("quick", {"*"}, {"*"}), InputError);  // nothing left
+}
+
 }  // namespace
 }  // namespace shakedown::testing
 

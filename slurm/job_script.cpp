@@ -15,6 +15,7 @@
 #include <regex>
 #include <set>
 #include <stdexcept>
+#include <unordered_set>
 
 namespace shakedown::slurm {
 namespace {
@@ -326,9 +327,12 @@ JobSpec validate_job_options(const JobOptions& options) {
         const auto excluded = expand_hostlist(*options.exclude);
         for (const auto& name : excluded) require_valid_node_name(name, "node name in --exclude");
         if (options.nodelist) {
-            const auto chosen = expand_hostlist(*options.nodelist);
+            // A set: both lists may hold up to a million names, and a scan per excluded name was
+            // their product (95 s for 100k chosen and 983k excluded).
+            const auto listed = expand_hostlist(*options.nodelist);
+            const std::unordered_set<std::string> chosen(listed.begin(), listed.end());
             for (const auto& name : excluded)
-                if (std::find(chosen.begin(), chosen.end(), name) != chosen.end())
+                if (chosen.contains(name))
                     throw InputError(fmt::format("node '{}' is both in --nodelist and in --exclude", name));
         }
         job.exclude = compress_hostlist(excluded);

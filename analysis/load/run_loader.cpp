@@ -46,10 +46,16 @@ bool never_negative(std::string_view unit) {
 // The driver records every metric with its declaration's unit and direction (core/test_spec.cpp,
 // apply_declarations). A trace that says otherwise was edited: with `better` turned to lower a
 // DGEMM at 0.09 of nominal passed, and a negative triad in "GB/S" escaped the sign check. Metrics of
-// a test this binary does not declare are left to the rules (a trace of another version).
-std::optional<std::string> unlike_declaration(const std::string& test_key, const Metric& metric) {
+// a test this binary does not declare are left to the rules (a trace of another version). A name
+// the test does not declare is forged too (a renamed failing figure would otherwise leave the test
+// with nothing to judge, and PASS), where the trace has this binary's schema: a trace of an older
+// schema may hold a figure since renamed, and is left to the rules.
+std::optional<std::string> unlike_declaration(const std::string& test_key, const Metric& metric, bool same_schema) {
     const MetricSpec* declared = Registry::instance().declaration(test_key, metric.name);
-    if (declared == nullptr) return std::nullopt;
+    if (declared == nullptr) {
+        if (!same_schema || Registry::instance().find(test_key) == nullptr) return std::nullopt;
+        return fmt::format("{} records {}, which {} does not declare", test_key, escape_control(metric.name), test_key);
+    }
     if (metric.unit != declared->unit)
         return fmt::format("{} is recorded in '{}', but {} declares it in '{}'", metric.name, escape_control(metric.unit),
                            test_key, declared->unit);
@@ -65,6 +71,7 @@ std::optional<std::string> unlike_declaration(const std::string& test_key, const
 // figure is not among them: a test records NaN when its measurement produced no number (an
 // empty sample set, stats/summary.hpp), and the threshold rule FAILs it as such.
 std::optional<std::string> implausible_figure(const Trace& trace) {
+    const bool same_schema = trace.header.schema_version == trace_schema_version;
     for (const TestResult& test : trace.tests) {
         std::set<std::string_view> seen;
         for (const Metric& metric : test.metrics) {
@@ -73,7 +80,7 @@ std::optional<std::string> implausible_figure(const Trace& trace) {
             if (metric.value < 0 && never_negative(metric.unit))
                 return fmt::format("{} = {} {} (a rate or a time is never negative)", metric.name, metric.value,
                                    metric.unit);
-            if (const auto mismatch = unlike_declaration(test.key, metric)) return *mismatch;
+            if (const auto mismatch = unlike_declaration(test.key, metric, same_schema)) return *mismatch;
         }
     }
     return std::nullopt;

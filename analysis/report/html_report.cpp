@@ -8,6 +8,7 @@
 #include "analysis/report/report_templates.hpp"
 #include "analysis/report/svg_plots.hpp"
 #include "analysis/rules/health/telemetry_explanation.hpp"
+#include "core/registry.hpp"
 
 #include <fmt/format.h>
 
@@ -99,12 +100,19 @@ BarBand band_for(const std::string& metric, const ReportModel& model, const Thre
     return {rule->fraction_of_nominal->warn, rule->fraction_of_nominal->fail};
 }
 
+// An error or residual bound is a tolerance, no capability: "usable against nominal" would draw a
+// relative error of 1e-12 under a bound of 1e-5 as 10 million times the part's nominal.
+bool nominal_is_capability(const std::string& metric) {
+    const MetricSpec* declared = Registry::instance().declaration(metric.substr(0, metric.find('.')), metric);
+    return declared == nullptr || declared->nominal_role == NominalRole::capability;
+}
+
 json bars_view(const ReportModel& model, const Thresholds& thresholds, std::size_t max_charts) {
     std::set<std::string> with_nominal;
     for (const NodeMetrics& node : model.node_metrics)
         for (const NodeMetric& metric : node.metrics)
             if (metric.usable_fraction() && metric.name.find("_max") == std::string::npos &&
-                metric.name.find("_min") == std::string::npos)
+                metric.name.find("_min") == std::string::npos && nominal_is_capability(metric.name))
                 with_nominal.insert(metric.name);
     // The judged headline metrics first, then the rest by name.
     std::vector<std::string> ordered;

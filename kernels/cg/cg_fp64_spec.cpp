@@ -72,7 +72,8 @@ const TestSpec& cg_fp64_spec() {
                  PhysicalBound::nominal},
                 {"cg_fp64.{relative_error,relative_residual}", "1", Better::lower,
                  "worst solve's ||x - x*|| / ||x*|| and true ||b - Ax|| / ||b||, nominal: the bound from kappa and the "
-                 "iterations (above it fails)"},
+                 "iterations (above it fails)",
+                 MetricScope::rank, PhysicalBound::none, NominalRole::tolerance},
                 {std::string(cg_fp64_names::alone_iteration_s), "s", Better::lower,
                  "iteration with no message (SpMV, local dots, updates), every rank at once: T1"},
                 {std::string(cg_fp64_names::halo_iteration_s), "s", Better::lower, "p's halo exchange alone, per iteration"},

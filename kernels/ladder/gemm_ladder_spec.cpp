@@ -70,7 +70,8 @@ const TestSpec& gemm_ladder_spec() {
                 {fmt::format("gemm_ladder.{{{}}}_max_rel_error_vs_native", fmt::join(emulated_rung_names(), ",")), "ratio",
                  Better::lower,
                  "max |C_emul - C_native| / max |C_native| over the whole matrix (GPU), native rung's product of the same "
-                 "inputs; above emulation_tolerance fails the rung"},
+                 "inputs; above emulation_tolerance fails the rung",
+                 MetricScope::rank, PhysicalBound::none, NominalRole::tolerance},
             },
         .samples = {{"precision", "rung"}, {"repetition", "count"}, {"seconds", "s"}, {"tflops", "TFLOP/s"}},
         .headline = {{.metric = std::string(gemm_ladder_names::bf16_tflops), .place = 2, .priced_as = "BF16 TFLOP/s"},

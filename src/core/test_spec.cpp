@@ -60,6 +60,8 @@ std::string_view to_string(PhysicalBound bound) {
     return "none";
 }
 
+std::string_view to_string(NominalRole role) { return role == NominalRole::tolerance ? "tolerance" : "capability"; }
+
 std::vector<std::string> MetricSpec::names() const { return expand(name); }
 
 bool MetricSpec::matches(std::string_view metric_name) const { return pattern_matches(name, metric_name); }

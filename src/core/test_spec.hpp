@@ -31,6 +31,13 @@ enum class PhysicalBound {
 };
 std::string_view to_string(PhysicalBound bound);  // "none", "nominal", "node_memory", "node_network"
 
+// What a figure's nominal is: the capability the part should deliver (a rate, a bandwidth, a
+// count of GPUs), against which the report draws "usable against nominal"; or a tolerance, the
+// largest value accepted (an error or residual bound), which the figure is judged against but
+// which is no capability to draw as one.
+enum class NominalRole { capability, tolerance };
+std::string_view to_string(NominalRole role);  // "capability", "tolerance"
+
 struct MetricSpec {
     // "stream.{copy,scale,add,triad,dot}_gbs": each {a,b,...} stands for one of its words, so a
     // declaration names a finite set of metrics.
@@ -42,6 +49,7 @@ struct MetricSpec {
     // The physical bound no correct measurement passes: above it, the bound or the measurement
     // is wrong and the analyzer calls the figure not credible.
     PhysicalBound bound = PhysicalBound::none;
+    NominalRole nominal_role = NominalRole::capability;
 
     std::vector<std::string> names() const;  // every name the pattern stands for
     bool matches(std::string_view metric_name) const;

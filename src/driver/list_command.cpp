@@ -52,6 +52,7 @@ std::string format_test_list_json(const Registry& registry) {
                                {"better", to_string(metric.better)},
                                {"scope", metric.scope == MetricScope::job ? "job" : "rank"},
                                {"bound", to_string(metric.bound)},
+                               {"nominal_role", to_string(metric.nominal_role)},
                                {"description", metric.description}});
         nlohmann::json samples = nlohmann::json::array();
         for (const auto& column : spec.samples) samples.push_back({{"name", column.name}, {"unit", column.unit}});

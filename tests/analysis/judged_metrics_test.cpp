@@ -93,3 +93,32 @@ TEST(JudgedMetrics, TheExportSaysPassOnlyForWhatARuleCompared) {
 
 }  // namespace
 }  // namespace shakedown::analysis
+
+namespace shakedown::analysis {
+namespace {
+
+// An error bound is a tolerance its test declares, not a capability: cg_fp64's relative error of
+// 1e-12 under a bound of 1e-5 was drawn as 10 million times nominal among the "usable / nominal"
+// bars. The bars keep the capabilities (the triad) and leave the tolerance out.
+TEST(JudgedMetrics, AnErrorBoundIsNotDrawnAsUsableAgainstNominal) {
+    testing::TempDir temp;
+    auto traces = testing::healthy_traces(2, 1);
+    for (Trace& trace : traces) {
+        TestResult cg;
+        cg.key = "cg_fp64";
+        cg.status = Status::pass;
+        cg.metrics.push_back(testing::declared_metric("cg_fp64", "cg_fp64.relative_error", 1e-12, 1e-5));
+        trace.tests.push_back(cg);
+    }
+    const auto run = testing::write_run(temp.path() / "run", traces);
+    const testing::AnalysisOutcome analysis = testing::analyze_in_process({.run_dir = run});
+    EXPECT_EQ(analysis.exit_code, 0) << analysis.out;
+    const std::string html = testing::read_text(run / "report.html");
+    EXPECT_NE(html.find("stream.triad_gbs: usable / nominal per node"), std::string::npos);
+    EXPECT_EQ(html.find("cg_fp64.relative_error: usable / nominal per node"), std::string::npos);
+    // The figure is still judged and shown among the values.
+    EXPECT_NE(html.find("cg_fp64.relative_error"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace shakedown::analysis

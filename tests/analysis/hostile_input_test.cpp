@@ -193,7 +193,8 @@ TEST(HostileInput, ImplausibleFiguresMakeTheRankCorruptNotJudged) {
         {"unit emptied", [](Trace& t) { testing::metric_named(t, "stream.triad_gbs").unit = ""; },
          "stream.triad_gbs is recorded in '', but stream declares it in 'GB/s'"},
         // A failing figure renamed to a name the test does not declare left nothing to judge: PASS.
-        {"name the test does not declare", [](Trace& t) { testing::metric_named(t, "stream.triad_gbs").name = "stream.triaz_gbs"; },
+        {"name the test does not declare",
+         [](Trace& t) { testing::metric_named(t, "stream.triad_gbs").name = "stream.triaz_gbs"; },
          "stream records stream.triaz_gbs, which stream does not declare"},
     };
     for (const Case& item : cases) {

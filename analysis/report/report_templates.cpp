@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <mustache.hpp>
 
+#include <algorithm>
+
 namespace shakedown::analysis {
 namespace {
 
@@ -46,8 +48,49 @@ mustache::data to_data(const nlohmann::json& value) {
     }
 }
 
+std::string_view trimmed(std::string_view text) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos) return {};
+    return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+// The deepest nesting of sections ({{#x}} and {{^x}} up to their {{/x}}), following set-delimiter
+// tags ({{=<% %>=}}) so that other delimiters cannot hide a nesting. Only tags are told apart here;
+// whether the text is a valid template is the library's to say, after this bound.
+std::size_t deepest_section(std::string_view text) {
+    std::string open = "{{";
+    std::string close = "}}";
+    std::size_t depth = 0;
+    std::size_t deepest = 0;
+    std::size_t at = 0;
+    while ((at = text.find(open, at)) != std::string_view::npos) {
+        const std::size_t start = at + open.size();
+        const std::size_t end = text.find(close, start);
+        if (end == std::string_view::npos) break;  // an unclosed tag: the library refuses it
+        const std::string_view tag = trimmed(text.substr(start, end - start));
+        at = end + close.size();
+        if (tag.empty()) continue;
+        if (tag.front() == '#' || tag.front() == '^') {
+            deepest = std::max(deepest, ++depth);
+        } else if (tag.front() == '/') {
+            depth = depth > 0 ? depth - 1 : 0;
+        } else if (tag.size() >= 2 && tag.front() == '=' && tag.back() == '=') {
+            const std::string_view pair = trimmed(tag.substr(1, tag.size() - 2));
+            const auto space = pair.find_first_of(" \t");
+            if (space == std::string_view::npos) break;  // malformed: the library refuses it
+            open = std::string(pair.substr(0, space));
+            close = std::string(trimmed(pair.substr(space)));
+            if (open.empty() || close.empty()) break;
+        }
+    }
+    return deepest;
+}
+
 // Parsed here so that a template that cannot render is refused when it is read.
 void check_parses(std::string_view name, const std::string& text) {
+    if (const std::size_t depth = deepest_section(text); depth > input_limits::max_template_section_depth)
+        throw InputError(fmt::format("{}: sections nested {} deep; at most {}", name, depth,
+                                     input_limits::max_template_section_depth));
     const mustache::mustache parsed(text);
     if (!parsed.is_valid()) throw InputError(fmt::format("{}: {}", name, parsed.error_message()));
 }

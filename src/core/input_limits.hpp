@@ -39,4 +39,9 @@ inline constexpr std::size_t max_file_name_bytes = 255;
 // which must stay within max_file_name_bytes (15 + 1 + 200 + 24 for the job id and attempt).
 inline constexpr std::size_t max_tag_bytes = 200;
 
+// Sections nested in a report template (--template-dir): the built-in ones nest 6 deep. The
+// template library parses and renders by recursion, copying as it goes, so 10,000 nested sections
+// cost 1.1 GB and 100,000 ran out of memory; the depth is counted before the library sees the text.
+inline constexpr std::size_t max_template_section_depth = 64;
+
 }  // namespace shakedown::input_limits

@@ -157,6 +157,35 @@ TEST(ReportTemplates, BuiltInTemplatesParseAndATemplateFolderMustHoldBoth) {
     EXPECT_EQ(site.origin, temp.path().string());
 }
 
+// 100,000 nested sections ran the analyzer out of memory inside the template library: the depth
+// is counted first, through changed delimiters too; the built-in templates and 64 levels pass.
+TEST(ReportTemplates, SectionsNestedTooDeepAreRefusedBeforeTheyAreParsed) {
+    TempDir temp;
+    write_text(temp.path() / html_template_file, "<html>{{title}}</html>");
+    const auto nested = [](const std::string& open, const std::string& close, int depth) {
+        std::string text;
+        for (int level = 0; level < depth; ++level) text += open + "#s" + close;
+        for (int level = 0; level < depth; ++level) text += open + "/s" + close;
+        return text;
+    };
+    write_text(temp.path() / markdown_template_file, nested("{{", "}}", 64));
+    EXPECT_NO_THROW(ReportTemplates::from_dir(temp.path()));
+    const std::vector<std::pair<std::string, std::string>> deep = {
+        {nested("{{", "}}", 100000), "sections nested 100000 deep; at most 64"},
+        {"{{=<% %>=}}" + nested("<%", "%>", 65), "sections nested 65 deep; at most 64"},
+        {"{{^a}}" + nested("{{ ", " }}", 64) + "{{/a}}", "sections nested 65 deep; at most 64"},
+    };
+    for (const auto& [text, message] : deep) {
+        write_text(temp.path() / markdown_template_file, text);
+        try {
+            ReportTemplates::from_dir(temp.path());
+            ADD_FAILURE() << "accepted: " << message;
+        } catch (const InputError& error) {
+            EXPECT_NE(std::string(error.what()).find(message), std::string::npos) << error.what();
+        }
+    }
+}
+
 TEST(ReportTemplates, ABadTemplateFolderIsBadInputAndWritesNothing) {
     TempDir temp;
     const auto run = testing::write_run(temp.path() / "run", testing::healthy_traces(2, 1));

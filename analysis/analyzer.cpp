@@ -33,6 +33,10 @@
 namespace shakedown::analysis {
 namespace {
 
+// How long an analyzer waits for another writing the same outputs: the writing and the PDF take
+// seconds; a writer stuck for longer is named in one line rather than waited on without end.
+constexpr double output_lock_wait_s = 120.0;
+
 // Every metric any test of this build declares: what a thresholds key must name.
 std::vector<std::string> declared_metrics() {
     std::vector<std::string> names;
@@ -229,14 +233,18 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
         // Rendered before anything is written: a site's template that fails leaves no output of this run.
         if (options.format == ReportFormat::markdown) markdown = markdown_report(model, report_context);
         const std::string html = paths.html ? html_report(model, inputs.thresholds, details, report_context) : "";
-        write_file_atomically(paths.summary, json_text(summary_to_json(model, context), 2) + "\n");
-        write_file_atomically(paths.junit, junit_xml(model));
+        // One analysis's files, never mixed with another's: a second analyzer of the same run waits
+        // for the lock, and a killed one leaves the previous set whole (an analyzer killed while
+        // writing report.html had left summary.json FAIL beside a report.html PASS).
+        const OutputFolderLock lock(paths.summary.parent_path(), output_lock_wait_s);
+        OutputSet outputs;
+        outputs.add(paths.summary, json_text(summary_to_json(model, context), 2) + "\n");
+        outputs.add(paths.junit, junit_xml(model));
+        if (paths.html) outputs.add(*paths.html, html);
+        outputs.add(paths.drain, slurm::format_drain_file(drain.requests, run.manifest.run_id));
+        outputs.commit();
         written.emplace_back("JUnit", paths.junit.string());
-        if (paths.html) {
-            write_file_atomically(*paths.html, html);
-            written.emplace_back("Report", paths.html->string());
-        }
-        write_file_atomically(paths.drain, slurm::format_drain_file(drain.requests, run.manifest.run_id));
+        if (paths.html) written.emplace_back("Report", paths.html->string());
         written.emplace_back("Drain list", fmt::format("{} ({} node(s){})", paths.drain.string(), drain.requests.size(),
                                                        options.drain_apply ? "" : "; not applied: --drain-apply runs it"));
         outputs_written = true;

@@ -6,12 +6,15 @@
 #include <fmt/format.h>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
+#include <thread>
 
 namespace shakedown {
 namespace {
@@ -87,6 +90,57 @@ void write_file_atomically(const std::filesystem::path& path, std::string_view c
     check_output_target(path);
     if (::rename(temporary.path().c_str(), path.c_str()) != 0) fail(path, std::strerror(errno));
     temporary.renamed();
+}
+
+struct OutputSet::Pending {
+    std::filesystem::path target;
+    TemporaryFile temporary;
+    explicit Pending(const std::filesystem::path& path) : target(path), temporary(path) {}
+};
+
+OutputSet::OutputSet() = default;
+OutputSet::~OutputSet() = default;  // an uncommitted file's TemporaryFile removes it
+
+void OutputSet::add(const std::filesystem::path& path, std::string_view content) {
+    if (path.empty() || !path.has_filename()) fail(path, "not a file name");
+    check_output_target(path);
+    auto pending = std::make_unique<Pending>(path);
+    if (!pending->temporary.write_all(content, Flush::to_disk)) fail(path, std::strerror(errno));
+    pending_.push_back(std::move(pending));
+}
+
+void OutputSet::commit() {
+    for (const auto& pending : pending_) check_output_target(pending->target);  // all before the first rename
+    for (const auto& pending : pending_) {
+        if (::rename(pending->temporary.path().c_str(), pending->target.c_str()) != 0)
+            fail(pending->target, std::strerror(errno));
+        pending->temporary.renamed();
+    }
+    pending_.clear();
+}
+
+OutputFolderLock::OutputFolderLock(const std::filesystem::path& folder, double wait_s) {
+    const std::filesystem::path where = folder.empty() ? std::filesystem::path(".") : folder;
+    fd_ = ::open(where.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ < 0) throw InputError(fmt::format("cannot lock {}: {}", where.string(), std::strerror(errno)));
+    // Polled rather than blocking, so a writer that never finishes costs a bounded wait and one line.
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(wait_s);
+    while (::flock(fd_, LOCK_EX | LOCK_NB) != 0) {
+        if (errno != EWOULDBLOCK && errno != EINTR) {
+            const std::string why = std::strerror(errno);
+            ::close(fd_);
+            throw InputError(fmt::format("cannot lock {}: {}", where.string(), why));
+        }
+        if (std::chrono::steady_clock::now() >= deadline) {
+            ::close(fd_);
+            throw InputError(fmt::format("another analysis is writing in {}; waited {:g} s", where.string(), wait_s));
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+}
+
+OutputFolderLock::~OutputFolderLock() {
+    if (fd_ >= 0) ::close(fd_);  // closing the last descriptor releases the lock
 }
 
 }  // namespace shakedown

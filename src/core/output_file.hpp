@@ -8,7 +8,9 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <string_view>
+#include <vector>
 
 namespace shakedown {
 
@@ -30,5 +32,44 @@ enum class Flush {
 // "cannot write PATH: <errno text>" ("No space left on device") when the folder is not writable
 // or the file system is full.
 void write_file_atomically(const std::filesystem::path& path, std::string_view content, Flush flush = Flush::to_disk);
+
+// Several files that are one result (an analysis's summary.json, junit.xml, report.html and
+// drain.txt): every file is first written whole, and flushed, under its temporary name; only then
+// are they renamed into place, one right after another. A process killed while writing (the slow
+// part) leaves the old set as it was; the renames take microseconds. A set not committed removes
+// its temporary files. Pair it with an OutputFolderLock so that two writers do not interleave.
+class OutputSet {
+public:
+    OutputSet();
+    ~OutputSet();
+    OutputSet(const OutputSet&) = delete;
+    OutputSet& operator=(const OutputSet&) = delete;
+
+    // Checks the target as write_file_atomically does and writes `content` to its temporary file
+    // now; throws InputError as write_file_atomically does.
+    void add(const std::filesystem::path& path, std::string_view content);
+    // Renames every file into place, in the order added. Throws InputError when a target was
+    // replaced by something else meanwhile or a rename fails (the files renamed before stay).
+    void commit();
+
+private:
+    struct Pending;
+    std::vector<std::unique_ptr<Pending>> pending_;
+};
+
+// An exclusive advisory lock (flock) on a folder, held while a program writes its output set
+// there: a second shakedown-analyze on the same run waits for the first to finish, so their files
+// never mix. Throws InputError "another analysis is writing in FOLDER; waited N s" when the lock is
+// not free within `wait_s`, or "cannot lock FOLDER: <why>".
+class OutputFolderLock {
+public:
+    OutputFolderLock(const std::filesystem::path& folder, double wait_s);
+    ~OutputFolderLock();
+    OutputFolderLock(const OutputFolderLock&) = delete;
+    OutputFolderLock& operator=(const OutputFolderLock&) = delete;
+
+private:
+    int fd_ = -1;
+};
 
 }  // namespace shakedown

@@ -1,4 +1,4 @@
-// write_file_atomically: what it refuses, and what a full disk leaves.
+// write_file_atomically: what it refuses, and what a full disk leaves; an output set and its lock.
 #include "core/errors.hpp"
 #include "core/output_file.hpp"
 #include "../support/full_file_system.hpp"
@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <fstream>
@@ -69,6 +71,79 @@ TEST(OutputFile, AFullFileSystemGivesTheReasonAndLeavesNothingHalfMade) {
     const std::filesystem::path fresh = full.path() / "summary.json";
     EXPECT_EQ(error_of(fresh, std::string(100000, 'x')), "cannot write " + fresh.string() + ": No space left on device");
     EXPECT_EQ(names_in(full.path()), (std::vector<std::string>{FullFileSystem::filler, "run.json"}));
+}
+
+std::filesystem::path new_folder() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "shakedown-output-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    return pattern;
+}
+
+// Nothing of a set is in place before commit: a process killed while writing its files (here:
+// one that ends before commit, or one whose set is dropped) leaves the old set whole.
+TEST(OutputSet, NoFileIsInPlaceBeforeCommitAndAllAreAfter) {
+    const auto dir = new_folder();
+    std::ofstream(dir / "summary.json") << "old summary\n";
+    std::ofstream(dir / "report.html") << "old report\n";
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {  // killed between its writes: no destructor runs
+        OutputSet set;
+        set.add(dir / "summary.json", "new summary\n");
+        ::_exit(0);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    EXPECT_EQ(read_text(dir / "summary.json"), "old summary\n");
+    {
+        OutputSet dropped;
+        dropped.add(dir / "summary.json", "dropped\n");
+        dropped.add(dir / "report.html", "dropped\n");
+    }
+    EXPECT_EQ(read_text(dir / "summary.json"), "old summary\n");
+    EXPECT_EQ(read_text(dir / "report.html"), "old report\n");
+    OutputSet set;
+    set.add(dir / "summary.json", "new summary\n");
+    set.add(dir / "report.html", "new report\n");
+    EXPECT_EQ(read_text(dir / "report.html"), "old report\n");
+    set.commit();
+    EXPECT_EQ(read_text(dir / "summary.json"), "new summary\n");
+    EXPECT_EQ(read_text(dir / "report.html"), "new report\n");
+    // The dropped set's temporary files are gone; the killed child's stays under a hidden name.
+    std::size_t hidden = 0;
+    for (const auto& name : names_in(dir)) hidden += name.front() == '.' ? 1 : 0;
+    EXPECT_EQ(hidden, 1u);
+    std::filesystem::remove_all(dir);
+}
+
+// A target replaced by a link between add and commit is refused before any file is renamed.
+TEST(OutputSet, ATargetReplacedBeforeCommitRefusesTheWholeSet) {
+    const auto dir = new_folder();
+    OutputSet set;
+    set.add(dir / "a.txt", "a\n");
+    set.add(dir / "b.txt", "b\n");
+    std::filesystem::create_symlink("/dev/null", dir / "b.txt");
+    EXPECT_THROW(set.commit(), InputError);
+    EXPECT_FALSE(std::filesystem::exists(dir / "a.txt"));
+    std::filesystem::remove_all(dir);
+}
+
+// Two writers of one folder: the second waits for the first's lock, and names the folder when it
+// is not freed in time.
+TEST(OutputFolderLock, ASecondWriterWaitsAndThenSaysWhoHoldsTheFolder) {
+    const auto dir = new_folder();
+    {
+        const OutputFolderLock first(dir, 1.0);
+        try {
+            const OutputFolderLock second(dir, 0.2);
+            ADD_FAILURE() << "two locks held at once";
+        } catch (const InputError& error) {
+            EXPECT_EQ(std::string(error.what()), "another analysis is writing in " + dir.string() + "; waited 0.2 s");
+        }
+    }
+    EXPECT_NO_THROW(OutputFolderLock(dir, 0.2));  // released with the first
+    EXPECT_THROW(OutputFolderLock(dir / "absent", 0.2), InputError);
+    std::filesystem::remove_all(dir);
 }
 
 }  // namespace

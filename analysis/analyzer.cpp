@@ -33,8 +33,8 @@
 namespace shakedown::analysis {
 namespace {
 
-// How long an analyzer waits for another writing the same outputs: the writing and the PDF take
-// seconds; a writer stuck for longer is named in one line rather than waited on without end.
+// How long an analyzer waits for another renaming the same outputs into place (microseconds): a
+// holder stuck for longer is named in one line rather than waited on without end.
 constexpr double output_lock_wait_s = 120.0;
 
 // Every metric any test of this build declares: what a thresholds key must name.
@@ -233,16 +233,19 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
         // Rendered before anything is written: a site's template that fails leaves no output of this run.
         if (options.format == ReportFormat::markdown) markdown = markdown_report(model, report_context);
         const std::string html = paths.html ? html_report(model, inputs.thresholds, details, report_context) : "";
-        // One analysis's files, never mixed with another's: a second analyzer of the same run waits
-        // for the lock, and a killed one leaves the previous set whole (an analyzer killed while
-        // writing report.html had left summary.json FAIL beside a report.html PASS).
-        const OutputFolderLock lock(paths.summary.parent_path(), output_lock_wait_s);
+        // One analysis's files, never mixed with another's: a killed analyzer leaves the previous
+        // set whole (one killed while writing report.html had left summary.json FAIL beside a
+        // report.html PASS), and a second analyzer of the same run renames its set only when the
+        // first has renamed all of its own.
         OutputSet outputs;
         outputs.add(paths.summary, json_text(summary_to_json(model, context), 2) + "\n");
         outputs.add(paths.junit, junit_xml(model));
         if (paths.html) outputs.add(*paths.html, html);
         outputs.add(paths.drain, slurm::format_drain_file(drain.requests, run.manifest.run_id));
-        outputs.commit();
+        {
+            const OutputFolderLock lock(paths.summary.parent_path(), output_lock_wait_s);
+            outputs.commit();
+        }
         written.emplace_back("JUnit", paths.junit.string());
         if (paths.html) written.emplace_back("Report", paths.html->string());
         written.emplace_back("Drain list", fmt::format("{} ({} node(s){})", paths.drain.string(), drain.requests.size(),

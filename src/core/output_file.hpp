@@ -57,9 +57,9 @@ private:
     std::vector<std::unique_ptr<Pending>> pending_;
 };
 
-// An exclusive advisory lock (flock) on a folder, held while a program writes its output set
-// there: a second shakedown-analyze on the same run waits for the first to finish, so their files
-// never mix. Throws InputError "another analysis is writing in FOLDER; waited N s" when the lock is
+// An exclusive advisory lock (flock) on a folder, held while a program renames its output set
+// into place there: a second shakedown-analyze on the same run commits only after the first has
+// committed all of its files, so the folder holds one analysis's set. Throws InputError "another analysis is writing in FOLDER; waited N s" when the lock is
 // not free within `wait_s`, or "cannot lock FOLDER: <why>".
 class OutputFolderLock {
 public:

@@ -164,7 +164,9 @@ std::vector<DeviceRow> device_rows(const Observations& observations, const NodeV
         DeviceRow row{rank, *who->gpu, who->gpu_uuid, Verdict::pass, "-"};
         const Finding* worst = nullptr;
         for (const Finding& finding : node.findings)
-            if (finding.rank == rank && finding.cause == Cause::hardware && (worst == nullptr || finding.level > worst->level))
+            // Only what the GPU measured: a finding filed under the host or a link has no GPU.
+            if (finding.rank == rank && finding.gpu && finding.cause == Cause::hardware &&
+                (worst == nullptr || finding.level > worst->level))
                 worst = &finding;
         if (worst != nullptr) {
             row.verdict = worst->level == Level::fail ? Verdict::fail : Verdict::warn;
@@ -172,6 +174,33 @@ std::vector<DeviceRow> device_rows(const Observations& observations, const NodeV
         }
         rows.push_back(std::move(row));
     }
+    return rows;
+}
+
+// A row per slow link of every matrix, with the level its findings ended at (a confirmation that
+// did not reproduce it made them a WARN).
+std::vector<LinkRow> link_rows(const AnalysisResult& result, const std::vector<NodeReport>& nodes) {
+    std::vector<LinkRow> rows;
+    for (const LinkLocalization* localization : result.all_links())
+        for (const SlowLink& slow : localization->slow_links) {
+            const Finding* found = nullptr;
+            for (const NodeReport& node : nodes) {
+                if (node.verdict->node != slow.link.a) continue;
+                for (const Finding* finding : node.findings)
+                    if (found == nullptr && is_link_fault(*finding) && finding->link_matrix == localization->matrix &&
+                        !finding->peers.empty() && finding->peers.front() == slow.link.b)
+                        found = finding;
+            }
+            if (found == nullptr) continue;  // no finding stands for it: nothing to show
+            rows.push_back({.matrix = localization->network.empty() ? localization->test
+                                                                    : localization->test + " " + localization->network,
+                            .link = slow.link.name(),
+                            .verdict = found->level == Level::fail ? Verdict::fail : Verdict::warn,
+                            .gbs = slow.link.bandwidth_gbs,
+                            .ratio = slow.link.ratio,
+                            .confirmation = found->confirmation,
+                            .reason = found->reason});
+        }
     return rows;
 }
 
@@ -273,6 +302,7 @@ ReportModel make_report_model(const Observations& observations, const AnalysisRe
         report.devices = device_rows(observations, node);
         model.nodes.push_back(std::move(report));
     }
+    model.links = link_rows(result, model.nodes);
     model.verdict_line = fmt::format("Verdict: {}: {} node(s): {} pass, {} warn, {} fail, {} incomplete",
                                      upper(to_string(judgement.overall)), judgement.nodes.size(),
                                      model.nodes_by_verdict[Verdict::pass], model.nodes_by_verdict[Verdict::warn],

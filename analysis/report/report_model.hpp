@@ -45,6 +45,19 @@ struct DeviceRow {
     std::string worst;      // its worst finding's reason, "-" without one
 };
 
+// A link between two nodes that a link matrix found slow (one direction of it, where only one
+// is): a link is no GPU and, where the link itself is at fault, not either node, so it has a
+// verdict row of its own.
+struct LinkRow {
+    std::string matrix;  // the matrix it was found in: "allpairs", "tcp_bandwidth eth0"
+    std::string link;    // "node0001<->node0002", or the slow direction "node0001->node0002"
+    Verdict verdict = Verdict::warn;
+    double gbs = 0.0;    // its figure: the median (of the slow direction, where one)
+    double ratio = 1.0;  // of its reference
+    Confirmation confirmation = Confirmation::not_needed;
+    std::string reason;  // the finding's, as on its ends' rows
+};
+
 struct NodeReport {
     const NodeVerdict* verdict = nullptr;
     std::string ranks;          // "0-3,8"
@@ -64,6 +77,7 @@ struct ReportModel {
     std::map<Verdict, int> nodes_by_verdict;
     std::string verdict_line;  // "Verdict: FAIL: 4 node(s): 3 pass, 0 warn, 1 fail, 0 incomplete"
     std::vector<NodeReport> nodes;
+    std::vector<LinkRow> links;            // slow links, every matrix, in the order found
     std::vector<const Finding*> failures;  // hardware FAILs: node order, most telling first within a node
     std::vector<const Finding*> to_fix;    // configuration and software FAILs: not the hardware's
     std::vector<const Finding*> warnings;

@@ -41,6 +41,22 @@ json verdict_rows(const ReportModel& model) {
     return rows;
 }
 
+// The verdict rows of slow links: false without one (the table is left out).
+json link_verdict_rows(const ReportModel& model) {
+    json rows = json::array();
+    for (const LinkRow& link : model.links) {
+        json row = level_of(to_string(link.verdict));
+        row.update({{"matrix", link.matrix},
+                    {"link", link.link},
+                    {"gbs", fmt::format("{:.3g}", link.gbs)},
+                    {"ratio", fmt::format("{:.2f}", link.ratio)},
+                    {"confirmation", std::string(to_string(link.confirmation))},
+                    {"reason", link.reason}});
+        rows.push_back(std::move(row));
+    }
+    return rows.empty() ? json(false) : json{{"rows", std::move(rows)}};
+}
+
 json gpu_rows(const ReportModel& model) {
     json rows = json::array();
     for (const NodeReport& node : model.nodes)
@@ -220,6 +236,7 @@ json report_view(const ReportModel& model, const ReportHeader& header, const std
             {"price_lines", lines_section(model.price_lines, max)},
             {"baseline", lines_section(model.baseline_lines, max)},
             {"nodes", verdict_rows(model)},
+            {"link_verdicts", link_verdict_rows(model)},
             {"gpus", gpu_rows(model)},
             {"identity", identity_rows(identity)},
             {"results", results(model, limits.max_result_rows)},

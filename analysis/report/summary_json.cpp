@@ -428,6 +428,19 @@ json workload_to_json(const Workload& workload) {
             {"currency", workload.currency}};
 }
 
+json link_verdicts_to_json(const std::vector<LinkRow>& links) {
+    json list = json::array();
+    for (const LinkRow& link : links)
+        list.push_back({{"matrix", link.matrix},
+                        {"link", link.link},
+                        {"verdict", to_string(link.verdict)},
+                        {"gbs", link.gbs},
+                        {"ratio", link.ratio},
+                        {"confirmation", to_string(link.confirmation)},
+                        {"reason", link.reason}});
+    return list;
+}
+
 json summary_to_json(const ReportModel& model, const SummaryContext& context) {
     const LoadedRun& run = *model.run;
     const AnalysisResult& result = *model.result;
@@ -456,6 +469,7 @@ json summary_to_json(const ReportModel& model, const SummaryContext& context) {
             {"exit_code", judgement.exit_code()},
             {"counts", counts_to_json(judgement)},
             {"nodes", std::move(nodes)},
+            {"link_verdicts", link_verdicts_to_json(model.links)},
             {"incomplete", incomplete_to_json(run)},
             {"fleet", fleet_to_json(result.fleet)},
             {"baseline", baseline_to_json(result.baseline)},

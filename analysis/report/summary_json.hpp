@@ -14,7 +14,7 @@
 namespace shakedown::analysis {
 
 // Each version only adds fields (docs/analyzer.md lists them): readers of 1.0 keep working.
-inline constexpr const char* summary_schema_version = "1.10";
+inline constexpr const char* summary_schema_version = "1.11";
 
 struct SummaryContext {
     std::string thresholds_source;  // "default.yaml (built in)" or "... + my.yaml"

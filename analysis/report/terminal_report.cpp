@@ -12,21 +12,9 @@ namespace {
 // Every string printed here may come from a file (node names, reasons, run ids, paths): each goes
 // through escape_control, so none can move the cursor or print a line of its own.
 
-void print_table(std::ostream& out, const ReportModel& model) {
-    const std::vector<std::string> header{"NODE", "RANKS", "VERDICT", "PASSED", "WARNED", "FAILED", "TO FIX", "WAIVED", "WORST FINDING"};
-    std::vector<std::vector<std::string>> rows;
-    for (const NodeReport& node : model.nodes) {
-        const NodeVerdict& verdict = *node.verdict;
-        rows.push_back({escape_control(verdict.node), node.ranks, upper(to_string(verdict.verdict)), std::to_string(verdict.tests.passed),
-                        std::to_string(verdict.tests.warned), std::to_string(verdict.tests.failed),
-                        std::to_string(verdict.tests.errored), std::to_string(verdict.tests.waived),
-                        escape_control(node.worst_with_rank)});
-        // A node that is not a PASS shows each of its GPUs: which one is bad, which are fine.
-        if (verdict.verdict == Verdict::pass) continue;
-        for (const DeviceRow& device : node.devices)
-            rows.push_back({fmt::format("  GPU {}", device.gpu), std::to_string(device.rank), upper(to_string(device.verdict)),
-                            "", "", "", "", "", escape_control(device.worst)});
-    }
+// Columns as wide as their widest cell, the numeric ones right-aligned, the last one as it is.
+void print_columns(std::ostream& out, const std::vector<std::string>& header,
+                   const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& numeric) {
     std::vector<std::size_t> widths(header.size());
     for (std::size_t column = 0; column < header.size(); ++column) {
         widths[column] = header[column].size();
@@ -35,16 +23,49 @@ void print_table(std::ostream& out, const ReportModel& model) {
     auto print_row = [&](const std::vector<std::string>& row) {
         std::string line;
         for (std::size_t column = 0; column < row.size(); ++column) {
-            const bool numeric = column >= 3 && column <= 7;
             const bool last = column + 1 == row.size();
-            line += numeric ? fmt::format("{:>{}}", row[column], widths[column])
-                            : last ? row[column] : fmt::format("{:<{}}", row[column], widths[column]);
+            line += numeric[column] ? fmt::format("{:>{}}", row[column], widths[column])
+                    : last          ? row[column]
+                                    : fmt::format("{:<{}}", row[column], widths[column]);
             if (!last) line += "  ";
         }
         out << line << '\n';
     };
     print_row(header);
     for (const auto& row : rows) print_row(row);
+}
+
+// A slow link is no GPU: its own rows, after the nodes'.
+void print_link_table(std::ostream& out, const ReportModel& model) {
+    if (model.links.empty()) return;
+    std::vector<std::vector<std::string>> rows;
+    for (const LinkRow& link : model.links)
+        rows.push_back({escape_control(link.link), escape_control(link.matrix), upper(to_string(link.verdict)),
+                        fmt::format("{:.3g}", link.gbs), fmt::format("{:.2f}", link.ratio),
+                        std::string(to_string(link.confirmation)), escape_control(link.reason)});
+    out << '\n';
+    print_columns(out, {"LINK", "MATRIX", "VERDICT", "GB/S", "OF REF", "CONFIRMATION", "FINDING"}, rows,
+                  {false, false, false, true, true, false, false});
+}
+
+void print_table(std::ostream& out, const ReportModel& model) {
+    const std::vector<std::string> header{"NODE",   "RANKS",  "VERDICT", "PASSED",       "WARNED",
+                                          "FAILED", "TO FIX", "WAIVED",  "WORST FINDING"};
+    std::vector<std::vector<std::string>> rows;
+    for (const NodeReport& node : model.nodes) {
+        const NodeVerdict& verdict = *node.verdict;
+        rows.push_back({escape_control(verdict.node), node.ranks, upper(to_string(verdict.verdict)),
+                        std::to_string(verdict.tests.passed), std::to_string(verdict.tests.warned),
+                        std::to_string(verdict.tests.failed), std::to_string(verdict.tests.errored),
+                        std::to_string(verdict.tests.waived), escape_control(node.worst_with_rank)});
+        // A node that is not a PASS shows each of its GPUs: which one is bad, which are fine.
+        if (verdict.verdict == Verdict::pass) continue;
+        for (const DeviceRow& device : node.devices)
+            rows.push_back({fmt::format("  GPU {}", device.gpu), std::to_string(device.rank),
+                            upper(to_string(device.verdict)), "", "", "", "", "", escape_control(device.worst)});
+    }
+    print_columns(out, header, rows, {false, false, false, true, true, true, true, true, false});
+    print_link_table(out, model);
 }
 
 void print_section(std::ostream& out, const std::string& title, const std::vector<std::string>& lines,

@@ -143,6 +143,40 @@ TEST(Scenario, OneSlowLinkIsTheLinkAndDrainsNeitherEnd) {
     EXPECT_EQ(scontrol_lines(run / "drain.txt"), 0) << read_text(run / "drain.txt");
 }
 
+// A link is no GPU: its finding read "GPU 0 FAIL" on both end nodes. It now has a verdict row of
+// its own (terminal, summary.json, report.html, markdown), and the ends' GPU rows stay PASS. A
+// healthy fleet has no link row.
+TEST(Scenario, ASlowLinkHasItsOwnVerdictRowAndNoGpuRow) {
+    TempDir temp;
+    const auto run = synthetic_run(
+        temp, "slow-link-gpus", {.ranks = 16, .ranks_per_node = 4, .tests = {"stream", "allpairs"}, .slow_links = {{1, 2}}});
+    const Analysis analysis = analyze_folder(run);
+    EXPECT_EQ(analysis.exit_code, 1) << analysis.out;
+    ASSERT_EQ(analysis.summary["link_verdicts"].size(), 1u) << analysis.summary["link_verdicts"].dump(2);
+    const auto& row = analysis.summary["link_verdicts"][0];
+    EXPECT_EQ(row["link"], "node0001<->node0002");
+    EXPECT_EQ(row["matrix"], "allpairs");
+    EXPECT_EQ(row["verdict"], "fail");
+    EXPECT_EQ(row["confirmation"], "awaiting");
+    EXPECT_NEAR(row["ratio"].get<double>(), 0.2, 0.02);
+    for (const auto& node : analysis.summary["nodes"]) {
+        for (const auto& device : node["devices"]) EXPECT_EQ(device["verdict"], "pass") << node["node"] << device.dump();
+        for (const auto& finding : node["findings"]) EXPECT_TRUE(finding["gpu"].is_null()) << finding.dump();
+    }
+    EXPECT_NE(analysis.out.find("LINK  "), std::string::npos) << analysis.out;
+    EXPECT_EQ(analysis.out.find("GPU 0 allpairs"), std::string::npos) << analysis.out;
+    const std::string html = read_text(run / "report.html");
+    EXPECT_NE(html.find("<h3>Verdict per link</h3>"), std::string::npos);
+    EXPECT_NE(html.find("<tr><td>node0001&lt;-&gt;node0002</td><td>allpairs</td>"), std::string::npos);
+
+    TempDir healthy_temp;
+    const Analysis healthy = analyze_folder(
+        synthetic_run(healthy_temp, "healthy-links", {.ranks = 16, .ranks_per_node = 4, .tests = {"stream", "allpairs"}}));
+    EXPECT_EQ(healthy.exit_code, 0) << healthy.out;
+    EXPECT_TRUE(healthy.summary["link_verdicts"].empty());
+    EXPECT_EQ(healthy.out.find("LINK  "), std::string::npos) << healthy.out;
+}
+
 TEST(Scenario, SlowGroupIsNamedAfterItsSwitchFromTopologyConf) {
     TempDir temp;
     const auto run = synthetic_run(

@@ -239,6 +239,10 @@ std::vector<Finding> link_findings(const LinkLocalization& localization, const O
         if (!localization.network.empty()) reason = localization.network + ": " + reason;
         Finding finding = make_finding(first_rank_of(observations, node), localization.test, level, std::move(reason),
                                        FindingSource::links);
+        // About the node's network, not the GPU of the rank that measured it: no GPU row, no GPU
+        // telemetry as its explanation (a slow link read "GPU 0 FAIL" on both of its ends).
+        finding.gpu.reset();
+        finding.gpu_uuid.clear();
         finding.code = code;
         finding.metric = metric;
         finding.link_matrix = localization.matrix;

@@ -40,7 +40,10 @@ int export_run(const ExportOptions& options, std::ostream& out, std::ostream& er
         // No baseline, topology or profile: those judge nodes and runs, not a metric's level.
         const AnalysisResult result = apply_rules(observations, thresholds, nullptr, nullptr, details);
         const std::vector<TidyRow> rows = tidy_rows(observations, result.judgement, result.judged);
-        const std::string text = options.format == ExportFormat::csv ? tidy_csv(rows) : tidy_openmetrics(rows);
+        const std::string text =
+            options.format == ExportFormat::csv
+                ? tidy_csv(rows)
+                : tidy_openmetrics(rows, {run.manifest.run_id, run.manifest.run_uuid, run.manifest.shakedown_version});
         if (options.output) write_file_atomically(*options.output, text);
         else out << text;
         return exit_code::ok;

@@ -1,9 +1,11 @@
 """shakedown-analyze export on a real run folder (the synthetic generator, one slow node): the CSV
 read back with Python's csv module and the OpenMetrics text with Prometheus' own parser
-(prometheus_client.openmetrics.parser), their values checked against summary.json of the same run,
-and bad input refused with one line, nothing written.
+(prometheus_client.openmetrics.parser), their values checked against summary.json of the same run
+(the OpenMetrics families per metric and in base units, against the CSV), and bad input refused
+with one line, nothing written.
 Usage: export_test.py SYNTHETIC_RUN_EXE ANALYZE_EXE WORK_DIR"""
 import csv
+import decimal
 import json
 import math
 import os
@@ -74,35 +76,89 @@ checks.expect(failing_nodes == {"node0002"}, f"only the slow node has failing ro
 checks.expect(all(row["level"] == "pass" for row in triad if row["node"] != "node0002"),
               "the healthy nodes' triad rows pass")
 
-# OpenMetrics through Prometheus' parser: three gauge families, the CSV's values and levels.
+# OpenMetrics through Prometheus' parser: one gauge family per metric in base units (the unit
+# table of analysis/export/tidy_openmetrics.cpp, for the units of this run), its nominal beside it,
+# the run once as shakedown_run_info, the levels in one family; values and levels as the CSV's.
 checks.expect(openmetrics.endswith("# EOF\n"), "the OpenMetrics text ends with # EOF")
 families = {family.name: family for family in parser.text_string_to_metric_families(openmetrics)}
-checks.expect(set(families) == {"shakedown_metric_value", "shakedown_metric_nominal", "shakedown_metric_level"}
-              and all(family.type == "gauge" for family in families.values()), f"families: {sorted(families)}")
+# unit: (base unit, power of ten to it, how the metric names spell the unit)
+base_units = {"GB/s": ("bytes_per_second", 9, "gbs"), "TFLOP/s": ("flops_per_second", 12, "tflops"),
+              "us": ("seconds", -6, "us")}
+checks.expect({row["unit"] for row in rows} <= set(base_units), f"this run's units are in the test's table: "
+              f"{sorted({row['unit'] for row in rows})}")
 
 
-def identity(labels):
-    return (labels["node"], labels["rank"], labels["test"], labels["metric"])
+def family_of(metric, unit, part=""):
+    """shakedown_ + the test + the metric's words less the unit's spelling (its last place) + part + _unit."""
+    test, rest = metric.split(".", 1)
+    words = rest.split("_")
+    spelled = base_units[unit][2]
+    if spelled in words:
+        del words[len(words) - 1 - words[::-1].index(spelled)]
+    return "_".join(["shakedown", test, *words, *([part] if part else []), base_units[unit][0]])
+
+
+def to_base(text, unit):
+    """The CSV's value (shortest round-trip text) with its decimal point moved, as the export does."""
+    return float(decimal.Decimal(text).scaleb(base_units[unit][1])) if text not in ("NaN", "Inf", "-Inf") else float(text)
+
+
+checks.expect(family_of("stream.triad_gbs", "GB/s") == "shakedown_stream_triad_bytes_per_second"
+              and family_of("dgemm_fp64.tflops_max", "TFLOP/s") == "shakedown_dgemm_fp64_max_flops_per_second",
+              "the test's naming reads as the documented examples")
+value_families = {family_of(row["metric"], row["unit"]) for row in rows}
+nominal_families = {family_of(row["metric"], row["unit"], "nominal") for row in rows if row["nominal"]}
+expected_families = value_families | nominal_families | {"shakedown_run_info", "shakedown_metric_level"}
+checks.expect(set(families) == expected_families, f"one family per metric and per metric with a nominal, the run's "
+              f"info and the levels ({len(families)}; differing: {sorted(set(families) ^ expected_families)[:5]})")
+checks.expect(all(family.type == "gauge" for family in families.values()), "every family a gauge (the info one too)")
+checks.expect(all(families[family_of(row["metric"], row["unit"], part)].unit == base_units[row["unit"]][0]
+                  for row in rows for part in ("", "nominal")
+                  if family_of(row["metric"], row["unit"], part) in families),
+              "each metric's families have its base unit as UNIT")
+triad = families.get("shakedown_stream_triad_bytes_per_second")
+checks.expect(triad is not None and len(triad.samples) == 8 and "stream.triad_gbs" in triad.documentation,
+              "stream.triad_gbs: shakedown_stream_triad_bytes_per_second, 8 samples, HELP naming the metric")
+
+info = families.get("shakedown_run_info")
+with open(os.path.join(run, "run.json"), encoding="utf-8") as file:
+    manifest = json.load(file)
+checks.expect(info is not None and [sample.labels for sample in info.samples] ==
+              [{"run_id": "export-test", "run_uuid": manifest.get("run_uuid") or "",
+                "shakedown_version": manifest["shakedown_version"]}] and info.samples[0].value == 1,
+              f"the run once: shakedown_run_info{{run_id, run_uuid, shakedown_version}} 1 as run.json says "
+              f"({info.samples if info else None})")
+checks.expect(all(not {"run", "unit"} & set(sample.labels) and ("metric" in sample.labels) == (name == "shakedown_metric_level")
+                  for name, family in families.items() for sample in family.samples),
+              "no sample labelled with the run or the unit; only the levels name the metric")
+
+
+def identity(labels, metric):
+    return (labels["node"], labels["rank"], labels["test"], metric)
+
+
+def samples_of(name):
+    return families[name].samples if name in families else []
 
 
 csv_by_identity = {(row["node"], row["rank"], row["test"], row["metric"]): row for row in rows}
-values = {identity(s.labels): s for s in families["shakedown_metric_value"].samples}
-checks.expect(len(values) == len(rows), f"one value sample per CSV row ({len(values)} of {len(rows)})")
+metric_of = {family_of(row["metric"], row["unit"], part): row["metric"] for row in rows for part in ("", "nominal")}
+values = {identity(sample.labels, metric_of[name]): sample for name in value_families for sample in samples_of(name)}
+checks.expect(len(values) == len(rows) == sum(len(samples_of(name)) for name in value_families),
+              f"one value sample per CSV row ({len(values)} of {len(rows)})")
 
 
 def same(a, b):
     return a == b or (math.isnan(a) and math.isnan(b))
 
 
-checks.expect(all(same(sample.value, float(csv_by_identity[key]["value"])) and
-                  sample.labels["unit"] == csv_by_identity[key]["unit"] and
-                  sample.labels["gpu_uuid"] == csv_by_identity[key]["gpu_uuid"] and
-                  sample.labels["run"] == "export-test" for key, sample in values.items()),
-              "every value sample equals its CSV row (value, unit, GPU UUID, run)")
-nominals = {identity(s.labels): s.value for s in families["shakedown_metric_nominal"].samples}
-checks.expect(nominals == {key: float(row["nominal"]) for key, row in csv_by_identity.items() if row["nominal"]},
-              "nominal samples exactly for the rows with a nominal")
-levels = {identity(s.labels): s.value for s in families["shakedown_metric_level"].samples}
+checks.expect(all(same(sample.value, to_base(csv_by_identity[key]["value"], csv_by_identity[key]["unit"])) and
+                  sample.labels["gpu_uuid"] == csv_by_identity[key]["gpu_uuid"] for key, sample in values.items()),
+              "every value sample is its CSV row's value in base units (x 1e9, x 1e12, / 1e6), with its GPU UUID")
+nominals = {identity(sample.labels, metric_of[name]): sample.value for name in nominal_families for sample in samples_of(name)}
+checks.expect(nominals == {key: to_base(row["nominal"], row["unit"]) for key, row in csv_by_identity.items() if row["nominal"]},
+              "nominal samples exactly for the rows with a nominal, in the same base unit")
+levels = {identity(s.labels, s.labels["metric"]): s.value for s in families["shakedown_metric_level"].samples}
 checks.expect(levels == {key: float({"pass": 0, "warn": 1, "fail": 2}[row["level"]]) for key, row in csv_by_identity.items()
                          if row["level"] != "not_judged"},
               "level samples 0/1/2 as the CSV's levels, none for a row not judged")

@@ -201,7 +201,7 @@ int analyze(const AnalyzeOptions& options, std::ostream& out, std::ostream& err)
     const ReportModel model = make_report_model(observations, result, inputs.thresholds.settings());
     const double analyzed_utc = now_utc();
     const ReportContext report_context =
-        make_report_context(model, details, inputs.templates, inputs.thresholds_sources, analyzed_utc);
+        make_report_context(model, details, inputs.templates, inputs.thresholds_sources, analyzed_utc, options.paper);
 
     const OutputPaths paths{options.summary_path.value_or(run.dir / "summary.json"),
                             options.junit_path.value_or(run.dir / "junit.xml"),

@@ -4,6 +4,8 @@
 // code. main() only parses the command line, so tests call this directly as well.
 #pragma once
 
+#include "analysis/report/report_header.hpp"
+
 #include <filesystem>
 #include <optional>
 #include <ostream>
@@ -27,6 +29,7 @@ struct AnalyzeOptions {
     // --template-dir DIR: report.html.mustache and report.md.mustache of a site (default: built in)
     std::optional<std::filesystem::path> template_dir;
     std::optional<std::filesystem::path> pdf_path;  // --pdf FILE: report.html printed by headless Chromium
+    PaperSize paper = PaperSize::a4;                // --paper a4|letter
     std::optional<std::filesystem::path> baseline_dir;     // --baseline OLD_RUN
     std::optional<std::filesystem::path> topology_file;    // Slurm topology.conf
     std::optional<std::filesystem::path> profile_file;     // expected profile; default RUN's profile.yaml, if any

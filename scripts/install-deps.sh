@@ -16,12 +16,12 @@ build_packages=(
   # configure looks for help2man (man pages in the install tree): present from the first configure
   help2man
 )
-# What the tests add: the virtual Slurm cluster, Chromium for the report, clang for the fuzzers,
-# the tools that check the machine-readable outputs (tests/analysis/outputs/).
+# What the tests add: the virtual Slurm cluster, Chromium for the report (poppler to read its PDF),
+# clang for the fuzzers, the tools that check the machine-readable outputs (tests/analysis/outputs/).
 test_packages=(
   slurm-wlm slurmctld slurmd slurm-client munge libpmix2 iproute2 iperf3
   chromium clang-14 libclang-rt-14-dev
-  python3-jsonschema python3-yaml libxml2-utils python3-prometheus-client
+  python3-jsonschema python3-yaml libxml2-utils python3-prometheus-client poppler-utils
 )
 case "${1:-all}" in
   build) packages=("${build_packages[@]}") ;;

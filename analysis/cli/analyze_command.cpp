@@ -30,6 +30,7 @@ struct AnalyzeArguments {
     std::string pdf_path;
     bool confirm = false;
     std::string format = "text";
+    std::string paper = "a4";
     double price_hour = 0.0;
     double energy_price = 0.0;
     double price_month = 0.0;
@@ -83,6 +84,8 @@ Command add_analyze_command(CLI::App& app) {
     app.add_option("--pdf", args->pdf_path, "also print report.html to this PDF file with headless Chromium "
                                              "(chromium on PATH)")
         ->excludes(no_html);
+    app.add_option("--paper", args->paper, "the page report.html and its PDF print on: a4 (default) or letter")
+        ->check(CLI::IsMember({"a4", "letter"}));
     app.add_option("--drain", args->drain_path, "where to write drain.txt (default RUN/drain.txt)");
     app.add_flag("--drain-apply", args->drain_apply, "run drain.txt's scontrol commands (never done without this flag)");
     app.add_flag("--quiet,-q", args->quiet, "print only the verdict line and the paths");
@@ -134,6 +137,7 @@ Command add_analyze_command(CLI::App& app) {
         options.history_file = path_if(args->history_file);
         options.template_dir = path_if(args->template_dir);
         options.pdf_path = path_if(args->pdf_path);
+        options.paper = args->paper == "letter" ? PaperSize::letter : PaperSize::a4;
         options.print_confirmation_plan = args->confirm;
         if (*hour) options.price_per_node_hour = args->price_hour;
         if (*month) options.price_per_node_month = args->price_month;

@@ -66,4 +66,16 @@ std::optional<SampleTable> RunDetails::rank0_samples(const std::string& test) co
     return std::nullopt;
 }
 
+std::optional<std::string> RunDetails::rank0_configuration() const {
+    if (run_.ranks.empty() || !run_.ranks.front().trace) return std::nullopt;
+    try {
+        Trace trace = read_trace(
+            run_.ranks.front().trace_path,
+            {.samples = false, .telemetry = false, .inventory = false, .config = true, .events = false, .tests = false});
+        return std::move(trace.config_yaml);
+    } catch (const std::exception&) {  // the metrics were readable; the report then says it is not recorded
+    }
+    return std::nullopt;
+}
+
 }  // namespace shakedown::analysis

@@ -42,6 +42,8 @@ public:
     const TestResult* rank0_result(const std::string& test) const;
     // The samples rank 0 recorded for `test` (allpairs: the whole link matrix), if it ran there.
     std::optional<SampleTable> rank0_samples(const std::string& test) const;
+    // The resolved configuration rank 0 recorded (/config), if its trace holds one.
+    std::optional<std::string> rank0_configuration() const;
 
 private:
     const RankRecord* leader_of(const std::string& name);

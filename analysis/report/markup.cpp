@@ -9,6 +9,22 @@ constexpr std::string_view replacement = "\xEF\xBF\xBD";  // U+FFFD
 
 }  // namespace
 
+std::string css_string_literal(std::string_view text) {
+    std::string literal = "\"";
+    for (const char c : escape_control(text)) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (c == '\\' || c == '"') {
+            literal += '\\';
+            literal += c;
+        } else if (c == '<' || c == '>' || c == '&' || byte < 0x20 || byte == 0x7f) {
+            literal += fmt::format("\\{:x} ", byte);  // the space ends the hex escape
+        } else {
+            literal += c;
+        }
+    }
+    return literal + "\"";
+}
+
 std::string escape_markup(std::string_view text) {
     std::string out;
     out.reserve(text.size() + text.size() / 8);

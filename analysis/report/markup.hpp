@@ -21,6 +21,12 @@ namespace shakedown::analysis {
 // as escape sequences) and U+FFFE/U+FFFF become U+FFFD.
 std::string escape_markup(std::string_view text);
 
+// A CSS string literal, quotes included, for text that goes into a style sheet (a printed page's
+// footer): backslash and double quote escaped, and '<', '>', '&' and every control character as
+// CSS hex escapes, so the text can neither end the string nor the <style> element. Invalid UTF-8
+// is made printable first (escape_control).
+std::string css_string_literal(std::string_view text);
+
 using Attributes = std::vector<std::pair<std::string, std::string>>;
 
 class XmlWriter {

@@ -1,5 +1,8 @@
 #include "analysis/report/pdf_output.hpp"
 
+#include "analysis/report/markup.hpp"
+#include "analysis/report/report_header.hpp"
+
 #include "core/errors.hpp"
 #include "core/process_runner.hpp"
 
@@ -13,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -73,6 +77,27 @@ bool starts_with_pdf_magic(const fs::path& file) {
     return in.gcount() == 5 && std::string_view(magic, 5) == "%PDF-";
 }
 
+std::string read_all(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw InputError(fmt::format("--pdf: cannot read {}", file.string()));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+// `html` with a page header naming its own sha256 (a CSS page-margin box), written to `copy`.
+void write_print_copy(const fs::path& html, const fs::path& copy) {
+    std::string text = read_all(html);
+    const std::string stamp =
+        fmt::format("<style>@page {{ @top-left {{ content: {}; font-size: 7px; color: #555; }} }}</style>",
+                    css_string_literal(fmt::format("{} sha256 {}", html.filename().string(), sha256_hex(text))));
+    const std::size_t head_end = text.find("</head>");
+    text.insert(head_end == std::string::npos ? 0 : head_end, stamp);
+    std::ofstream out(copy, std::ios::binary);
+    out << text;
+    if (!out.flush()) throw InputError(fmt::format("--pdf: cannot write {}", copy.string()));
+}
+
 }  // namespace
 
 std::optional<fs::path> find_chromium(std::string_view path_env) {
@@ -96,6 +121,8 @@ void print_to_pdf(const fs::path& chromium, const fs::path& html, const fs::path
     const std::string context = fmt::format("--pdf {}: {}", pdf.string(), chromium.string());
     const TemporaryFolder scratch;
     const fs::path printed = scratch.path() / "report.pdf";
+    const fs::path print_copy = scratch.path() / "report.html";
+    write_print_copy(html, print_copy);
     const std::vector<std::string> argv{chromium.string(),
                                         "--headless",
                                         "--no-sandbox",
@@ -104,7 +131,7 @@ void print_to_pdf(const fs::path& chromium, const fs::path& html, const fs::path
                                         "--user-data-dir=" + (scratch.path() / "profile").string(),
                                         "--print-to-pdf=" + printed.string(),
                                         "--no-pdf-header-footer",
-                                        file_url(html)};
+                                        file_url(print_copy)};
     // The browser forks a zygote, renderers and a crash handler: the runner kills its whole group
     // past the time limit and whatever of it outlives the browser.
     const ProcessResult result = run_process(argv, timeout_s);

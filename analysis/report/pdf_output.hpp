@@ -13,8 +13,10 @@ namespace shakedown::analysis {
 // The browser: "chromium", else "chromium-browser", on the PATH-style list `path_env`.
 std::optional<std::filesystem::path> find_chromium(std::string_view path_env);
 
-// Prints `html` to `pdf`. Throws InputError "--pdf FILE: chromium ..." when it fails, times out or
-// writes no PDF; an existing `pdf` is then left as it was.
+// Prints `html` to `pdf`. Every page's top names the sha256 of `html` as it is on disk, so a
+// printed report can be checked against the report.html it was printed from: the page is printed
+// from a copy with that header added (a file cannot hold its own digest). Throws InputError "--pdf FILE: chromium ..." when
+// it fails, times out or writes no PDF; an existing `pdf` is then left as it was.
 void print_to_pdf(const std::filesystem::path& chromium, const std::filesystem::path& html,
                   const std::filesystem::path& pdf, double timeout_s = 120.0);
 

@@ -1,5 +1,7 @@
 #include "analysis/report/report_header.hpp"
 
+#include "analysis/report/markup.hpp"
+
 #include "analysis/rules/settings/calibrated_references_data.hpp"
 #include "analysis/rules/settings/default_thresholds.hpp"
 #include "core/clock.hpp"
@@ -107,6 +109,20 @@ nlohmann::json header_view(const ReportHeader& header) {
     for (const auto& [name, value] : header.versions) view["versions"].push_back({{"name", name}, {"value", value}});
     for (const ThresholdsSource& source : header.thresholds)
         view["thresholds"].push_back({{"label", source.label}, {"path", source.path}, {"sha256", source.sha256}});
+    view["configuration"] = false;
+    view["planted"] = false;
+    if (header.configuration) {
+        const RunConfiguration& configuration = *header.configuration;
+        view["configuration"] = {{"sha256", configuration.sha256},
+                                 {"text", configuration.text},
+                                 {"problem", configuration.problem.empty() ? nlohmann::json(false)
+                                                                           : nlohmann::json(configuration.problem)}};
+        if (!configuration.planted_faults.empty()) view["planted"] = {{"faults", configuration.planted_faults}};
+    }
+    // The printed page: its size, and a footer naming the run on every page (page x of y beside it).
+    view["paper"] = header.paper;
+    view["footer_css"] =
+        css_string_literal(fmt::format("shakedown run {}, analyzed {}", header.run_id, header.analyzed_utc));
     return view;
 }
 

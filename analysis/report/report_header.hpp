@@ -4,6 +4,7 @@
 // thresholds (each file's path and sha256, the built-in text's sha256 where built in), and when.
 #pragma once
 
+#include "analysis/report/run_configuration.hpp"
 #include "trace/run_manifest.hpp"
 
 #include <nlohmann/json.hpp>
@@ -33,6 +34,9 @@ struct SlurmFacts {
     std::string job_id, partition, nodelist, job_name, num_nodes;  // "not recorded" where absent
 };
 
+// The page the report prints on (report.html's @page size, and so its PDF's).
+enum class PaperSize { a4, letter };
+
 struct ReportHeader {
     std::string run_id;
     std::string run_uuid;
@@ -44,6 +48,8 @@ struct ReportHeader {
     std::vector<std::pair<std::string, std::string>> versions;  // name, version
     std::vector<ThresholdsSource> thresholds;
     std::string analyzed_utc;
+    std::optional<RunConfiguration> configuration;  // none: the run recorded none
+    std::string paper = "A4";                       // the CSS page size the report prints on
 };
 
 // `leader_inventory`: the inventory of rank 0's node, for the versions run.json lacks (null: none).

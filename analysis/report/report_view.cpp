@@ -205,11 +205,13 @@ json lines_section(const std::vector<std::string>& lines, std::size_t max) {
 }
 
 ReportContext make_report_context(const ReportModel& model, RunDetails& details, const ReportTemplates& templates,
-                                  std::vector<ThresholdsSource> thresholds, double analyzed_utc) {
+                                  std::vector<ThresholdsSource> thresholds, double analyzed_utc, PaperSize paper) {
     const LoadedRun& run = *model.run;
     const json& leader = run.ranks.empty() ? json() : details.inventory(run.ranks.front().node);
     ReportContext context;
     context.header = make_report_header(run.manifest, leader, std::move(thresholds), analyzed_utc);
+    context.header.configuration = run_configuration(details.rank0_configuration());
+    context.header.paper = paper == PaperSize::letter ? "letter" : "A4";
     context.identity = hardware_identity(*model.observations, details);
     context.templates = &templates;
     return context;

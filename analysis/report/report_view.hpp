@@ -9,11 +9,14 @@
 //   title, verdict {level, text, line}, overview, analyzer_version,
 //   header {run_id, run_uuid, status, started_utc, ended_utc, duration, analyzed_utc,
 //           slurm {job_id, partition, nodelist, job_name, num_nodes} | false,
-//           versions [{name, value}], thresholds [{label, path, sha256}]},
+//           versions [{name, value}], thresholds [{label, path, sha256}],
+//           configuration {sha256, text, problem (text | false)} | false, planted {faults [text]} | false,
+//           paper ("A4" | "letter"), footer_css (a CSS string literal: the run and when it was analyzed)},
 //   incomplete | fix | confirmation | hidden_faults | links | waived | price_lines | baseline
 //           {lines [text], more (text | false)} | false,
 //   nodes [{node, ranks, level, verdict, passed, warned, failed, errored, waived, worst,
 //           devices [{gpu, rank, level, verdict, worst}] (only under a node that is not a PASS)}],
+//   link_verdicts {rows [{matrix, link, level, verdict, gbs, ratio, confirmation, reason}]} | false,
 //   gpus {rows [{node, gpu, rank, uuid, level, verdict, worst}]} | false,
 //   identity [{node, cpu_model, gpu, gpu_model, gpu_uuid, gpu_serial, driver, vbios, nic_firmware}],
 //   results {nodes [{node, level, verdict, values, flagged, open, rows [{node, rank, gpu, test,
@@ -44,9 +47,10 @@ struct ReportContext {
     const ReportTemplates* templates = nullptr;
 };
 
-// Reads every node's inventory (through `details`, which keeps it for the HTML timelines).
+// Reads every node's inventory (through `details`, which keeps it for the HTML timelines) and
+// rank 0's configuration.
 ReportContext make_report_context(const ReportModel& model, RunDetails& details, const ReportTemplates& templates,
-                                  std::vector<ThresholdsSource> thresholds, double analyzed_utc);
+                                  std::vector<ThresholdsSource> thresholds, double analyzed_utc, PaperSize paper);
 
 struct ReportViewLimits {
     std::size_t max_lines = 50;           // per list section (hidden faults: 4x)

@@ -4,6 +4,7 @@
 #include "analysis/load/run_details.hpp"
 #include "analysis/load/run_loader.hpp"
 #include "analysis/report/hardware_identity.hpp"
+#include "analysis/report/markup.hpp"
 #include "analysis/report/report_header.hpp"
 #include "analysis/report/report_templates.hpp"
 #include "analysis/rules/settings/default_thresholds.hpp"
@@ -157,6 +158,53 @@ TEST(ReportTemplates, BuiltInTemplatesParseAndATemplateFolderMustHoldBoth) {
     EXPECT_EQ(site.origin, temp.path().string());
 }
 
+// A planted corruption read as a real data-corruption FAIL: the report now opens with a banner
+// listing the run's planted faults (from the configuration rank 0 recorded), shows that
+// configuration's sha256 in the header and its text as an appendix, and prints on the page size
+// asked for with a footer naming the run on every page. A run without faults has no banner.
+TEST(ReportDocument, PlantedFaultsConfigurationPaperAndFooterAreShown) {
+    TempDir temp;
+    auto traces = testing::healthy_traces(2, 1);
+    const std::string configuration =
+        "suite: quick\nfaults:\n  - {kind: corrupt, test: stream, rank: 1, seconds: 0}\n  - {kind: delay, test: "
+        "allpairs, rank: 0, seconds: 0.5}\n";
+    traces[0].config_yaml = configuration;
+    const auto run = testing::write_run(temp.path() / "run", traces);
+    const auto html_of = [&](PaperSize paper) {
+        const auto outcome = testing::analyze_in_process({.run_dir = run, .paper = paper});
+        EXPECT_EQ(outcome.exit_code, 0) << outcome.err;
+        return testing::read_text(run / "report.html");
+    };
+    const std::string html = html_of(PaperSize::a4);
+    EXPECT_NE(html.find("Faults were planted in this run on purpose"), std::string::npos);
+    EXPECT_NE(html.find("<li>corrupt on stream at rank 1</li><li>delay on allpairs at rank 0, 0.5 s</li>"),
+              std::string::npos);
+    EXPECT_LT(html.find("id=\"planted\""), html.find("<h2>Run</h2>")) << "the banner comes first";
+    EXPECT_NE(html.find("sha256 <span class=\"hash\">" + sha256_hex(configuration) + "</span>"), std::string::npos);
+    EXPECT_NE(html.find("<h2>Appendix: configuration</h2>"), std::string::npos);
+    EXPECT_LT(html.find("id=\"signoff\""), html.find("<h2>Appendix: measured values</h2>")) << "values after sign-off";
+    EXPECT_NE(html.find("size: A4;"), std::string::npos);
+    EXPECT_NE(html.find(std::string("@bottom-left { content: \"shakedown run ") + testing::test_run_id + ", analyzed "),
+              std::string::npos);
+    EXPECT_NE(html.find("counter(page) \" of \" counter(pages)"), std::string::npos);
+    EXPECT_NE(html_of(PaperSize::letter).find("size: letter;"), std::string::npos);
+    const auto markdown = testing::analyze_in_process({.run_dir = run, .format = ReportFormat::markdown});
+    EXPECT_NE(markdown.out.find("**Faults were planted in this run on purpose**"), std::string::npos) << markdown.out;
+    EXPECT_NE(markdown.out.find("sha256 " + sha256_hex(configuration)), std::string::npos) << markdown.out;
+
+    TempDir healthy_temp;
+    const auto healthy = testing::write_run(healthy_temp.path() / "run", testing::healthy_traces(2, 1));
+    EXPECT_EQ(testing::analyze_in_process({.run_dir = healthy}).exit_code, 0);
+    const std::string plain = testing::read_text(healthy / "report.html");
+    EXPECT_EQ(plain.find("Faults were planted"), std::string::npos);
+    EXPECT_NE(plain.find("resolved, as rank 0 recorded it"), std::string::npos);
+}
+
+// A footer text is a CSS string: quotes, backslashes and markup cannot end it or the style sheet.
+TEST(ReportDocument, AFooterTextCannotLeaveItsCssString) {
+    EXPECT_EQ(css_string_literal("run \"a\\b\" </style><b>"), "\"run \\\"a\\\\b\\\" \\3c /style\\3e \\3c b\\3e \"");
+}
+
 // 100,000 nested sections ran the analyzer out of memory inside the template library: the depth
 // is counted first, through changed delimiters too; the built-in templates and 64 levels pass.
 TEST(ReportTemplates, SectionsNestedTooDeepAreRefusedBeforeTheyAreParsed) {
@@ -213,7 +261,7 @@ TEST(ReportTemplates, ASiteTemplateBrandsTheReportAndTheBuiltInOneIsTheDefault) 
     const auto plain = testing::analyze_in_process({.run_dir = run});
     EXPECT_EQ(plain.exit_code, 0) << plain.err;
     const std::string html = testing::read_text(run / "report.html");
-    for (const char* needed : {"Hardware identity", "Measured values", "Accepted by", "Signature", "sha256"})
+    for (const char* needed : {"Hardware identity", "Appendix: measured values", "Accepted by", "Signature", "sha256"})
         EXPECT_NE(html.find(needed), std::string::npos) << needed;
 }
 

@@ -157,6 +157,20 @@ assert 8 <= pages <= 60, f"{pages} pages"
 print(f"report.pdf: {pages} pages, {len(data)} bytes")
 PY
 [ ! -e "$work/.report.pdf.partial" ] || { echo "FAIL: a partial PDF was left"; exit 1; }
+# The printed pages: A4 by default, every page naming the run, its number of the total, and the
+# sha256 of the report.html it was printed from (poppler's pdfinfo and pdftotext read the PDF).
+pdfinfo "$work/report.pdf" | grep -q "^Page size: .*(A4)" || { echo "FAIL: the PDF is not A4"; pdfinfo "$work/report.pdf"; exit 1; }
+pdftotext "$work/report.pdf" "$work/report.txt"
+pages=$(pdfinfo "$work/report.pdf" | awk '/^Pages:/ {print $2}')
+report_sha=$(sha256sum "$report" | cut -d' ' -f1)
+for needed in "page 1 of $pages" "page $pages of $pages" "shakedown run synthetic, analyzed" "report.html sha256 $report_sha" \
+  "Appendix: measured values"; do
+  grep -qF "$needed" "$work/report.txt" || { echo "FAIL: the PDF's text lacks '$needed'"; exit 1; }
+done
+[ "$(grep -cF "report.html sha256 $report_sha" "$work/report.txt")" -eq "$pages" ] ||
+  { echo "FAIL: not every page names the report's sha256"; exit 1; }
+expect_exit 1 "$analyze" "$work/run" --quiet --paper letter --pdf "$work/letter.pdf" >/dev/null
+pdfinfo "$work/letter.pdf" | grep -q "^Page size: .*(letter)" || { echo "FAIL: --paper letter"; exit 1; }
 # No browser process outlives the analyzer: none of them has the work folder's report open.
 if pgrep -f -- "--print-to-pdf=.*shakedown-pdf" >/dev/null; then echo "FAIL: a chromium process was left"; exit 1; fi
 

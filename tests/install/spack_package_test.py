@@ -104,17 +104,25 @@ def cmake_required_packages(cmake_texts):
     return found
 
 
+def words_after(arguments, keyword, stops):
+    """The words of a CMake call's arguments after `keyword`, up to the first of `stops`."""
+    words = arguments.split()
+    if keyword not in words:
+        return set()
+    found = set()
+    for word in words[words.index(keyword) + 1:]:
+        if word in stops:
+            break
+        found.add(word)
+    return found
+
+
 def cmake_languages(texts):
     """The languages project(... LANGUAGES ...) and enable_language(...) turn on."""
     found = set()
     for text in texts:
         for arguments in re.findall(r"\bproject\(([^)]*)\)", text):
-            words = arguments.split()
-            if "LANGUAGES" in words:
-                for word in words[words.index("LANGUAGES") + 1:]:
-                    if word in {"VERSION", "DESCRIPTION", "HOMEPAGE_URL"}:
-                        break
-                    found.add(word)
+            found |= words_after(arguments, "LANGUAGES", {"VERSION", "DESCRIPTION", "HOMEPAGE_URL"})
         for arguments in re.findall(r"\benable_language\(([^)]*)\)", text):
             found |= {word for word in arguments.split() if word != "OPTIONAL"}
     return found
@@ -126,12 +134,7 @@ def cmake_hdf5_components(texts):
     found = set()
     for text in texts:
         for arguments in re.findall(r"find_package\(HDF5\b([^)]*)\)", text):
-            words = arguments.split()
-            if "COMPONENTS" in words:
-                for word in words[words.index("COMPONENTS") + 1:]:
-                    if word in keywords:
-                        break
-                    found.add(word)
+            found |= words_after(arguments, "COMPONENTS", keywords)
     return found
 
 

@@ -9,6 +9,7 @@
 #include <charconv>
 #include <cstdint>
 #include <map>
+#include <set>
 #include <optional>
 #include <tuple>
 
@@ -291,10 +292,12 @@ std::vector<std::string> expand_hostlist(std::string_view expression, std::size_
 std::string compress_hostlist(const std::vector<std::string>& names) {
     // Padded widths seen per prefix/suffix: an unpadded number of that many digits (the 10
     // of node[08-10]) joins the padded group instead of starting a group of its own.
-    std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> padded_widths;
+    // A set per prefix: a list of every padded name's width was searched once per unpadded name,
+    // the product of the two (seconds for a million names).
+    std::map<std::pair<std::string, std::string>, std::set<std::size_t>> padded_widths;
     for (const auto& name : names)
         if (const auto split = split_last_number(name); split && split->suffix.empty() && is_padded(split->digits))
-            padded_widths[{split->prefix, split->suffix}].push_back(split->digits.size());
+            padded_widths[{split->prefix, split->suffix}].insert(split->digits.size());
 
     std::vector<GroupKey> order;  // first appearance, for a stable result
     std::map<GroupKey, std::vector<std::uint64_t>> groups;
@@ -316,8 +319,7 @@ std::string compress_hostlist(const std::vector<std::string>& names) {
         if (is_padded(split->digits)) {
             width = split->digits.size();
         } else if (const auto found = padded_widths.find({split->prefix, split->suffix}); found != padded_widths.end()) {
-            const auto& widths = found->second;
-            if (std::find(widths.begin(), widths.end(), split->digits.size()) != widths.end()) width = split->digits.size();
+            if (found->second.contains(split->digits.size())) width = split->digits.size();
         }
         const GroupKey key{split->prefix, split->suffix, width};
         auto [entry, inserted] = groups.try_emplace(key);

@@ -401,8 +401,13 @@ SampleTable gpu_telemetry(const std::vector<Window>& windows, double start, doub
 SampleTable host_telemetry(double start, double end, double hz, std::mt19937_64& random) {
     std::uniform_real_distribution<double> wobble(-1.0, 1.0);
     SampleTable table(telemetry_columns::host::columns());
-    for (double t = start; t < end; t += 1.0 / hz)
-        table.add_row({t, 8.0 + wobble(random), 3500.0 + 50.0 * wobble(random), 55.0 + 3.0 * wobble(random), 1.9e12});
+    // The CPU packages' energy counter (RAPL): two packages at about 400 W together.
+    double package_energy_j = 0.0;
+    for (double t = start; t < end; t += 1.0 / hz) {
+        table.add_row({t, 8.0 + wobble(random), 3500.0 + 50.0 * wobble(random), 55.0 + 3.0 * wobble(random), 1.9e12,
+                       package_energy_j});
+        package_energy_j += (400.0 + 10.0 * wobble(random)) / hz;
+    }
     return table;
 }
 

@@ -40,8 +40,9 @@ struct MeanPower {
     std::string why_not;
 };
 
-MeanPower counter_mean(const Series& energy, const TimeWindow& window) {
-    if (energy.empty()) return {std::nullopt, "no energy counter reading (the GPU or its driver has none)"};
+// `none`: why a device has no counter readings at all.
+MeanPower counter_mean(const Series& energy, const TimeWindow& window, std::string_view none) {
+    if (energy.empty()) return {std::nullopt, std::string(none)};
     if (window.seconds() < min_counter_window_s)
         return {std::nullopt, fmt::format("the phase lasted {:.2f} s, the energy counter needs {} s (its rise between "
                                           "readings swings within each second)",
@@ -88,25 +89,48 @@ std::optional<double> median_inside(const Series& series, const TimeWindow& wind
     return stats::median(values);
 }
 
+// The row's timed phase, or why the test gives no energy figure (not_measured set).
+bool has_timed_phase(EnergyRow& row, const TestResult& test) {
+    if (test.status != Status::pass) {
+        row.not_measured = "the test did not pass: its figures are no result";
+        return false;
+    }
+    if (!test.measured) {
+        row.not_measured = "the test recorded no timed phase (a trace before schema 1.2)";
+        return false;
+    }
+    row.window = *test.measured;
+    if (!(row.window.seconds() > 0.0)) {
+        row.not_measured = "the timed phase has no length";
+        return false;
+    }
+    return true;
+}
+
+// Joules per unit and the usable rate per watt at `watts`, the power of this rank's work.
+void add_per_unit_figures(EnergyRow& row, const TestResult& test, const EnergyDeclaration& declaration, double watts) {
+    for (const EnergyUnit& unit : declaration.units) {
+        if (unit.unit.empty()) continue;
+        const Metric* rate = finite_metric(test, unit.rate_metric);
+        if (rate == nullptr || !(rate->value > 0.0)) continue;
+        const double joules = unit.seconds_per_unit ? watts * rate->value : watts / (rate->value * unit.units_per_rate_unit);
+        row.per_unit.push_back({std::string(unit.unit), joules});
+    }
+    if (const Metric* rate = declaration.per_watt_metric.empty() ? nullptr
+                                                                 : finite_metric(test, declaration.per_watt_metric)) {
+        row.per_watt = rate->value / watts;
+        if (rate->nominal && *rate->nominal > 0.0 && row.power_limit_w && *row.power_limit_w > 0.0)
+            row.nominal_per_watt = *rate->nominal / *row.power_limit_w;
+    }
+}
+
 }  // namespace
 
 EnergyRow energy_of(const RankIdentity& who, const TestResult& test, const EnergyDeclaration& declaration,
                     const SampleTable* gpu_table) {
     EnergyRow row{.node = who.node, .rank = who.rank, .gpu = who.gpu, .test = test.key};
     row.per_watt_unit = std::string(declaration.per_watt_unit);
-    if (test.status != Status::pass) {
-        row.not_measured = "the test did not pass: its figures are no result";
-        return row;
-    }
-    if (!test.measured) {
-        row.not_measured = "the test recorded no timed phase (a trace before schema 1.2)";
-        return row;
-    }
-    row.window = *test.measured;
-    if (!(row.window.seconds() > 0.0)) {
-        row.not_measured = "the timed phase has no length";
-        return row;
-    }
+    if (!has_timed_phase(row, test)) return row;
     if (gpu_table == nullptr) {
         row.not_measured = "no telemetry of this GPU on the node's leader";
         return row;
@@ -115,7 +139,7 @@ EnergyRow energy_of(const RankIdentity& who, const TestResult& test, const Energ
     const Series energy = column_series(*gpu_table, gpu_columns::energy_j, time);
     const Series power = column_series(*gpu_table, gpu_columns::power_w, time);
     row.readings = std::max(readings_inside(energy, row.window), readings_inside(power, row.window));
-    const MeanPower counted = counter_mean(energy, row.window);
+    const MeanPower counted = counter_mean(energy, row.window, "no energy counter reading (the GPU or its driver has none)");
     const MeanPower read = readings_mean(power, row.window);
     row.power_readings_w = read.watts;
     if (counted.watts) {
@@ -142,28 +166,43 @@ EnergyRow energy_of(const RankIdentity& who, const TestResult& test, const Energ
         row.power_w.reset();
         return row;
     }
-    const double watts = *row.power_w;
-    for (const EnergyUnit& unit : declaration.units) {
-        if (unit.unit.empty()) continue;
-        const Metric* rate = finite_metric(test, unit.rate_metric);
-        if (rate == nullptr || !(rate->value > 0.0)) continue;
-        const double joules = unit.seconds_per_unit ? watts * rate->value : watts / (rate->value * unit.units_per_rate_unit);
-        row.per_unit.push_back({std::string(unit.unit), joules});
+    add_per_unit_figures(row, test, declaration, *row.power_w);
+    return row;
+}
+
+EnergyRow host_energy_of(const RankIdentity& who, const TestResult& test, const EnergyDeclaration& declaration,
+                         const SampleTable* host_table, int sharing_ranks) {
+    EnergyRow row{.node = who.node, .rank = who.rank, .gpu = std::nullopt, .test = test.key};
+    row.per_watt_unit = std::string(declaration.per_watt_unit);
+    if (!has_timed_phase(row, test)) return row;
+    if (host_table == nullptr) {
+        row.not_measured = "no host telemetry on the node's leader";
+        return row;
     }
-    if (const Metric* rate = declaration.per_watt_metric.empty() ? nullptr : finite_metric(test, declaration.per_watt_metric)) {
-        row.per_watt = rate->value / watts;
-        if (rate->nominal && *rate->nominal > 0.0 && row.power_limit_w && *row.power_limit_w > 0.0)
-            row.nominal_per_watt = *rate->nominal / *row.power_limit_w;
+    const Series energy = column_series(*host_table, telemetry_columns::host::package_energy_j, telemetry_columns::time);
+    row.readings = readings_inside(energy, row.window);
+    const MeanPower counted = counter_mean(energy, row.window,
+                                           "no CPU package energy reading (the node exposes no RAPL counter, or only "
+                                           "to root)");
+    if (!counted.watts) {
+        row.not_measured = counted.why_not;
+        return row;
     }
+    if (!(*counted.watts > 0.0)) {
+        row.not_measured = fmt::format("a mean package power of {:.3g} W over the phase cannot be true", *counted.watts);
+        return row;
+    }
+    const int ranks = std::max(sharing_ranks, 1);
+    row.power_w = *counted.watts / ranks;
+    row.source = fmt::format("CPU packages (RAPL) {:.1f} W, shared by {} rank(s)", *counted.watts, ranks);
+    add_per_unit_figures(row, test, declaration, *row.power_w);
     return row;
 }
 
 bool node_has_energy_figures(const Observations& observations, const NodeRow& node) {
     for (std::size_t index : node.tests) {
         const TestRow& row = observations.tests()[index];
-        if (row.test->status != Status::waived && energy_declaration_of(row.test->key) != nullptr &&
-            measured_on_gpu(*row.who, *row.test))
-            return true;
+        if (row.test->status != Status::waived && energy_declaration_of(row.test->key) != nullptr) return true;
     }
     return false;
 }
@@ -175,10 +214,24 @@ std::vector<EnergyRow> node_energy(const Observations& observations, const NodeR
     for (std::size_t index : node.tests) {
         const TestRow& row = observations.tests()[index];
         const EnergyDeclaration* declaration = energy_declaration_of(row.test->key);
-        if (declaration == nullptr || row.test->status == Status::waived || !measured_on_gpu(*row.who, *row.test))
+        if (declaration == nullptr || row.test->status == Status::waived) continue;
+        if (measured_on_gpu(*row.who, *row.test)) {
+            const std::optional<std::string> table =
+                gpu_telemetry_table(telemetry, attributes, row.who->gpu_uuid, row.who->gpu);
+            rows.push_back(energy_of(*row.who, *row.test, *declaration, table ? &telemetry.at(*table) : nullptr));
             continue;
-        const std::optional<std::string> table = gpu_telemetry_table(telemetry, attributes, row.who->gpu_uuid, row.who->gpu);
-        rows.push_back(energy_of(*row.who, *row.test, *declaration, table ? &telemetry.at(*table) : nullptr));
+        }
+        // On the host: the node's CPU packages served every rank of the node that ran the test there.
+        int sharing = 0;
+        for (std::size_t other : node.tests) {
+            const TestRow& peer = observations.tests()[other];
+            if (peer.test->key == row.test->key && peer.test->status != Status::waived &&
+                !measured_on_gpu(*peer.who, *peer.test))
+                ++sharing;
+        }
+        const auto host = telemetry.find(std::string(telemetry_columns::host_table));
+        rows.push_back(host_energy_of(*row.who, *row.test, *declaration, host == telemetry.end() ? nullptr : &host->second,
+                                      sharing));
     }
     return rows;
 }

@@ -16,7 +16,12 @@
 //                   neighbours.
 // Neither: "not measured" with both reasons, never a guess. A mean at or below zero or above
 // max_mean_power_over_limit times the enforced limit cannot be true: "not measured", with it.
-// Host ranks have no power source yet.
+//
+// Host ranks: the node's CPU packages' energy counter (RAPL, telemetry column package_energy_j of
+// the host table) over the phase as above, shared evenly by the node's ranks that ran the test on
+// the host at once (each did the same work). The packages only: DRAM, fans, disks, NICs and the
+// power supply's loss are not in it, and where the node exposes no RAPL (most VMs; root-only
+// counters) the figure is "not measured" with that reason.
 #pragma once
 
 #include "analysis/load/observations.hpp"
@@ -66,11 +71,17 @@ struct EnergyRow {
 EnergyRow energy_of(const RankIdentity& who, const TestResult& test, const EnergyDeclaration& declaration,
                     const SampleTable* gpu_table);
 
-// Whether any rank of `node` ran a declared test on a GPU (only then are its GPU tables read).
+// One host rank's test from the host table of its node's leader (nullptr: none recorded), the
+// packages' power divided among `sharing_ranks`.
+EnergyRow host_energy_of(const RankIdentity& who, const TestResult& test, const EnergyDeclaration& declaration,
+                         const SampleTable* host_table, int sharing_ranks);
+
+// Whether any rank of `node` ran a declared test (only then are its GPU and host tables read).
 bool node_has_energy_figures(const Observations& observations, const NodeRow& node);
 
-// Every declared test that ran on a GPU of `node`, from its leader's GPU tables and their
-// attributes (the rank's GPU by UUID, else by ordinal), in the node's rank and test order.
+// Every declared test that ran on `node`: on a GPU from its leader's GPU tables and their
+// attributes (the rank's GPU by UUID, else by ordinal), on the host from its host table; in the
+// node's rank and test order.
 std::vector<EnergyRow> node_energy(const Observations& observations, const NodeRow& node,
                                    const std::map<std::string, SampleTable>& telemetry,
                                    const std::map<std::string, std::map<std::string, std::string>>& attributes);

@@ -54,6 +54,18 @@ HostTelemetry::HostTelemetry(const std::string& sys_root, const std::string& pro
     for (const auto& zone : numbered_entries(sys_root + "/class/thermal", "thermal_zone"))
         zone_paths.push_back(zone / "temp");
     thermal_zones_ = readable_files(zone_paths);
+
+    // Package zones only ("intel-rapl:0", not "intel-rapl:0:0"): their subzones (cores, DRAM,
+    // uncore) are parts of the package's energy, and summing them would count it twice.
+    std::array<char, 64> probe{};
+    for (const auto& zone : numbered_entries(sys_root + "/class/powercap", "intel-rapl:")) {
+        RaplPackage package{KernelFile((zone / "energy_uj").string()), 0.0, std::nullopt};
+        const auto range = KernelFile((zone / "max_energy_range_uj").string()).read_number(probe);
+        if (package.energy_uj.is_open() && package.energy_uj.read_number(probe) && range && *range > 0.0) {
+            package.range_uj = *range;
+            packages_.push_back(std::move(package));
+        }
+    }
 }
 
 std::vector<SampleTable::Column> HostTelemetry::columns() const { return telemetry_columns::host::columns(); }
@@ -66,7 +78,24 @@ std::vector<double> HostTelemetry::sample() {
     const auto meminfo = meminfo_.read(buffer_);
     const auto available_kib =
         meminfo ? number_after(*meminfo, "MemAvailable:") : std::optional<double>{};
-    return {t, load, mhz, celsius, available_kib ? *available_kib * 1024.0 : not_available};
+    return {t, load, mhz, celsius, available_kib ? *available_kib * 1024.0 : not_available, package_energy_j()};
+}
+
+double HostTelemetry::package_energy_j() {
+    if (packages_.empty()) return not_available;
+    for (auto& package : packages_) {
+        const auto now_uj = package.energy_uj.read_number(buffer_);
+        if (!now_uj) return not_available;  // a reading lost: no figure rather than a step
+        if (package.last_uj) {
+            // A counter below its last reading wrapped (every few minutes at full power on a
+            // large package): what it rose by is the rest of the range plus its new value.
+            const double rose = *now_uj >= *package.last_uj ? *now_uj - *package.last_uj
+                                                            : package.range_uj - *package.last_uj + *now_uj;
+            package_joules_ += rose * 1e-6;
+        }
+        package.last_uj = now_uj;
+    }
+    return package_joules_;
 }
 
 double HostTelemetry::mean_cpu_mhz() {

@@ -141,13 +141,15 @@ inline constexpr std::string_view loadavg_1m = "loadavg_1m";
 inline constexpr std::string_view cpu_mhz_mean = "cpu_mhz_mean";
 inline constexpr std::string_view max_thermal_c = "max_thermal_c";
 inline constexpr std::string_view mem_available_bytes = "mem_available_bytes";
+// The CPU packages' energy (RAPL through powercap: every intel-rapl:N package zone, summed), in
+// joules since the source's first reading, each counter's wrap undone: a counter that only rises.
+// NaN where the node exposes none (a VM, an unprivileged reader).
+inline constexpr std::string_view package_energy_j = "package_energy_j";
 
 inline std::vector<SampleTable::Column> columns() {
-    return {{std::string(time), "s"},
-            {std::string(loadavg_1m), "1"},
-            {std::string(cpu_mhz_mean), "MHz"},
-            {std::string(max_thermal_c), "C"},
-            {std::string(mem_available_bytes), "B"}};
+    return {
+        {std::string(time), "s"},          {std::string(loadavg_1m), "1"},          {std::string(cpu_mhz_mean), "MHz"},
+        {std::string(max_thermal_c), "C"}, {std::string(mem_available_bytes), "B"}, {std::string(package_energy_j), "J"}};
 }
 }  // namespace host
 

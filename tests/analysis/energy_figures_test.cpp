@@ -81,6 +81,53 @@ TEST(EnergyFigures, TheCounterGivesTheMeanPowerJoulesPerTflopAndPerWatt) {
     EXPECT_EQ(row.rank, 3);
 }
 
+// A host table whose CPU packages' counter (RAPL, mocked: no machine here exposes one) rises at
+// `watts`; NaN throughout without one.
+SampleTable host_table(double seconds, double hz, double watts, bool with_counter = true) {
+    SampleTable table(telemetry_columns::host::columns());
+    const auto columns = table.columns();
+    for (int i = 0; i <= static_cast<int>(seconds * hz); ++i) {
+        std::vector<double> row(columns.size(), std::nan(""));
+        for (std::size_t c = 0; c < columns.size(); ++c) {
+            if (columns[c].name == telemetry_columns::time) row[c] = t0 + i / hz;
+            else if (columns[c].name == telemetry_columns::host::package_energy_j && with_counter) row[c] = watts * i / hz;
+        }
+        table.add_row(row);
+    }
+    return table;
+}
+
+const RankIdentity host_rank{
+    .rank = 2, .node = "node0001", .local_rank = 0, .gpu = std::nullopt, .gpu_uuid = "", .gpu_name = ""};
+
+// Host ranks: the node's packages at 400 W over a 3 s phase, shared by the 4 ranks that ran DGEMM
+// there at once, each at 0.5 TFLOP/s: 100 W a rank, 200 J per TFLOP, 0.005 TFLOP/s per W. No
+// nominal per watt (no power limit is read for the packages).
+TEST(EnergyFigures, HostRanksShareTheirNodesPackageEnergy) {
+    const SampleTable table = host_table(10.0, 10.0, 400.0);
+    const EnergyRow row = host_energy_of(host_rank, dgemm_result(2.0, 5.0, 0.5), dgemm::energy, &table, 4);
+    ASSERT_TRUE(row.power_w) << row.not_measured;
+    EXPECT_NEAR(*row.power_w, 100.0, 1e-4);
+    EXPECT_EQ(row.source, "CPU packages (RAPL) 400.0 W, shared by 4 rank(s)");
+    EXPECT_FALSE(row.gpu);
+    ASSERT_EQ(row.per_unit.size(), 1u);
+    EXPECT_NEAR(row.per_unit[0].joules, 200.0, 1e-3);
+    EXPECT_NEAR(*row.per_watt, 0.005, 1e-9);
+    EXPECT_FALSE(row.nominal_per_watt);
+    // No RAPL on the node: not measured, with the reason; never a guess.
+    const SampleTable none = host_table(10.0, 10.0, 400.0, false);
+    const EnergyRow unmeasured = host_energy_of(host_rank, dgemm_result(2.0, 5.0, 0.5), dgemm::energy, &none, 4);
+    EXPECT_FALSE(unmeasured.power_w);
+    EXPECT_NE(unmeasured.not_measured.find("no CPU package energy reading"), std::string::npos) << unmeasured.not_measured;
+    EXPECT_NE(host_energy_of(host_rank, dgemm_result(2.0, 5.0, 0.5), dgemm::energy, nullptr, 4)
+                  .not_measured.find("no host telemetry"),
+              std::string::npos);
+    // A phase too short for the counter, as for a GPU's.
+    EXPECT_NE(host_energy_of(host_rank, dgemm_result(2.0, 2.5, 0.5), dgemm::energy, &table, 4)
+                  .not_measured.find("the phase lasted 0.50 s"),
+              std::string::npos);
+}
+
 // A step in power inside the phase: the counter's interpolated ends give the exact mean, and the
 // readings over a long phase agree with it.
 TEST(EnergyFigures, CounterAndReadingsAgreeOnAPhaseWhosePowerChanges) {

@@ -177,6 +177,22 @@ TEST(Scenario, ASlowLinkHasItsOwnVerdictRowAndNoGpuRow) {
     EXPECT_EQ(healthy.out.find("LINK  "), std::string::npos) << healthy.out;
 }
 
+// Host ranks' energy from their node's CPU packages (the synthetic RAPL counter: about 400 W per
+// node), shared by the node's 4 ranks: about 100 W each in summary.json and the Energy section.
+TEST(Scenario, HostRanksGetEnergyFromTheirNodesPackages) {
+    TempDir temp;
+    const Analysis analysis = analyze_folder(
+        synthetic_run(temp, "host-energy", {.ranks = 8, .ranks_per_node = 4, .gpus = false, .tests = {"dgemm_fp64"}}));
+    EXPECT_EQ(analysis.exit_code, 0) << analysis.out;
+    ASSERT_EQ(analysis.summary["energy"].size(), 8u) << analysis.summary["energy"].dump(2);
+    for (const auto& row : analysis.summary["energy"]) {
+        EXPECT_TRUE(row["gpu"].is_null());
+        EXPECT_NEAR(row["power_w"].get<double>(), 100.0, 5.0) << row.dump();
+        EXPECT_NE(row["power_source"].get<std::string>().find("shared by 4 rank(s)"), std::string::npos) << row.dump();
+    }
+    EXPECT_NE(analysis.out.find("dgemm_fp64 on 8 host rank(s), median: "), std::string::npos) << analysis.out;
+}
+
 TEST(Scenario, SlowGroupIsNamedAfterItsSwitchFromTopologyConf) {
     TempDir temp;
     const auto run = synthetic_run(

@@ -78,7 +78,30 @@ TEST_F(HostTelemetryFakeTree, MissingCountersAreNaN) {
     const auto row = host.sample();
     EXPECT_TRUE(std::isnan(column(host, row, "cpu_mhz_mean")));
     EXPECT_TRUE(std::isnan(column(host, row, "max_thermal_c")));
+    EXPECT_TRUE(std::isnan(column(host, row, "package_energy_j")));  // no RAPL: no energy, never 0
     EXPECT_DOUBLE_EQ(column(host, row, "loadavg_1m"), 1.25);
+}
+
+// RAPL is mocked: no machine here exposes it (this VM has no powercap, the GPU hosts are VMs too).
+// Two packages summed, their subzones (cores, DRAM) not counted again, a wrap undone, and a
+// package whose counter cannot be read (root-only since 2020) left out.
+TEST_F(HostTelemetryFakeTree, MockedRaplPackagesGiveOneRisingEnergyCounter) {
+    write("sys/class/powercap/intel-rapl:0/energy_uj", "1000000\n");
+    write("sys/class/powercap/intel-rapl:0/max_energy_range_uj", "262143328850\n");
+    write("sys/class/powercap/intel-rapl:0:0/energy_uj", "500000\n");  // cores: part of package 0
+    write("sys/class/powercap/intel-rapl:0:0/max_energy_range_uj", "262143328850\n");
+    write("sys/class/powercap/intel-rapl:1/energy_uj", "262143000000\n");  // just below its wrap
+    write("sys/class/powercap/intel-rapl:1/max_energy_range_uj", "262143328850\n");
+    write("sys/class/powercap/intel-rapl:2/energy_uj", "5\n");  // no range: unusable, left out
+    HostTelemetry host((root_ / "sys").string(), (root_ / "proc").string());
+    EXPECT_EQ(host.rapl_packages(), 2u);
+    EXPECT_DOUBLE_EQ(column(host, host.sample(), "package_energy_j"), 0.0);  // the first reading
+    write("sys/class/powercap/intel-rapl:0/energy_uj", "301000000\n");       // +300 J
+    write("sys/class/powercap/intel-rapl:0:0/energy_uj", "9000000000\n");    // ignored
+    write("sys/class/powercap/intel-rapl:1/energy_uj", "171150\n");          // wrapped: +328.85 J + 0.17115 J
+    EXPECT_NEAR(column(host, host.sample(), "package_energy_j"), 300.0 + 0.32885 + 0.17115, 1e-9);
+    write("sys/class/powercap/intel-rapl:1/energy_uj", "unreadable\n");  // a reading lost: NaN, no step
+    EXPECT_TRUE(std::isnan(column(host, host.sample(), "package_energy_j")));
 }
 
 }  // namespace

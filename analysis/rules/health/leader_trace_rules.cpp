@@ -32,10 +32,12 @@ bool is_health_table(std::string_view table) {
     return table.starts_with(telemetry_columns::gpu_health_table_prefix) || table == pcie_aer_table_name;
 }
 
-// A GPU's telemetry table ("gpu0"): its power and energy, for the energy figures.
-bool is_gpu_table(std::string_view table) {
-    return table.size() > 3 && table.starts_with("gpu") &&
-           table.find_first_not_of("0123456789", 3) == std::string_view::npos;
+// A GPU's telemetry table ("gpu0": its power and energy) or the host's (its CPU packages'
+// energy): what the energy figures read.
+bool is_energy_table(std::string_view table) {
+    const bool gpu = table.size() > 3 && table.starts_with("gpu") &&
+                     table.find_first_not_of("0123456789", 3) == std::string_view::npos;
+    return gpu || table == telemetry_columns::host_table;
 }
 
 using TableFilter = std::function<bool(std::string_view table)>;
@@ -73,7 +75,7 @@ LeaderTables take_tables(LeaderTables& read, const TableFilter& wanted) {
 struct NodeTables {
     std::optional<LeaderTables> ports;
     std::optional<LeaderTables> health;
-    std::optional<LeaderTables> gpus;
+    std::optional<LeaderTables> energy;
 };
 
 // How a reader process hands a node's tables back (load/trace_archive.hpp has the tables' own).
@@ -84,15 +86,15 @@ void serialize(Archive& archive, LeaderTables& tables) {
 
 template <class Archive>
 void serialize(Archive& archive, NodeTables& tables) {
-    archive(tables.ports, tables.health, tables.gpus);
+    archive(tables.ports, tables.health, tables.energy);
 }
 
-// What one node's read must hold: the rules' tables that run, and the GPU tables where the node
-// has energy figures.
+// What one node's read must hold: the rules' tables that run, and the GPU and host tables where
+// the node has energy figures.
 struct TablesWanted {
     bool ports = false;
     bool health = false;
-    bool gpus = false;
+    bool energy = false;
 };
 
 // The tables of the rules that run and the GPU tables, from one read of the leader's trace; a
@@ -101,7 +103,7 @@ struct TablesWanted {
 NodeTables read_node_tables(const std::filesystem::path& trace_path, TablesWanted want) {
     const TableFilter wanted = [want](std::string_view table) {
         return (want.ports && is_rdma_port_table(table)) || (want.health && is_health_table(table)) ||
-               (want.gpus && is_gpu_table(table));
+               (want.energy && is_energy_table(table));
     };
     NodeTables tables;
     if (std::optional<LeaderTables> all = read_leader_tables(trace_path, wanted, want.health)) {
@@ -111,11 +113,11 @@ NodeTables read_node_tables(const std::filesystem::path& trace_path, TablesWante
             tables.health = take_tables(*all, is_health_table);
             tables.health->events = std::move(all->events);
         }
-        if (want.gpus) tables.gpus = take_tables(*all, is_gpu_table);
+        if (want.energy) tables.energy = take_tables(*all, is_energy_table);
     } else {
         if (want.ports) tables.ports = read_leader_tables(trace_path, is_rdma_port_table, false);
         if (want.health) tables.health = read_leader_tables(trace_path, is_health_table, true);
-        if (want.gpus) tables.gpus = read_leader_tables(trace_path, is_gpu_table, false);
+        if (want.energy) tables.energy = read_leader_tables(trace_path, is_energy_table, false);
     }
     return tables;
 }
@@ -139,7 +141,7 @@ NodeFindings judge_node(const Observations& observations, const NodeRow& node, c
     if (tables.health)
         found.hidden_faults = hidden_fault_findings(observations, node, tables.health->telemetry, tables.health->attributes,
                                                     tables.health->events, settings, profile);
-    if (tables.gpus) found.energy = node_energy(observations, node, tables.gpus->telemetry, tables.gpus->attributes);
+    if (tables.energy) found.energy = node_energy(observations, node, tables.energy->telemetry, tables.energy->attributes);
     return found;
 }
 
@@ -155,7 +157,7 @@ LeaderTraceFindings leader_trace_findings(const Observations& observations, cons
     for (const NodeRow& node : observations.nodes()) {
         if (node.leader == nullptr) continue;
         const TablesWanted want{ports, health, node_has_energy_figures(observations, node)};
-        if (!want.ports && !want.health && !want.gpus) continue;
+        if (!want.ports && !want.health && !want.energy) continue;
         nodes.push_back(&node);
         wanted.push_back(want);
     }

@@ -47,6 +47,8 @@
 #                                                 tests 3 times, for the same)
 #                                               | calibration-check (1 GPU: runs judged against that calibration: the
 #                                                 quick suite twice, the FP64 tests once, a planted slow DGEMM)
+#                                               | host-bounds (one host rank's stencil and CG at local_n 128 and 256,
+#                                                 and against a 2 GiB triad: cache-resident or not)
 #                                               | science-host (stencil3d and cg_fp64 on the host's cores, 1, 2, 4
 #                                                 and 8 ranks, one per core: their weak scaling and prediction)
 #                                               | checkpoint-host (checkpoint_io on the host's disk, 1, 4 and 8
@@ -286,6 +288,23 @@ if [[ $parts == *" sdc "* ]]; then  # silent data corruption: the same DGEMM twi
 fi
 if [[ $parts == *" science-host "* ]]; then  # weak scaling of the science kernels on dedicated cores
   for ranks in 1 2 4 8; do run_job "science-host-$ranks" "$ranks" --tests stencil3d,cg_fp64 --config "$here/bench/gpu/science-host.yaml"; done
+fi
+if [[ $parts == *" host-bounds "* ]]; then  # one host rank's stencil and CG against their copy and triad bounds
+  # At one rank the host stencil read 1.15 of its copy bound: is its working set (two 16.8 MB
+  # arrays at local_n 128) in the last-level cache, where no measured bound is physical?
+  { lscpu; ls -l /sys/class/powercap 2>&1; cat /sys/class/powercap/intel-rapl:0/energy_uj 2>&1; } >"$out/lscpu.txt" 2>&1
+  for n in 128 256; do
+    printf 'params:\n  stencil3d: {device: host, local_n: %s}\n  cg_fp64: {device: host, local_n: %s}\n' "$n" "$n" \
+      >"$out/host-bounds-$n.yaml"
+    run_job "host-bounds-n$n" 1 --tests stencil3d,cg_fp64 --config "$out/host-bounds-$n.yaml"
+  done
+  printf 'params:\n  stencil3d: {device: host, triad_mib: 2048}\n  cg_fp64: {device: host, triad_mib: 2048}\n' \
+    >"$out/host-bounds-dram.yaml"
+  run_job host-bounds-dram-bound 1 --tests stencil3d,cg_fp64 --config "$out/host-bounds-dram.yaml"
+  for name in host-bounds-n128 host-bounds-n256 host-bounds-dram-bound; do
+    shakedown-analyze export "$runs/$name" --format csv 2>/dev/null | grep -E "bound_fraction|gcells|gflops|triad|copy" \
+      | sed "s/^/$name,/" >>"$out/host-bounds.csv"
+  done
 fi
 if [[ $parts == *" checkpoint-host "* ]]; then  # the training job's storage on the host's own disk
   df -hT /tmp >>"$out/log.txt" 2>&1

@@ -4,6 +4,8 @@
 #include "analysis/report/report_header.hpp"
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
+#include "core/output_file.hpp"
 #include "core/process_runner.hpp"
 
 #include <fmt/format.h>
@@ -16,7 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <sstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -77,25 +79,16 @@ bool starts_with_pdf_magic(const fs::path& file) {
     return in.gcount() == 5 && std::string_view(magic, 5) == "%PDF-";
 }
 
-std::string read_all(const fs::path& file) {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw InputError(fmt::format("--pdf: cannot read {}", file.string()));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
 // `html` with a page header naming its own sha256 (a CSS page-margin box), written to `copy`.
 void write_print_copy(const fs::path& html, const fs::path& copy) {
-    std::string text = read_all(html);
+    // The report this analysis has just written: no size limit beyond its own.
+    std::string text = read_input_file(html, std::numeric_limits<std::uintmax_t>::max(), "--pdf: ");
     const std::string stamp =
         fmt::format("<style>@page {{ @top-left {{ content: {}; font-size: 7px; color: #555; }} }}</style>",
                     css_string_literal(fmt::format("{} sha256 {}", html.filename().string(), sha256_hex(text))));
     const std::size_t head_end = text.find("</head>");
     text.insert(head_end == std::string::npos ? 0 : head_end, stamp);
-    std::ofstream out(copy, std::ios::binary);
-    out << text;
-    if (!out.flush()) throw InputError(fmt::format("--pdf: cannot write {}", copy.string()));
+    write_file_atomically(copy, text, Flush::to_page_cache);  // a scratch copy the browser reads once
 }
 
 }  // namespace

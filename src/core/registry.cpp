@@ -15,8 +15,6 @@
 
 namespace shakedown {
 
-bool is_test_pattern(std::string_view name) { return name.find_first_of("*?[") != std::string_view::npos; }
-
 namespace {
 
 // Stands for a declared test whose code this binary was built without: waived with the reason,
@@ -94,6 +92,9 @@ std::vector<std::string> Registry::keys() const {
 }
 
 namespace {
+
+// True when `name` holds a wildcard and so selects by pattern, not by key.
+bool is_test_pattern(std::string_view name) { return name.find_first_of("*?[") != std::string_view::npos; }
 
 // The keys `name` selects: itself when it is a known key, else every key the pattern matches.
 std::vector<std::string> matching(const Registry& registry, std::string_view name, std::string_view where) {

@@ -61,9 +61,6 @@ private:
     std::vector<RuntimeFactory> runtimes_;
 };
 
-// True when `name` holds a wildcard and so selects by pattern, not by key.
-bool is_test_pattern(std::string_view name);
-
 // Why a declared test is not in this binary: "this shakedown was built without NCCL".
 std::string not_built_reason(const TestSpec& spec);
 
